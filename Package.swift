@@ -1,0 +1,23 @@
+// swift-tools-version:6.0
+// animc: Brandon Kase's "Algebraic Animations", as a Swift library and a command-line interpreter.
+// No third-party packages: the toolchain's own libraries only.
+import PackageDescription
+
+let package = Package(
+    name: "animc",
+    products: [
+        .library(name: "Animations", targets: ["Animations"]),
+        .library(name: "AnimLang", targets: ["AnimLang"]),
+        .executable(name: "animc", targets: ["animc"]),
+    ],
+    targets: [
+        // The algebra: values, composition, easing, exact time, sampling. Knows nothing of syntax.
+        .target(name: "Animations"),
+        // The .anim language: lexer, parser, AST, resolver, normalizer, evaluator, printer, diagnostics.
+        .target(name: "AnimLang", dependencies: ["Animations"]),
+        // The thin command-line interpreter.
+        .executableTarget(name: "animc", dependencies: ["AnimLang"]),
+        .testTarget(name: "AnimationsTests", dependencies: ["Animations"]),
+        .testTarget(name: "AnimLangTests", dependencies: ["AnimLang", "Animations"]),
+    ]
+)
