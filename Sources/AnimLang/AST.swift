@@ -1,0 +1,311 @@
+import Animations
+
+/// The syntax tree of a `.anim` file: the free semiring over tween leaves
+/// (`||` and `;` over tweens, `wait`, `zero` and `one`), plus the unary
+/// modifiers (`reversed`, `looped`, `repeated`, `^`, `delayed by`, `in`, `with`).
+///
+/// Every node carries the source range it was parsed from. Equality ignores
+/// ranges, so `parse(print(ast)) == ast` states the round trip directly.
+public struct Program: Equatable, Sendable {
+    public var items: [Item]
+    public init(items: [Item]) {
+        self.items = items
+    }
+
+    /// The `let` bindings, in source order.
+    public var bindings: [Binding] {
+        items.compactMap { if case .binding(let binding) = $0 { return binding } else { return nil } }
+    }
+
+    /// The `view` declarations, in source order.
+    public var views: [ViewDeclaration] {
+        items.compactMap { if case .view(let view) = $0 { return view } else { return nil } }
+    }
+}
+
+/// A top-level item.
+public enum Item: Equatable, Sendable {
+    case binding(Binding)
+    case view(ViewDeclaration)
+}
+
+/// `let NAME = EXPR`.
+public struct Binding: Equatable, Sendable {
+    public var name: String
+    public var nameRange: SourceRange
+    public var value: Expr
+    public var range: SourceRange
+
+    public init(name: String, nameRange: SourceRange = .none, value: Expr, range: SourceRange = .none) {
+        self.name = name
+        self.nameRange = nameRange
+        self.value = value
+        self.range = range
+    }
+
+    public static func == (lhs: Binding, rhs: Binding) -> Bool {
+        lhs.name == rhs.name && lhs.value == rhs.value
+    }
+}
+
+/// `view NAME (PROP NUMBER)*`: declares a view and the initial values of some
+/// of its properties (used before any segment on them starts).
+public struct ViewDeclaration: Equatable, Sendable {
+    public struct Initial: Equatable, Sendable {
+        public var property: String
+        public var value: Number
+        public var range: SourceRange
+        public init(property: String, value: Number, range: SourceRange = .none) {
+            self.property = property
+            self.value = value
+            self.range = range
+        }
+        public static func == (lhs: Initial, rhs: Initial) -> Bool {
+            lhs.property == rhs.property && lhs.value == rhs.value
+        }
+    }
+
+    public var name: String
+    public var nameRange: SourceRange
+    public var initials: [Initial]
+    public var range: SourceRange
+
+    public init(name: String, nameRange: SourceRange = .none, initials: [Initial], range: SourceRange = .none) {
+        self.name = name
+        self.nameRange = nameRange
+        self.initials = initials
+        self.range = range
+    }
+
+    public static func == (lhs: ViewDeclaration, rhs: ViewDeclaration) -> Bool {
+        lhs.name == rhs.name && lhs.initials == rhs.initials
+    }
+}
+
+/// A number expression, folded by the parser (`2*pi` is one `Number`).
+///
+/// `exact` is the exact rational value when the expression used only decimal
+/// literals and `+ - * /` without overflow; durations and counts need it.
+/// `value` is the nearest `Double`. `mentionsPi` records whether `pi` or `tau`
+/// appeared (for the `2*pi degrees` warning).
+public struct Number: Equatable, Sendable {
+    public var exact: Time?
+    public var value: Double
+    public var mentionsPi: Bool
+    public var range: SourceRange
+
+    public init(exact: Time?, value: Double, mentionsPi: Bool = false, range: SourceRange = .none) {
+        self.exact = exact
+        self.value = value
+        self.mentionsPi = mentionsPi
+        self.range = range
+    }
+
+    /// An exact number.
+    public init(_ exact: Time, range: SourceRange = .none) {
+        self.init(exact: exact, value: exact.seconds, range: range)
+    }
+
+    /// An inexact number (printed in shortest round-trip form).
+    public init(_ value: Double, range: SourceRange = .none) {
+        self.init(exact: Time(seconds: value).flatMap { $0.seconds == value ? $0 : nil }, value: value, range: range)
+    }
+
+    /// Equal when the `Double` values are identical and, where both are
+    /// known, the exact values agree. (`2*pi` has no exact value; printed and
+    /// read back it becomes the decimal `6.283185307179586`, which has one.)
+    public static func == (lhs: Number, rhs: Number) -> Bool {
+        guard lhs.value.bitPattern == rhs.value.bitPattern else { return false }
+        if let a = lhs.exact, let b = rhs.exact { return a == b }
+        return true
+    }
+}
+
+/// A duration: a number with an optional unit (`2`, `2s`, `1.5 sec`, `250ms`).
+public struct Duration: Equatable, Sendable {
+    public enum Unit: String, Equatable, Sendable {
+        /// No unit written: seconds.
+        case implicit = ""
+        case seconds = "s"
+        case milliseconds = "ms"
+    }
+
+    public var number: Number
+    public var unit: Unit
+    public var range: SourceRange
+
+    public init(number: Number, unit: Unit = .seconds, range: SourceRange = .none) {
+        self.number = number
+        self.unit = unit
+        self.range = range
+    }
+
+    /// Equal when they denote the same length of time (`500ms == 0.5s`).
+    public static func == (lhs: Duration, rhs: Duration) -> Bool {
+        if let a = lhs.exactSeconds, let b = rhs.exactSeconds { return a == b }
+        return lhs.number == rhs.number && lhs.unit == rhs.unit
+    }
+
+    /// The exact length in seconds, when the number is exact.
+    public var exactSeconds: Time? {
+        guard let exact = number.exact else { return nil }
+        switch unit {
+        case .implicit, .seconds: return exact
+        case .milliseconds: return exact.divided(by: Time(1000))
+        }
+    }
+}
+
+/// A repetition count (`3` in `repeated 3 times`; `once` is 1, `twice` is 2).
+public struct Count: Equatable, Sendable {
+    public var number: Number
+    public var range: SourceRange
+    public init(number: Number, range: SourceRange = .none) {
+        self.number = number
+        self.range = range
+    }
+    public init(_ value: Int64, range: SourceRange = .none) {
+        self.init(number: Number(Time(value), range: range), range: range)
+    }
+    public static func == (lhs: Count, rhs: Count) -> Bool {
+        lhs.number == rhs.number
+    }
+}
+
+/// What a tween animates: one view, or every view named in the file.
+public enum Target: Equatable, Sendable {
+    case view(String, SourceRange)
+    /// `all views` / `all`.
+    case allViews(SourceRange)
+
+    public var range: SourceRange {
+        switch self {
+        case .view(_, let range), .allViews(let range): return range
+        }
+    }
+
+    public static func == (lhs: Target, rhs: Target) -> Bool {
+        switch (lhs, rhs) {
+        case (.view(let a, _), .view(let b, _)): return a == b
+        case (.allViews, .allViews): return true
+        case (.view, _), (.allViews, _): return false
+        }
+    }
+}
+
+/// A tween leaf. Every tween lasts 1 s (use `in` to change it) and is linear
+/// (use `with` to ease it).
+public struct Tween: Equatable, Sendable {
+    public enum Verb: String, Equatable, Sendable, CaseIterable {
+        case shrink, grow, scale, rotate, fadeIn, fadeOut, fade, animate
+    }
+
+    /// The unit of a `rotate` tween's numbers. Rotation is always reported in degrees.
+    public enum AngleUnit: String, Equatable, Sendable {
+        case degrees, radians, turns
+    }
+
+    public var verb: Verb
+    public var target: Target
+    /// The property: explicit for `animate V.P` and `shrink V from PROP …`;
+    /// `nil` means the verb's default (`scale`, `rotation`, `opacity`).
+    public var property: String?
+    /// `nil` for `fadeIn`/`fadeOut`, which imply 0 → 1 and 1 → 0.
+    public var from: Number?
+    public var to: Number?
+    /// Only for `rotate`; `nil` means no unit was written (degrees).
+    public var angleUnit: AngleUnit?
+    public var range: SourceRange
+
+    public init(verb: Verb, target: Target, property: String? = nil, from: Number? = nil, to: Number? = nil, angleUnit: AngleUnit? = nil, range: SourceRange = .none) {
+        self.verb = verb
+        self.target = target
+        self.property = property
+        self.from = from
+        self.to = to
+        self.angleUnit = angleUnit
+        self.range = range
+    }
+
+    public static func == (lhs: Tween, rhs: Tween) -> Bool {
+        lhs.verb == rhs.verb && lhs.target == rhs.target && lhs.property == rhs.property
+            && lhs.from == rhs.from && lhs.to == rhs.to && lhs.angleUnit == rhs.angleUnit
+    }
+
+    /// The property this tween animates on each target view.
+    public var resolvedProperty: String {
+        if let property { return property }
+        switch verb {
+        case .shrink, .grow, .scale: return "scale"
+        case .rotate: return "rotation"
+        case .fadeIn, .fadeOut, .fade: return "opacity"
+        case .animate: return "value"
+        }
+    }
+}
+
+/// An animation expression.
+public struct Expr: Equatable, Sendable {
+    public indirect enum Kind: Equatable, Sendable {
+        /// A reference to a `let`.
+        case name(String)
+        /// `zero` / `cancelled`: the cancelled animation.
+        case zero
+        /// `one` / `empty`: the trivial animation of length 0.
+        case one
+        /// `wait DUR`.
+        case wait(Duration)
+        case tween(Tween)
+        /// `a || b || …` (also `+`): two or more operands of one chain.
+        case parallel([Expr])
+        /// `a ; b ; …` (also `*`): two or more operands of one chain.
+        case sequence([Expr])
+        /// `x ^ N`.
+        case power(Expr, Count)
+        /// `x reversed`.
+        case reversed(Expr)
+        /// `x looped` (count 1), `x looped once`, `x looped N times`: `(x ; x reversed) ^ N`.
+        case looped(Expr, Count)
+        /// `x repeated N times` / `once` / `twice`: `x ^ N`.
+        case repeated(Expr, Count)
+        /// `x delayed by DUR`: `wait DUR ; x`.
+        case delayed(Expr, Duration)
+        /// `x in DUR`: retimed to last DUR.
+        case retimed(Expr, Duration)
+        /// `x with [a|an] [high] EASING`.
+        case eased(Expr, Easing, SourceRange)
+
+        public static func == (lhs: Kind, rhs: Kind) -> Bool {
+            switch lhs {
+            case .name(let a): if case .name(let b) = rhs { return a == b }
+            case .zero: if case .zero = rhs { return true }
+            case .one: if case .one = rhs { return true }
+            case .wait(let a): if case .wait(let b) = rhs { return a == b }
+            case .tween(let a): if case .tween(let b) = rhs { return a == b }
+            case .parallel(let a): if case .parallel(let b) = rhs { return a == b }
+            case .sequence(let a): if case .sequence(let b) = rhs { return a == b }
+            case .power(let x, let n): if case .power(let y, let m) = rhs { return n == m && x == y }
+            case .reversed(let x): if case .reversed(let y) = rhs { return x == y }
+            case .looped(let x, let n): if case .looped(let y, let m) = rhs { return n == m && x == y }
+            case .repeated(let x, let n): if case .repeated(let y, let m) = rhs { return n == m && x == y }
+            case .delayed(let x, let d): if case .delayed(let y, let e) = rhs { return d == e && x == y }
+            case .retimed(let x, let d): if case .retimed(let y, let e) = rhs { return d == e && x == y }
+            case .eased(let x, let e, _): if case .eased(let y, let f, _) = rhs { return e == f && x == y }
+            }
+            return false
+        }
+    }
+
+    public var kind: Kind
+    public var range: SourceRange
+
+    public init(_ kind: Kind, range: SourceRange = .none) {
+        self.kind = kind
+        self.range = range
+    }
+
+    /// Structural equality; source ranges are ignored.
+    public static func == (lhs: Expr, rhs: Expr) -> Bool {
+        lhs.kind == rhs.kind
+    }
+}

@@ -1,0 +1,45 @@
+/// Everything that can go wrong when building or sampling an animation value.
+///
+/// The library never traps on bad input that a script can produce: every
+/// operation that can fail throws one of these, and the `.anim` front end turns
+/// each into a located diagnostic. Messages are lowercase with no trailing
+/// period, ready to be prefixed with `error: `.
+public enum AnimationError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Exact time arithmetic left the range of 64-bit rationals.
+    case overflow(String)
+    /// A duration below zero.
+    case negativeDuration(String)
+    /// NaN or an infinity where a finite number is needed.
+    case notFinite(String)
+    /// A repetition count below zero.
+    case negativeCount(Int)
+    /// `with E` on a composite where `E` is not monotone non-decreasing.
+    case nonMonotoneWarp(String)
+    /// An easing parameter outside its domain (a `cubic-bezier` x outside [0, 1], `steps(0)`, …).
+    case invalidEasing(String)
+    /// Retiming an animation of zero duration to a positive one (`one in 2s`).
+    case retimeOfInstant(String)
+    /// A sampling request that cannot be met (too many rows, a time outside the animation, …).
+    case invalidSampling(String)
+
+    public var description: String {
+        switch self {
+        case .overflow(let what):
+            return "exact time arithmetic overflowed (\(what))"
+        case .negativeDuration(let what):
+            return "duration must not be negative (got \(what))"
+        case .notFinite(let what):
+            return "\(what) is not a finite number"
+        case .negativeCount(let count):
+            return "count must not be negative (got \(count))"
+        case .nonMonotoneWarp(let easing):
+            return "easing `\(easing)` is not monotone, so on a composite animation time would run backwards"
+        case .invalidEasing(let why):
+            return why
+        case .retimeOfInstant(let target):
+            return "cannot stretch an animation of zero duration to \(target)"
+        case .invalidSampling(let why):
+            return why
+        }
+    }
+}

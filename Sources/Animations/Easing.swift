@@ -1,0 +1,555 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A timing curve: maps progress in [0, 1] to eased progress, with `E(0) = 0`
+/// and `E(1) = 1` for every family except `steps` with `jump-start`/`jump-both`
+/// (which, as in CSS, already jump at 0).
+///
+/// Every easing is a value you can name, compare, compose and mirror:
+///
+/// ```swift
+/// let e = Easing.penner(.back, .out)
+/// e(0.5)            // 1.0876975
+/// e.isMonotone      // false: it overshoots
+/// e.mirror          // ease-in-back, since 1 − E(1 − p) is the "in" curve
+/// Easing.linear.composed(after: e)   // p ↦ linear(e(p))
+/// ```
+///
+/// Families and their defining formulas:
+/// * `linear`: `p`.
+/// * the talk's curves, parameter `c > 0`: `easeIn(c)(p) = 1 − (1−p)^(1/c)` (default 2),
+///   `easeOut(c)(p) = 1 − (1−p)^c` (default 2), `easeInOut(c)(p) = g(p) / (g(p) + g(1−p))`
+///   with `g(x) = e^(−c/x)` for `x > 0` and `0` otherwise (default 1).
+/// * CSS `cubic-bezier(x1, y1, x2, y2)` with `x1, x2 ∈ [0, 1]`, and the CSS keywords
+///   `ease`, `ease-in`, `ease-out`, `ease-in-out` (spelled `css-ease…` in `.anim` files,
+///   where `ease-in` is the talk's curve).
+/// * CSS `steps(n, position)` as the CSS Easing spec defines it (the "before flag" unset).
+/// * the Penner set as easings.net defines it: quad, cubic, quart, quint, sine, expo,
+///   circ, back, elastic, bounce, each `in`, `out` and `in-out`.
+///
+/// Inputs outside [0, 1] only arise when an overshooting curve is composed into
+/// another (`x with back` on a tween keeps the overshoot). Each family then uses
+/// its formula where it is defined on all reals (polynomials, sine, expo, back,
+/// elastic, the talk's `easeInOut`), CSS's tangent extrapolation (`cubic-bezier`)
+/// or CSS's rule (`steps`); the others (the talk's `easeIn`/`easeOut`, circ,
+/// bounce) clamp the input to [0, 1] first.
+public struct Easing: Hashable, Sendable, CustomStringConvertible {
+    /// Where a `steps` easing puts its jumps (CSS `<step-position>`).
+    public enum StepPosition: String, Hashable, Sendable, CaseIterable {
+        case jumpStart = "jump-start"
+        case jumpEnd = "jump-end"
+        case jumpNone = "jump-none"
+        case jumpBoth = "jump-both"
+    }
+
+    /// The Penner curve families.
+    public enum PennerCurve: String, Hashable, Sendable, CaseIterable {
+        case quad, cubic, quart, quint, sine, expo, circ, back, elastic, bounce
+    }
+
+    /// In, out, or in-out.
+    public enum PennerMode: String, Hashable, Sendable, CaseIterable {
+        case `in` = "in"
+        case out = "out"
+        case inOut = "in-out"
+    }
+
+    /// The shape of an easing. Build values with the validating factories
+    /// (``easeIn(_:)``, ``cubicBezier(_:_:_:_:)``, ``steps(_:_:)``, …), which
+    /// keep every parameter in its domain.
+    public indirect enum Kind: Hashable, Sendable {
+        case linear
+        case easeIn(Double)
+        case easeOut(Double)
+        case easeInOut(Double)
+        case cubicBezier(x1: Double, y1: Double, x2: Double, y2: Double)
+        case steps(Int, StepPosition)
+        case penner(PennerCurve, PennerMode)
+        /// `composed(outer, inner)` is `p ↦ outer(inner(p))`.
+        case composed(Easing, Easing)
+        /// `p ↦ 1 − E(1 − p)` for an easing with no named mirror (used internally
+        /// when a reversal is pushed through a time warp).
+        case mirrored(Easing)
+    }
+
+    /// The family and parameters of this easing.
+    public let kind: Kind
+
+    private init(_ kind: Kind) {
+        self.kind = kind
+    }
+
+    // MARK: - Factories
+
+    /// `p ↦ p`.
+    public static let linear = Easing(.linear)
+
+    /// The talk's ease-in, `1 − (1−p)^(1/c)`; `c` must be positive and finite.
+    public static func easeIn(_ c: Double = 2) throws(AnimationError) -> Easing {
+        try checkParameter(c, "ease-in")
+        return Easing(.easeIn(c))
+    }
+
+    /// The talk's ease-out, `1 − (1−p)^c`; `c` must be positive and finite.
+    public static func easeOut(_ c: Double = 2) throws(AnimationError) -> Easing {
+        try checkParameter(c, "ease-out")
+        return Easing(.easeOut(c))
+    }
+
+    /// The talk's ease-in-out, `g(p) / (g(p) + g(1−p))`, `g(x) = e^(−c/x)`; `c` must be positive and finite.
+    public static func easeInOut(_ c: Double = 1) throws(AnimationError) -> Easing {
+        try checkParameter(c, "ease-in-out")
+        return Easing(.easeInOut(c))
+    }
+
+    private static func checkParameter(_ c: Double, _ name: String) throws(AnimationError) {
+        guard c.isFinite else { throw .notFinite("the \(name) parameter") }
+        guard c > 0 else { throw .invalidEasing("the \(name) parameter must be positive (got \(formatNumber(c)))") }
+    }
+
+    /// CSS `cubic-bezier(x1, y1, x2, y2)`: the curve from (0, 0) to (1, 1) with
+    /// control points (x1, y1) and (x2, y2). `x1` and `x2` must lie in [0, 1]
+    /// (so the curve is a function of time); all four must be finite.
+    public static func cubicBezier(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) throws(AnimationError) -> Easing {
+        for (value, name) in [(x1, "x1"), (y1, "y1"), (x2, "x2"), (y2, "y2")] where !value.isFinite {
+            throw .notFinite("cubic-bezier \(name)")
+        }
+        for (value, name) in [(x1, "x1"), (x2, "x2")] where !(0...1).contains(value) {
+            throw .invalidEasing("cubic-bezier \(name) must be between 0 and 1 (got \(formatNumber(value)))")
+        }
+        return Easing(.cubicBezier(x1: x1, y1: y1, x2: x2, y2: y2))
+    }
+
+    /// CSS `steps(n, position)`: `n ≥ 1`, and `n ≥ 2` for `jump-none`.
+    public static func steps(_ count: Int, _ position: StepPosition = .jumpEnd) throws(AnimationError) -> Easing {
+        guard count >= 1 else { throw .invalidEasing("steps needs at least 1 step (got \(count))") }
+        if position == .jumpNone, count < 2 {
+            throw .invalidEasing("steps with jump-none needs at least 2 steps (got \(count))")
+        }
+        return Easing(.steps(count, position))
+    }
+
+    /// A Penner curve as easings.net defines it.
+    public static func penner(_ curve: PennerCurve, _ mode: PennerMode) -> Easing {
+        Easing(.penner(curve, mode))
+    }
+
+    /// CSS `ease`: `cubic-bezier(0.25, 0.1, 0.25, 1)`.
+    public static let ease = Easing(.cubicBezier(x1: 0.25, y1: 0.1, x2: 0.25, y2: 1))
+    /// CSS `ease-in`: `cubic-bezier(0.42, 0, 1, 1)`.
+    public static let cssEaseIn = Easing(.cubicBezier(x1: 0.42, y1: 0, x2: 1, y2: 1))
+    /// CSS `ease-out`: `cubic-bezier(0, 0, 0.58, 1)`.
+    public static let cssEaseOut = Easing(.cubicBezier(x1: 0, y1: 0, x2: 0.58, y2: 1))
+    /// CSS `ease-in-out`: `cubic-bezier(0.42, 0, 0.58, 1)`.
+    public static let cssEaseInOut = Easing(.cubicBezier(x1: 0.42, y1: 0, x2: 0.58, y2: 1))
+
+    /// `p ↦ self(inner(p))`: apply `inner` first. `(x with E1) with E2` is
+    /// `x with E1.composed(after: E2)`.
+    ///
+    /// Law: composition is associative and `linear` is its identity on both sides.
+    public func composed(after inner: Easing) -> Easing {
+        if case .linear = kind { return inner }
+        if case .linear = inner.kind { return self }
+        return Easing(.composed(self, inner))
+    }
+
+    // MARK: - Evaluation
+
+    /// The eased progress at `p`.
+    public func callAsFunction(_ p: Double) -> Double {
+        switch kind {
+        case .linear:
+            return p
+        case .easeIn(let c):
+            let x = clampUnit(p)
+            return 1 - pow(1 - x, 1 / c)
+        case .easeOut(let c):
+            let x = clampUnit(p)
+            return 1 - pow(1 - x, c)
+        case .easeInOut(let c):
+            return talkEaseInOut(p, c)
+        case .cubicBezier(let x1, let y1, let x2, let y2):
+            return cubicBezierValue(p, x1, y1, x2, y2)
+        case .steps(let count, let position):
+            return stepsValue(p, count, position)
+        case .penner(let curve, let mode):
+            return pennerValue(curve, mode, p)
+        case .composed(let outer, let inner):
+            return outer(inner(p))
+        case .mirrored(let inner):
+            return 1 - inner(1 - p)
+        }
+    }
+
+    // MARK: - Properties
+
+    /// Whether the curve never decreases on [0, 1]. Only monotone easings may
+    /// warp the time of a composite animation (otherwise time would run backwards).
+    public var isMonotone: Bool {
+        switch kind {
+        case .linear, .easeIn, .easeOut, .easeInOut, .steps:
+            return true
+        case .cubicBezier(_, let y1, _, let y2):
+            // y'(t) is a quadratic in Bernstein form with coefficients
+            // (y1, y2 − y1, 1 − y2) (up to the factor 3); it is non-negative on
+            // [0, 1] exactly when both end coefficients are, and the middle one
+            // is either non-negative or small enough that the minimum stays ≥ 0.
+            let c0 = y1, c1 = y2 - y1, c2 = 1 - y2
+            guard c0 >= 0, c2 >= 0 else { return false }
+            return c1 >= 0 || c1 * c1 <= c0 * c2
+        case .penner(let curve, _):
+            switch curve {
+            case .back, .elastic, .bounce: return false
+            case .quad, .cubic, .quart, .quint, .sine, .expo, .circ: return true
+            }
+        case .composed(let outer, let inner):
+            return outer.isMonotone && inner.isMonotone
+        case .mirrored(let inner):
+            return inner.isMonotone
+        }
+    }
+
+    /// The named easing equal to `p ↦ 1 − self(1 − p)`, when there is one:
+    /// Penner in ↔ out (in-out is its own mirror), `cubic-bezier(x1, y1, x2, y2)` ↔
+    /// `cubic-bezier(1−x2, 1−y2, 1−x1, 1−y1)`, the talk's `easeInOut` and `linear`
+    /// are their own mirrors. `nil` for the talk's `easeIn`/`easeOut` and `steps`.
+    ///
+    /// A reversed tween with easing `E` is the same tween with its ends swapped
+    /// and easing `E.mirror`.
+    public var mirror: Easing? {
+        switch kind {
+        case .linear, .easeInOut:
+            return self
+        case .easeIn, .easeOut, .steps:
+            return nil
+        case .cubicBezier(let x1, let y1, let x2, let y2):
+            return Easing(.cubicBezier(x1: 1 - x2, y1: 1 - y2, x2: 1 - x1, y2: 1 - y1))
+        case .penner(let curve, let mode):
+            switch mode {
+            case .in: return Easing(.penner(curve, .out))
+            case .out: return Easing(.penner(curve, .in))
+            case .inOut: return self
+            }
+        case .composed(let outer, let inner):
+            guard let outerMirror = outer.mirror, let innerMirror = inner.mirror else { return nil }
+            return Easing(.composed(outerMirror, innerMirror))
+        case .mirrored(let inner):
+            return inner
+        }
+    }
+
+    /// `p ↦ 1 − self(1 − p)` as a value: the named ``mirror`` when there is one,
+    /// otherwise a `mirrored` wrapper.
+    public var reflected: Easing {
+        mirror ?? Easing(.mirrored(self))
+    }
+
+    /// The least `p` in [0, 1] with `self(p) ≥ y` (1 when there is none), for a
+    /// monotone easing: where a warp maps the start of a window.
+    func lowerInverse(_ y: Double) -> Double {
+        if case .linear = kind { return clampUnit(y) }
+        if self(0) >= y { return 0 }
+        if self(1) < y { return 1 }
+        var low = 0.0, high = 1.0   // self(low) < y <= self(high)
+        for _ in 0..<200 {
+            let mid = low + (high - low) / 2
+            if mid <= low || mid >= high { break }
+            if self(mid) >= y { high = mid } else { low = mid }
+        }
+        return high
+    }
+
+    /// The greatest `p` in [0, 1] with `self(p) ≤ y` (0 when there is none), for a
+    /// monotone easing: where a warp maps the end of a window.
+    func upperInverse(_ y: Double) -> Double {
+        if case .linear = kind { return clampUnit(y) }
+        if self(1) <= y { return 1 }
+        if self(0) > y { return 0 }
+        var low = 0.0, high = 1.0   // self(low) <= y < self(high)
+        for _ in 0..<200 {
+            let mid = low + (high - low) / 2
+            if mid <= low || mid >= high { break }
+            if self(mid) <= y { low = mid } else { high = mid }
+        }
+        return low
+    }
+
+    // MARK: - Names
+
+    /// The `.anim` spelling: `linear`, `ease-out(1.5)`, `cubic-bezier(0.1, 0.7, 1, 0.1)`,
+    /// `steps(4, jump-start)`, `ease-in-out-bounce`, `compose(ease-in, steps(3))`.
+    public var description: String {
+        switch kind {
+        case .linear:
+            return "linear"
+        case .easeIn(let c):
+            return c == 2 ? "ease-in" : "ease-in(\(formatNumber(c)))"
+        case .easeOut(let c):
+            return c == 2 ? "ease-out" : "ease-out(\(formatNumber(c)))"
+        case .easeInOut(let c):
+            return c == 1 ? "ease-in-out" : "ease-in-out(\(formatNumber(c)))"
+        case .cubicBezier(let x1, let y1, let x2, let y2):
+            for (name, easing) in Easing.cssKeywords where easing.kind == kind {
+                return name
+            }
+            return "cubic-bezier(\(formatNumber(x1)), \(formatNumber(y1)), \(formatNumber(x2)), \(formatNumber(y2)))"
+        case .steps(let count, let position):
+            return position == .jumpEnd ? "steps(\(count))" : "steps(\(count), \(position.rawValue))"
+        case .penner(let curve, let mode):
+            return "ease-\(mode.rawValue)-\(curve.rawValue)"
+        case .composed(let outer, let inner):
+            return "compose(\(outer), \(inner))"
+        case .mirrored(let inner):
+            return "mirror(\(inner))"
+        }
+    }
+
+    private static let cssKeywords: [(String, Easing)] = [
+        ("ease", .ease), ("css-ease-in", .cssEaseIn), ("css-ease-out", .cssEaseOut), ("css-ease-in-out", .cssEaseInOut),
+    ]
+
+    /// The easing a bare `.anim` name denotes (`linear`, `ease-in`, `ease`,
+    /// `css-ease-out`, `step-start`, `ease-in-out-elastic`, …), with default
+    /// parameters; `nil` for an unknown name.
+    public static func named(_ name: String) -> Easing? {
+        namedTable[name]
+    }
+
+    /// Every bare easing name, sorted, for "did you mean" hints and documentation.
+    public static let allNames: [String] = namedTable.keys.sorted()
+
+    private static let namedTable: [String: Easing] = {
+        var table: [String: Easing] = [
+            "linear": .linear,
+            "ease-in": Easing(.easeIn(2)),
+            "ease-out": Easing(.easeOut(2)),
+            "ease-in-out": Easing(.easeInOut(1)),
+            "step-start": Easing(.steps(1, .jumpStart)),
+            "step-end": Easing(.steps(1, .jumpEnd)),
+        ]
+        for (name, easing) in cssKeywords { table[name] = easing }
+        table["css-ease"] = .ease
+        for curve in PennerCurve.allCases {
+            for mode in PennerMode.allCases {
+                table["ease-\(mode.rawValue)-\(curve.rawValue)"] = Easing(.penner(curve, mode))
+            }
+        }
+        return table
+    }()
+}
+
+// MARK: - The talk's API
+
+/// The talk's ease-in curve with its default parameter: `1 − (1−p)^(1/2)`.
+public let easeIn = Easing.named("ease-in") ?? .linear
+/// The talk's ease-out curve with its default parameter: `1 − (1−p)^2`.
+public let easeOut = Easing.named("ease-out") ?? .linear
+/// The talk's ease-in-out curve with its default parameter: `g(p) / (g(p) + g(1−p))`, `g(x) = e^(−1/x)`.
+public let easeInOut = Easing.named("ease-in-out") ?? .linear
+
+/// The talk's ease-in with parameter `c`: `1 − (1−p)^(1/c)`.
+///
+/// Precondition: `c` is positive and finite (``Easing/easeIn(_:)`` throws instead).
+public func easeIn(_ c: Double) -> Easing {
+    do { return try Easing.easeIn(c) } catch { preconditionFailure("\(error)") }
+}
+
+/// The talk's ease-out with parameter `c`: `1 − (1−p)^c`. `easeOut(1.5)` is the talk's "high ease-out".
+///
+/// Precondition: `c` is positive and finite (``Easing/easeOut(_:)`` throws instead).
+public func easeOut(_ c: Double) -> Easing {
+    do { return try Easing.easeOut(c) } catch { preconditionFailure("\(error)") }
+}
+
+/// The talk's ease-in-out with parameter `c`.
+///
+/// Precondition: `c` is positive and finite (``Easing/easeInOut(_:)`` throws instead).
+public func easeInOut(_ c: Double) -> Easing {
+    do { return try Easing.easeInOut(c) } catch { preconditionFailure("\(error)") }
+}
+
+// MARK: - Formulas
+
+@inline(__always)
+func clampUnit(_ p: Double) -> Double {
+    p < 0 ? 0 : (p > 1 ? 1 : p)
+}
+
+private func talkEaseInOut(_ p: Double, _ c: Double) -> Double {
+    if p <= 0 { return 0 }
+    if p >= 1 { return 1 }
+    if c <= 300 {
+        let a = exp(-c / p), b = exp(-c / (1 - p))
+        return a / (a + b)
+    }
+    // For steep curves both exponentials underflow; the ratio form does not.
+    return 1 / (1 + exp(c / p - c / (1 - p)))
+}
+
+private func cubicBezierValue(_ x: Double, _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) -> Double {
+    if x < 0 {
+        // CSS: extend with the tangent at the start.
+        let slope: Double
+        if x1 > 0 { slope = y1 / x1 } else if y1 == 0, x2 > 0 { slope = y2 / x2 } else { slope = 0 }
+        return slope * x
+    }
+    if x > 1 {
+        let slope: Double
+        if x2 < 1 { slope = (y2 - 1) / (x2 - 1) } else if y2 == 1, x1 < 1 { slope = (y1 - 1) / (x1 - 1) } else { slope = 0 }
+        return 1 + slope * (x - 1)
+    }
+    if x == 0 { return 0 }
+    if x == 1 { return 1 }
+    // Coefficients of the polynomial forms a t^3 + b t^2 + c t.
+    let cx = 3 * x1, bx = 3 * (x2 - x1) - cx, ax = 1 - cx - bx
+    let cy = 3 * y1, by = 3 * (y2 - y1) - cy, ay = 1 - cy - by
+    func sampleX(_ t: Double) -> Double { ((ax * t + bx) * t + cx) * t }
+    func sampleY(_ t: Double) -> Double { ((ay * t + by) * t + cy) * t }
+    func slopeX(_ t: Double) -> Double { (3 * ax * t + 2 * bx) * t + cx }
+    // Newton's method first; fall back to bisection, which always converges
+    // because x(t) is non-decreasing when x1, x2 ∈ [0, 1].
+    var t = x
+    for _ in 0..<8 {
+        let error = sampleX(t) - x
+        if abs(error) < 1e-14 { return sampleY(t) }
+        let d = slopeX(t)
+        if abs(d) < 1e-12 { break }
+        t -= error / d
+    }
+    var low = 0.0, high = 1.0
+    t = x
+    for _ in 0..<100 {
+        let value = sampleX(t)
+        if abs(value - x) < 1e-15 { break }
+        if value < x { low = t } else { high = t }
+        let next = low + (high - low) / 2
+        if next == t { break }
+        t = next
+    }
+    return sampleY(t)
+}
+
+private func stepsValue(_ p: Double, _ count: Int, _ position: Easing.StepPosition) -> Double {
+    // CSS Easing Level 1, "step easing function", with the before flag unset.
+    let steps = Double(count)
+    var step = (p * steps).rounded(.down)
+    if position == .jumpStart || position == .jumpBoth { step += 1 }
+    if p >= 0, step < 0 { step = 0 }
+    let jumps: Double
+    switch position {
+    case .jumpStart, .jumpEnd: jumps = steps
+    case .jumpNone: jumps = steps - 1
+    case .jumpBoth: jumps = steps + 1
+    }
+    if p <= 1, step > jumps { step = jumps }
+    return step / jumps
+}
+
+private func pennerValue(_ curve: Easing.PennerCurve, _ mode: Easing.PennerMode, _ x: Double) -> Double {
+    switch curve {
+    case .quad: return polynomial(2, mode, x)
+    case .cubic: return polynomial(3, mode, x)
+    case .quart: return polynomial(4, mode, x)
+    case .quint: return polynomial(5, mode, x)
+    case .sine:
+        switch mode {
+        case .in: return 1 - cos(x * Double.pi / 2)
+        case .out: return sin(x * Double.pi / 2)
+        case .inOut: return -(cos(Double.pi * x) - 1) / 2
+        }
+    case .expo:
+        switch mode {
+        case .in: return x == 0 ? 0 : pow(2, 10 * x - 10)
+        case .out: return x == 1 ? 1 : 1 - pow(2, -10 * x)
+        case .inOut:
+            if x == 0 { return 0 }
+            if x == 1 { return 1 }
+            return x < 0.5 ? pow(2, 20 * x - 10) / 2 : (2 - pow(2, -20 * x + 10)) / 2
+        }
+    case .circ:
+        let x = clampUnit(x)
+        switch mode {
+        case .in: return 1 - (1 - x * x).squareRoot()
+        case .out: return (1 - (x - 1) * (x - 1)).squareRoot()
+        case .inOut:
+            return x < 0.5
+                ? (1 - (1 - (2 * x) * (2 * x)).squareRoot()) / 2
+                : ((1 - (-2 * x + 2) * (-2 * x + 2)).squareRoot() + 1) / 2
+        }
+    case .back:
+        let c1 = 1.70158, c2 = c1 * 1.525, c3 = c1 + 1
+        switch mode {
+        case .in: return c3 * x * x * x - c1 * x * x
+        case .out: return 1 + c3 * pow(x - 1, 3) + c1 * pow(x - 1, 2)
+        case .inOut:
+            return x < 0.5
+                ? (pow(2 * x, 2) * ((c2 + 1) * 2 * x - c2)) / 2
+                : (pow(2 * x - 2, 2) * ((c2 + 1) * (x * 2 - 2) + c2) + 2) / 2
+        }
+    case .elastic:
+        let c4 = (2 * Double.pi) / 3, c5 = (2 * Double.pi) / 4.5
+        if x == 0 { return 0 }
+        if x == 1 { return 1 }
+        switch mode {
+        case .in: return -pow(2, 10 * x - 10) * sin((x * 10 - 10.75) * c4)
+        case .out: return pow(2, -10 * x) * sin((x * 10 - 0.75) * c4) + 1
+        case .inOut:
+            return x < 0.5
+                ? -(pow(2, 20 * x - 10) * sin((20 * x - 11.125) * c5)) / 2
+                : (pow(2, -20 * x + 10) * sin((20 * x - 11.125) * c5)) / 2 + 1
+        }
+    case .bounce:
+        let x = clampUnit(x)
+        switch mode {
+        case .in: return 1 - bounceOut(1 - x)
+        case .out: return bounceOut(x)
+        case .inOut: return x < 0.5 ? (1 - bounceOut(1 - 2 * x)) / 2 : (1 + bounceOut(2 * x - 1)) / 2
+        }
+    }
+}
+
+private func polynomial(_ power: Int, _ mode: Easing.PennerMode, _ x: Double) -> Double {
+    func raise(_ base: Double) -> Double {
+        var result = 1.0
+        for _ in 0..<power { result *= base }
+        return result
+    }
+    switch mode {
+    case .in: return raise(x)
+    case .out: return 1 - raise(1 - x)
+    case .inOut:
+        // easings.net: 2^(n−1) x^n below one half, 1 − (−2x + 2)^n / 2 above.
+        return x < 0.5 ? raise(2) / 2 * raise(x) : 1 - raise(-2 * x + 2) / 2
+    }
+}
+
+private func bounceOut(_ input: Double) -> Double {
+    let n1 = 7.5625, d1 = 2.75
+    var x = input
+    if x < 1 / d1 {
+        return n1 * x * x
+    } else if x < 2 / d1 {
+        x -= 1.5 / d1
+        return n1 * x * x + 0.75
+    } else if x < 2.5 / d1 {
+        x -= 2.25 / d1
+        return n1 * x * x + 0.9375
+    } else {
+        x -= 2.625 / d1
+        return n1 * x * x + 0.984375
+    }
+}
+
+/// Shortest round-trip text of a number, without a trailing `.0` for whole numbers.
+public func formatNumber(_ value: Double) -> String {
+    if value == value.rounded(), abs(value) < 1e15 {
+        if value == 0 { return "0" }
+        return String(Int64(value))
+    }
+    return value.description
+}

@@ -1,0 +1,311 @@
+/// An exact rational number of seconds.
+///
+/// Structural time in animc is exact: durations, window endpoints, shifts and
+/// sample instants are rationals, so `0.1s + 0.2s` is exactly `0.3s` and a
+/// sample taken at a boundary always falls on the same side of it. That is what
+/// makes associativity of `;` and idempotence of `||` hold bit for bit.
+///
+/// A `Time` is always in lowest terms with a positive denominator, so two equal
+/// times have equal representations. Arithmetic never traps: every operation
+/// that could overflow `Int64` returns `nil` (or throws
+/// ``AnimationError/overflow(_:)`` in the throwing variants).
+///
+/// ```swift
+/// let a = Time(decimal: "0.1")!, b = Time(decimal: "0.2")!
+/// a.adding(b) == Time(decimal: "0.3")   // true
+/// ```
+public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The numerator, in lowest terms with ``denominator``.
+    public let numerator: Int64
+    /// The denominator, always positive.
+    public let denominator: Int64
+
+    /// Zero seconds.
+    public static let zero = Time(unchecked: 0, 1)
+    /// One second.
+    public static let one = Time(unchecked: 1, 1)
+
+    @inline(__always)
+    init(unchecked numerator: Int64, _ denominator: Int64) {
+        self.numerator = numerator
+        self.denominator = denominator
+    }
+
+    /// A whole number of seconds.
+    public init(_ seconds: Int64) {
+        self.init(unchecked: seconds, 1)
+    }
+
+    /// `numerator / denominator` in lowest terms, or `nil` when the denominator
+    /// is zero or the value does not fit.
+    public init?(numerator: Int64, denominator: Int64) {
+        guard let value = Time.reduced(Int128(numerator), Int128(denominator)) else { return nil }
+        self = value
+    }
+
+    /// Parses a decimal literal such as `2`, `0.25`, `1e-3` or `12.5E+2` exactly.
+    /// Returns `nil` for anything else or for a value that does not fit.
+    public init?(decimal text: Substring) {
+        var digits: Int128 = 0
+        var scale = 0          // number of digits after the point
+        var seenDigit = false
+        var seenPoint = false
+        var index = text.startIndex
+        var negative = false
+        if index < text.endIndex, text[index] == "-" || text[index] == "+" {
+            negative = text[index] == "-"
+            index = text.index(after: index)
+        }
+        while index < text.endIndex {
+            let char = text[index]
+            if let digit = char.wholeNumberValue, char.isASCII {
+                seenDigit = true
+                // Leading zeros and long fractional tails are common; stop growing past 38 digits.
+                let (times10, o1) = digits.multipliedReportingOverflow(by: 10)
+                let (next, o2) = times10.addingReportingOverflow(Int128(digit))
+                if o1 || o2 { return nil }
+                digits = next
+                if seenPoint { scale += 1 }
+            } else if char == ".", !seenPoint {
+                seenPoint = true
+            } else {
+                break
+            }
+            index = text.index(after: index)
+        }
+        guard seenDigit else { return nil }
+        var exponent = 0
+        if index < text.endIndex, text[index] == "e" || text[index] == "E" {
+            index = text.index(after: index)
+            var expNegative = false
+            if index < text.endIndex, text[index] == "-" || text[index] == "+" {
+                expNegative = text[index] == "-"
+                index = text.index(after: index)
+            }
+            var expDigits = 0
+            var sawExpDigit = false
+            while index < text.endIndex, let digit = text[index].wholeNumberValue, text[index].isASCII {
+                sawExpDigit = true
+                expDigits = min(expDigits * 10 + digit, 10_000)
+                index = text.index(after: index)
+            }
+            guard sawExpDigit else { return nil }
+            exponent = expNegative ? -expDigits : expDigits
+        }
+        guard index == text.endIndex else { return nil }
+        let power = exponent - scale
+        var numerator = negative ? -digits : digits
+        var denominator: Int128 = 1
+        if digits == 0 {
+            self = .zero
+            return
+        }
+        if power > 0 {
+            for _ in 0..<power {
+                let (next, overflow) = numerator.multipliedReportingOverflow(by: 10)
+                if overflow { return nil }
+                numerator = next
+            }
+        } else if power < 0 {
+            for _ in 0..<(-power) {
+                let (next, overflow) = denominator.multipliedReportingOverflow(by: 10)
+                if overflow { return nil }
+                denominator = next
+            }
+        }
+        guard let value = Time.reduced(numerator, denominator) else { return nil }
+        self = value
+    }
+
+    /// Parses a decimal literal; see ``init(decimal:)-(Substring)``.
+    public init?(decimal text: String) {
+        self.init(decimal: Substring(text))
+    }
+
+    /// The shortest decimal that reads back as `seconds`, as an exact time:
+    /// `Time(seconds: 0.1)` is exactly one tenth, not the binary fraction
+    /// nearest to it. Returns `nil` for NaN, infinities and values that do not fit.
+    public init?(seconds: Double) {
+        guard seconds.isFinite else { return nil }
+        if seconds == seconds.rounded(), abs(seconds) < 9e18 {
+            self.init(unchecked: Int64(seconds), 1)
+            return
+        }
+        self.init(decimal: Substring(seconds.description))
+    }
+
+    /// This time as the nearest `Double` number of seconds.
+    @inlinable
+    public var seconds: Double {
+        denominator == 1 ? Double(numerator) : Double(numerator) / Double(denominator)
+    }
+
+    public var isZero: Bool { numerator == 0 }
+    public var isNegative: Bool { numerator < 0 }
+    public var isPositive: Bool { numerator > 0 }
+
+    /// `self + other`, or `nil` on overflow.
+    public func adding(_ other: Time) -> Time? {
+        if denominator == other.denominator {
+            let (sum, overflow) = numerator.addingReportingOverflow(other.numerator)
+            if overflow { return nil }
+            if denominator == 1 { return Time(unchecked: sum, 1) }
+            return Time.reduced(Int128(sum), Int128(denominator))
+        }
+        let n = Int128(numerator) * Int128(other.denominator) + Int128(other.numerator) * Int128(denominator)
+        let d = Int128(denominator) * Int128(other.denominator)
+        return Time.reduced(n, d)
+    }
+
+    /// `self - other`, or `nil` on overflow.
+    public func subtracting(_ other: Time) -> Time? {
+        guard other.numerator != Int64.min else { return nil }
+        return adding(Time(unchecked: -other.numerator, other.denominator))
+    }
+
+    /// `self × other`, or `nil` on overflow.
+    public func multiplied(by other: Time) -> Time? {
+        Time.reduced(Int128(numerator) * Int128(other.numerator), Int128(denominator) * Int128(other.denominator))
+    }
+
+    /// `self × count`, or `nil` on overflow.
+    public func multiplied(by count: Int64) -> Time? {
+        Time.reduced(Int128(numerator) * Int128(count), Int128(denominator))
+    }
+
+    /// `self ÷ other`, or `nil` when `other` is zero or on overflow.
+    public func divided(by other: Time) -> Time? {
+        guard other.numerator != 0 else { return nil }
+        return Time.reduced(Int128(numerator) * Int128(other.denominator), Int128(denominator) * Int128(other.numerator))
+    }
+
+    /// `-self`, or `nil` for the one value whose negation does not fit.
+    public var negated: Time? {
+        numerator == Int64.min ? nil : Time(unchecked: -numerator, denominator)
+    }
+
+    /// The greatest integer not above `self ÷ period` (`period` must be positive).
+    func floorQuotient(dividingBy period: Time) -> Int128 {
+        let n = Int128(numerator) * Int128(period.denominator)
+        let d = Int128(denominator) * Int128(period.numerator)
+        let q = n / d
+        return (n % d != 0 && (n < 0) != (d < 0)) ? q - 1 : q
+    }
+
+    public static func < (lhs: Time, rhs: Time) -> Bool {
+        if lhs.denominator == rhs.denominator { return lhs.numerator < rhs.numerator }
+        let left = lhs.numerator.multipliedFullWidth(by: rhs.denominator)
+        let right = rhs.numerator.multipliedFullWidth(by: lhs.denominator)
+        return left.high != right.high ? left.high < right.high : left.low < right.low
+    }
+
+    /// The exact value in lowest terms, printed as a decimal when it has a
+    /// finite one (`0.25`) and as a fraction otherwise (`1/3`).
+    public var description: String {
+        if denominator == 1 { return String(numerator) }
+        if let decimal = decimalDescription { return decimal }
+        return "\(numerator)/\(denominator)"
+    }
+
+    /// The finite decimal expansion, when the denominator has no prime factor
+    /// other than 2 and 5; `nil` otherwise.
+    public var decimalDescription: String? {
+        var twos = 0, fives = 0
+        var rest = denominator
+        while rest % 2 == 0 { rest /= 2; twos += 1 }
+        while rest % 5 == 0 { rest /= 5; fives += 1 }
+        guard rest == 1 else { return nil }
+        let places = max(twos, fives)
+        // numerator / denominator = numerator * (10^places / denominator) / 10^places
+        var scale: Int128 = 1
+        for _ in 0..<places { scale *= 10 }
+        let scaled = Int128(numerator) * (scale / Int128(denominator))
+        let negative = scaled < 0
+        let magnitude = negative ? -scaled : scaled
+        var digits = String(magnitude)
+        if digits.count <= places {
+            digits = String(repeating: "0", count: places - digits.count + 1) + digits
+        }
+        let split = digits.index(digits.endIndex, offsetBy: -places)
+        var text = String(digits[..<split])
+        if places > 0 {
+            text += "." + digits[split...]
+        }
+        return (negative ? "-" : "") + text
+    }
+
+    /// Reduces `n / d` to lowest terms with a positive denominator; `nil` when
+    /// `d` is zero or the result does not fit in `Int64`.
+    static func reduced(_ n: Int128, _ d: Int128) -> Time? {
+        guard d != 0 else { return nil }
+        if n == 0 { return .zero }
+        var num = n, den = d
+        if den < 0 {
+            guard num != Int128.min, den != Int128.min else { return nil }
+            num = -num
+            den = -den
+        }
+        let g = gcd(num.magnitude, den.magnitude)
+        if g > 1 {
+            num /= Int128(g)
+            den /= Int128(g)
+        }
+        guard let smallNum = Int64(exactly: num), let smallDen = Int64(exactly: den),
+              smallNum != Int64.min else { return nil }
+        return Time(unchecked: smallNum, smallDen)
+    }
+}
+
+/// Binary GCD on 128-bit magnitudes (division on `UInt128` is slow in software).
+@usableFromInline
+func gcd(_ a: UInt128, _ b: UInt128) -> UInt128 {
+    if a == 0 { return b }
+    if b == 0 { return a }
+    // Fast path: both fit in 64 bits.
+    if a >> 64 == 0, b >> 64 == 0 {
+        var x = UInt64(truncatingIfNeeded: a), y = UInt64(truncatingIfNeeded: b)
+        while y != 0 { (x, y) = (y, x % y) }
+        return UInt128(x)
+    }
+    var x = a, y = b
+    let shift = (x | y).trailingZeroBitCount
+    x >>= x.trailingZeroBitCount
+    repeat {
+        y >>= y.trailingZeroBitCount
+        if x > y { swap(&x, &y) }
+        y -= x
+    } while y != 0
+    return x << shift
+}
+
+extension Time {
+    /// Throwing form of ``adding(_:)``.
+    public func plus(_ other: Time) throws(AnimationError) -> Time {
+        guard let value = adding(other) else { throw .overflow("\(self) + \(other)") }
+        return value
+    }
+
+    /// Throwing form of ``subtracting(_:)``.
+    public func minus(_ other: Time) throws(AnimationError) -> Time {
+        guard let value = subtracting(other) else { throw .overflow("\(self) - \(other)") }
+        return value
+    }
+
+    /// Throwing form of ``multiplied(by:)-(Time)``.
+    public func times(_ other: Time) throws(AnimationError) -> Time {
+        guard let value = multiplied(by: other) else { throw .overflow("\(self) × \(other)") }
+        return value
+    }
+
+    /// Throwing form of ``multiplied(by:)-(Int64)``.
+    public func times(_ count: Int64) throws(AnimationError) -> Time {
+        guard let value = multiplied(by: count) else { throw .overflow("\(self) × \(count)") }
+        return value
+    }
+
+    /// Throwing form of ``divided(by:)``.
+    public func over(_ other: Time) throws(AnimationError) -> Time {
+        guard let value = divided(by: other) else { throw .overflow("\(self) ÷ \(other)") }
+        return value
+    }
+}
