@@ -1,0 +1,409 @@
+/// Reading a property at time `t` (semantics note §4):
+///
+/// 1. among the segments **active** at `t` (`start ≤ t ≤ end`), those with the
+///    latest start win, showing `from + (to − from)·E(progress)`;
+/// 2. otherwise, among the **finished** ones (`end < t`), those with the latest
+///    end (then the latest start) win, holding their end value;
+/// 3. otherwise the declared initial value, or else the segments with the
+///    earliest start, holding their start value.
+///
+/// Several winners show the mean of their distinct values (summed in sorted
+/// order, so the result does not depend on the order of `||` operands).
+extension CompiledScene {
+    /// The value of the `index`-th property (of ``properties``) at `t`;
+    /// `initial` is its declared initial value, if any.
+    public func value(ofPropertyAt index: Int, at t: Time, initial: Double? = nil) -> Double? {
+        guard tracks.indices.contains(index) else { return initial }
+        var resolution = Resolution()
+        tracks[index].resolve(at: Instant(t), into: &resolution)
+        return resolution.value(initial: initial)
+    }
+
+    /// The value of `property` at `t`, or `initial` when no segment animates it.
+    public func value(of property: Property, at t: Time, initial: Double? = nil) -> Double? {
+        guard let track = track(for: property) else { return initial }
+        var resolution = Resolution()
+        track.resolve(at: Instant(t), into: &resolution)
+        return resolution.value(initial: initial)
+    }
+
+    /// The value of `property` at an inexact time (for driving a display in seconds).
+    public func value(of property: Property, atSeconds seconds: Double, initial: Double? = nil) -> Double? {
+        guard let track = track(for: property) else { return initial }
+        var resolution = Resolution()
+        track.resolve(at: Instant(approximately: seconds), into: &resolution)
+        return resolution.value(initial: initial)
+    }
+}
+
+/// The segments of one property, indexed for the sampling rule.
+final class Track: @unchecked Sendable {
+    /// Sorted by start (then end); exact duplicates removed, since Σ is a set.
+    let segments: [Segment]
+    /// Indices into `segments`, sorted by (end, start).
+    private let byEnd: [Int32]
+    /// A max-tree over `segments[i].end`, for "the last segment started by t
+    /// that has not ended before t".
+    private let maxEnd: [Instant]
+    private let leaves: Int
+    let blocks: [BlockReference]
+    /// The earliest-starting listed segments (key: start; values: start values).
+    private var firstListed: Group?
+    /// The earliest-starting segments, blocks included.
+    private(set) var first: Group?
+    /// The latest-ending segments (keys: end, start; values: end values).
+    private(set) var last: Group?
+
+    init(segments unsorted: [Segment], blocks: [BlockReference]) {
+        var sorted = unsorted
+        sorted.sort { lhs, rhs in lhs.start != rhs.start ? lhs.start < rhs.start : lhs.end < rhs.end }
+        segments = Track.removingDuplicates(sorted)
+        self.blocks = blocks
+        let count = segments.count
+        var ends = Array(0..<Int32(truncatingIfNeeded: count))
+        let segments = self.segments
+        ends.sort { a, b in
+            let x = segments[Int(a)], y = segments[Int(b)]
+            return x.end != y.end ? x.end < y.end : x.start < y.start
+        }
+        byEnd = ends
+        var size = 1
+        while size < count { size *= 2 }
+        leaves = size
+        var tree = [Instant](repeating: Instant(approximately: -Double.infinity), count: 2 * size)
+        for (index, segment) in segments.enumerated() { tree[size + index] = segment.end }
+        var node = size - 1
+        while node >= 1 {
+            tree[node] = max(tree[2 * node], tree[2 * node + 1])
+            node -= 1
+        }
+        maxEnd = tree
+        firstListed = computeFirstListed()
+        first = computeFirst()
+        last = computeLast()
+    }
+
+    private static func removingDuplicates(_ sorted: [Segment]) -> [Segment] {
+        guard sorted.count > 1 else { return sorted }
+        var result: [Segment] = []
+        result.reserveCapacity(sorted.count)
+        var runStart = 0
+        for segment in sorted {
+            // Only segments with the same window can be equal; they are adjacent.
+            if let previous = result.last, previous.start != segment.start || previous.end != segment.end {
+                runStart = result.count
+            }
+            if !result[runStart...].contains(segment) {
+                result.append(segment)
+            }
+        }
+        return result
+    }
+
+    /// Offers this property's candidates at `t` to `resolution`.
+    func resolve(at t: Instant, into resolution: inout Resolution) {
+        resolveListed(at: t, into: &resolution)
+        for reference in blocks {
+            reference.block.resolve(reference.track, at: t, into: &resolution)
+        }
+    }
+
+    private func resolveListed(at t: Instant, into resolution: inout Resolution) {
+        let count = segments.count
+        guard count > 0 else { return }
+        // Segments [0, started) have start <= t.
+        var low = 0, high = count
+        while low < high {
+            let mid = (low + high) / 2
+            if segments[mid].start <= t { low = mid + 1 } else { high = mid }
+        }
+        let started = low
+        if started == 0 {
+            if let firstListed { resolution.offerUpcoming(firstListed) }
+            return
+        }
+        if let latest = rightmostEnding(atOrAfter: t, before: started) {
+            let key = segments[latest].start
+            var index = latest
+            while index >= 0, segments[index].start == key {
+                let segment = segments[index]
+                if !(segment.end < t) {
+                    resolution.offerActive(start: key, value: segment.activeValue(at: t))
+                }
+                index -= 1
+            }
+            return
+        }
+        // Nothing active: every started segment has finished. The latest end wins.
+        low = 0
+        high = count
+        while low < high {
+            let mid = (low + high) / 2
+            if segments[Int(byEnd[mid])].end < t { low = mid + 1 } else { high = mid }
+        }
+        guard low > 0 else { return }
+        let winner = segments[Int(byEnd[low - 1])]
+        var index = low - 1
+        while index >= 0 {
+            let segment = segments[Int(byEnd[index])]
+            guard segment.end == winner.end, segment.start == winner.start else { break }
+            resolution.offerFinished(end: winner.end, start: winner.start, value: segment.endValue)
+            index -= 1
+        }
+    }
+
+    /// The largest index below `limit` whose segment ends at or after `t`.
+    private func rightmostEnding(atOrAfter t: Instant, before limit: Int) -> Int? {
+        search(node: 1, low: 0, high: leaves, limit: limit, t: t)
+    }
+
+    private func search(node: Int, low: Int, high: Int, limit: Int, t: Instant) -> Int? {
+        if low >= limit || maxEnd[node] < t { return nil }
+        if high - low == 1 { return low }
+        let mid = (low + high) / 2
+        return search(node: 2 * node + 1, low: mid, high: high, limit: limit, t: t)
+            ?? search(node: 2 * node, low: low, high: mid, limit: limit, t: t)
+    }
+
+    private func computeFirstListed() -> Group? {
+        var group: Group?
+        if let head = segments.first {
+            for segment in segments {
+                guard segment.start == head.start else { break }
+                Group.merge(&group, Group(head.start, head.start, segment.startValue), keepLatest: false)
+            }
+        }
+        return group
+    }
+
+    private func computeFirst() -> Group? {
+        var group = firstListed
+        for reference in blocks {
+            if let candidate = reference.block.firstGroup(of: reference.track) {
+                Group.merge(&group, candidate, keepLatest: false)
+            }
+        }
+        return group
+    }
+
+    private func computeLast() -> Group? {
+        var group: Group?
+        if let tail = byEnd.last.map({ segments[Int($0)] }) {
+            for index in byEnd.reversed() {
+                let segment = segments[Int(index)]
+                guard segment.end == tail.end, segment.start == tail.start else { break }
+                Group.merge(&group, Group(tail.end, tail.start, segment.endValue, keyIsEnd: true), keepLatest: true)
+            }
+        }
+        for reference in blocks {
+            if let candidate = reference.block.lastGroup(of: reference.track) {
+                Group.merge(&group, candidate, keepLatest: true)
+            }
+        }
+        return group
+    }
+}
+
+/// A block seen from one property: the block and the body's track for it.
+struct BlockReference {
+    let block: RepetitionBlock
+    let track: Track
+}
+
+extension RepetitionBlock {
+    /// Offers the candidates of the copies around `t` (copy `k` containing
+    /// `t`, and copy `k − 1`, which is active at a copy boundary and otherwise
+    /// holds the latest end). Earlier copies can never win.
+    func resolve(_ track: Track, at t: Instant, into resolution: inout Resolution) {
+        let u = path.forward(t)
+        if u < Instant(.zero) {
+            if let first = firstGroup(of: track) { resolution.offerUpcoming(first) }
+            return
+        }
+        guard let copy = copyIndex(containing: u) else {
+            if let last = lastGroup(of: track) { resolution.offerFinished(last) }
+            return
+        }
+        let local = offset(u, byCopies: -copy)
+        var inner = Resolution()
+        track.resolve(at: local, into: &inner)
+        merge(inner, fromCopy: copy, into: &resolution)
+        guard copy >= 1 else { return }
+        if local == Instant(.zero) {
+            var boundary = Resolution()
+            track.resolve(at: Instant(period), into: &boundary)
+            boundary.upcoming = nil
+            merge(boundary, fromCopy: copy - 1, into: &resolution)
+        } else if let last = track.last {
+            resolution.offerFinished(map(last, fromCopy: copy - 1))
+        }
+    }
+
+    func firstGroup(of track: Track) -> Group? {
+        track.first.map { map($0, fromCopy: 0) }
+    }
+
+    func lastGroup(of track: Track) -> Group? {
+        track.last.map { map($0, fromCopy: count - 1) }
+    }
+
+    /// The copy whose window `[k·P, (k+1)·P]` contains `u` (the earlier one at
+    /// a boundary is not chosen: `k = ⌊u / P⌋`, capped at the last copy);
+    /// `nil` past the end.
+    private func copyIndex(containing u: Instant) -> Int? {
+        let quotient: Double
+        if let exact = u.exact {
+            let q = exact.floorQuotient(dividingBy: period)
+            if q >= Int128(count) {
+                let total = period.multiplied(by: Int64(count))
+                return total.map { exact <= $0 } == true ? count - 1 : nil
+            }
+            return Int(q)
+        }
+        quotient = (u.seconds / period.seconds).rounded(.down)
+        if quotient >= Double(count) {
+            return u.seconds <= period.seconds * Double(count) ? count - 1 : nil
+        }
+        return max(0, Int(quotient))
+    }
+
+    /// `u + copies·period`, exactly when possible.
+    private func offset(_ u: Instant, byCopies copies: Int) -> Instant {
+        if let exact = u.exact, let shift = period.multiplied(by: Int64(copies)), let sum = exact.adding(shift) {
+            return Instant(sum)
+        }
+        return Instant(approximately: u.seconds + period.seconds * Double(copies))
+    }
+
+    private func toScene(_ local: Instant, fromCopy copy: Int, upper: Bool) -> Instant {
+        path.backward(offset(local, byCopies: copy), upper: upper)
+    }
+
+    private func map(_ group: Group, fromCopy copy: Int) -> Group {
+        var mapped = group
+        mapped.key = toScene(group.key, fromCopy: copy, upper: group.keyIsEnd)
+        mapped.secondKey = toScene(group.secondKey, fromCopy: copy, upper: false)
+        return mapped
+    }
+
+    private func merge(_ inner: Resolution, fromCopy copy: Int, into resolution: inout Resolution) {
+        if let active = inner.active { resolution.offerActive(map(active, fromCopy: copy)) }
+        if let finished = inner.finished { resolution.offerFinished(map(finished, fromCopy: copy)) }
+        if let upcoming = inner.upcoming { resolution.offerUpcoming(map(upcoming, fromCopy: copy)) }
+    }
+}
+
+/// Winners so far of one category, with their distinct values.
+struct Group {
+    /// Start (active, upcoming) or end (finished).
+    var key: Instant
+    /// The start, for finished groups (ties on the end go to the latest start).
+    var secondKey: Instant
+    var keyIsEnd: Bool
+    var values: DistinctValues
+
+    init(_ key: Instant, _ secondKey: Instant, _ value: Double, keyIsEnd: Bool = false) {
+        self.key = key
+        self.secondKey = secondKey
+        self.keyIsEnd = keyIsEnd
+        values = DistinctValues(value)
+    }
+
+    /// Keeps the better of two groups (latest or earliest keys), uniting ties.
+    static func merge(_ group: inout Group?, _ candidate: Group, keepLatest: Bool) {
+        guard let current = group else {
+            group = candidate
+            return
+        }
+        let order = compare(candidate, current)
+        if order == 0 {
+            group?.values.formUnion(candidate.values)
+        } else if (order > 0) == keepLatest {
+            group = candidate
+        }
+    }
+
+    private static func compare(_ a: Group, _ b: Group) -> Int {
+        if a.key < b.key { return -1 }
+        if b.key < a.key { return 1 }
+        if a.secondKey < b.secondKey { return -1 }
+        if b.secondKey < a.secondKey { return 1 }
+        return 0
+    }
+}
+
+/// A small set of doubles (usually one) whose mean is taken over distinct values.
+struct DistinctValues {
+    private var first: Double
+    private var more: [Double] = []
+
+    init(_ value: Double) {
+        first = value
+    }
+
+    mutating func insert(_ value: Double) {
+        if value == first || more.contains(value) { return }
+        more.append(value)
+    }
+
+    mutating func formUnion(_ other: DistinctValues) {
+        insert(other.first)
+        for value in other.more { insert(value) }
+    }
+
+    /// The mean, summed in ascending order so it is independent of insertion order.
+    var mean: Double {
+        if more.isEmpty { return first == 0 ? 0 : first }
+        var all = more
+        all.append(first)
+        all.sort()
+        var sum = 0.0
+        for value in all { sum += value }
+        let mean = sum / Double(all.count)
+        return mean == 0 ? 0 : mean
+    }
+}
+
+/// The three categories of candidates for one property at one time.
+struct Resolution {
+    var active: Group?
+    var finished: Group?
+    var upcoming: Group?
+
+    @inline(__always)
+    mutating func offerActive(start: Instant, value: Double) {
+        if var group = active {
+            if group.key == start {
+                group.values.insert(value)
+                active = group
+                return
+            }
+            if start < group.key { return }
+        }
+        active = Group(start, start, value)
+    }
+
+    mutating func offerActive(_ group: Group) {
+        Group.merge(&active, group, keepLatest: true)
+    }
+
+    mutating func offerFinished(end: Instant, start: Instant, value: Double) {
+        Group.merge(&finished, Group(end, start, value, keyIsEnd: true), keepLatest: true)
+    }
+
+    mutating func offerFinished(_ group: Group) {
+        Group.merge(&finished, group, keepLatest: true)
+    }
+
+    mutating func offerUpcoming(_ group: Group) {
+        Group.merge(&upcoming, group, keepLatest: false)
+    }
+
+    /// The property's value by the rule, or `nil` when nothing speaks for it.
+    func value(initial: Double?) -> Double? {
+        if let active { return active.values.mean }
+        if let finished { return finished.values.mean }
+        if let initial { return initial }
+        return upcoming?.values.mean
+    }
+}

@@ -1,0 +1,248 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One tween placed in an animation: it animates ``property`` from ``from`` to
+/// ``to`` with ``easing`` over the window `[start, end]`, playing forwards or
+/// backwards. This is the "segment" of the semantics note; a ``Scene``'s Σ is a
+/// set of these.
+public struct Segment: Hashable, Sendable, CustomStringConvertible {
+    public let property: Property
+    public let from: Double
+    public let to: Double
+    public let easing: Easing
+    public let start: Instant
+    public let end: Instant
+    /// Whether it plays from `from` to `to` (false after an odd number of reversals).
+    public let isForward: Bool
+    /// The clock when an easing warp lies between the scene and the tween;
+    /// `nil` when progress is plain `(t − start) / (end − start)`.
+    let warp: Clock?
+
+    /// The value it holds before it starts: `from`, or `to` when it plays backwards.
+    public var startValue: Double { isForward ? from : to }
+    /// The value it holds once it has ended: `to`, or `from` when it plays backwards.
+    public var endValue: Double { isForward ? to : from }
+
+    /// Whether its window has zero length (a jump).
+    public var isJump: Bool { start == end }
+
+    /// The value while active (`start ≤ t ≤ end`): `from + (to − from)·E(progress)`,
+    /// progress clamped to [0, 1] before the easing. A jump shows its end value.
+    @inline(__always)
+    func activeValue(at t: Instant) -> Double {
+        if start == end { return endValue }
+        let progress: Double
+        if let warp {
+            progress = warp.progress(at: t)
+        } else if t == end {
+            progress = isForward ? 1 : 0
+        } else if t == start {
+            progress = isForward ? 0 : 1
+        } else {
+            let fraction = Segment.fraction(t, start, end)
+            progress = isForward ? fraction : 1 - fraction
+        }
+        let eased = easing(clampUnit(progress))
+        return from + (to - from) * eased
+    }
+
+    /// `(t − s) / (e − s)`, computed from exact values when all three are exact.
+    @inline(__always)
+    static func fraction(_ t: Instant, _ s: Instant, _ e: Instant) -> Double {
+        if let te = t.exact, let se = s.exact, let ee = e.exact,
+           let numerator = te.subtracting(se), let denominator = ee.subtracting(se) {
+            if numerator.denominator == denominator.denominator {
+                return Double(numerator.numerator) / Double(denominator.numerator)
+            }
+            return numerator.seconds / denominator.seconds
+        }
+        return (t.seconds - s.seconds) / (e.seconds - s.seconds)
+    }
+
+    public var description: String {
+        let arrow = isForward ? "\(formatNumber(from)) → \(formatNumber(to))" : "\(formatNumber(from)) → \(formatNumber(to)) reversed"
+        return "\(property) [\(start), \(end)] \(arrow) \(easing)"
+    }
+}
+
+/// An exact affine map `u = scale·t + offset` with `scale ≠ 0`.
+struct Affine: Hashable, Sendable {
+    var scale: Time
+    var offset: Time
+
+    static let identity = Affine(scale: .one, offset: .zero)
+
+    var isIncreasing: Bool { scale.isPositive }
+
+    /// `self` followed by `u ↦ u − delta`.
+    func shifted(by delta: Time) throws(AnimationError) -> Affine {
+        Affine(scale: scale, offset: try offset.minus(delta))
+    }
+
+    /// `self` followed by `u ↦ span − u`.
+    func mirrored(in span: Time) throws(AnimationError) -> Affine {
+        guard let negative = scale.negated, let flipped = offset.negated else { throw .overflow("reversal") }
+        return Affine(scale: negative, offset: try span.plus(flipped))
+    }
+
+    /// `self` followed by `u ↦ u / factor`.
+    func divided(by factor: Time) throws(AnimationError) -> Affine {
+        Affine(scale: try scale.over(factor), offset: try offset.over(factor))
+    }
+
+    @inline(__always)
+    func apply(_ t: Instant) -> Instant {
+        if let exact = t.exact, let product = scale.multiplied(by: exact), let sum = product.adding(offset) {
+            return Instant(sum)
+        }
+        return Instant(approximately: scale.seconds * t.seconds + offset.seconds)
+    }
+
+    @inline(__always)
+    func apply(_ x: Double) -> Double {
+        scale.seconds * x + offset.seconds
+    }
+
+    /// The `t` with `apply(t) = u`.
+    func invert(_ u: Instant) -> Instant {
+        if let exact = u.exact, let difference = exact.subtracting(offset), let quotient = difference.divided(by: scale) {
+            return Instant(quotient)
+        }
+        return Instant(approximately: (u.seconds - offset.seconds) / scale.seconds)
+    }
+}
+
+/// A time warp on the way from the scene to a node: first `entry` maps into
+/// the warped node's frame `[0, span]`, then `u ↦ span·E(u / span)`.
+struct WarpStage: Hashable, Sendable {
+    let entry: Affine
+    let easing: Easing
+    let span: Time
+
+    @inline(__always)
+    func apply(_ x: Double) -> Double {
+        let span = self.span.seconds
+        return span * easing(clampUnit(x / span))
+    }
+}
+
+/// A segment's clock when warps are involved: the path from the scene's time
+/// into the tween's own time `[0, length]`.
+final class Clock: Hashable, @unchecked Sendable {
+    let path: Path
+    let length: Time
+
+    init(path: Path, length: Time) {
+        self.path = path
+        self.length = length
+    }
+
+    /// Progress in the tween's own time (unclamped).
+    func progress(at t: Instant) -> Double {
+        let length = self.length.seconds
+        return length == 0 ? 1 : path.forward(t).seconds / length
+    }
+
+    static func == (lhs: Clock, rhs: Clock) -> Bool {
+        lhs === rhs || (lhs.path == rhs.path && lhs.length == rhs.length)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(path)
+    }
+}
+
+/// The map from the scene's time to a node's own time, built while descending
+/// the tree: a chain of warp stages (each entered through an increasing affine
+/// map), then one exact affine map. Reversals always sit in the last map:
+/// passing a warp, a reversal is pushed inside it by mirroring the easing.
+struct Path: Hashable, Sendable {
+    var stages: [WarpStage] = []
+    var affine: Affine = .identity
+
+    static let identity = Path()
+
+    func shifted(by delta: Time) throws(AnimationError) -> Path {
+        var path = self
+        path.affine = try affine.shifted(by: delta)
+        return path
+    }
+
+    func reversed(in span: Time) throws(AnimationError) -> Path {
+        var path = self
+        path.affine = try affine.mirrored(in: span)
+        return path
+    }
+
+    func scaled(by factor: Time) throws(AnimationError) -> Path {
+        var path = self
+        path.affine = try affine.divided(by: factor)
+        return path
+    }
+
+    /// Descends into `x` of `x with easing` (x of duration `span`).
+    func warped(by easing: Easing, span: Time) throws(AnimationError) -> Path {
+        var path = self
+        if affine.isIncreasing {
+            path.stages.append(WarpStage(entry: affine, easing: easing, span: span))
+            path.affine = .identity
+        } else {
+            // W(A(t)) with A decreasing equals R(W̄(A'(t))) where A' = span − A is
+            // increasing, W̄ is the warp by the mirrored easing and R(u) = span − u.
+            let increasing = try affine.mirrored(in: span)
+            path.stages.append(WarpStage(entry: increasing, easing: easing.reflected, span: span))
+            path.affine = try Affine.identity.mirrored(in: span)
+        }
+        return path
+    }
+
+    /// Where `t` (in scene time) falls in the node's own time.
+    func forward(_ t: Instant) -> Instant {
+        guard let first = stages.first else { return affine.apply(t) }
+        var x = first.apply(first.entry.apply(t).seconds)
+        for stage in stages.dropFirst() {
+            x = stage.apply(stage.entry.apply(x))
+        }
+        return Instant(approximately: affine.apply(x))
+    }
+
+    /// The scene time of the node-time `u`: for a start use the least
+    /// preimage (`upper == false`), for an end the greatest.
+    func backward(_ u: Instant, upper: Bool) -> Instant {
+        let inner = affine.invert(u)
+        return stages.isEmpty ? inner : backwardThroughStages(inner, upper: upper)
+    }
+
+    /// The segment a tween becomes at the end of this path.
+    func place(_ tween: Tween) -> Segment {
+        let forward = affine.isIncreasing
+        var start = affine.invert(Instant(.zero))
+        var end = affine.invert(Instant(tween.duration))
+        if !forward { swap(&start, &end) }
+        var clock: Clock?
+        if !stages.isEmpty {
+            start = backwardThroughStages(start, upper: false)
+            end = backwardThroughStages(end, upper: true)
+            if end < start { end = start }
+            clock = Clock(path: self, length: tween.duration)
+        }
+        return Segment(property: tween.property, from: tween.from, to: tween.to, easing: tween.easing,
+                       start: start, end: end, isForward: forward, warp: clock)
+    }
+
+    private func backwardThroughStages(_ u: Instant, upper: Bool) -> Instant {
+        var x = u.seconds
+        for stage in stages.reversed() {
+            let span = stage.span.seconds
+            let normalized = span == 0 ? 0 : x / span
+            let preimage = upper ? stage.easing.upperInverse(normalized) : stage.easing.lowerInverse(normalized)
+            x = stage.entry.invert(Instant(approximately: span * preimage)).seconds
+        }
+        return Instant(approximately: x)
+    }
+}

@@ -1,0 +1,92 @@
+/// Samples every column of a compiled scene at chosen times, one row at a time
+/// (rows are produced on demand, so a long table needs no memory for itself).
+///
+/// Columns are every property some segment animates plus every property with
+/// a declared initial value, sorted by `view.property`.
+///
+/// ```swift
+/// let sampler = compiled.sampler(initial: [Property(view: "ball", name: "radius"): 20])
+/// var row: [Double] = []
+/// for t in FrameTimes(duration: compiled.duration, fps: 10) {
+///     sampler.sample(at: t, into: &row)
+/// }
+/// ```
+public struct RowSampler: Sendable {
+    /// The columns, sorted.
+    public let columns: [Property]
+    private let tracks: [Track?]
+    private let initials: [Double?]
+
+    init(scene: CompiledScene, initial: [Property: Double]) {
+        let columns = Set(scene.properties).union(initial.keys).sorted()
+        self.columns = columns
+        tracks = columns.map { scene.track(for: $0) }
+        initials = columns.map { initial[$0] }
+    }
+
+    /// Replaces `row` with the value of every column at `t`.
+    public func sample(at t: Time, into row: inout [Double]) {
+        sample(at: Instant(t), into: &row)
+    }
+
+    /// Replaces `row` with the value of every column at `t`.
+    public func sample(at t: Instant, into row: inout [Double]) {
+        row.removeAll(keepingCapacity: true)
+        for index in columns.indices {
+            var resolution = Resolution()
+            tracks[index]?.resolve(at: t, into: &resolution)
+            // A column exists only because a segment or a declaration names it,
+            // so one of the two always speaks.
+            row.append(resolution.value(initial: initials[index]) ?? 0)
+        }
+    }
+}
+
+extension CompiledScene {
+    /// A row sampler over this scene's properties and the declared ones.
+    public func sampler(initial: [Property: Double] = [:]) -> RowSampler {
+        RowSampler(scene: self, initial: initial)
+    }
+}
+
+/// The sample times of a table: `0, 1/fps, 2/fps, …` while below `duration`,
+/// then exactly `duration` (so the last row is always the end).
+public struct FrameTimes: Sequence, Sendable {
+    public let duration: Time
+    public let fps: Int64
+
+    /// `fps` must be positive.
+    public init(duration: Time, fps: Int64) {
+        self.duration = duration
+        self.fps = Swift.max(1, fps)
+    }
+
+    /// How many rows: ⌈D·fps⌉ + 1 (or ⌊D·fps⌋ + 1 when `D` falls on a frame); `nil` on overflow.
+    public var count: Int? {
+        guard let frames = duration.multiplied(by: fps) else { return nil }
+        let whole = frames.floorQuotient(dividingBy: .one)
+        let rows = whole + (frames.denominator == 1 ? 1 : 2)
+        return Int(exactly: rows)
+    }
+
+    public struct Iterator: IteratorProtocol {
+        let duration: Time
+        let fps: Int64
+        var frame: Int64 = 0
+        var done = false
+
+        public mutating func next() -> Time? {
+            guard !done else { return nil }
+            if let t = Time(numerator: frame, denominator: fps), t < duration {
+                frame += 1
+                return t
+            }
+            done = true
+            return duration
+        }
+    }
+
+    public func makeIterator() -> Iterator {
+        Iterator(duration: duration, fps: fps)
+    }
+}
