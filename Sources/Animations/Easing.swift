@@ -228,7 +228,7 @@ public struct Easing: Hashable, Sendable, CustomStringConvertible {
         case .easeIn, .easeOut, .steps:
             return nil
         case .cubicBezier(let x1, let y1, let x2, let y2):
-            return Easing(.cubicBezier(x1: 1 - x2, y1: 1 - y2, x2: 1 - x1, y2: 1 - y1))
+            return Easing(.cubicBezier(x1: complement(x2), y1: complement(y2), x2: complement(x1), y2: complement(y1)))
         case .penner(let curve, let mode):
             switch mode {
             case .in: return Easing(.penner(curve, .out))
@@ -255,13 +255,8 @@ public struct Easing: Hashable, Sendable, CustomStringConvertible {
         if case .linear = kind { return clampUnit(y) }
         if self(0) >= y { return 0 }
         if self(1) < y { return 1 }
-        var low = 0.0, high = 1.0   // self(low) < y <= self(high)
-        for _ in 0..<200 {
-            let mid = low + (high - low) / 2
-            if mid <= low || mid >= high { break }
-            if self(mid) >= y { high = mid } else { low = mid }
-        }
-        return high
+        // self(0) < y <= self(1)
+        return bisectUnit { self($0) >= y }.high
     }
 
     /// The greatest `p` in [0, 1] with `self(p) ≤ y` (0 when there is none), for a
@@ -270,13 +265,8 @@ public struct Easing: Hashable, Sendable, CustomStringConvertible {
         if case .linear = kind { return clampUnit(y) }
         if self(1) <= y { return 1 }
         if self(0) > y { return 0 }
-        var low = 0.0, high = 1.0   // self(low) <= y < self(high)
-        for _ in 0..<200 {
-            let mid = low + (high - low) / 2
-            if mid <= low || mid >= high { break }
-            if self(mid) <= y { low = mid } else { high = mid }
-        }
-        return low
+        // self(0) <= y < self(1)
+        return bisectUnit { self($0) > y }.low
     }
 
     // MARK: - Names
@@ -380,6 +370,37 @@ func clampUnit(_ p: Double) -> Double {
     p < 0 ? 0 : (p > 1 ? 1 : p)
 }
 
+/// Two neighbouring doubles `low < high` in [0, 1] with `isHigh(low)` false and
+/// `isHigh(high)` true, given `isHigh(0)` false and `isHigh(1)` true. The search
+/// bisects the bit patterns, which order non-negative doubles as their values,
+/// so it ends at adjacent doubles (even near 0) in at most 62 steps.
+private func bisectUnit(_ isHigh: (Double) -> Bool) -> (low: Double, high: Double) {
+    var low: UInt64 = 0, high = (1.0).bitPattern
+    while high - low > 1 {
+        let mid = low + (high - low) / 2
+        if isHigh(Double(bitPattern: mid)) { high = mid } else { low = mid }
+    }
+    return (Double(bitPattern: low), Double(bitPattern: high))
+}
+
+/// `1 − v` for a mirrored control point, tidied: when the rounded difference is
+/// within the subtraction's rounding error of a number with at most 15
+/// significant digits (`1 − 0.42` rounds to 0.5800000000000001), that number, so
+/// a mirrored keyword is the keyword (`css-ease-in` ↔ `css-ease-out`) and
+/// mirroring twice gives back the control points as written.
+private func complement(_ v: Double) -> Double {
+    let m = 1 - v
+    guard m != 0, m.isFinite else { return m }
+    let digits = 14 - Int(log10(abs(m)).rounded(.down))   // decimals that keep 15 significant digits
+    guard (0...22).contains(digits) else { return m }      // 10^digits is exact up to 10^22
+    let scale = pow(10, Double(digits))
+    let tidy = (m * scale).rounded() / scale
+    return abs(tidy - m) <= max(1, abs(v)).ulp ? tidy : m
+}
+
+/// The talk's ease-in-out (Brandon Kase, "Algebraic Animations"):
+/// `g(p) / (g(p) + g(1−p))` with `g(x) = e^(−c/x)` for `x > 0` and 0 otherwise,
+/// so 0 for `p ≤ 0` and 1 for `p ≥ 1`.
 private func talkEaseInOut(_ p: Double, _ c: Double) -> Double {
     if p <= 0 { return 0 }
     if p >= 1 { return 1 }
@@ -391,51 +412,99 @@ private func talkEaseInOut(_ p: Double, _ c: Double) -> Double {
     return 1 / (1 + exp(c / p - c / (1 - p)))
 }
 
+/// CSS Easing Functions Level 1, §2.2.1 "Output of a cubic Bézier easing function"
+/// (https://www.w3.org/TR/css-easing-1/#cubic-bezier-algo): the y of the point
+/// with the given x on the curve from P0 = (0, 0) to P3 = (1, 1). Outside [0, 1]
+/// the spec continues the curve with a straight line: below 0 the line through
+/// P0 and P1 when x1 > 0, else through P0 and P2 when x2 > 0, else the value 0;
+/// above 1 the line through P2 and P3 when x2 < 1, else through P1 and P3 when
+/// x1 < 1, else the value 1. (The fallback lines are the spec's choice even
+/// when P1 ≠ P0, e.g. `cubic-bezier(0, 0.5, 0.5, 1)`; csswg-drafts issue 4046
+/// discusses it, but the published text stands.)
 private func cubicBezierValue(_ x: Double, _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) -> Double {
     if x < 0 {
-        // CSS: extend with the tangent at the start.
         let slope: Double
-        if x1 > 0 { slope = y1 / x1 } else if y1 == 0, x2 > 0 { slope = y2 / x2 } else { slope = 0 }
+        if x1 > 0 { slope = y1 / x1 } else if x2 > 0 { slope = y2 / x2 } else { slope = 0 }
         return slope * x
     }
     if x > 1 {
         let slope: Double
-        if x2 < 1 { slope = (y2 - 1) / (x2 - 1) } else if y2 == 1, x1 < 1 { slope = (y1 - 1) / (x1 - 1) } else { slope = 0 }
+        if x2 < 1 { slope = (1 - y2) / (1 - x2) } else if x1 < 1 { slope = (1 - y1) / (1 - x1) } else { slope = 0 }
         return 1 + slope * (x - 1)
     }
     if x == 0 { return 0 }
     if x == 1 { return 1 }
-    // Coefficients of the polynomial forms a t^3 + b t^2 + c t.
-    let cx = 3 * x1, bx = 3 * (x2 - x1) - cx, ax = 1 - cx - bx
-    let cy = 3 * y1, by = 3 * (y2 - y1) - cy, ay = 1 - cy - by
-    func sampleX(_ t: Double) -> Double { ((ax * t + bx) * t + cx) * t }
-    func sampleY(_ t: Double) -> Double { ((ay * t + by) * t + cy) * t }
-    func slopeX(_ t: Double) -> Double { (3 * ax * t + 2 * bx) * t + cx }
-    // Newton's method first; fall back to bisection, which always converges
-    // because x(t) is non-decreasing when x1, x2 ∈ [0, 1].
-    var t = x
-    for _ in 0..<8 {
-        let error = sampleX(t) - x
-        if abs(error) < 1e-14 { return sampleY(t) }
-        let d = slopeX(t)
-        if abs(d) < 1e-12 { break }
-        t -= error / d
+    // Past the middle, solve on the curve reflected through (½, ½), whose
+    // abscissa 1 − x is exact: a flat end of x(t) (x1 = 0 or x2 = 1, where the
+    // output is steepest) then always sits at parameter 0, where the polynomial
+    // keeps its relative precision.
+    if x > 0.5 {
+        return 1 - bezierOrdinate(1 - x, 1 - x2, 1 - y2, 1 - x1, 1 - y1)
     }
-    var low = 0.0, high = 1.0
-    t = x
-    for _ in 0..<100 {
-        let value = sampleX(t)
-        if abs(value - x) < 1e-15 { break }
-        if value < x { low = t } else { high = t }
-        let next = low + (high - low) / 2
-        if next == t { break }
-        t = next
-    }
-    return sampleY(t)
+    return bezierOrdinate(x, x1, y1, x2, y2)
 }
 
+/// y at the point with abscissa `x` in (0, ½] of the curve from (0, 0) to (1, 1)
+/// with control points (x1, y1), (x2, y2), x1 and x2 in [0, 1].
+private func bezierOrdinate(_ x: Double, _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) -> Double {
+    // Power-basis coefficients: x(t) = ((ax t + bx) t + cx) t, likewise y(t).
+    let cx = 3 * x1, bx = 3 * (x2 - x1) - cx, ax = 1 - cx - bx
+    let cy = 3 * y1, by = 3 * (y2 - y1) - cy, ay = 1 - cy - by
+    let t = bezierParameter(x, ax, bx, cx)
+    return ((ay * t + by) * t + cy) * t
+}
+
+/// The t in [0, 1] with `((a t + b) t + c) t = x`, for a cubic that never
+/// decreases on [0, 1] (true when x1, x2 ∈ [0, 1]) and `0 < x < 1`. Newton's
+/// method inside a shrinking bracket, falling back to bisection when a step
+/// would leave it; the residual is evaluated with compensated Horner (as if in
+/// twice the precision), so the search ends at the double nearest the root even
+/// where x(t) is flat (`cubic-bezier(1, 0, 0, 1)` at ½).
+private func bezierParameter(_ x: Double, _ a: Double, _ b: Double, _ c: Double) -> Double {
+    var low = 0.0, high = 1.0   // x(low) ≤ x ≤ x(high)
+    var t = x
+    for _ in 0..<200 {
+        let residual = compensatedCubic(t, a, b, c, -x)
+        if residual == 0 { return t }
+        if residual < 0 { low = t } else { high = t }
+        let slope = (3 * a * t + 2 * b) * t + c
+        var next = t - residual / slope
+        if next == t { break }   // Newton's step is below the last bit
+        if !(next > low && next < high) {
+            next = low + (high - low) / 2   // also when the slope is 0
+            if next == low || next == high { break }   // the bracket is two neighbouring doubles
+        }
+        t = next
+    }
+    return t
+}
+
+/// `((a t + b) t + c) t + d` by compensated Horner (Graillat, Langlois and Louvet,
+/// 2005): each rounding error of the plain scheme is recovered exactly with an
+/// FMA or a two-sum and added back, giving the accuracy of doubled precision.
+@inline(__always)
+private func compensatedCubic(_ t: Double, _ a: Double, _ b: Double, _ c: Double, _ d: Double) -> Double {
+    var sum = a, error = 0.0
+    @inline(__always) func step(_ coefficient: Double) {
+        let product = sum * t
+        let productError = (-product).addingProduct(sum, t)   // sum·t − product, exactly
+        let next = product + coefficient
+        let z = next - product
+        let sumError = (product - (next - z)) + (coefficient - z)   // two-sum error, exactly
+        error = error * t + (productError + sumError)
+        sum = next
+    }
+    step(b)
+    step(c)
+    step(d)
+    return sum + error
+}
+
+/// CSS Easing Functions Level 1, §2.3.1 "Output of a step easing function"
+/// (https://www.w3.org/TR/css-easing-1/#step-easing-algo), with the before flag
+/// unset: at a jump the value is the top of the step. `floor(p × steps)` is taken
+/// in double arithmetic, as browsers do: at p = fl(1/3), 3p rounds to exactly 1.
 private func stepsValue(_ p: Double, _ count: Int, _ position: Easing.StepPosition) -> Double {
-    // CSS Easing Level 1, "step easing function", with the before flag unset.
     let steps = Double(count)
     var step = (p * steps).rounded(.down)
     if position == .jumpStart || position == .jumpBoth { step += 1 }
@@ -450,6 +519,10 @@ private func stepsValue(_ p: Double, _ count: Int, _ position: Easing.StepPositi
     return step / jumps
 }
 
+/// Robert Penner's curves as https://easings.net publishes them (source:
+/// github.com/ai/easings.net, `src/easings.yml`): back `c1 = 1.70158`,
+/// `c2 = c1 × 1.525`, `c3 = c1 + 1`; elastic `c4 = 2π/3`, `c5 = 2π/4.5`;
+/// bounce `n1 = 7.5625`, `d1 = 2.75`.
 private func pennerValue(_ curve: Easing.PennerCurve, _ mode: Easing.PennerMode, _ x: Double) -> Double {
     switch curve {
     case .quad: return polynomial(2, mode, x)
