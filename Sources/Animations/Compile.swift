@@ -100,7 +100,7 @@ extension Node {
                 }
             case .repeated(let child, let period, let count):
                 // Two copies are enough to tell one segment from several.
-                for copy in 0..<min(count, 2) {
+                for copy in 0..<min(count, path.collapse == nil ? 2 : 1) {
                     stack.append((child, try path.shifted(by: try period.times(Int64(copy)))))
                 }
             case .union, .shift, .reverse, .scale, .warp, .dismantled:
@@ -125,7 +125,9 @@ private func descend(_ node: Node, _ path: Path, into stack: inout [(Node, Path)
     case .warp(let child, let easing, let span):
         stack.append((child, try path.warped(by: easing, span: span)))
     case .repeated(let child, let period, let count):
-        for copy in (0..<count).reversed() {
+        // Squeezed to an instant, every copy is the same set of jumps.
+        let copies = path.collapse == nil ? count : 1
+        for copy in (0..<copies).reversed() {
             stack.append((child, try path.shifted(by: try period.times(Int64(copy)))))
         }
     case .tween, .dismantled:
@@ -163,8 +165,12 @@ private struct Compiler {
                 }
                 segments[tween.property, default: []].append(path.place(tween))
             case .repeated(let child, let period, let count)
-                where count.multipliedSaturating(child.leafCount) > materializeLimit:
+                where path.collapse == nil && count.multipliedSaturating(child.leafCount) > materializeLimit:
                 blocks.append(try symbolicBlock(child, period: period, count: count, path: path))
+            case .warp(let child, let easing, let span) where path.collapse == nil && !easing.isContinuous:
+                // A warp that jumps (steps, expo's ends) cannot be undone window by
+                // window; sample it as defined, the state of x at D·E(t/D).
+                blocks.append(try symbolicBlock(child, period: span, count: 1, path: try path.warped(by: easing, span: span)))
             case .union, .shift, .reverse, .scale, .warp, .repeated, .dismantled:
                 try descend(node, path, into: &stack)
             }
@@ -212,5 +218,20 @@ extension CompiledScene {
             if properties[mid] < property { low = mid + 1 } else { high = mid }
         }
         return low < properties.count && properties[low] == property ? tracks[low] : nil
+    }
+}
+
+extension Easing {
+    /// Whether the curve is continuous on [0, 1]. A warp by a continuous,
+    /// monotone curve maps each window to one window; steps and the ends of
+    /// expo jump, so warps by them are sampled through their definition instead.
+    var isContinuous: Bool {
+        switch kind {
+        case .steps: return false
+        case .penner(let curve, _): return curve != .expo
+        case .linear, .easeIn, .easeOut, .easeInOut, .cubicBezier: return true
+        case .composed(let outer, let inner): return outer.isContinuous && inner.isContinuous
+        case .mirrored(let inner): return inner.isContinuous
+        }
     }
 }

@@ -215,11 +215,17 @@ extension RepetitionBlock {
     /// `t`, and copy `k − 1`, which is active at a copy boundary and otherwise
     /// holds the latest end). Earlier copies can never win.
     func resolve(_ track: Track, at t: Instant, into resolution: inout Resolution) {
-        let u = path.forward(t)
-        if u < Instant(.zero) {
+        // Decide before/after on the block's own window: a warp clamps times
+        // outside its span, so mapping `t` first could not tell.
+        if t < start {
             if let first = firstGroup(of: track) { resolution.offerUpcoming(first) }
             return
         }
+        if end < t {
+            if let last = lastGroup(of: track) { resolution.offerFinished(last) }
+            return
+        }
+        let u = path.forward(t)
         guard let copy = copyIndex(containing: u) else {
             if let last = lastGroup(of: track) { resolution.offerFinished(last) }
             return
@@ -253,7 +259,7 @@ extension RepetitionBlock {
     private func copyIndex(containing u: Instant) -> Int? {
         let quotient: Double
         if let exact = u.exact {
-            let q = exact.floorQuotient(dividingBy: period)
+            let q = max(0, exact.floorQuotient(dividingBy: period))
             if q >= Int128(count) {
                 let total = period.multiplied(by: Int64(count))
                 return total.map { exact <= $0 } == true ? count - 1 : nil

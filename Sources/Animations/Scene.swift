@@ -143,13 +143,15 @@ public struct Scene: Sendable {
 
     // MARK: - Modifiers
 
-    /// `x ^ n`, `x repeated n times`: n copies in sequence; `x ^ 0 = one`.
+    /// `x ^ n`, `x repeated n times`: n copies in sequence; `x ^ 0 = one`
+    /// (even for `zero`).
     /// Duration `n·D`. Stays symbolic: `x ^ 1_000_000_000` costs O(1) to
     /// build and O(log) to sample.
     public func repeated(_ count: Int) throws(AnimationError) -> Scene {
         guard count >= 0 else { throw .negativeCount(count) }
-        guard case .run(let duration, let root) = storage else { return self }
+        // x ^ 0 = one for every x, zero included (as in any semiring).
         if count == 0 { return .one }
+        guard case .run(let duration, let root) = storage else { return self }
         if count == 1 { return self }
         let total = try duration.times(Int64(count))
         guard let root else { return Scene(duration: total, root: nil) }

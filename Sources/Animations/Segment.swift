@@ -51,15 +51,14 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
         return from + (to - from) * eased
     }
 
-    /// `(t − s) / (e − s)`, computed from exact values when all three are exact.
+    /// `(t − s) / (e − s)`. With exact times the quotient is reduced first and
+    /// rounded once, so equal fractions give equal bits however they arose.
     @inline(__always)
     static func fraction(_ t: Instant, _ s: Instant, _ e: Instant) -> Double {
         if let te = t.exact, let se = s.exact, let ee = e.exact,
-           let numerator = te.subtracting(se), let denominator = ee.subtracting(se) {
-            if numerator.denominator == denominator.denominator {
-                return Double(numerator.numerator) / Double(denominator.numerator)
-            }
-            return numerator.seconds / denominator.seconds
+           let numerator = te.subtracting(se), let denominator = ee.subtracting(se),
+           let quotient = numerator.divided(by: denominator) {
+            return quotient.seconds
         }
         return (t.seconds - s.seconds) / (e.seconds - s.seconds)
     }
@@ -164,10 +163,20 @@ final class Clock: Hashable, @unchecked Sendable {
 struct Path: Hashable, Sendable {
     var stages: [WarpStage] = []
     var affine: Affine = .identity
+    /// Set below `x in 0s`: everything underneath happens at one instant.
+    var collapse: Collapse?
+
+    struct Collapse: Hashable, Sendable {
+        /// Where, in scene time.
+        var point: Instant
+        /// Whether the jumps play forwards (an odd number of reversals flips them).
+        var forward: Bool
+    }
 
     static let identity = Path()
 
     func shifted(by delta: Time) throws(AnimationError) -> Path {
+        if collapse != nil { return self }
         var path = self
         path.affine = try affine.shifted(by: delta)
         return path
@@ -175,18 +184,28 @@ struct Path: Hashable, Sendable {
 
     func reversed(in span: Time) throws(AnimationError) -> Path {
         var path = self
+        if let collapse {
+            path.collapse?.forward = !collapse.forward
+            return path
+        }
         path.affine = try affine.mirrored(in: span)
         return path
     }
 
     func scaled(by factor: Time) throws(AnimationError) -> Path {
+        if collapse != nil { return self }
         var path = self
+        if factor.isZero {
+            path.collapse = Collapse(point: backward(Instant(.zero), upper: false), forward: affine.isIncreasing)
+            return path
+        }
         path.affine = try affine.divided(by: factor)
         return path
     }
 
     /// Descends into `x` of `x with easing` (x of duration `span`).
     func warped(by easing: Easing, span: Time) throws(AnimationError) -> Path {
+        if collapse != nil { return self }
         var path = self
         if affine.isIncreasing {
             path.stages.append(WarpStage(entry: affine, easing: easing, span: span))
@@ -220,6 +239,10 @@ struct Path: Hashable, Sendable {
 
     /// The segment a tween becomes at the end of this path.
     func place(_ tween: Tween) -> Segment {
+        if let collapse {
+            return Segment(property: tween.property, from: tween.from, to: tween.to, easing: tween.easing,
+                           start: collapse.point, end: collapse.point, isForward: collapse.forward, warp: nil)
+        }
         let forward = affine.isIncreasing
         var start = affine.invert(Instant(.zero))
         var end = affine.invert(Instant(tween.duration))
@@ -235,14 +258,26 @@ struct Path: Hashable, Sendable {
                        start: start, end: end, isForward: forward, warp: clock)
     }
 
+    /// Maps a node time back through the warp stages. The ends of a warp's
+    /// span map exactly to the ends of its window (warps mapped this way are
+    /// continuous and increasing, with E(0) = 0 and E(1) = 1), so a segment
+    /// that starts with the warped part still ties with its neighbours.
     private func backwardThroughStages(_ u: Instant, upper: Bool) -> Instant {
-        var x = u.seconds
+        var current = u
         for stage in stages.reversed() {
             let span = stage.span.seconds
-            let normalized = span == 0 ? 0 : x / span
-            let preimage = upper ? stage.easing.upperInverse(normalized) : stage.easing.lowerInverse(normalized)
-            x = stage.entry.invert(Instant(approximately: span * preimage)).seconds
+            let local: Instant
+            if current.exact == .zero || current.seconds <= 0 {
+                local = Instant(.zero)
+            } else if current.exact == stage.span || current.seconds >= span {
+                local = Instant(stage.span)
+            } else {
+                let normalized = current.seconds / span
+                let preimage = upper ? stage.easing.upperInverse(normalized) : stage.easing.lowerInverse(normalized)
+                local = Instant(approximately: span * preimage)
+            }
+            current = stage.entry.invert(local)
         }
-        return Instant(approximately: x)
+        return current
     }
 }
