@@ -143,7 +143,14 @@ public struct Duration: Equatable, Sendable {
     /// Equal when they denote the same length of time (`500ms == 0.5s`).
     public static func == (lhs: Duration, rhs: Duration) -> Bool {
         if let a = lhs.exactSeconds, let b = rhs.exactSeconds { return a == b }
-        return lhs.number == rhs.number && lhs.unit == rhs.unit
+        // Without both exact values, compare the lengths in seconds as Doubles:
+        // `wait pi`, `wait 3.141592653589793s` and `wait (1000*pi)ms` are the same duration.
+        return lhs.approximateSeconds.bitPattern == rhs.approximateSeconds.bitPattern
+    }
+
+    /// The length in seconds as the nearest `Double`.
+    var approximateSeconds: Double {
+        unit == .milliseconds ? number.value / 1000 : number.value
     }
 
     /// The exact length in seconds, when the number is exact.

@@ -1,0 +1,387 @@
+/// Splits a `.anim` file into tokens.
+///
+/// ```swift
+/// let file = SourceFile(name: "talk.anim", text: "let a = grow c from 1 to 2s")
+/// let (tokens, diagnostics) = tokenize(file)
+/// tokens.map { $0.text(in: file) }   // ["let", "a", "=", "grow", "c", "from", "1", "to", "2", "s", ""]
+/// ```
+///
+/// The lexer works on the UTF-8 bytes of the file. It never stops early: a bad
+/// character is reported, turned into an ``Token/Kind-swift.enum/invalid``
+/// token (which the parser skips without reporting again) and lexing goes on.
+/// Two mistakes are repaired instead, so parsing continues normally: a lone
+/// `|` becomes `||`, and `.5` becomes the number `0.5`. The token list always
+/// ends with one ``Token/Kind-swift.enum/eof`` token.
+///
+/// Keywords are not token kinds: `let`, `from`, `pi`, … are names, and the
+/// parser decides what each name means where it stands.
+public func tokenize(_ file: SourceFile) -> (tokens: [Token], diagnostics: [Diagnostic]) {
+    var lexer = Lexer(bytes: file.bytes)
+    lexer.run()
+    return (lexer.tokens, lexer.diagnostics)
+}
+
+/// One token: its kind and the byte range it covers.
+public struct Token: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable, CustomStringConvertible {
+        /// An ASCII name: a letter or `_`, then letters, digits, `_` and inner hyphens before a letter.
+        case name
+        /// A decimal literal: `2`, `0.25`, `1e-3`.
+        case number
+        case leftParen, rightParen, comma, dot, equals, semicolon
+        case star, plus, minus, slash, caret
+        /// `||`.
+        case parallel
+        /// Bytes the lexer already reported (an unexpected character, invalid UTF-8, a NUL).
+        case invalid
+        /// The end of the file.
+        case eof
+
+        /// How the token kind is spelled in messages.
+        public var description: String {
+            switch self {
+            case .name: return "name"
+            case .number: return "number"
+            case .leftParen: return "`(`"
+            case .rightParen: return "`)`"
+            case .comma: return "`,`"
+            case .dot: return "`.`"
+            case .equals: return "`=`"
+            case .semicolon: return "`;`"
+            case .star: return "`*`"
+            case .plus: return "`+`"
+            case .minus: return "`-`"
+            case .slash: return "`/`"
+            case .caret: return "`^`"
+            case .parallel: return "`||`"
+            case .invalid: return "invalid character"
+            case .eof: return "end of file"
+            }
+        }
+    }
+
+    public var kind: Kind
+    public var range: SourceRange
+
+    public init(_ kind: Kind, _ range: SourceRange) {
+        self.kind = kind
+        self.range = range
+    }
+
+    /// The source text of the token (empty for ``Kind-swift.enum/eof``).
+    public func text(in file: SourceFile) -> String {
+        file.text(range)
+    }
+}
+
+/// The byte-level scanner behind ``tokenize(_:)``.
+private struct Lexer {
+    let bytes: [UInt8]
+    var index = 0
+    var tokens: [Token] = []
+    var diagnostics: [Diagnostic] = []
+    /// Start of the line being scanned, and the lines already blamed for bad bytes.
+    var lineStart = 0
+    var invalidUTF8ReportedAt = -1
+    var nulReportedAt = -1
+
+    /// More than this many lexical errors only bury the first ones.
+    static let maxDiagnostics = 100
+
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+        tokens.reserveCapacity(bytes.count / 3 + 1)
+    }
+
+    mutating func run() {
+        while index < bytes.count {
+            let byte = bytes[index]
+            switch byte {
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"):
+                index += 1
+            case UInt8(ascii: "\n"):
+                index += 1
+                lineStart = index
+            case UInt8(ascii: "#"):
+                skipComment()
+            case UInt8(ascii: "/") where peek(1) == UInt8(ascii: "/"):
+                skipComment()
+            case _ where isLetter(byte) || byte == UInt8(ascii: "_"):
+                name()
+            case _ where isDigit(byte):
+                number(start: index)
+            case UInt8(ascii: ".") where isDigit(peek(1)):
+                leadingDecimalPoint()
+            case UInt8(ascii: "|"):
+                pipe()
+            default:
+                if let kind = Lexer.punctuation(byte) {
+                    add(kind, from: index, to: index + 1)
+                    index += 1
+                } else {
+                    unexpected()
+                }
+            }
+        }
+        tokens.append(Token(.eof, SourceRange(bytes.count, bytes.count)))
+    }
+
+    // MARK: Tokens
+
+    mutating func name() {
+        let start = index
+        index += 1
+        while index < bytes.count {
+            let byte = bytes[index]
+            if isLetter(byte) || isDigit(byte) || byte == UInt8(ascii: "_") {
+                index += 1
+            } else if byte == UInt8(ascii: "-"), isLetter(peek(1)) {
+                index += 2
+            } else {
+                break
+            }
+        }
+        add(.name, from: start, to: index)
+    }
+
+    /// `digits [. digits] [(e|E) [+-] digits]`; the scan starts at a digit or at the `.` of `.5`.
+    mutating func number(start: Int) {
+        while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        if peek(0) == UInt8(ascii: "."), isDigit(peek(1)) {
+            index += 1
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if peek(0) == UInt8(ascii: "e") || peek(0) == UInt8(ascii: "E") {
+            if isDigit(peek(1)) {
+                index += 1
+            } else if peek(1) == UInt8(ascii: "+") || peek(1) == UInt8(ascii: "-"), isDigit(peek(2)) {
+                index += 2
+            }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        add(.number, from: start, to: index)
+    }
+
+    /// `.5`: reported, then read as the number it plainly means.
+    mutating func leadingDecimalPoint() {
+        let start = index
+        var digitsEnd = index + 1
+        while digitsEnd < bytes.count, isDigit(bytes[digitsEnd]) { digitsEnd += 1 }
+        let digits = String(decoding: bytes[(start + 1)..<digitsEnd], as: UTF8.self)
+        report(.error("leading-decimal-point", "a number cannot start with `.`", at: SourceRange(start, digitsEnd),
+                      hint: "write 0.\(digits.count > 12 ? String(digits.prefix(12)) + "…" : digits)"))
+        index += 1
+        number(start: start)
+    }
+
+    /// `||`, or a lone `|`, reported and read as `||`.
+    mutating func pipe() {
+        if peek(1) == UInt8(ascii: "|") {
+            add(.parallel, from: index, to: index + 2)
+            index += 2
+            return
+        }
+        report(.error("lone-pipe", "unexpected character `|`", at: SourceRange(index, index + 1),
+                      hint: "did you mean `||`?"))
+        add(.parallel, from: index, to: index + 1)
+        index += 1
+    }
+
+    /// A run of bytes no token starts with: NULs, invalid UTF-8, or other characters.
+    /// Each run becomes one `invalid` token and at most one diagnostic.
+    mutating func unexpected() {
+        let start = index
+        let first = classify(at: index)
+        index += first.length
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r")
+                || byte == UInt8(ascii: "\n") || isStart(byte) { break }
+            let next = classify(at: index)
+            guard next.category.isSameGroup(as: first.category) else { break }
+            index += next.length
+        }
+        let range = SourceRange(start, index)
+        add(.invalid, from: start, to: index)
+        switch first.category {
+        case .nul:
+            if nulReportedAt != lineStart {
+                nulReportedAt = lineStart
+                report(.error("nul-byte", "unexpected NUL byte", at: range,
+                              hint: "`.anim` files are UTF-8 text; is this a binary file?"))
+            }
+        case .invalidUTF8:
+            reportInvalidUTF8(at: range, byte: bytes[start])
+        case .character(let scalar):
+            report(.error("unexpected-character", "unexpected character \(Lexer.describe(scalar))", at: range,
+                          hint: Lexer.hint(for: scalar)))
+        }
+    }
+
+    /// Comments run to the end of the line; they may hold any UTF-8 text, but
+    /// not invalid UTF-8 or NUL bytes.
+    mutating func skipComment() {
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\n") { return }
+            if byte < 0x80 {
+                if byte == 0, nulReportedAt != lineStart {
+                    nulReportedAt = lineStart
+                    report(.error("nul-byte", "unexpected NUL byte", at: SourceRange(index, index + 1),
+                                  hint: "`.anim` files are UTF-8 text; is this a binary file?"))
+                }
+                index += 1
+                continue
+            }
+            let length = validUTF8Length(at: index)
+            if length == 0 {
+                reportInvalidUTF8(at: SourceRange(index, index + 1), byte: byte)
+                index += 1
+            } else {
+                index += length
+            }
+        }
+    }
+
+    mutating func reportInvalidUTF8(at range: SourceRange, byte: UInt8) {
+        guard invalidUTF8ReportedAt != lineStart else { return }
+        invalidUTF8ReportedAt = lineStart
+        report(.error("invalid-utf8", "invalid UTF-8 byte 0x\(Lexer.hex(byte))", at: range,
+                      hint: "the file must be UTF-8; save it as UTF-8"))
+    }
+
+    // MARK: Helpers
+
+    mutating func add(_ kind: Token.Kind, from start: Int, to end: Int) {
+        tokens.append(Token(kind, SourceRange(start, end)))
+    }
+
+    mutating func report(_ diagnostic: Diagnostic) {
+        if diagnostics.count < Lexer.maxDiagnostics { diagnostics.append(diagnostic) }
+    }
+
+    func peek(_ offset: Int) -> UInt8 {
+        let position = index + offset
+        return position < bytes.count ? bytes[position] : 0
+    }
+
+    func isLetter(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+    }
+
+    func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+
+    /// Whether a token may start at this byte (so a run of bad bytes ends before it).
+    func isStart(_ byte: UInt8) -> Bool {
+        isLetter(byte) || isDigit(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "#")
+            || byte == UInt8(ascii: "|") || byte == UInt8(ascii: ".") || Lexer.punctuation(byte) != nil
+    }
+
+    static func punctuation(_ byte: UInt8) -> Token.Kind? {
+        switch byte {
+        case UInt8(ascii: "("): return .leftParen
+        case UInt8(ascii: ")"): return .rightParen
+        case UInt8(ascii: ","): return .comma
+        case UInt8(ascii: "."): return .dot
+        case UInt8(ascii: "="): return .equals
+        case UInt8(ascii: ";"): return .semicolon
+        case UInt8(ascii: "*"): return .star
+        case UInt8(ascii: "+"): return .plus
+        case UInt8(ascii: "-"): return .minus
+        case UInt8(ascii: "/"): return .slash
+        case UInt8(ascii: "^"): return .caret
+        default: return nil
+        }
+    }
+
+    enum Category: Equatable {
+        case nul
+        case invalidUTF8
+        case character(Unicode.Scalar)
+
+        /// Runs of one group become one token and one diagnostic.
+        func isSameGroup(as other: Category) -> Bool {
+            switch (self, other) {
+            case (.nul, .nul), (.invalidUTF8, .invalidUTF8), (.character, .character): return true
+            case (.nul, _), (.invalidUTF8, _), (.character, _): return false
+            }
+        }
+    }
+
+    /// What the bad byte at `position` is, and how many bytes it spans.
+    func classify(at position: Int) -> (category: Category, length: Int) {
+        let byte = bytes[position]
+        if byte == 0 { return (.nul, 1) }
+        if byte < 0x80 { return (.character(Unicode.Scalar(byte)), 1) }
+        let length = validUTF8Length(at: position)
+        guard length > 0 else { return (.invalidUTF8, 1) }
+        var value = UInt32(byte) & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+        for offset in 1..<length {
+            value = value << 6 | (UInt32(bytes[position + offset]) & 0x3F)
+        }
+        return (.character(Unicode.Scalar(value) ?? "\u{FFFD}"), length)
+    }
+
+    /// The length of the well-formed UTF-8 sequence starting at `position`
+    /// (a lead byte ≥ 0x80), or 0 when it is not well formed.
+    func validUTF8Length(at position: Int) -> Int {
+        let lead = bytes[position]
+        let length: Int
+        var low: UInt8 = 0x80, high: UInt8 = 0xBF   // bounds of the second byte
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: return 0
+        }
+        guard position + length <= bytes.count else { return 0 }
+        let second = bytes[position + 1]
+        guard second >= low, second <= high else { return 0 }
+        for offset in 2..<max(2, length) where bytes[position + offset] & 0xC0 != 0x80 {
+            return 0
+        }
+        return length
+    }
+
+    static func describe(_ scalar: Unicode.Scalar) -> String {
+        if scalar.value < 0x20 || scalar.value == 0x7F {
+            return "U+\(hex(scalar.value, digits: 4)) (a control character)"
+        }
+        if scalar == "`" { return "'`'" }
+        if scalar.isASCII { return "`\(scalar)`" }
+        return "`\(scalar)` (U+\(hex(scalar.value, digits: 4)))"
+    }
+
+    static func hint(for scalar: Unicode.Scalar) -> String {
+        switch scalar {
+        case "&": return "to play animations together, write `||`"
+        case "×", "·", "∙": return "to multiply, write `*`"
+        case "−", "–", "—": return "to subtract, write `-`"
+        case "÷": return "to divide, write `/`"
+        case "→": return "tweens are written `from A to B`"
+        case "“", "”", "‘", "’", "\"", "'": return "`.anim` has no strings; names are written without quotes"
+        case ":": return "a binding is written `let NAME = EXPR`"
+        case "{", "}", "[", "]": return "to group animations, use `(` and `)`"
+        default:
+            if !scalar.isASCII, scalar.properties.isAlphabetic {
+                return "names are ASCII: letters, digits, `_` and inner `-`"
+            }
+            return "the only punctuation is ( ) , . = ; * + - / ^ ||"
+        }
+    }
+
+    static func hex(_ byte: UInt8) -> String {
+        hex(UInt32(byte), digits: 2)
+    }
+
+    static func hex(_ value: UInt32, digits: Int) -> String {
+        let text = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, digits - text.count)) + text
+    }
+}

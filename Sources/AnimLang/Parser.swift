@@ -1,0 +1,1144 @@
+import Animations
+
+/// Parses a `.anim` file into a ``Program``.
+///
+/// ```swift
+/// let file = SourceFile(name: "talk.anim", text: """
+///     let left  = shrink circle from radius 100 to 10 with an ease-in-out
+///     let right = rotate square from 0 to 2*pi radians with a high ease-out
+///     let final = fadeIn all views * ((left + right) looped once)
+///     """)
+/// let result = parse(file)
+/// result.program.bindings.map(\.name)   // ["left", "right", "final"]
+/// result.diagnostics                    // []
+/// ```
+///
+/// Parsing never stops at the first mistake. After a syntax error the parser
+/// skips to the next `let` or `view` and goes on, so one run reports every
+/// independent error (at most 100), and the items that did parse are in the
+/// program. Mistakes in values rather than in syntax (a count of 2.5,
+/// `steps(0)`, `1/0`, a reserved word as a name) are reported without
+/// skipping anything.
+///
+/// Numbers are folded here: `2*pi` is one ``Number``. Durations and counts
+/// keep their exact rational values when every operand was a decimal literal.
+/// Expressions may nest at most 256 levels deep (``maxExpressionNesting``).
+public func parse(_ file: SourceFile) -> ParseResult {
+    let (tokens, lexical) = tokenize(file)
+    var parser = Parser(file: file, tokens: tokens)
+    let program = parser.program()
+    return ParseResult(program: program, diagnostics: inSourceOrder(lexical + parser.diagnostics))
+}
+
+/// What ``parse(_:)`` returns: the program, and every diagnostic of the lexer
+/// and the parser in source order.
+public struct ParseResult: Sendable {
+    public var program: Program
+    public var diagnostics: [Diagnostic]
+
+    public init(program: Program, diagnostics: [Diagnostic]) {
+        self.program = program
+        self.diagnostics = diagnostics
+    }
+
+    /// Whether any diagnostic is an error (warnings do not count).
+    public var hasErrors: Bool {
+        diagnostics.contains { $0.severity == .error }
+    }
+}
+
+/// The words that cannot name a `let` or a view. Every other word is a
+/// keyword only where the grammar expects it.
+public let reservedWords: Set<String> = [
+    "let", "view", "from", "to", "with", "in", "zero", "cancelled", "one", "empty", "wait",
+    "reversed", "looped", "repeated", "delayed", "all", "pi", "tau",
+]
+
+/// How deeply expressions may nest: parentheses, unary minus and `compose(…)`
+/// in the source, and levels of the syntax tree. Deeper input gets the
+/// `nesting-too-deep` error instead of exhausting the stack.
+public let maxExpressionNesting = 256
+
+/// At most this many diagnostics are reported for one file.
+public let maxParseDiagnostics = 100
+
+// MARK: - Parser
+
+/// Unwinds to the start of the item after a syntax error (already reported).
+private struct SyntaxError: Error {}
+
+/// An expression and the height of its tree, which the parser bounds.
+private struct Parsed {
+    var expr: Expr
+    var height: Int
+}
+
+private let modifierWords: Set<String> = ["reversed", "looped", "repeated", "delayed", "in", "with"]
+private let verbs: [String] = ["shrink", "grow", "scale", "rotate", "fadeIn", "fadeOut", "fade", "animate"]
+private let durationUnits: [String] = ["s", "sec", "seconds", "ms"]
+private let angleUnits: [String] = ["degrees", "deg", "radians", "rad", "turns"]
+private let stepPositions: [String] = ["jump-start", "jump-end", "jump-none", "jump-both", "start", "end"]
+private let talkCurves: Set<String> = ["ease-in", "ease-out", "ease-in-out"]
+
+private struct Parser {
+    let file: SourceFile
+    let bytes: [UInt8]
+    let tokens: [Token]
+    var current = 0
+    var diagnostics: [Diagnostic] = []
+    /// Nesting of parentheses, unary minus and `compose(` being parsed.
+    var depth = 0
+
+    init(file: SourceFile, tokens: [Token]) {
+        self.file = file
+        bytes = file.bytes
+        let end = Token(.eof, SourceRange(file.bytes.count, file.bytes.count))
+        self.tokens = tokens.last?.kind == .eof ? tokens : tokens + [end]
+    }
+
+    // MARK: Items
+
+    /// program = { item } ;
+    mutating func program() -> Program {
+        var items: [Item] = []
+        while !check(.eof), diagnostics.count < maxParseDiagnostics {
+            do {
+                items.append(try item())
+            } catch {
+                synchronize()
+            }
+        }
+        return Program(items: items)
+    }
+
+    /// item = "let" NAME "=" expr | "view" NAME { NAME number } ;
+    mutating func item() throws(SyntaxError) -> Item {
+        if checkWord("let") { return .binding(try binding()) }
+        if checkWord("view") { return .view(try viewDeclaration()) }
+        let token = peek()
+        var hint: String?
+        if token.kind == .name, let match = closestMatch(to: text(token), in: ["let", "view"]) {
+            hint = "did you mean `\(match)`?"
+        } else if token.kind == .rightParen {
+            hint = "there is no `(` for this `)` to close"
+        }
+        throw error("expected-item", "expected `let` or `view`, found \(describe(token))", at: token, hint: hint)
+    }
+
+    mutating func binding() throws(SyntaxError) -> Binding {
+        let keyword = advance()
+        let (name, nameRange) = try declaredName(after: keyword, role: "a binding")
+        try consume(.equals, after: "`let \(name)`", hint: "a binding is written `let NAME = EXPR`")
+        let value = try expression()
+        try endOfItem()
+        return Binding(name: name, nameRange: nameRange, value: value.expr, range: keyword.range.union(value.expr.range))
+    }
+
+    mutating func viewDeclaration() throws(SyntaxError) -> ViewDeclaration {
+        let keyword = advance()
+        let (name, nameRange) = try declaredName(after: keyword, role: "a view")
+        var initials: [ViewDeclaration.Initial] = []
+        var range = keyword.range.union(nameRange)
+        while peek().kind == .name, !reservedWords.contains(text(peek())) {
+            let property = advance()
+            let propertyName = text(property)
+            let value = settled(try number(what: "an initial value", after: "`\(propertyName)`"))
+            initials.append(ViewDeclaration.Initial(property: propertyName, value: value, range: property.range.union(value.range)))
+            range = range.union(value.range)
+        }
+        if check(.semicolon), startsItem(peek(1)) {
+            advance()
+        } else if !check(.eof), !startsItem(peek()) {
+            let token = peek()
+            var hint = "a view is declared as `view NAME PROP VALUE …`, e.g. `view ball radius 20`"
+            if token.kind == .name { hint = "`\(text(token))` is a reserved word and cannot name a property" }
+            throw error("expected-property", "expected a property and its initial value, found \(describe(token))",
+                        at: token, hint: hint)
+        }
+        return ViewDeclaration(name: name, nameRange: nameRange, initials: initials, range: range)
+    }
+
+    /// The NAME after `let` or `view`. A reserved word is reported but kept,
+    /// so the rest of the item is still checked.
+    mutating func declaredName(after keyword: Token, role: String) throws(SyntaxError) -> (String, SourceRange) {
+        let token = peek()
+        guard token.kind == .name, !startsItem(token) else {
+            throw error("expected-name", "expected a name after `\(text(keyword))`, found \(describe(token))", at: token)
+        }
+        advance()
+        let name = text(token)
+        if reservedWords.contains(name) {
+            report(.error("reserved-name", "`\(name)` is a reserved word and cannot name \(role)", at: token.range,
+                          hint: "choose another name, such as `\(name)_`"))
+        }
+        return (name, token.range)
+    }
+
+    /// After a binding's expression: the next item, the end of the file, or a
+    /// `;` directly before the next item (grammar.md writes `let a = b ; let b = a`).
+    mutating func endOfItem() throws(SyntaxError) {
+        if check(.semicolon), startsItem(peek(1)) {
+            advance()
+            return
+        }
+        if check(.eof) || startsItem(peek()) { return }
+        throw strayAfterExpression()
+    }
+
+    /// Skips to the next `let` or `view` after a syntax error.
+    mutating func synchronize() {
+        depth = 0
+        while !check(.eof), !startsItem(peek()) {
+            advance()
+        }
+    }
+
+    // MARK: Expressions
+
+    /// expr = sequence { ( "||" | "+" ) sequence } ;
+    mutating func expression() throws(SyntaxError) -> Parsed {
+        let first = try sequence()
+        guard check(.parallel) || check(.plus) else { return first }
+        var operands = [first]
+        while match(.parallel) || match(.plus) {
+            operands.append(try sequence())
+        }
+        return try chain(.parallel(operands.map(\.expr)), of: operands)
+    }
+
+    /// sequence = power { ( ";" | "*" ) power } ;
+    mutating func sequence() throws(SyntaxError) -> Parsed {
+        let first = try power()
+        guard continuesSequence() else { return first }
+        var operands = [first]
+        while continuesSequence() {
+            advance()
+            operands.append(try power())
+        }
+        return try chain(.sequence(operands.map(\.expr)), of: operands)
+    }
+
+    /// A `;` right before `let` or `view` separates items instead.
+    func continuesSequence() -> Bool {
+        check(.star) || (check(.semicolon) && !startsItem(peek(1)))
+    }
+
+    /// power = postfix { "^" count } ;
+    mutating func power() throws(SyntaxError) -> Parsed {
+        var result = try postfix()
+        while check(.caret) {
+            let caret = advance()
+            let count = try count(after: "`^`")
+            result = try wrap(.power(result.expr, count), around: result, through: count.range, at: caret)
+            let next = peek()
+            if next.kind == .name, modifierWords.contains(text(next)) {
+                let exponent = file.text(count.range)
+                report(.error("modifier-after-power", "`\(text(next))` cannot follow `^ \(exponent)` directly", at: next.range,
+                              hint: "write `(x ^ \(exponent)) \(text(next))`"))
+                result = try modifiers(on: result)
+            }
+        }
+        return result
+    }
+
+    /// postfix = primary { modifier } ;
+    mutating func postfix() throws(SyntaxError) -> Parsed {
+        try modifiers(on: try primary())
+    }
+
+    /// modifier = "reversed" | "looped" … | "repeated" … | "delayed" "by" duration
+    ///          | "in" duration | "with" [ "a" | "an" ] [ "high" ] easing ;
+    mutating func modifiers(on operand: Parsed) throws(SyntaxError) -> Parsed {
+        var result = operand
+        while peek().kind == .name {
+            let token = peek()
+            switch text(token) {
+            case "reversed":
+                advance()
+                result = try wrap(.reversed(result.expr), around: result, through: token.range, at: token)
+            case "looped":
+                advance()
+                let count = try loopCount(after: token)
+                result = try wrap(.looped(result.expr, count), around: result, through: previous.range, at: token)
+            case "repeated":
+                advance()
+                let count = try repeatCount()
+                result = try wrap(.repeated(result.expr, count), around: result, through: previous.range, at: token)
+            case "delayed":
+                advance()
+                try consumeWord("by", after: "`delayed`", hint: "write `x delayed by 0.5s`")
+                let duration = try duration(after: "`by`")
+                result = try wrap(.delayed(result.expr, duration), around: result, through: duration.range, at: token)
+            case "in":
+                advance()
+                let duration = try duration(after: "`in`")
+                result = try wrap(.retimed(result.expr, duration), around: result, through: duration.range, at: token)
+            case "with":
+                advance()
+                let (easing, range) = try easingClause()
+                result = try wrap(.eased(result.expr, easing, range), around: result, through: range, at: token)
+            default:
+                return result
+            }
+        }
+        return result
+    }
+
+    /// `looped`, `looped once`, `looped twice`, `looped N times`.
+    mutating func loopCount(after looped: Token) throws(SyntaxError) -> Count {
+        if checkWord("once") { return Count(1, range: advance().range) }
+        if checkWord("twice") { return Count(2, range: advance().range) }
+        guard startsNumber(peek()) else { return Count(1, range: looped.range) }
+        let count = try count(after: "`looped`")
+        let source = file
+        try consumeWord("times", after: "the count", hint: "write `looped \(source.text(count.range)) times`")
+        return count
+    }
+
+    /// `repeated once`, `repeated twice`, `repeated N times`.
+    mutating func repeatCount() throws(SyntaxError) -> Count {
+        if checkWord("once") { return Count(1, range: advance().range) }
+        if checkWord("twice") { return Count(2, range: advance().range) }
+        let token = peek()
+        guard startsNumber(token) else {
+            var hint = "write `repeated 3 times`, `repeated once` or `repeated twice`"
+            if token.kind == .name, let match = closestMatch(to: text(token), in: ["once", "twice"]) {
+                hint = "did you mean `\(match)`?"
+            }
+            throw error("expected-count", "expected `once`, `twice` or a count after `repeated`, found \(describe(token))",
+                        at: token, hint: hint)
+        }
+        let count = try count(after: "`repeated`")
+        let source = file
+        try consumeWord("times", after: "the count", hint: "write `repeated \(source.text(count.range)) times`")
+        return count
+    }
+
+    /// primary = NAME | "(" expr ")" | "zero" | "cancelled" | "one" | "empty" | "wait" duration | tween ;
+    mutating func primary() throws(SyntaxError) -> Parsed {
+        let token = peek()
+        switch token.kind {
+        case .leftParen:
+            return try parenthesized()
+        case .name:
+            let word = text(token)
+            switch word {
+            case "zero", "cancelled":
+                advance()
+                return Parsed(expr: Expr(.zero, range: token.range), height: 1)
+            case "one", "empty":
+                advance()
+                return Parsed(expr: Expr(.one, range: token.range), height: 1)
+            case "wait":
+                advance()
+                let duration = try duration(after: "`wait`")
+                return Parsed(expr: Expr(.wait(duration), range: token.range.union(duration.range)), height: 1)
+            default:
+                if reservedWords.contains(word) { throw expectedAnimation(found: token) }
+                if let tween = try tweenIfPresent() {
+                    return Parsed(expr: Expr(.tween(tween), range: tween.range), height: 1)
+                }
+                advance()
+                return Parsed(expr: Expr(.name(word), range: token.range), height: 1)
+            }
+        case .number, .rightParen, .comma, .dot, .equals, .semicolon, .star, .plus, .minus, .slash, .caret, .parallel,
+             .invalid, .eof:
+            throw expectedAnimation(found: token)
+        }
+    }
+
+    /// "(" expr ")"
+    mutating func parenthesized() throws(SyntaxError) -> Parsed {
+        let open = advance()
+        try enterNesting(at: open)
+        defer { depth -= 1 }
+        let inner = try expression()
+        let close = try closing(open)
+        return Parsed(expr: Expr(inner.expr.kind, range: open.range.union(close.range)), height: inner.height)
+    }
+
+    // MARK: Tweens
+
+    /// The tween starting here, when the name here is a verb and a target
+    /// follows it; `nil` when the name is just a name (`(grow ; red) ; fade`).
+    mutating func tweenIfPresent() throws(SyntaxError) -> Tween? {
+        switch text(peek()) {
+        case "fade":
+            if isWord(peek(1), "in"), startsTarget(peek(2)) { return fadeInOrOut(.fadeIn, words: 2) }
+            if isWord(peek(1), "out"), startsTarget(peek(2)) { return fadeInOrOut(.fadeOut, words: 2) }
+            return startsTarget(peek(1)) ? try fade() : nil
+        case "fadeIn":
+            return startsTarget(peek(1)) ? fadeInOrOut(.fadeIn, words: 1) : nil
+        case "fadeOut":
+            return startsTarget(peek(1)) ? fadeInOrOut(.fadeOut, words: 1) : nil
+        case "shrink", "grow", "scale":
+            return startsTarget(peek(1)) ? try scaling() : nil
+        case "rotate":
+            return startsTarget(peek(1)) ? try rotate() : nil
+        case "animate":
+            return startsTarget(peek(1)) ? try animate() : nil
+        default:
+            return nil
+        }
+    }
+
+    /// ( "fadeIn" | "fade" "in" ) target | ( "fadeOut" | "fade" "out" ) target
+    mutating func fadeInOrOut(_ verb: Tween.Verb, words: Int) -> Tween {
+        let start = advance()
+        if words == 2 { advance() }
+        let target = target()
+        return Tween(verb: verb, target: target, range: start.range.union(target.range))
+    }
+
+    /// "fade" target "from" number "to" number
+    mutating func fade() throws(SyntaxError) -> Tween {
+        let start = advance()
+        let target = target()
+        let source = file
+        let (from, to) = try fromTo(after: "`fade \(source.text(target.range))`")
+        return Tween(verb: .fade, target: target, from: from, to: to, range: start.range.union(to.range))
+    }
+
+    /// ( "shrink" | "grow" | "scale" ) target "from" [ NAME ] number "to" number
+    mutating func scaling() throws(SyntaxError) -> Tween {
+        let start = advance()
+        let verb: Tween.Verb = isWord(start, "shrink") ? .shrink : isWord(start, "grow") ? .grow : .scale
+        let target = target()
+        let source = file
+        try consumeWord("from", after: "`\(source.text(start.range)) \(source.text(target.range))`",
+                        hint: "a tween is written `\(source.text(start.range)) V from [PROP] A to B`")
+        var property: String?
+        if peek().kind == .name, !reservedWords.contains(text(peek())) {
+            property = text(advance())
+        }
+        let from = settled(try number(what: "a start value", after: property.map { "`\($0)`" } ?? "`from`"))
+        try consumeWord("to", after: "the start value")
+        let to = settled(try number(what: "an end value", after: "`to`"))
+        return Tween(verb: verb, target: target, property: property, from: from, to: to, range: start.range.union(to.range))
+    }
+
+    /// "rotate" target "from" number "to" number [ angle-unit ]
+    mutating func rotate() throws(SyntaxError) -> Tween {
+        let start = advance()
+        let target = target()
+        let source = file
+        let (from, to) = try fromTo(after: "`rotate \(source.text(target.range))`")
+        var range = start.range.union(to.range)
+        let unit = angleUnit(after: to)
+        if unit != nil { range = range.union(previous.range) }
+        if unit == nil || unit == .degrees {
+            for value in [from, to] where value.mentionsPi {
+                warnPiInDegrees(value)
+            }
+        }
+        return Tween(verb: .rotate, target: target, from: from, to: to, angleUnit: unit, range: range)
+    }
+
+    /// "animate" NAME "." NAME "from" number "to" number
+    mutating func animate() throws(SyntaxError) -> Tween {
+        let start = advance()
+        let viewToken = peek()
+        guard !isWord(viewToken, "all") else {
+            throw error("expected-target", "expected a view name after `animate`, found `all`", at: viewToken,
+                        hint: "`animate` animates one property of one view: `animate V.PROP from A to B`")
+        }
+        advance()
+        let view = text(viewToken)
+        try consume(.dot, after: "`animate \(view)`", hint: "write `animate \(view).PROP from A to B`")
+        let propertyToken = peek()
+        guard propertyToken.kind == .name, !reservedWords.contains(text(propertyToken)) else {
+            throw error("expected-property", "expected a property name after `\(view).`, found \(describe(propertyToken))",
+                        at: propertyToken, hint: "write `animate \(view).PROP from A to B`")
+        }
+        advance()
+        let property = text(propertyToken)
+        let (from, to) = try fromTo(after: "`animate \(view).\(property)`")
+        return Tween(verb: .animate, target: .view(view, viewToken.range), property: property, from: from, to: to,
+                     range: start.range.union(to.range))
+    }
+
+    /// target = NAME | "all" [ "views" ] ;
+    mutating func target() -> Target {
+        let token = advance()
+        if isWord(token, "all") {
+            if checkWord("views") { return .allViews(token.range.union(advance().range)) }
+            return .allViews(token.range)
+        }
+        return .view(text(token), token.range)
+    }
+
+    /// `from A to B`.
+    mutating func fromTo(after context: @autoclosure () -> String) throws(SyntaxError) -> (Number, Number) {
+        try consumeWord("from", after: context())
+        let from = settled(try number(what: "a start value", after: "`from`"))
+        try consumeWord("to", after: "the start value")
+        let to = settled(try number(what: "an end value", after: "`to`"))
+        return (from, to)
+    }
+
+    /// angle-unit = "degrees" | "deg" | "radians" | "rad" | "turns" ;
+    mutating func angleUnit(after value: Number) -> Tween.AngleUnit? {
+        let token = peek()
+        guard token.kind == .name else { return nil }
+        let word = text(token)
+        switch word {
+        case "degrees", "deg": advance(); return .degrees
+        case "radians", "rad": advance(); return .radians
+        case "turns": advance(); return .turns
+        default:
+            guard !reservedWords.contains(word) else { return nil }
+            let suggestion = closestMatch(to: word, in: angleUnits)
+            guard token.range.start == value.range.end || suggestion != nil else { return nil }
+            advance()
+            report(.error("unknown-angle-unit", "unknown angle unit `\(word)`", at: token.range,
+                          hint: suggestion.map { "did you mean `\($0)`?" } ?? "angles take a unit: degrees, deg, radians, rad or turns"))
+            return nil
+        }
+    }
+
+    mutating func warnPiInDegrees(_ value: Number) {
+        let rounded = (value.value * 1000).rounded() / 1000
+        let shown = formatNumber(rounded.isFinite ? rounded : value.value)
+        report(.warning("pi-in-degrees", "`\(file.text(value.range))` degrees is \(shown) degrees",
+                        at: value.range, hint: "did you mean `radians`?"))
+    }
+
+    // MARK: Durations and counts
+
+    /// duration = number [ "s" | "sec" | "seconds" | "ms" ] ;
+    mutating func duration(after context: @autoclosure () -> String) throws(SyntaxError) -> Duration {
+        let value = try number(what: "a duration", after: context())
+        var unit = Duration.Unit.implicit
+        var range = value.range
+        let token = peek()
+        if token.kind == .name {
+            let word = text(token)
+            switch word {
+            case "s", "sec", "seconds":
+                unit = .seconds
+            case "ms":
+                unit = .milliseconds
+            default:
+                // `2min`, or a spaced word close to a unit (`2 secs`), is a unit gone wrong.
+                if !reservedWords.contains(word), token.range.start == value.range.end
+                    || (word.utf8.count > 1 && closestMatch(to: word, in: durationUnits) != nil) {
+                    report(.error("unknown-unit", "unknown duration unit `\(word)`", at: token.range,
+                                  hint: "durations take a unit: s, sec, seconds or ms"))
+                    advance()
+                }
+            }
+            if unit != .implicit {
+                advance()
+                range = range.union(token.range)
+            }
+        }
+        // A negative duration is the evaluator's to report (grammar.md: "an error"), with its own hint.
+        return Duration(number: settled(value), unit: unit, range: range)
+    }
+
+    /// count = number ; a whole number ≥ 0.
+    mutating func count(after context: @autoclosure () -> String) throws(SyntaxError) -> Count {
+        let value = try number(what: "a count", after: context())
+        checkWholeAndNotNegative(value)
+        return Count(number: settled(value), range: value.range)
+    }
+
+    mutating func checkWholeAndNotNegative(_ value: Number) {
+        guard value.value.isFinite else { return }   // already reported
+        let text = file.text(value.range)
+        let whole: Bool
+        if let exact = value.exact {
+            whole = exact.denominator == 1
+        } else {
+            whole = value.value == value.value.rounded()
+        }
+        if value.value < 0 {
+            report(.error("invalid-count", "count must not be negative (got \(text))", at: value.range))
+        } else if !whole {
+            report(.error("invalid-count", "count must be a whole number (got \(text))", at: value.range))
+        }
+    }
+
+    // MARK: Numbers
+
+    /// A number inside a clause (`from 2*pi`, `wait 1/3`), folded to one value.
+    /// `grouped` numbers (inside parentheses that start a number, and easing
+    /// arguments) treat every `+ - * /` as arithmetic.
+    mutating func number(what: String, after context: @autoclosure () -> String, grouped: Bool = false) throws(SyntaxError) -> Number {
+        let token = peek()
+        guard startsNumber(token) else {
+            throw error("expected-number", "expected \(what) after \(context()), found \(describe(token))", at: token)
+        }
+        return try arithmetic(grouped: grouped)
+    }
+
+    /// number = term { ( "+" | "-" ) term } ;
+    mutating func arithmetic(grouped: Bool) throws(SyntaxError) -> Number {
+        var result = try term(grouped: grouped)
+        while check(.plus) || check(.minus), continuesNumber(grouped: grouped) {
+            let op = advance()
+            let right = try term(grouped: grouped)
+            result = combine(result, op, right)
+        }
+        return result
+    }
+
+    /// term = factor { ( "*" | "/" ) factor } ;
+    mutating func term(grouped: Bool) throws(SyntaxError) -> Number {
+        var result = try factor(grouped: grouped)
+        while check(.star) || check(.slash), continuesNumber(grouped: grouped) {
+            let op = advance()
+            let right = try factor(grouped: grouped)
+            result = combine(result, op, right)
+        }
+        return result
+    }
+
+    /// factor = "-" factor | NUMBER | "pi" | "tau" | "(" arith ")" ;
+    mutating func factor(grouped: Bool) throws(SyntaxError) -> Number {
+        let token = peek()
+        switch token.kind {
+        case .minus:
+            advance()
+            try enterNesting(at: token)
+            defer { depth -= 1 }
+            return negate(try factor(grouped: grouped), from: token)
+        case .number:
+            advance()
+            return literal(token)
+        case .leftParen:
+            advance()
+            try enterNesting(at: token)
+            defer { depth -= 1 }
+            var inner = try arithmetic(grouped: true)
+            let close = try closing(token)
+            inner.range = token.range.union(close.range)
+            return inner
+        case .name where isWord(token, "pi") || isWord(token, "tau"):
+            advance()
+            let value = isWord(token, "pi") ? Double.pi : 2 * Double.pi
+            return Number(exact: nil, value: value, mentionsPi: true, range: token.range)
+        default:
+            throw error("expected-number", "expected a number after \(describe(previous)), found \(describe(token))", at: token)
+        }
+    }
+
+    /// A number as the tree stores it: one already reported as not finite
+    /// becomes 0, so later stages do not report the same mistake again.
+    func settled(_ value: Number) -> Number {
+        value.value.isFinite ? value : Number(exact: .zero, value: 0, range: value.range)
+    }
+
+    /// THE CONTINUATION RULE: in a clause, `/` always continues a number, `-`
+    /// when a number, `pi`, `tau`, `-` or `(` follows, and `*` and `+` only
+    /// when a number, `pi`, `tau` or `-` follows (so `fadeIn v * x` is a sequence).
+    func continuesNumber(grouped: Bool) -> Bool {
+        if grouped { return true }
+        let next = peek(1)
+        switch peek().kind {
+        case .slash:
+            return true
+        case .minus:
+            return startsNumber(next)
+        case .star, .plus:
+            return next.kind == .number || next.kind == .minus || isWord(next, "pi") || isWord(next, "tau")
+        case .name, .number, .leftParen, .rightParen, .comma, .dot, .equals, .semicolon, .caret, .parallel, .invalid, .eof:
+            return false
+        }
+    }
+
+    mutating func literal(_ token: Token) -> Number {
+        let text = self.text(token)
+        let value = Double(text) ?? .nan
+        guard value.isFinite else {
+            report(.error("non-finite-number", "number \(describe(token)) is too large", at: token.range,
+                          hint: "numbers must be finite; the largest is about 1.8e308"))
+            return Number(exact: nil, value: .nan, range: token.range)
+        }
+        let exact = smallDecimal(bytes[token.range.start..<token.range.end]) ?? Time(decimal: text)
+        return Number(exact: exact, value: value, range: token.range)
+    }
+
+    func negate(_ operand: Number, from minus: Token) -> Number {
+        let range = minus.range.union(operand.range)
+        guard operand.value.isFinite else { return Number(exact: nil, value: .nan, range: range) }
+        let exact = operand.exact?.negated
+        let value = exact.flatMap(correctlyRounded) ?? -operand.value
+        return Number(exact: exact, value: value, mentionsPi: operand.mentionsPi, range: range)
+    }
+
+    /// `left op right`, exactly while both sides are exact and nothing overflows.
+    mutating func combine(_ left: Number, _ op: Token, _ right: Number) -> Number {
+        let range = left.range.union(right.range)
+        let mentionsPi = left.mentionsPi || right.mentionsPi
+        // A side that is not finite was already reported: stay quiet.
+        guard left.value.isFinite, right.value.isFinite else {
+            return Number(exact: nil, value: .nan, mentionsPi: mentionsPi, range: range)
+        }
+        if op.kind == .slash, right.value == 0 || right.exact?.isZero == true {
+            report(.error("division-by-zero", "division by zero in `\(file.text(range))`", at: range))
+            return Number(exact: nil, value: .nan, mentionsPi: mentionsPi, range: range)
+        }
+        var exact: Time?
+        if let a = left.exact, let b = right.exact {
+            switch op.kind {
+            case .plus: exact = a.adding(b)
+            case .minus: exact = a.subtracting(b)
+            case .star: exact = a.multiplied(by: b)
+            default: exact = a.divided(by: b)
+            }
+        }
+        let value: Double
+        if let exact, let rounded = correctlyRounded(exact) {
+            value = rounded
+        } else {
+            switch op.kind {
+            case .plus: value = left.value + right.value
+            case .minus: value = left.value - right.value
+            case .star: value = left.value * right.value
+            default: value = left.value / right.value
+            }
+        }
+        guard value.isFinite else {
+            report(.error("non-finite-number", "`\(file.text(range))` is not a finite number", at: range,
+                          hint: "numbers must be finite; the largest is about 1.8e308"))
+            return Number(exact: nil, value: .nan, mentionsPi: mentionsPi, range: range)
+        }
+        return Number(exact: exact, value: value, mentionsPi: mentionsPi, range: range)
+    }
+
+    // MARK: Easings
+
+    /// `[ "a" | "an" ] [ "high" ] easing`, after `with`.
+    mutating func easingClause() throws(SyntaxError) -> (Easing, SourceRange) {
+        _ = matchWord("a") || matchWord("an")
+        var high: Token?
+        if checkWord("high") { high = advance() }
+        return try easing(high: high)
+    }
+
+    /// easing = easing-name [ "(" number ")" ] | "cubic-bezier" "(" … ")" | "steps" "(" … ")" | "compose" "(" easing "," easing ")" ;
+    mutating func easing(high: Token?) throws(SyntaxError) -> (Easing, SourceRange) {
+        let token = peek()
+        guard token.kind == .name, !reservedWords.contains(text(token)) else {
+            throw error("expected-easing", "expected an easing after \(describe(previous)), found \(describe(token))", at: token,
+                        hint: "for example `with ease-in-out`, `with linear` or `with steps(4)`")
+        }
+        advance()
+        let name = text(token)
+        let start = high?.range ?? token.range
+        switch name {
+        case "cubic-bezier":
+            rejectHigh(high, on: name)
+            return try cubicBezier(token, start: start)
+        case "steps":
+            rejectHigh(high, on: name)
+            return try steps(token, start: start)
+        case "compose":
+            rejectHigh(high, on: name)
+            return try compose(token, start: start)
+        case _ where talkCurves.contains(name):
+            return try talkCurve(token, high: high)
+        default:
+            guard let easing = Easing.named(name) else {
+                let suggestion = closestMatch(to: name, in: Easing.allNames + ["cubic-bezier", "steps", "compose"])
+                report(.error("unknown-easing", "unknown easing `\(name)`", at: token.range,
+                              hint: suggestion.map { "did you mean `\($0)`?" }
+                                  ?? "easings include linear, ease-in, ease-out, ease-in-out, ease-in-out-cubic, cubic-bezier(…) and steps(N)"))
+                skipArguments()
+                return (.linear, start.union(previous.range))
+            }
+            rejectHigh(high, on: name)
+            if check(.leftParen) {
+                report(.error("unexpected-easing-parameter", "easing `\(name)` takes no parameter", at: peek().range,
+                              hint: "only ease-in, ease-out and ease-in-out take a parameter, as in `ease-out(3)`"))
+                skipArguments()
+            }
+            return (easing, start.union(previous.range))
+        }
+    }
+
+    /// `ease-in`, `ease-out`, `ease-in-out`, each with an optional `(c)` or a preceding `high`.
+    mutating func talkCurve(_ token: Token, high: Token?) throws(SyntaxError) -> (Easing, SourceRange) {
+        let name = text(token)
+        var parameter: Double? = high == nil ? nil : 1.5
+        var range = (high?.range ?? token.range).union(token.range)
+        if check(.leftParen) {
+            let open = advance()
+            let value = try number(what: "a parameter", after: "`\(name)(`", grouped: true)
+            let close = try closing(open)
+            range = range.union(close.range)
+            if let high {
+                report(.error("invalid-high", "`high` cannot be combined with an explicit parameter", at: high.range,
+                              hint: "write `\(name)(\(file.text(value.range)))` or `high \(name)`"))
+            }
+            guard value.value.isFinite else { return (.linear, range) }   // already reported
+            parameter = value.value
+        }
+        do throws(AnimationError) {
+            let easing: Easing
+            switch name {
+            case "ease-in": easing = try Easing.easeIn(parameter ?? 2)
+            case "ease-out": easing = try Easing.easeOut(parameter ?? 2)
+            default: easing = try Easing.easeInOut(parameter ?? 1)
+            }
+            return (easing, range)
+        } catch {
+            report(.error("invalid-easing", error.description, at: range))
+            return (.linear, range)
+        }
+    }
+
+    /// `cubic-bezier(x1, y1, x2, y2)`.
+    mutating func cubicBezier(_ token: Token, start: SourceRange) throws(SyntaxError) -> (Easing, SourceRange) {
+        let usage = "write `cubic-bezier(x1, y1, x2, y2)`"
+        let open = try consume(.leftParen, after: "`cubic-bezier`", hint: usage)
+        var values: [Number] = []
+        let names = ["x1", "y1", "x2", "y2"]
+        for (index, name) in names.enumerated() {
+            if index > 0 { try consume(.comma, after: names[index - 1], hint: usage) }
+            let context = describe(previous)
+            values.append(try number(what: name, after: context, grouped: true))
+        }
+        let close = try closing(open)
+        let range = start.union(close.range)
+        guard values.allSatisfy({ $0.value.isFinite }), values.count == 4 else { return (.linear, range) }
+        do throws(AnimationError) {
+            return (try Easing.cubicBezier(values[0].value, values[1].value, values[2].value, values[3].value), range)
+        } catch {
+            report(.error("invalid-easing", error.description, at: range))
+            return (.linear, range)
+        }
+    }
+
+    /// `steps(N)`, `steps(N, position)`.
+    mutating func steps(_ token: Token, start: SourceRange) throws(SyntaxError) -> (Easing, SourceRange) {
+        let open = try consume(.leftParen, after: "`steps`", hint: "write `steps(4)` or `steps(4, jump-start)`")
+        let count = try number(what: "a number of steps", after: "`steps(`", grouped: true)
+        var position = Easing.StepPosition.jumpEnd
+        if match(.comma) {
+            let positionToken = peek()
+            guard positionToken.kind == .name else {
+                throw error("expected-step-position", "expected a step position after `,`, found \(describe(positionToken))",
+                            at: positionToken, hint: "positions are jump-start, jump-end, jump-none, jump-both, start and end")
+            }
+            advance()
+            let word = text(positionToken)
+            switch word {
+            case "jump-start", "start": position = .jumpStart
+            case "jump-end", "end": position = .jumpEnd
+            case "jump-none": position = .jumpNone
+            case "jump-both": position = .jumpBoth
+            default:
+                report(.error("unknown-step-position", "unknown step position `\(word)`", at: positionToken.range,
+                              hint: closestMatch(to: word, in: stepPositions).map { "did you mean `\($0)`?" }
+                                  ?? "positions are jump-start, jump-end, jump-none, jump-both, start and end"))
+            }
+        }
+        let close = try closing(open)
+        let range = start.union(close.range)
+        guard count.value.isFinite else { return (.linear, range) }   // already reported
+        guard let exact = count.exact, exact.denominator == 1, let steps = Int(exactly: exact.numerator) else {
+            report(.error("invalid-count", "the number of steps must be a whole number (got \(file.text(count.range)))",
+                          at: count.range))
+            return (.linear, range)
+        }
+        do throws(AnimationError) {
+            return (try Easing.steps(steps, position), range)
+        } catch {
+            report(.error("invalid-easing", error.description, at: range))
+            return (.linear, range)
+        }
+    }
+
+    /// `compose(E1, E2)`: `E1` after `E2`.
+    mutating func compose(_ token: Token, start: SourceRange) throws(SyntaxError) -> (Easing, SourceRange) {
+        let open = try consume(.leftParen, after: "`compose`", hint: "write `compose(E1, E2)`")
+        try enterNesting(at: open)
+        defer { depth -= 1 }
+        let (outer, _) = try easing(high: nil)
+        try consume(.comma, after: "the first easing", hint: "write `compose(E1, E2)`")
+        let (inner, _) = try easing(high: nil)
+        let close = try closing(open)
+        return (outer.composed(after: inner), start.union(close.range))
+    }
+
+    mutating func rejectHigh(_ high: Token?, on name: String) {
+        guard let high else { return }
+        report(.error("invalid-high", "`high` only applies to ease-in, ease-out and ease-in-out, not `\(name)`", at: high.range,
+                      hint: "remove `high`"))
+    }
+
+    /// Skips a parenthesised argument list after an easing already reported.
+    mutating func skipArguments() {
+        guard check(.leftParen) else { return }
+        var level = 0
+        while !check(.eof), !startsItem(peek()) {
+            let token = advance()
+            if token.kind == .leftParen { level += 1 }
+            if token.kind == .rightParen { level -= 1 }
+            if level == 0 { return }
+        }
+    }
+
+    // MARK: Tree building
+
+    /// A node with one operand, if the tree stays within the nesting limit.
+    mutating func wrap(_ kind: Expr.Kind, around operand: Parsed, through end: SourceRange, at token: Token) throws(SyntaxError) -> Parsed {
+        let height = operand.height + 1
+        guard height <= maxExpressionNesting else { throw nestingTooDeep(at: token) }
+        return Parsed(expr: Expr(kind, range: operand.expr.range.union(end)), height: height)
+    }
+
+    /// One n-ary node for a whole chain of one operator.
+    mutating func chain(_ kind: Expr.Kind, of operands: [Parsed]) throws(SyntaxError) -> Parsed {
+        var height = 0
+        for operand in operands { height = max(height, operand.height) }
+        height += 1
+        let first = operands.first?.expr.range ?? .none
+        let last = operands.last?.expr.range ?? .none
+        guard height <= maxExpressionNesting else { throw nestingTooDeep(at: Token(.name, first)) }
+        return Parsed(expr: Expr(kind, range: first.union(last)), height: height)
+    }
+
+    mutating func enterNesting(at token: Token) throws(SyntaxError) {
+        depth += 1
+        if depth > maxExpressionNesting { throw nestingTooDeep(at: token) }
+    }
+
+    mutating func nestingTooDeep(at token: Token) -> SyntaxError {
+        error("nesting-too-deep", "expressions nest more than \(maxExpressionNesting) levels deep", at: token,
+              hint: "split the expression into several `let` bindings")
+    }
+
+    // MARK: Errors
+
+    /// Reports an error (unless the lexer already reported this token) and
+    /// returns the error to throw.
+    mutating func error(_ id: String, _ message: String, at token: Token, hint: String? = nil,
+                        notes: [Diagnostic.Note] = []) -> SyntaxError {
+        if token.kind != .invalid {
+            report(.error(id, message, at: token.range, hint: hint, notes: notes))
+        }
+        return SyntaxError()
+    }
+
+    mutating func report(_ diagnostic: Diagnostic) {
+        if diagnostics.count < maxParseDiagnostics { diagnostics.append(diagnostic) }
+    }
+
+    mutating func expectedAnimation(found token: Token) -> SyntaxError {
+        var hint: String?
+        if token.kind == .number {
+            var written = text(token)
+            let next = peek(1)
+            if next.kind == .name, next.range.start == token.range.end { written += text(next) }
+            hint = "a number is not an animation; did you mean `wait \(written)`?"
+        }
+        let context = current > 0 ? " after \(describe(previous))" : ""
+        return error("expected-expression", "expected an animation\(context), found \(describe(token))", at: token, hint: hint)
+    }
+
+    /// Something that cannot follow a complete expression (`a revesed`, `a b`, `a )`).
+    mutating func strayAfterExpression() -> SyntaxError {
+        let token = peek()
+        var hint: String?
+        if token.kind == .name {
+            let word = text(token)
+            if let match = closestMatch(to: word, in: Array(modifierWords).sorted()) {
+                hint = "did you mean `\(match)`?"
+            } else if Easing.named(word) != nil || talkCurves.contains(word) {
+                hint = "did you mean `with \(word)`?"
+            } else if previous.kind == .name, let verb = closestMatch(to: text(previous), in: verbs), verb != text(previous) {
+                hint = "did you mean `\(verb)`?"
+            } else if !reservedWords.contains(word) {
+                hint = "did you forget `;` or `||` before `\(word)`?"
+            }
+        } else if token.kind == .leftParen {
+            hint = "did you forget `;` or `||` before `(`?"
+        } else if token.kind == .rightParen {
+            hint = "there is no `(` for this `)` to close"
+        }
+        return error("expected-operator", "expected an operator or a modifier after the expression, found \(describe(token))",
+                     at: token, hint: hint)
+    }
+
+    // MARK: Token helpers
+
+    func peek(_ offset: Int = 0) -> Token {
+        let index = current + offset
+        return index < tokens.count ? tokens[index] : tokens[tokens.count - 1]
+    }
+
+    var previous: Token {
+        current > 0 ? tokens[min(current, tokens.count) - 1] : peek()
+    }
+
+    func check(_ kind: Token.Kind) -> Bool {
+        peek().kind == kind
+    }
+
+    func checkWord(_ word: String) -> Bool {
+        isWord(peek(), word)
+    }
+
+    @discardableResult
+    mutating func advance() -> Token {
+        let token = peek()
+        if current < tokens.count - 1 { current += 1 }
+        return token
+    }
+
+    /// Consumes the token here when it is of `kind`.
+    mutating func match(_ kind: Token.Kind) -> Bool {
+        guard check(kind) else { return false }
+        advance()
+        return true
+    }
+
+    /// Consumes the token here when it is the name `word`.
+    mutating func matchWord(_ word: String) -> Bool {
+        guard checkWord(word) else { return false }
+        advance()
+        return true
+    }
+
+    @discardableResult
+    mutating func consume(_ kind: Token.Kind, after context: @autoclosure () -> String, hint: @autoclosure () -> String? = nil) throws(SyntaxError) -> Token {
+        if check(kind) { return advance() }
+        throw error("expected-token", "expected \(kind) after \(context()), found \(describe(peek()))", at: peek(), hint: hint())
+    }
+
+    @discardableResult
+    mutating func consumeWord(_ word: String, after context: @autoclosure () -> String, hint: @autoclosure () -> String? = nil) throws(SyntaxError) -> Token {
+        let token = peek()
+        if isWord(token, word) { return advance() }
+        var hint = hint()
+        if token.kind == .name, let match = closestMatch(to: text(token), in: [word]) { hint = "did you mean `\(match)`?" }
+        throw error("expected-token", "expected `\(word)` after \(context()), found \(describe(token))", at: token, hint: hint)
+    }
+
+    /// The `)` matching `open`.
+    mutating func closing(_ open: Token) throws(SyntaxError) -> Token {
+        if check(.rightParen) { return advance() }
+        let location = file.location(of: open.range.start)
+        throw error("unclosed-paren", "expected `)` to close the `(` at \(location), found \(describe(peek()))", at: peek(),
+                    notes: [Diagnostic.Note("the `(` opened here", at: open.range)])
+    }
+
+    func isWord(_ token: Token, _ word: String) -> Bool {
+        guard token.kind == .name, token.range.end - token.range.start == word.utf8.count else { return false }
+        var index = token.range.start
+        for byte in word.utf8 {
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+        }
+        return true
+    }
+
+    func text(_ token: Token) -> String {
+        file.text(token.range)
+    }
+
+    func startsItem(_ token: Token) -> Bool {
+        isWord(token, "let") || isWord(token, "view")
+    }
+
+    /// A target: a name that is not reserved, or `all`.
+    func startsTarget(_ token: Token) -> Bool {
+        token.kind == .name && (isWord(token, "all") || !reservedWords.contains(text(token)))
+    }
+
+    func startsNumber(_ token: Token) -> Bool {
+        switch token.kind {
+        case .number, .minus, .leftParen: return true
+        case .name: return isWord(token, "pi") || isWord(token, "tau")
+        case .rightParen, .comma, .dot, .equals, .semicolon, .star, .plus, .slash, .caret, .parallel, .invalid, .eof:
+            return false
+        }
+    }
+
+    /// How a found token is named in a message.
+    func describe(_ token: Token) -> String {
+        switch token.kind {
+        case .eof: return "end of file"
+        case .invalid: return "an invalid character"
+        case .name, .number:
+            let text = self.text(token)
+            return text.count > 24 ? "`\(text.prefix(24))…`" : "`\(text)`"
+        case .leftParen, .rightParen, .comma, .dot, .equals, .semicolon, .star, .plus, .minus, .slash, .caret, .parallel:
+            return token.kind.description
+        }
+    }
+}
+
+/// The exact value as a `Double`, correctly rounded, when both parts fit in 53 bits.
+private func correctlyRounded(_ value: Time) -> Double? {
+    let limit: UInt64 = 1 << 53
+    guard value.numerator.magnitude < limit, value.denominator.magnitude < limit else { return nil }
+    return Double(value.numerator) / Double(value.denominator)
+}
+
+/// The exact value of a short decimal literal (`2`, `0.25`, `1e-3`) read
+/// straight from its bytes; `nil` when it needs more than 64 bits, and then
+/// `Time(decimal:)` decides.
+private func smallDecimal(_ literal: ArraySlice<UInt8>) -> Time? {
+    var digits: Int64 = 0
+    var scale = 0
+    var seenPoint = false
+    var index = literal.startIndex
+    while index < literal.endIndex {
+        let byte = literal[index]
+        if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
+            let (times10, overflow1) = digits.multipliedReportingOverflow(by: 10)
+            let (next, overflow2) = times10.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
+            if overflow1 || overflow2 { return nil }
+            digits = next
+            if seenPoint { scale += 1 }
+        } else if byte == UInt8(ascii: "."), !seenPoint {
+            seenPoint = true
+        } else {
+            break
+        }
+        index += 1
+    }
+    var exponent = 0
+    if index < literal.endIndex, literal[index] == UInt8(ascii: "e") || literal[index] == UInt8(ascii: "E") {
+        index += 1
+        var negative = false
+        if index < literal.endIndex, literal[index] == UInt8(ascii: "-") || literal[index] == UInt8(ascii: "+") {
+            negative = literal[index] == UInt8(ascii: "-")
+            index += 1
+        }
+        while index < literal.endIndex, literal[index] >= UInt8(ascii: "0"), literal[index] <= UInt8(ascii: "9") {
+            exponent = exponent * 10 + Int(literal[index] - UInt8(ascii: "0"))
+            if exponent > 40 { return nil }
+            index += 1
+        }
+        if negative { exponent = -exponent }
+    }
+    guard index == literal.endIndex else { return nil }
+    var power = exponent - scale
+    var numerator = digits, denominator: Int64 = 1
+    while power > 0 {
+        let (next, overflow) = numerator.multipliedReportingOverflow(by: 10)
+        if overflow { return nil }
+        numerator = next
+        power -= 1
+    }
+    while power < 0 {
+        let (next, overflow) = denominator.multipliedReportingOverflow(by: 10)
+        if overflow { return nil }
+        denominator = next
+        power += 1
+    }
+    return Time(numerator: numerator, denominator: denominator)
+}
+
+/// Sorts by position, keeping the order of diagnostics at the same position, and caps the count.
+private func inSourceOrder(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+    let sorted = diagnostics.enumerated().sorted { a, b in
+        a.element.range.start != b.element.range.start ? a.element.range.start < b.element.range.start : a.offset < b.offset
+    }
+    return Array(sorted.prefix(maxParseDiagnostics).map(\.element))
+}

@@ -1,0 +1,334 @@
+import Animations
+
+/// Prints a program as `.anim` source: `view` declarations first, then the
+/// `let` bindings, each item separated by a blank line.
+///
+/// ```swift
+/// let program = parse(SourceFile(name: "a.anim", text: "let a = (x + y) * z looped once")).program
+/// format(program)   // "let a = (x || y) ; z looped\n"
+/// ```
+///
+/// The output uses one spelling per construct (`||`, `;`, `^`, `reversed`,
+/// `looped`, `looped N times`, `repeated N times`, `delayed by D`, `in D`,
+/// `with E`, `zero`, `one`, `wait D`), the fewest parentheses that keep the
+/// meaning, and seconds for every exact duration. It parses back to the same
+/// tree: `parse(format(p)).program == p` for every program whose views come
+/// before its bindings, and `format` of that is the same text again.
+/// Bindings longer than 80 columns break their `||` and `;` chains over
+/// several lines, one operand per line with the operator first.
+public func format(_ program: Program) -> String {
+    let printer = Printer()
+    let items = program.views.map(printer.view) + program.bindings.map(printer.binding)
+    return items.isEmpty ? "" : items.joined(separator: "\n\n") + "\n"
+}
+
+/// Prints one expression as `.anim` source (see ``format(_:)-(Program)``),
+/// breaking it over lines when it is longer than 80 columns.
+///
+/// ```swift
+/// format(Expr(.sequence([Expr(.name("a")), Expr(.parallel([Expr(.name("b")), Expr(.name("c"))]))])))
+/// // "a ; (b || c)"
+/// ```
+public func format(_ expr: Expr) -> String {
+    Printer().layout(expr, indent: 0, column: 0, depth: 1)
+}
+
+/// Prints an expression as an indented tree, one node per line, two spaces per
+/// level (for `animc normalize --tree`):
+///
+/// ```
+/// sequence
+///   parallel
+///     tween animate circle.radius 100 → 10
+///   wait 1s
+/// ```
+public func formatTree(_ expr: Expr) -> String {
+    var out = ""
+    Printer().tree(expr, level: 0, into: &out)
+    return out
+}
+
+// MARK: - Printer
+
+/// How tightly a form binds, loosest first.
+private enum Precedence: Int, Comparable {
+    case parallel, sequence, power, postfix, primary
+
+    static func < (lhs: Precedence, rhs: Precedence) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+private struct Printer {
+    /// Lines longer than this are broken where they can be.
+    let width = 80
+
+    // MARK: Items
+
+    func view(_ view: ViewDeclaration) -> String {
+        var out = "view \(view.name)"
+        for initial in view.initials {
+            out += " \(initial.property) \(number(initial.value))"
+        }
+        return out
+    }
+
+    func binding(_ binding: Binding) -> String {
+        let head = "let \(binding.name) ="
+        let flat = self.flat(binding.value, depth: 1)
+        if head.utf8.count + 1 + flat.utf8.count <= width { return head + " " + flat }
+        if 2 + flat.utf8.count <= width { return head + "\n  " + flat }
+        return head + "\n  " + layout(binding.value, indent: 2, column: 2, depth: 1)
+    }
+
+    // MARK: Layout
+
+    /// `expr` starting at `column` on a line indented by `indent`; a chain
+    /// that does not fit puts each further operand on its own line at `indent`.
+    func layout(_ expr: Expr, indent: Int, column: Int, depth: Int) -> String {
+        let flat = self.flat(expr, depth: depth)
+        if column + flat.utf8.count <= width || depth > maxExpressionNesting { return flat }
+        switch expr.kind {
+        case .parallel(let operands) where operands.count > 1:
+            return chain(operands, separator: "||", parent: .parallel, indent: indent, column: column, depth: depth)
+        case .sequence(let operands) where operands.count > 1:
+            return chain(operands, separator: ";", parent: .sequence, indent: indent, column: column, depth: depth)
+        case .power(let operand, _), .reversed(let operand), .looped(let operand, _), .repeated(let operand, _),
+             .delayed(let operand, _), .retimed(let operand, _), .eased(let operand, _, _):
+            let suffix = self.suffix(expr)
+            if precedence(operand) <= .power {
+                return block(operand, indent: indent, depth: depth + 1) + suffix
+            }
+            return layout(operand, indent: indent, column: column, depth: depth + 1) + suffix
+        case .name, .zero, .one, .wait, .tween, .parallel, .sequence:
+            return flat
+        }
+    }
+
+    /// One operand per line, each after the first led by its operator. An
+    /// operand that is itself a chain too long for its line becomes a block.
+    func chain(_ operands: [Expr], separator: String, parent: Precedence, indent: Int, column: Int, depth: Int) -> String {
+        var out = ""
+        for (index, operand) in operands.enumerated() {
+            let start = index == 0 ? column : indent + separator.utf8.count + 1
+            if index > 0 { out += "\n" + spaces(indent) + separator + " " }
+            var flat = self.flat(operand, depth: depth + 1)
+            if needsParentheses(operand, in: parent) { flat = "(" + flat + ")" }
+            if start + flat.utf8.count <= width {
+                out += flat
+            } else if precedence(operand) <= .sequence {
+                out += block(operand, indent: indent, depth: depth + 1)
+            } else {
+                out += layout(operand, indent: indent, column: start, depth: depth + 1)
+            }
+        }
+        return out
+    }
+
+    /// `(`, the expression on the following lines indented two more spaces, then `)` on a line of its own.
+    func block(_ expr: Expr, indent: Int, depth: Int) -> String {
+        "(\n" + spaces(indent + 2) + layout(expr, indent: indent + 2, column: indent + 2, depth: depth)
+            + "\n" + spaces(indent) + ")"
+    }
+
+    // MARK: One line
+
+    func flat(_ expr: Expr, depth: Int) -> String {
+        // Deeper than the parser allows (only a hand-built tree can be): stop here.
+        guard depth <= maxExpressionNesting else { return "…" }
+        switch expr.kind {
+        case .name(let name):
+            return name
+        case .zero:
+            return "zero"
+        case .one:
+            return "one"
+        case .wait(let duration):
+            return "wait " + self.duration(duration)
+        case .tween(let tween):
+            return self.tween(tween)
+        case .parallel(let operands):
+            return nary(operands, separator: " || ", parent: .parallel, empty: "zero", depth: depth)
+        case .sequence(let operands):
+            return nary(operands, separator: " ; ", parent: .sequence, empty: "one", depth: depth)
+        case .power(let operand, _), .reversed(let operand), .looped(let operand, _), .repeated(let operand, _),
+             .delayed(let operand, _), .retimed(let operand, _), .eased(let operand, _, _):
+            let inner = flat(operand, depth: depth + 1)
+            return (precedence(operand) <= .power ? "(" + inner + ")" : inner) + suffix(expr)
+        }
+    }
+
+    func nary(_ operands: [Expr], separator: String, parent: Precedence, empty: String, depth: Int) -> String {
+        guard operands.count > 1 else { return operands.first.map { flat($0, depth: depth + 1) } ?? empty }
+        return operands.map { operand in
+            let inner = flat(operand, depth: depth + 1)
+            return needsParentheses(operand, in: parent) ? "(" + inner + ")" : inner
+        }.joined(separator: separator)
+    }
+
+    /// What a unary form writes after its operand.
+    func suffix(_ expr: Expr) -> String {
+        switch expr.kind {
+        case .power(_, let count): return " ^ " + number(count.number)
+        case .reversed: return " reversed"
+        case .looped(_, let count): return count == Count(1) ? " looped" : " looped \(number(count.number)) times"
+        case .repeated(_, let count): return " repeated \(number(count.number)) times"
+        case .delayed(_, let duration): return " delayed by " + self.duration(duration)
+        case .retimed(_, let duration): return " in " + self.duration(duration)
+        case .eased(_, let easing, _): return " with \(easing)"
+        case .name, .zero, .one, .wait, .tween, .parallel, .sequence: return ""
+        }
+    }
+
+    func tween(_ tween: Tween) -> String {
+        let target: String
+        switch tween.target {
+        case .view(let name, _): target = name
+        case .allViews: target = "all views"
+        }
+        let from = tween.from.map(number) ?? "0"
+        let to = tween.to.map(number) ?? "1"
+        switch tween.verb {
+        case .fadeIn:
+            return "fadeIn \(target)"
+        case .fadeOut:
+            return "fadeOut \(target)"
+        case .fade:
+            return "fade \(target) from \(from) to \(to)"
+        case .shrink, .grow, .scale:
+            let property = tween.property.map { $0 + " " } ?? ""
+            return "\(tween.verb.rawValue) \(target) from \(property)\(from) to \(to)"
+        case .rotate:
+            return "rotate \(target) from \(from) to \(to)" + (tween.angleUnit.map { " " + $0.rawValue } ?? "")
+        case .animate:
+            return "animate \(target).\(tween.resolvedProperty) from \(from) to \(to)"
+        }
+    }
+
+    // MARK: Numbers
+
+    /// Exact numbers as decimals (`0.25`) or fractions (`1/3`), others in
+    /// shortest round-trip form; always text that parses back to the same value.
+    func number(_ value: Number) -> String {
+        if let exact = value.exact ?? Time(seconds: value.value), let text = exactText(exact, matching: value.value) {
+            return text
+        }
+        return formatNumber(value.value)
+    }
+
+    /// Every duration in seconds: exact ones exactly (`2s`, `0.5s`, `1/3s`),
+    /// others as the nearest `Double` number of seconds.
+    func duration(_ duration: Duration) -> String {
+        if let seconds = duration.exactSeconds, let text = exactText(seconds, matching: nil) { return text + "s" }
+        if duration.unit == .milliseconds {
+            return number(Number(exact: nil, value: duration.approximateSeconds)) + "s"
+        }
+        return number(duration.number) + "s"
+    }
+
+    /// The decimal or fraction spelling of `value` that the parser reads back
+    /// as exactly `value` and, when `double` is given, as that `Double`.
+    func exactText(_ value: Time, matching double: Double?) -> String? {
+        func reads(_ candidate: Double) -> Bool {
+            double.map { $0.bitPattern == candidate.bitPattern } ?? true
+        }
+        if value.denominator == 1 {
+            return reads(Double(value.numerator)) ? String(value.numerator) : nil
+        }
+        let quotient = Double(value.numerator) / Double(value.denominator)
+        let limit: UInt64 = 1 << 53
+        // Below 2^53 the quotient is correctly rounded, and so is the parser's reading of the decimal.
+        let quotientIsExact = value.numerator.magnitude < limit && value.denominator.magnitude < limit
+        if let (decimal, places) = finiteDecimal(value),
+           places <= 18 || Time(decimal: decimal) == value,
+           quotientIsExact ? reads(quotient) : Double(decimal).map(reads) ?? false {
+            return decimal
+        }
+        return reads(quotient) ? "\(value.numerator)/\(value.denominator)" : nil
+    }
+
+    /// `value.decimalDescription` and its number of decimal places, when it has
+    /// at most 27 (where that computation is sure to stay within 128 bits;
+    /// longer decimals would not read back exactly anyway). Up to 18 places
+    /// the digits fit in 128 bits, so the decimal reads back exactly.
+    func finiteDecimal(_ value: Time) -> (String, Int)? {
+        var twos = 0, fives = 0
+        var rest = value.denominator
+        while rest % 2 == 0 { rest /= 2; twos += 1 }
+        while rest % 5 == 0 { rest /= 5; fives += 1 }
+        let places = max(twos, fives)
+        guard rest == 1, places <= 27, let decimal = value.decimalDescription else { return nil }
+        return (decimal, places)
+    }
+
+    // MARK: Tree
+
+    func tree(_ expr: Expr, level: Int, into out: inout String) {
+        out += spaces(level * 2)
+        guard level < maxExpressionNesting else {
+            out += "…\n"
+            return
+        }
+        switch expr.kind {
+        case .name(let name):
+            out += "name \(name)\n"
+        case .zero:
+            out += "zero\n"
+        case .one:
+            out += "one\n"
+        case .wait(let duration):
+            out += "wait \(self.duration(duration))\n"
+        case .tween(let tween):
+            out += treeLabel(tween) + "\n"
+        case .parallel(let operands), .sequence(let operands):
+            if case .parallel = expr.kind { out += "parallel\n" } else { out += "sequence\n" }
+            for operand in operands {
+                tree(operand, level: level + 1, into: &out)
+            }
+        case .power(let operand, _), .reversed(let operand), .looped(let operand, _), .repeated(let operand, _),
+             .delayed(let operand, _), .retimed(let operand, _), .eased(let operand, _, _):
+            out += String(suffix(expr).dropFirst()) + "\n"
+            tree(operand, level: level + 1, into: &out)
+        }
+    }
+
+    /// `tween VERB VIEW.PROPERTY FROM → TO [UNIT]`.
+    func treeLabel(_ tween: Tween) -> String {
+        let target: String
+        switch tween.target {
+        case .view(let name, _): target = name
+        case .allViews: target = "all views"
+        }
+        let defaults: (String, String) = tween.verb == .fadeOut ? ("1", "0") : ("0", "1")
+        let from = tween.from.map(number) ?? defaults.0
+        let to = tween.to.map(number) ?? defaults.1
+        let unit = tween.angleUnit.map { " " + $0.rawValue } ?? ""
+        return "tween \(tween.verb.rawValue) \(target).\(tween.resolvedProperty) \(from) → \(to)\(unit)"
+    }
+
+    // MARK: Helpers
+
+    func precedence(_ expr: Expr) -> Precedence {
+        var expr = expr
+        while true {
+            switch expr.kind {
+            case .parallel(let operands) where operands.count > 1: return .parallel
+            case .sequence(let operands) where operands.count > 1: return .sequence
+            case .parallel(let operands), .sequence(let operands):
+                // A chain of one operand prints as that operand (of none, as `zero`/`one`).
+                guard let only = operands.first else { return .primary }
+                expr = only
+            case .power: return .power
+            case .reversed, .looped, .repeated, .delayed, .retimed, .eased: return .postfix
+            case .name, .zero, .one, .wait, .tween: return .primary
+            }
+        }
+    }
+
+    /// A child of the same n-ary kind, or of a looser one, needs parentheses.
+    func needsParentheses(_ operand: Expr, in parent: Precedence) -> Bool {
+        precedence(operand) <= parent
+    }
+
+    func spaces(_ count: Int) -> String {
+        String(repeating: " ", count: count)
+    }
+}

@@ -1,0 +1,335 @@
+import Testing
+@testable import AnimLang
+import Animations
+
+/// Source text where `<XX>` stands for the raw byte 0xXX (for invalid UTF-8 and NUL).
+private func sourceFile(_ text: String) -> SourceFile {
+    var bytes: [UInt8] = []
+    let utf8 = Array(text.utf8)
+    var index = 0
+    while index < utf8.count {
+        if utf8[index] == UInt8(ascii: "<"), index + 3 < utf8.count, utf8[index + 3] == UInt8(ascii: ">"),
+           let byte = UInt8(String(decoding: utf8[(index + 1)...(index + 2)], as: UTF8.self), radix: 16) {
+            bytes.append(byte)
+            index += 4
+        } else {
+            bytes.append(utf8[index])
+            index += 1
+        }
+    }
+    return SourceFile(name: "test.anim", bytes: bytes)
+}
+
+private func diagnose(_ text: String) -> (SourceFile, [Diagnostic]) {
+    let file = sourceFile(text)
+    return (file, parse(file).diagnostics)
+}
+
+/// One mistake, and the single diagnostic it must produce: where, and its
+/// message (when `expected` contains a space) or its id.
+struct DiagnosticCase: CustomTestStringConvertible, Sendable {
+    var source: String
+    var location: String
+    var expected: String
+    var testDescription: String { source }
+
+    init(_ source: String, _ location: String, _ expected: String) {
+        self.source = source
+        self.location = location
+        self.expected = expected
+    }
+}
+
+private let cases: [DiagnosticCase] = [
+    // Lexical errors.
+    .init("let a = b | c", "1:11", "lone-pipe"),
+    .init("let a = wait .5s", "1:14", "a number cannot start with `.`"),
+    .init("let a = b @ c", "1:11", "unexpected character `@`"),
+    .init("let a = b → c", "1:11", "unexpected character `→` (U+2192)"),
+    .init("let naïve = b", "1:7", "unexpected-character"),
+    .init("let a = b <FF><FE> c", "1:11", "invalid UTF-8 byte 0xFF"),
+    .init("let a = b # comment <C3>(\nlet c = d", "1:21", "invalid-utf8"),
+    .init("let a = b<00> ; c", "1:10", "unexpected NUL byte"),
+    // Lines with CRLF ends and tabs: columns still count scalars.
+    .init("let a = b\r\nlet c = grow x from 1 too 2", "2:23", "expected `to` after the start value, found `too`"),
+    .init("let a = b\n\tlet c = d e", "2:12", "expected an operator or a modifier after the expression, found `e`"),
+    .init("\t\tlet é = b", "1:7", "unexpected-character"),
+    // Items.
+    .init("lett a = b", "1:1", "expected `let` or `view`, found `lett`"),
+    .init("let = b", "1:5", "expected a name after `let`, found `=`"),
+    .init("let a b", "1:7", "expected `=` after `let a`, found `b`"),
+    .init("let from = a", "1:5", "`from` is a reserved word and cannot name a binding"),
+    .init("view wait radius 2", "1:6", "`wait` is a reserved word and cannot name a view"),
+    .init("let\nlet a = b", "2:1", "expected a name after `let`, found `let`"),
+    .init("view v radius", "1:14", "expected an initial value after `radius`, found end of file"),
+    .init("view v radius 2 with 3", "1:17", "expected-property"),
+    // Expressions.
+    .init("let a = b ;", "1:12", "expected an animation after `;`, found end of file"),
+    .init("let a = b ||\nlet c = d", "2:1", "expected an animation after `||`, found `let`"),
+    .init("let a = b + * c", "1:13", "expected-expression"),
+    .init("let a =", "1:8", "expected an animation after `=`, found end of file"),
+    .init("let a = 2s", "1:9", "expected an animation after `=`, found `2`"),
+    .init("let a = reversed", "1:9", "expected-expression"),
+    .init("let a = (b ; c", "1:15", "expected `)` to close the `(` at 1:9, found end of file"),
+    .init("let a = (b ; c\nlet d = e", "2:1", "unclosed-paren"),
+    .init("let a = b)", "1:10", "expected an operator or a modifier after the expression, found `)`"),
+    .init("let a = b revesed", "1:11", "expected-operator"),
+    .init("let a = b ^ 2 reversed", "1:15", "`reversed` cannot follow `^ 2` directly"),
+    .init("let a = b ^ 2 with ease-in", "1:15", "modifier-after-power"),
+    // Modifiers.
+    .init("let a = b delayed 2s", "1:19", "expected `by` after `delayed`, found `2`"),
+    .init("let a = b repeated 3", "1:21", "expected `times` after the count, found end of file"),
+    .init("let a = b looped 3 tims", "1:20", "expected-token"),
+    .init("let a = b repeated", "1:19", "expected `once`, `twice` or a count after `repeated`, found end of file"),
+    .init("let a = b ^ 2.5", "1:13", "count must be a whole number (got 2.5)"),
+    .init("let a = b repeated -1 times", "1:20", "count must not be negative (got -1)"),
+    .init("let a = b ^ pi", "1:13", "invalid-count"),
+    .init("let a = b in x", "1:14", "expected a duration after `in`, found `x`"),
+    // Durations and numbers.
+    .init("let a = wait x", "1:14", "expected-number"),
+    .init("let a = wait 2min", "1:15", "unknown duration unit `min`"),
+    .init("let a = wait 2 secs", "1:16", "unknown-unit"),
+    .init("let a = wait 1/0", "1:14", "division by zero in `1/0`"),
+    .init("let a = wait 1/(2 - 2)", "1:14", "division-by-zero"),
+    .init("let a = wait 1e999", "1:14", "number `1e999` is too large"),
+    .init("let a = wait 1e300 * 1e300", "1:14", "`1e300 * 1e300` is not a finite number"),
+    .init("let a = wait 1 / x", "1:18", "expected a number after `/`, found `x`"),
+    // Tweens.
+    .init("let a = grow c to 2", "1:16", "expected `from` after `grow c`, found `to`"),
+    .init("let a = grow c from 1", "1:22", "expected `to` after the start value, found end of file"),
+    .init("let a = grow c from 1 to", "1:25", "expected an end value after `to`, found end of file"),
+    .init("let a = fade c", "1:15", "expected `from` after `fade c`, found end of file"),
+    .init("let a = animate all.x from 0 to 1", "1:17", "expected-target"),
+    .init("let a = animate c from 0 to 1", "1:19", "expected `.` after `animate c`, found `from`"),
+    .init("let a = animate c. from 0 to 1", "1:20", "expected a property name after `c.`, found `from`"),
+    .init("let a = rotate c from 0 to 1 degreez", "1:30", "unknown angle unit `degreez`"),
+    .init("let a = rotate c from 0 to pi", "1:28", "`pi` degrees is 3.142 degrees"),
+    .init("let a = rotate c from tau to 0 deg", "1:23", "pi-in-degrees"),
+    // Easings.
+    .init("let a = b with", "1:15", "expected an easing after `with`, found end of file"),
+    .init("let a = b with an ease-inout", "1:19", "unknown easing `ease-inout`"),
+    .init("let a = b with bezier(0, 0, 1, 1)", "1:16", "unknown-easing"),
+    .init("let a = b with steps(0)", "1:16", "steps needs at least 1 step (got 0)"),
+    .init("let a = b with steps(1, jump-none)", "1:16", "steps with jump-none needs at least 2 steps (got 1)"),
+    .init("let a = b with steps(2.5)", "1:22", "the number of steps must be a whole number (got 2.5)"),
+    .init("let a = b with steps(2, jump-strat)", "1:25", "unknown step position `jump-strat`"),
+    .init("let a = b with cubic-bezier(1.5, 0, 1, 1)", "1:16", "cubic-bezier x1 must be between 0 and 1 (got 1.5)"),
+    .init("let a = b with cubic-bezier(0.1, 0.2, 0.3)", "1:42", "expected `,` after x2, found `)`"),
+    .init("let a = b with ease-in(-1)", "1:16", "the ease-in parameter must be positive (got -1)"),
+    .init("let a = b with high ease-out(3)", "1:16", "`high` cannot be combined with an explicit parameter"),
+    .init("let a = b with a high linear", "1:18", "invalid-high"),
+    .init("let a = b with linear(2)", "1:22", "easing `linear` takes no parameter"),
+    .init("let a = b with compose(ease-in, bogus)", "1:33", "unknown-easing"),
+    .init("let a = b with compose(ease-in)", "1:31", "expected `,` after the first easing, found `)`"),
+    // Depth.
+    .init("let a = " + String(repeating: "(", count: 300) + "b" + String(repeating: ")", count: 300), "1:265",
+          "expressions nest more than 256 levels deep"),
+]
+
+@Suite struct DiagnosticTests {
+    @Test(arguments: cases)
+    func reportsOneDiagnostic(_ testCase: DiagnosticCase) {
+        let (file, diagnostics) = diagnose(testCase.source)
+        #expect(diagnostics.count == 1, "\(diagnostics.map { "\($0.id): \($0.message)" })")
+        guard let diagnostic = diagnostics.first else { return }
+        #expect(file.location(of: diagnostic.range.start).description == testCase.location)
+        if testCase.expected.contains(" ") {
+            #expect(diagnostic.message == testCase.expected)
+        } else {
+            #expect(diagnostic.id == testCase.expected)
+        }
+        // House style: lowercase first letter, no trailing period.
+        #expect(diagnostic.message.first.map { !$0.isUppercase } ?? false)
+        #expect(!diagnostic.message.hasSuffix("."))
+        #expect(!diagnostic.id.isEmpty && diagnostic.id == diagnostic.id.lowercased() && !diagnostic.id.contains(" "))
+    }
+
+    @Test(arguments: [
+        ("let a = b with an ease-inout", "did you mean `ease-in-out`?"),
+        ("let a = b with ease-in-out-bounse", "did you mean `ease-in-out-bounce`?"),
+        ("let a = b with cubic-bezeir(0, 0, 1, 1)", "did you mean `cubic-bezier`?"),
+        ("let a = b with bezier(0, 0, 1, 1)", "easings include linear, ease-in, ease-out, ease-in-out, ease-in-out-cubic, cubic-bezier(…) and steps(N)"),
+        ("let a = b revesed", "did you mean `reversed`?"),
+        ("let a = b loped", "did you mean `looped`?"),
+        ("let a = b dealyed by 2s", "did you mean `delayed`?"),
+        ("let a = b ease-in", "did you mean `with ease-in`?"),
+        ("let a = grw c from 1 to 2", "did you mean `grow`?"),
+        ("let a = b c", "did you forget `;` or `||` before `c`?"),
+        ("let a = grow c from 1 too 2", "did you mean `to`?"),
+        ("let a = grow c form 1 to 2", "did you mean `from`?"),
+        ("let a = b repeated 3 tims", "did you mean `times`?"),
+        ("let a = b repeated twise", "did you mean `twice`?"),
+        ("let a = b delayed bye 2s", "did you mean `by`?"),
+        ("veiw v", "did you mean `view`?"),
+        ("let a = wait 2min", "durations take a unit: s, sec, seconds or ms"),
+        ("let a = rotate c from 0 to 1 turn", "did you mean `turns`?"),
+        ("let a = rotate c from 0 to 2*pi", "did you mean `radians`?"),
+        ("let a = b | c", "did you mean `||`?"),
+        ("let a = wait .25", "write 0.25"),
+        ("let a = 2s", "a number is not an animation; did you mean `wait 2s`?"),
+        ("let a = b ^ 2 reversed", "write `(x ^ 2) reversed`"),
+        ("let a = b with steps(2, jump-strat)", "did you mean `jump-start`?"),
+        ("let a = b)", "there is no `(` for this `)` to close"),
+    ])
+    func hints(source: String, hint: String) {
+        let (_, diagnostics) = diagnose(source)
+        #expect(diagnostics.first?.hint == hint, "\(diagnostics.map(\.message))")
+    }
+
+    @Test func everyIndependentErrorIsReportedWithoutCascades() {
+        let source = """
+            let a = b revesed ; c
+            let from = c
+            let d = grow x from 1 too 2 ; e ; f
+            let e = wait 1/0
+            let f = fine
+            view v radius
+            let g = (h ; i
+            let j = k with ease-inout ; l reversed
+            let m = n ^ 2.5 ; n repeated -1 times
+            """
+        let (file, diagnostics) = diagnose(source)
+        let summary = diagnostics.map { "\(file.location(of: $0.range.start)) \($0.id)" }
+        #expect(summary == [
+            "1:11 expected-operator",
+            "2:5 reserved-name",
+            "3:23 expected-token",
+            "4:14 division-by-zero",
+            "7:1 expected-number",
+            "8:1 unclosed-paren",
+            "8:16 unknown-easing",
+            "9:13 invalid-count",
+            "9:30 invalid-count",
+        ])
+        // What parsed is kept: value errors do not drop their item.
+        #expect(parse(file).program.bindings.map(\.name) == ["from", "e", "f", "j", "m"])
+    }
+
+    @Test func lexicalErrorsDoNotCascadeIntoSyntaxErrors() {
+        let (_, diagnostics) = diagnose("let a = @\nlet b = c → d\nlet e = f | g\nlet h = wait .5\nlet i = <FF>")
+        #expect(diagnostics.map(\.id) == ["unexpected-character", "unexpected-character", "lone-pipe", "leading-decimal-point", "invalid-utf8"])
+    }
+
+    @Test func diagnosticsAreCappedAtOneHundred() {
+        let source = String(repeating: "let a = b c\n", count: 150)
+        let (_, diagnostics) = diagnose(source)
+        #expect(diagnostics.count == 100)
+        let binary = sourceFile(String(repeating: "<FF><00>\n", count: 300))
+        #expect(parse(binary).diagnostics.count == 100)
+    }
+
+    @Test func diagnosticsAreInSourceOrder() {
+        let (_, diagnostics) = diagnose("let a = b @ c\nlet d = e f\nlet g = h | i")
+        #expect(diagnostics.map(\.range.start) == diagnostics.map(\.range.start).sorted())
+        #expect(diagnostics.map(\.id) == ["unexpected-character", "expected-operator", "lone-pipe"])
+    }
+
+    // MARK: Limits
+
+    @Test func hundredThousandNestedParenthesesGiveOneErrorQuickly() {
+        let depth = 100_000
+        let source = "let a = " + String(repeating: "(", count: depth) + "b" + String(repeating: ")", count: depth) + "\nlet c = d"
+        let clock = ContinuousClock()
+        var result: ParseResult?
+        let elapsed = clock.measure {
+            result = parse(SourceFile(name: "deep.anim", text: source))
+        }
+        #expect(result?.diagnostics.map(\.id) == ["nesting-too-deep"])
+        #expect(result?.program.bindings.map(\.name) == ["c"])
+        #expect(elapsed < .seconds(5))
+    }
+
+    @Test(arguments: [
+        String(repeating: "(", count: 100_000),
+        "wait " + String(repeating: "-", count: 100_000) + "1",
+        "wait " + String(repeating: "(", count: 100_000) + "1",
+        "a" + String(repeating: " reversed", count: 100_000),
+        "a" + String(repeating: " ^ 1", count: 100_000),
+        "a" + String(repeating: " with linear", count: 100_000),
+        "a with " + String(repeating: "compose(linear, ", count: 100_000),
+        String(repeating: "(a ; ", count: 100_000),
+    ])
+    func deepInputOfEveryKindIsBounded(body: String) {
+        let result = parse(SourceFile(name: "deep.anim", text: "let x = " + body + "\nlet y = z"))
+        #expect(result.diagnostics.map(\.id) == ["nesting-too-deep"])
+        #expect(result.program.bindings.map(\.name) == ["y"])
+    }
+
+    @Test func hundredThousandStepChainParses() {
+        let source = "let a = b" + String(repeating: " ; b", count: 99_999)
+        let result = parse(SourceFile(name: "long.anim", text: source))
+        #expect(result.diagnostics.isEmpty)
+        if case .sequence(let operands) = result.program.bindings.first?.value.kind {
+            #expect(operands.count == 100_000)
+        } else {
+            Issue.record("expected one sequence node")
+        }
+    }
+
+    // MARK: Rendering
+
+    @Test func renderUnknownEasing() {
+        let source = "let left = shrink circle from radius 100 to 10 with an ease-inout\n"
+        let file = SourceFile(name: "talk.anim", text: source)
+        #expect(render(parse(file).diagnostics, in: file) == """
+            talk.anim:1:56: error: unknown easing `ease-inout`
+              1 | let left = shrink circle from radius 100 to 10 with an ease-inout
+                |                                                        ^~~~~~~~~~
+              hint: did you mean `ease-in-out`?
+
+            """)
+    }
+
+    @Test func renderWarningOnASecondCRLFLine() {
+        let source = "view square\r\nlet right = rotate square from 0 to 2*pi degrees\r\n"
+        let file = SourceFile(name: "talk.anim", text: source)
+        #expect(render(parse(file).diagnostics, in: file) == """
+            talk.anim:2:37: warning: `2*pi` degrees is 6.283 degrees
+              2 | let right = rotate square from 0 to 2*pi degrees
+                |                                     ^~~~
+              hint: did you mean `radians`?
+
+            """)
+    }
+
+    @Test func renderKeepsTabsUnderTheCaret() {
+        let source = "let a =\n\tgrow c from 1 too 2\n"
+        let file = SourceFile(name: "tab.anim", text: source)
+        #expect(render(parse(file).diagnostics, in: file) == """
+            tab.anim:2:16: error: expected `to` after the start value, found `too`
+              2 | \tgrow c from 1 too 2
+                | \t              ^~~
+              hint: did you mean `to`?
+
+            """)
+    }
+
+    @Test func renderUnclosedParenthesisWithNote() {
+        let source = "let a = (b ; c\nlet d = e\n"
+        let file = SourceFile(name: "paren.anim", text: source)
+        #expect(render(parse(file).diagnostics, in: file) == """
+            paren.anim:2:1: error: expected `)` to close the `(` at 1:9, found `let`
+              2 | let d = e
+                | ^~~
+            paren.anim:1:9: note: the `(` opened here
+              1 | let a = (b ; c
+                |         ^
+
+            """)
+    }
+
+    @Test func renderSeveralErrors() {
+        let source = "let a = wait 1/0\nlet b = c | d\n"
+        let file = SourceFile(name: "two.anim", text: source)
+        #expect(render(parse(file).diagnostics, in: file) == """
+            two.anim:1:14: error: division by zero in `1/0`
+              1 | let a = wait 1/0
+                |              ^~~
+            two.anim:2:11: error: unexpected character `|`
+              2 | let b = c | d
+                |           ^
+              hint: did you mean `||`?
+
+            """)
+    }
+}

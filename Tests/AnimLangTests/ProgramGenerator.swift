@@ -1,0 +1,198 @@
+@testable import AnimLang
+import Animations
+
+/// Random well-formed programs covering every construct of the language:
+/// every tween form, every modifier, `wait`/`zero`/`one`, names (including
+/// contextual keywords such as `fade`, `once` and `s`), nested `||` and `;`,
+/// every easing family, exact and inexact numbers, negative numbers.
+///
+/// Every program it makes parses without diagnostics once printed: counts are
+/// whole and ≥ 0, durations ≥ 0, easings valid, names not reserved, and views
+/// come before bindings (the order ``format(_:)-(Program)`` prints them in).
+struct ProgramGenerator {
+    /// SplitMix64 (Steele, Lea and Flood 2014): a tiny seeded generator, so a
+    /// failing round trip can be replayed from its seed.
+    struct SplitMix64: RandomNumberGenerator {
+        private var state: UInt64
+
+        init(seed: UInt64) {
+            state = seed
+        }
+
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    private var random: SplitMix64
+
+    init(seed: UInt64) {
+        random = SplitMix64(seed: seed)
+    }
+
+    static let bindingNames = ["left", "right", "pulse", "final", "grow", "fade", "fadeIn", "rotate", "animate", "once",
+                               "views", "a", "high", "s", "ms", "degrees", "by", "times", "out", "ease-in", "x_1", "my-anim"]
+    static let viewNames = ["circle", "square", "ball", "v1", "my-view", "views", "once", "out", "s", "grow", "fade"]
+    static let properties = ["radius", "opacity", "x", "corner-radius", "scale", "width", "s", "once"]
+
+    mutating func program() -> Program {
+        var items: [Item] = []
+        for _ in 0..<int(0...2) {
+            var initials: [ViewDeclaration.Initial] = []
+            for _ in 0..<int(0...3) {
+                initials.append(ViewDeclaration.Initial(property: pick(Self.properties), value: number()))
+            }
+            items.append(.view(ViewDeclaration(name: pick(Self.viewNames), initials: initials)))
+        }
+        for _ in 0..<int(1...4) {
+            items.append(.binding(Binding(name: pick(Self.bindingNames), value: expr(depth: int(0...5)))))
+        }
+        return Program(items: items)
+    }
+
+    mutating func expr(depth: Int) -> Expr {
+        if depth <= 0 || int(0...9) < 2 { return leaf() }
+        let operand = { (generator: inout ProgramGenerator) in generator.expr(depth: depth - 1) }
+        switch int(0...11) {
+        case 0, 1:
+            return Expr(.parallel((0..<int(2...4)).map { _ in operand(&self) }))
+        case 2, 3:
+            return Expr(.sequence((0..<int(2...4)).map { _ in operand(&self) }))
+        case 4:
+            return Expr(.power(operand(&self), count()))
+        case 5:
+            return Expr(.reversed(operand(&self)))
+        case 6:
+            return Expr(.looped(operand(&self), count()))
+        case 7:
+            return Expr(.repeated(operand(&self), count()))
+        case 8:
+            return Expr(.delayed(operand(&self), duration()))
+        case 9:
+            return Expr(.retimed(operand(&self), duration()))
+        default:
+            return Expr(.eased(operand(&self), easing(depth: 2), .none))
+        }
+    }
+
+    mutating func leaf() -> Expr {
+        switch int(0...9) {
+        case 0, 1: return Expr(.name(pick(Self.bindingNames)))
+        case 2: return Expr(.zero)
+        case 3: return Expr(.one)
+        case 4: return Expr(.wait(duration()))
+        default: return Expr(.tween(tween()))
+        }
+    }
+
+    mutating func tween() -> Tween {
+        let verb = pick(Tween.Verb.allCases)
+        let target: Target = verb != .animate && int(0...4) == 0 ? .allViews(.none) : .view(pick(Self.viewNames), .none)
+        switch verb {
+        case .fadeIn, .fadeOut:
+            return Tween(verb: verb, target: target)
+        case .fade:
+            return Tween(verb: verb, target: target, from: number(), to: number())
+        case .shrink, .grow, .scale:
+            let property = bool() ? pick(Self.properties) : nil
+            return Tween(verb: verb, target: target, property: property, from: number(), to: number())
+        case .rotate:
+            let unit: Tween.AngleUnit? = bool() ? nil : pick([.degrees, .radians, .turns])
+            return Tween(verb: verb, target: target, from: number(), to: number(), angleUnit: unit)
+        case .animate:
+            return Tween(verb: verb, target: target, property: pick(Self.properties), from: number(), to: number())
+        }
+    }
+
+    /// Exact decimals, exact fractions, inexact values (multiples of π, very
+    /// large and very small), about half of them negative.
+    mutating func number() -> Number {
+        let sign: Int64 = bool() ? -1 : 1
+        switch int(0...9) {
+        case 0...3:
+            let power = pick([1, 10, 100, 1000] as [Int64])
+            return Number(Time(numerator: sign * Int64(int(0...5000)), denominator: power) ?? .zero)
+        case 4, 5:
+            let denominator = pick([3, 7, 9, 12, 6, 11] as [Int64])
+            return Number(Time(numerator: sign * Int64(int(1...100)), denominator: denominator) ?? .zero)
+        case 6, 7:
+            return Number(exact: nil, value: Double(sign) * Double(int(1...12)) * Double.pi / Double(int(1...8)), mentionsPi: true)
+        case 8:
+            if bool() {
+                // Literals whose exact value needs more than 53 bits, as the parser reads them.
+                let literal = (sign < 0 ? "-" : "") + pick(["123456789012345.678", "9007199254740993", "0.1234567890123456789", "4611686018427387904.5"])
+                return Number(exact: Time(decimal: literal), value: Double(literal) ?? 0)
+            }
+            return Number(exact: nil, value: Double(sign) * pick([1.5e30, 2e19, 1e300, 7.25e22]))
+        default:
+            return Number(exact: nil, value: Double(sign) * pick([1e-300, 2.5e-20, 5e-324, 1.0000000000000002]))
+        }
+    }
+
+    /// A whole count ≥ 0.
+    mutating func count() -> Count {
+        Count(Int64(int(0...5)))
+    }
+
+    /// A duration ≥ 0: exact or inexact (a multiple of π), in any unit.
+    mutating func duration() -> Duration {
+        switch int(0...5) {
+        case 0...3:
+            let exact = Time(numerator: Int64(int(0...4000)), denominator: pick([1, 2, 4, 10, 3, 1000] as [Int64])) ?? .zero
+            return Duration(number: Number(exact), unit: pick([.implicit, .seconds, .milliseconds]))
+        default:
+            let value = Double(int(1...6)) * Double.pi / Double(int(1...4))
+            return Duration(number: Number(exact: nil, value: value, mentionsPi: true), unit: pick([.implicit, .seconds, .milliseconds]))
+        }
+    }
+
+    /// Every family: linear, named, the talk's curves with parameters,
+    /// cubic-bezier, steps in every position, compositions.
+    mutating func easing(depth: Int) -> Easing {
+        do {
+            switch int(0...(depth > 0 ? 6 : 5)) {
+            case 0:
+                return .linear
+            case 1:
+                return Easing.named(pick(Easing.allNames)) ?? .linear
+            case 2:
+                let parameter = pick([0.5, 1.5, 2, 3, 0.25, 1, 7.125])
+                switch int(0...2) {
+                case 0: return try .easeIn(parameter)
+                case 1: return try .easeOut(parameter)
+                default: return try .easeInOut(parameter)
+                }
+            case 3:
+                return try .cubicBezier(Double(int(0...100)) / 100, Double(int(-100...200)) / 100,
+                                        Double(int(0...100)) / 100, Double(int(-100...200)) / 100)
+            case 4:
+                let position = pick(Easing.StepPosition.allCases)
+                return try .steps(int(position == .jumpNone ? 2...12 : 1...12), position)
+            case 5:
+                return Easing.named(pick(["ease", "css-ease-in", "step-start", "ease-in-out-elastic", "ease-out-back"])) ?? .linear
+            default:
+                return easing(depth: depth - 1).composed(after: easing(depth: depth - 1))
+            }
+        } catch {
+            return .linear
+        }
+    }
+
+    // MARK: Choices
+
+    private mutating func int(_ range: ClosedRange<Int>) -> Int {
+        Int.random(in: range, using: &random)
+    }
+
+    private mutating func bool() -> Bool {
+        Bool.random(using: &random)
+    }
+
+    private mutating func pick<T>(_ choices: [T]) -> T {
+        choices[int(0...(choices.count - 1))]
+    }
+}
