@@ -27,7 +27,9 @@ public func parse(_ file: SourceFile) -> ParseResult {
     let (tokens, lexical) = tokenize(file)
     var parser = Parser(file: file, tokens: tokens)
     let program = parser.program()
-    return ParseResult(program: program, diagnostics: inSourceOrder(lexical + parser.diagnostics))
+    var result = ParseResult(program: program, diagnostics: inSourceOrder(lexical + parser.diagnostics))
+    result.brokenBindings = parser.brokenBindings
+    return result
 }
 
 /// What ``parse(_:)`` returns: the program, and every diagnostic of the lexer
@@ -35,6 +37,9 @@ public func parse(_ file: SourceFile) -> ParseResult {
 public struct ParseResult: Sendable {
     public var program: Program
     public var diagnostics: [Diagnostic]
+    /// Names of `let`s whose right-hand side did not parse: they exist, so
+    /// using them is not a second error.
+    public var brokenBindings: Set<String> = []
 
     public init(program: Program, diagnostics: [Diagnostic]) {
         self.program = program
@@ -86,6 +91,7 @@ private struct Parser {
     let tokens: [Token]
     var current = 0
     var diagnostics: [Diagnostic] = []
+    var brokenBindings: Set<String> = []
     /// Nesting of parentheses, unary minus and `compose(` being parsed.
     var depth = 0
 
@@ -128,10 +134,15 @@ private struct Parser {
     mutating func binding() throws(SyntaxError) -> Binding {
         let keyword = advance()
         let (name, nameRange) = try declaredName(after: keyword, role: "a binding")
-        try consume(.equals, after: "`let \(name)`", hint: "a binding is written `let NAME = EXPR`")
-        let value = try expression()
-        try endOfItem()
-        return Binding(name: name, nameRange: nameRange, value: value.expr, range: keyword.range.union(value.expr.range))
+        do {
+            try consume(.equals, after: "`let \(name)`", hint: "a binding is written `let NAME = EXPR`")
+            let value = try expression()
+            try endOfItem()
+            return Binding(name: name, nameRange: nameRange, value: value.expr, range: keyword.range.union(value.expr.range))
+        } catch {
+            brokenBindings.insert(name)
+            throw error
+        }
     }
 
     mutating func viewDeclaration() throws(SyntaxError) -> ViewDeclaration {

@@ -214,12 +214,14 @@ public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
         var rest = denominator
         while rest % 2 == 0 { rest /= 2; twos += 1 }
         while rest % 5 == 0 { rest /= 5; fives += 1 }
-        guard rest == 1 else { return nil }
         let places = max(twos, fives)
+        // Past 30 places the expansion is unreadable anyway (and 10^places would overflow).
+        guard rest == 1, places <= 30 else { return nil }
         // numerator / denominator = numerator * (10^places / denominator) / 10^places
         var scale: Int128 = 1
         for _ in 0..<places { scale *= 10 }
-        let scaled = Int128(numerator) * (scale / Int128(denominator))
+        let (scaled, overflow) = Int128(numerator).multipliedReportingOverflow(by: scale / Int128(denominator))
+        guard !overflow else { return nil }
         let negative = scaled < 0
         let magnitude = negative ? -scaled : scaled
         var digits = String(magnitude)

@@ -1,0 +1,303 @@
+import Animations
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Evaluates every binding of a resolved program into a ``Scene`` of the
+/// `Animations` library, reporting each mistake (a negative duration, a count
+/// that is not a whole number, a non-monotone easing on a composite, …) as a
+/// located diagnostic. A binding that uses a broken one is skipped without a
+/// second report.
+///
+/// ```swift
+/// let file = SourceFile(name: "talk.anim", text: source)
+/// let evaluation = evaluate(resolve(parse(file).program))
+/// if let final = evaluation.scenes["final"] { … }
+/// ```
+public func evaluate(_ resolved: ResolvedProgram) -> Evaluation {
+    var evaluator = Evaluator(resolved: resolved)
+    return evaluator.run()
+}
+
+/// The scenes of every binding that evaluated, with the diagnostics.
+public struct Evaluation: Sendable {
+    public let scenes: [String: Scene]
+    public let diagnostics: [Diagnostic]
+}
+
+/// Parses, resolves and evaluates a whole file: everything `animc` needs.
+///
+/// `diagnostics` holds every error and warning of every stage, in source
+/// order; `scene` is the requested binding's value when there are no errors.
+public func run(_ file: SourceFile, binding name: String? = nil) -> Outcome {
+    let parsed = parse(file)
+    let resolved = resolve(parsed.program, broken: parsed.brokenBindings)
+    let evaluation = evaluate(resolved)
+    var diagnostics: [Diagnostic] = []
+    // The parser checks what it can (a count of 2.5); the evaluator checks
+    // the rest. Report what both saw once.
+    var seen = Set<String>()
+    for diagnostic in parsed.diagnostics + resolved.diagnostics + evaluation.diagnostics {
+        if seen.insert("\(diagnostic.id)@\(diagnostic.range.start)-\(diagnostic.range.end)").inserted {
+            diagnostics.append(diagnostic)
+        }
+    }
+    var target: Binding?
+    if let name {
+        target = resolved.bindings[name]
+        if target == nil, !diagnostics.contains(where: { $0.severity == .error }), !parsed.brokenBindings.contains(name) {
+            let hint = closestMatch(to: name, in: Array(resolved.bindings.keys)).map { "did you mean `\($0)`?" }
+                ?? "the file defines " + resolved.program.bindings.map { "`\($0.name)`" }.joined(separator: ", ")
+            diagnostics.append(.error("unknown-binding", "no `let \(name)` in this file", at: SourceRange(0, 0), hint: hint))
+        }
+    } else {
+        target = resolved.program.bindings.last
+        if target == nil, !diagnostics.contains(where: { $0.severity == .error }), parsed.brokenBindings.isEmpty {
+            diagnostics.append(.error("no-binding", "nothing to evaluate: the file has no `let`", at: SourceRange(0, 0),
+                                      hint: "add a binding, e.g. `let final = fadeIn ball`"))
+        }
+    }
+    diagnostics.sort { $0.range.start < $1.range.start }
+    let hasErrors = diagnostics.contains { $0.severity == .error }
+    let scene = hasErrors ? nil : target.flatMap { evaluation.scenes[$0.name] }
+    return Outcome(program: resolved.program, resolved: resolved, target: target, scene: scene,
+                   initial: resolved.initial, diagnostics: diagnostics)
+}
+
+/// Everything known about one file after evaluation.
+public struct Outcome: Sendable {
+    public let program: Program
+    public let resolved: ResolvedProgram
+    /// The binding evaluated (the last `let`, or the one asked for).
+    public let target: Binding?
+    /// Its value, when the file has no errors.
+    public let scene: Scene?
+    /// Declared initial values.
+    public let initial: [Property: Double]
+    public let diagnostics: [Diagnostic]
+
+    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+}
+
+private struct Evaluator {
+    let resolved: ResolvedProgram
+    var scenes: [String: Scene] = [:]
+    var diagnostics: [Diagnostic] = []
+
+    init(resolved: ResolvedProgram) {
+        self.resolved = resolved
+    }
+
+    mutating func run() -> Evaluation {
+        for name in resolved.order {
+            guard let binding = resolved.bindings[name] else { continue }
+            if let scene = evaluate(binding.value) {
+                scenes[name] = scene
+            }
+        }
+        return Evaluation(scenes: scenes, diagnostics: diagnostics)
+    }
+
+    /// The scene of `expr`, or `nil` after reporting why not (or when it uses
+    /// a binding that already failed).
+    private mutating func evaluate(_ expr: Expr) -> Scene? {
+        switch expr.kind {
+        case .name(let name):
+            return scenes[name]
+        case .zero:
+            return .zero
+        case .one:
+            return .one
+        case .wait(let duration):
+            guard let time = seconds(duration) else { return nil }
+            return attempt(expr.range) { () throws(AnimationError) in try Scene.wait(time) }
+        case .tween(let tween):
+            return evaluateTween(tween, range: expr.range)
+        case .parallel(let parts):
+            var scenes: [Scene] = []
+            var failed = false
+            for part in parts {
+                if let scene = evaluate(part) { scenes.append(scene) } else { failed = true }
+            }
+            return failed ? nil : Scene.parallel(scenes)
+        case .sequence(let parts):
+            var scenes: [Scene] = []
+            var failed = false
+            for part in parts {
+                if let scene = evaluate(part) { scenes.append(scene) } else { failed = true }
+            }
+            if failed { return nil }
+            return attempt(expr.range) { () throws(AnimationError) in try Scene.sequence(scenes) }
+        case .power(let inner, let count), .repeated(let inner, let count):
+            guard let scene = evaluate(inner), let n = wholeCount(count) else { return nil }
+            return attempt(expr.range) { () throws(AnimationError) in try scene.repeated(n) }
+        case .looped(let inner, let count):
+            guard let scene = evaluate(inner), let n = wholeCount(count) else { return nil }
+            return attempt(expr.range) { () throws(AnimationError) in try scene.looped(n) }
+        case .reversed(let inner):
+            return evaluate(inner)?.reversed
+        case .delayed(let inner, let duration):
+            guard let scene = evaluate(inner), let delay = seconds(duration) else { return nil }
+            return attempt(expr.range) { () throws(AnimationError) in try scene.delayed(by: delay) }
+        case .retimed(let inner, let duration):
+            guard let scene = evaluate(inner), let target = seconds(duration) else { return nil }
+            do {
+                return try scene.retimed(to: target)
+            } catch .retimeOfInstant {
+                diagnostics.append(.error("retime-instant", "cannot stretch an animation that lasts 0s to \(target)s",
+                                          at: duration.range,
+                                          hint: "`in` scales every time by the new length over the old one; give it something that takes time, e.g. `wait 1s`"))
+                return nil
+            } catch {
+                report(error, at: duration.range)
+                return nil
+            }
+        case .eased(let inner, let easing, let easingRange):
+            guard let scene = evaluate(inner) else { return nil }
+            do {
+                return try scene.eased(easing)
+            } catch .nonMonotoneWarp {
+                diagnostics.append(.error("non-monotone-warp",
+                                          "`\(easing)` cannot ease a composite animation: it is not monotone, so time would run backwards",
+                                          at: easingRange,
+                                          hint: "overshooting curves work on a single tween: move `with \(easing)` onto the tweens inside"))
+                return nil
+            } catch {
+                report(error, at: easingRange)
+                return nil
+            }
+        }
+    }
+
+    private mutating func evaluateTween(_ tween: Tween, range: SourceRange) -> Scene? {
+        let views: [String]
+        switch tween.target {
+        case .view(let name, _):
+            views = [name]
+        case .allViews(let targetRange):
+            views = resolved.views
+            if views.isEmpty {
+                diagnostics.append(.error("no-views", "`all views` names no view: this file names none",
+                                          at: targetRange, hint: "declare one with `view NAME`, or name it in a tween"))
+                return nil
+            }
+        }
+        let from: Double, to: Double
+        switch tween.verb {
+        case .fadeIn: (from, to) = (0, 1)
+        case .fadeOut: (from, to) = (1, 0)
+        case .shrink, .grow, .scale, .rotate, .fade, .animate:
+            guard let start = tween.from, let end = tween.to else {
+                diagnostics.append(.error("incomplete-tween", "this tween needs `from` and `to` values", at: range))
+                return nil
+            }
+            (from, to) = (degrees(start.value, tween), degrees(end.value, tween))
+        }
+        guard from.isFinite, to.isFinite else {
+            diagnostics.append(.error("not-finite", "the tween's values are not finite numbers", at: range))
+            return nil
+        }
+        let property = tween.resolvedProperty
+        var parts: [Scene] = []
+        for view in views {
+            guard let scene = attempt(range, { () throws(AnimationError) in
+                try Scene.tween(Property(view: view, name: property), from: from, to: to)
+            }) else { return nil }
+            parts.append(scene)
+        }
+        return Scene.parallel(parts)
+    }
+
+    /// Rotation is always reported in degrees.
+    private func degrees(_ value: Double, _ tween: Tween) -> Double {
+        guard tween.verb == .rotate else { return value }
+        switch tween.angleUnit {
+        case nil, .degrees?: return value
+        case .radians?: return value * 180 / Double.pi
+        case .turns?: return value * 360
+        }
+    }
+
+    /// The exact length of a duration in seconds, or `nil` after reporting why not.
+    private mutating func seconds(_ duration: Duration) -> Time? {
+        let number = duration.number
+        guard number.value.isFinite else {
+            diagnostics.append(.error("not-finite", "duration is not a finite number", at: duration.range))
+            return nil
+        }
+        guard number.value >= 0 else {
+            diagnostics.append(.error("negative-duration", "duration must not be negative (got \(formatNumber(number.value)))",
+                                      at: duration.range, hint: "to start something earlier, delay the other parts instead"))
+            return nil
+        }
+        if let exact = duration.exactSeconds { return exact }
+        // Inexact (it used pi or tau): the shortest decimal that reads back as it.
+        let seconds = duration.unit == .milliseconds ? number.value / 1000 : number.value
+        guard let time = Time(seconds: seconds) else {
+            diagnostics.append(.error("overflow", "duration \(formatNumber(seconds))s is too large", at: duration.range))
+            return nil
+        }
+        return time
+    }
+
+    /// A count as an `Int`, or `nil` after reporting why it is not a whole number ≥ 0.
+    private mutating func wholeCount(_ count: Count) -> Int? {
+        let number = count.number
+        guard let exact = number.exact, exact.denominator == 1 else {
+            if number.value.isFinite, number.value.rounded() == number.value, number.value >= 0 {
+                diagnostics.append(.error("invalid-count", "count \(formatNumber(number.value)) is too large", at: count.range))
+            } else {
+                diagnostics.append(.error("invalid-count", "count must be a whole number (got \(formatNumber(number.value)))",
+                                          at: count.range, hint: "use `in` to change how long something lasts"))
+            }
+            return nil
+        }
+        guard exact.numerator >= 0 else {
+            diagnostics.append(.error("invalid-count", "count must not be negative (got \(exact.numerator))", at: count.range,
+                                      hint: "to play something backwards, use `reversed`"))
+            return nil
+        }
+        guard let value = Int(exactly: exact.numerator) else {
+            diagnostics.append(.error("invalid-count", "count \(exact.numerator) is too large", at: count.range))
+            return nil
+        }
+        return value
+    }
+
+    private mutating func attempt(_ range: SourceRange, _ body: () throws(AnimationError) -> Scene) -> Scene? {
+        do {
+            return try body()
+        } catch {
+            report(error, at: range)
+            return nil
+        }
+    }
+
+    private mutating func report(_ error: AnimationError, at range: SourceRange) {
+        switch error {
+        case .overflow:
+            diagnostics.append(.error("overflow", "this animation's times are too large or too finely divided to compute exactly",
+                                      at: range, hint: "exact time uses 64-bit fractions; use fewer repetitions or simpler durations"))
+        case .negativeDuration, .notFinite, .negativeCount, .nonMonotoneWarp, .invalidEasing, .retimeOfInstant, .invalidSampling:
+            diagnostics.append(.error(Evaluator.id(of: error), error.description, at: range))
+        }
+    }
+
+    private static func id(of error: AnimationError) -> String {
+        switch error {
+        case .overflow: return "overflow"
+        case .negativeDuration: return "negative-duration"
+        case .notFinite: return "not-finite"
+        case .negativeCount: return "invalid-count"
+        case .nonMonotoneWarp: return "non-monotone-warp"
+        case .invalidEasing: return "invalid-easing"
+        case .retimeOfInstant: return "retime-instant"
+        case .invalidSampling: return "too-large"
+        }
+    }
+}

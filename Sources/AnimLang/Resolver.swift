@@ -1,0 +1,174 @@
+import Animations
+
+/// Resolves names in a parsed program: checks that every name refers to a
+/// `let`, that no `let` is bound twice and that `let`s do not refer to
+/// themselves through each other; collects the views (declared, or named by
+/// a tween) and their declared initial values; and orders the bindings so
+/// each comes after the ones it uses.
+///
+/// ```swift
+/// let parsed = parse(file)
+/// let resolved = resolve(parsed.program)
+/// resolved.diagnostics   // unknown names, duplicates, cycles
+/// resolved.views         // ["circle", "square"]
+/// ```
+///
+/// `broken` names bindings that exist but failed to parse: referring to them
+/// is not reported again, and whatever uses them is not evaluated.
+public func resolve(_ program: Program, broken: Set<String> = []) -> ResolvedProgram {
+    var resolver = Resolver(program: program, broken: broken)
+    return resolver.run()
+}
+
+/// The result of name resolution.
+public struct ResolvedProgram: Sendable {
+    public let program: Program
+    /// Bindings by name (the first, when a name is bound twice).
+    public let bindings: [String: Binding]
+    /// Names of well-formed bindings, each after the bindings it refers to.
+    /// Bindings in a cycle, or referring to unknown names, are left out.
+    public let order: [String]
+    /// Every view named anywhere in the file, sorted: what `all views` means.
+    public let views: [String]
+    /// Declared initial values.
+    public let initial: [Property: Double]
+    public let diagnostics: [Diagnostic]
+
+    /// The binding `eval` samples: `name`, or else the last `let` in the file.
+    public func target(named name: String?) -> Binding? {
+        if let name { return bindings[name] }
+        return program.bindings.last
+    }
+}
+
+private struct Resolver {
+    let program: Program
+    let brokenNames: Set<String>
+    var diagnostics: [Diagnostic] = []
+    var bindings: [String: Binding] = [:]
+    var views: Set<String> = []
+    var initial: [Property: Double] = [:]
+
+    init(program: Program, broken: Set<String>) {
+        self.program = program
+        brokenNames = broken
+    }
+
+    mutating func run() -> ResolvedProgram {
+        collectViewDeclarations()
+        collectBindings()
+        var references: [String: [(String, SourceRange)]] = [:]
+        var broken: Set<String> = []
+        for binding in program.bindings where bindings[binding.name]?.range == binding.range {
+            var names: [(String, SourceRange)] = []
+            collect(binding.value, names: &names)
+            for (name, range) in names where bindings[name] == nil {
+                broken.insert(binding.name)
+                if brokenNames.contains(name) { continue }
+                let hint = closestMatch(to: name, in: Array(bindings.keys)).map { "did you mean `\($0)`?" }
+                    ?? (Tween.Verb(rawValue: name) != nil ? "`\(name)` starts a tween only when a view follows it" : nil)
+                diagnostics.append(.error("unknown-name", "no animation named `\(name)`", at: range, hint: hint))
+            }
+            references[binding.name] = names
+        }
+        let order = orderBindings(references: references, broken: &broken)
+        return ResolvedProgram(program: program, bindings: bindings, order: order, views: views.sorted(),
+                               initial: initial, diagnostics: diagnostics)
+    }
+
+    private mutating func collectViewDeclarations() {
+        var declared: [String: SourceRange] = [:]
+        for view in program.views {
+            views.insert(view.name)
+            if let first = declared[view.name] {
+                diagnostics.append(.error("duplicate-view", "view `\(view.name)` is declared twice", at: view.nameRange,
+                                          hint: "put all of its initial values in one declaration",
+                                          notes: [.init("first declared here", at: first)]))
+                continue
+            }
+            declared[view.name] = view.nameRange
+            var seen: [String: SourceRange] = [:]
+            for item in view.initials {
+                if let first = seen[item.property] {
+                    diagnostics.append(.error("duplicate-property", "`\(view.name).\(item.property)` is given two initial values",
+                                              at: item.range, notes: [.init("first given here", at: first)]))
+                    continue
+                }
+                seen[item.property] = item.range
+                initial[Property(view: view.name, name: item.property)] = item.value.value
+            }
+        }
+    }
+
+    private mutating func collectBindings() {
+        for binding in program.bindings {
+            if let first = bindings[binding.name] {
+                diagnostics.append(.error("duplicate-let", "`\(binding.name)` is already defined", at: binding.nameRange,
+                                          hint: "rename one of the two bindings",
+                                          notes: [.init("first defined here", at: first.nameRange)]))
+                continue
+            }
+            bindings[binding.name] = binding
+        }
+    }
+
+    /// Names referred to by `expr`, and every view its tweens name.
+    private mutating func collect(_ expr: Expr, names: inout [(String, SourceRange)]) {
+        var stack = [expr]
+        while let node = stack.popLast() {
+            switch node.kind {
+            case .name(let name):
+                names.append((name, node.range))
+            case .zero, .one, .wait:
+                break
+            case .tween(let tween):
+                if case .view(let name, _) = tween.target { views.insert(name) }
+            case .parallel(let parts), .sequence(let parts):
+                stack.append(contentsOf: parts)
+            case .power(let inner, _), .reversed(let inner), .looped(let inner, _), .repeated(let inner, _),
+                 .delayed(let inner, _), .retimed(let inner, _), .eased(let inner, _, _):
+                stack.append(inner)
+            }
+        }
+    }
+
+    /// A topological order of the bindings (each after what it uses), reporting
+    /// each cycle once, at the binding where it closes.
+    private mutating func orderBindings(references: [String: [(String, SourceRange)]], broken: inout Set<String>) -> [String] {
+        enum Mark { case visiting, done }
+        var marks: [String: Mark] = [:]
+        var order: [String] = []
+        for binding in program.bindings where marks[binding.name] == nil && references[binding.name] != nil {
+            // Iterative depth-first search; `path` is the chain being explored.
+            var path: [(name: String, next: Int)] = [(binding.name, 0)]
+            marks[binding.name] = .visiting
+            while let top = path.last {
+                let edges = references[top.name] ?? []
+                if top.next < edges.count {
+                    path[path.count - 1].next += 1
+                    let (target, range) = edges[top.next]
+                    guard bindings[target] != nil else { continue }
+                    switch marks[target] {
+                    case .visiting:
+                        let cycle = path.map(\.name).drop { $0 != target }
+                        for name in cycle { broken.insert(name) }
+                        let through = cycle.count > 1 ? " through " + cycle.dropFirst().map { "`\($0)`" }.joined(separator: ", ") : ""
+                        diagnostics.append(.error("cycle", "`\(target)` refers to itself\(through)", at: range,
+                                                  hint: "an animation cannot contain itself; build it from other bindings"))
+                    case .done:
+                        if broken.contains(target) { broken.insert(top.name) }
+                    case nil:
+                        marks[target] = .visiting
+                        path.append((target, 0))
+                    }
+                } else {
+                    marks[top.name] = .done
+                    path.removeLast()
+                    if let parent = path.last, broken.contains(top.name) { broken.insert(parent.name) }
+                    if !broken.contains(top.name) { order.append(top.name) }
+                }
+            }
+        }
+        return order
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import Animations
+@testable import AnimLang
+
+/// Every file in `examples/`, evaluated as `animc eval` would print it (a
+/// `# eval: --at …` or `# eval: --fps …` line in the file chooses the rows),
+/// against the stored output in `Golden/examples/NAME.txt`.
+struct ExampleTests {
+    static let examples: [String] = {
+        let directory = packageRoot.appendingPathComponent("examples")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasSuffix(".anim") }.sorted()
+    }()
+
+    @Test func thereAreExamples() {
+        #expect(ExampleTests.examples.count >= 10)
+        #expect(ExampleTests.examples.contains("talk.anim"))
+        #expect(ExampleTests.examples.contains("talk-semiring.anim"))
+    }
+
+    @Test(arguments: examples)
+    func exampleMatchesItsGoldenTable(_ name: String) throws {
+        let path = "examples/" + name
+        let text = try String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8)
+        let file = SourceFile(name: path, text: text)
+        let options = EvalOptions(directiveIn: text)
+        let result = evaluateToText(file, binding: options.binding, fps: options.fps, at: options.times, format: .table)
+        #expect(result.succeeded, "\(path) failed:\n\(result.diagnostics)")
+        var transcript = "$ animc eval \(path)\(options.arguments.isEmpty ? "" : " " + options.arguments) --format table\n"
+        transcript += result.diagnostics + result.output
+        expectMatchesGolden(transcript, "examples/\(name.dropLast(5)).txt")
+    }
+
+    /// Both talks' programs, also as lossless CSV.
+    @Test(arguments: ["talk.anim", "talk-semiring.anim"])
+    func talkProgramsAsCSV(_ name: String) throws {
+        let path = "examples/" + name
+        let text = try String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8)
+        let result = evaluateToText(SourceFile(name: path, text: text), fps: 10, format: .csv)
+        #expect(result.succeeded)
+        expectMatchesGolden(result.output, "examples/\(name.dropLast(5)).csv")
+    }
+}
+
+/// Options an example asks for in a `# eval: ...` line.
+struct EvalOptions {
+    var arguments = ""
+    var binding: String?
+    var fps: Int64 = 10
+    var times: [Time]?
+
+    init(directiveIn text: String) {
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("# eval:") }) else { return }
+        arguments = line.dropFirst("# eval:".count).trimmingCharacters(in: .whitespaces)
+        var words = arguments.split(separator: " ")[...]
+        while let word = words.popFirst() {
+            switch word {
+            case "--at":
+                times = words.popFirst()?.split(separator: ",").compactMap { Time(decimal: $0) }
+            case "--fps":
+                fps = words.popFirst().flatMap { Int64($0) } ?? 10
+            case "--binding":
+                binding = words.popFirst().map(String.init)
+            default:
+                break
+            }
+        }
+    }
+}
