@@ -18,6 +18,6 @@ let package = Package(
         // The thin command-line interpreter.
         .executableTarget(name: "animc", dependencies: ["AnimLang"]),
         .testTarget(name: "AnimationsTests", dependencies: ["Animations"], exclude: ["Golden"]),
-        .testTarget(name: "AnimLangTests", dependencies: ["AnimLang", "Animations"]),
+        .testTarget(name: "AnimLangTests", dependencies: ["AnimLang", "Animations"], exclude: ["Golden"]),
     ]
 )
