@@ -19,5 +19,7 @@ let package = Package(
         .executableTarget(name: "animc", dependencies: ["AnimLang"]),
         .testTarget(name: "AnimationsTests", dependencies: ["Animations"], exclude: ["Golden"]),
         .testTarget(name: "AnimLangTests", dependencies: ["AnimLang", "Animations"], exclude: ["Golden"]),
+        // Runs the built `animc` binary: exit statuses, standard input, options.
+        .testTarget(name: "animcTests", dependencies: ["animc"]),
     ]
 )

@@ -773,6 +773,7 @@ private struct Parser {
     mutating func talkCurve(_ token: Token, high: Token?) throws(SyntaxError) -> (Easing, SourceRange) {
         let name = text(token)
         var parameter: Double? = high == nil ? nil : 1.5
+        var parameterRange: SourceRange?
         var range = (high?.range ?? token.range).union(token.range)
         if check(.leftParen) {
             let open = advance()
@@ -785,6 +786,7 @@ private struct Parser {
             }
             guard value.value.isFinite else { return (.linear, range) }   // already reported
             parameter = value.value
+            parameterRange = value.range
         }
         do throws(AnimationError) {
             let easing: Easing
@@ -795,7 +797,7 @@ private struct Parser {
             }
             return (easing, range)
         } catch {
-            report(.error("invalid-easing", error.description, at: range))
+            report(.error("invalid-easing", error.description, at: parameterRange ?? range))
             return (.linear, range)
         }
     }
@@ -817,7 +819,10 @@ private struct Parser {
         do throws(AnimationError) {
             return (try Easing.cubicBezier(values[0].value, values[1].value, values[2].value, values[3].value), range)
         } catch {
-            report(.error("invalid-easing", error.description, at: range))
+            // Point at the x that is out of range.
+            let culprit = (0...1).contains(values[0].value) ? values[2].range : values[0].range
+            report(.error("invalid-easing", error.description, at: culprit,
+                          hint: "x1 and x2 are times and must lie in [0, 1]; y1 and y2 may overshoot"))
             return (.linear, range)
         }
     }
@@ -857,7 +862,7 @@ private struct Parser {
         do throws(AnimationError) {
             return (try Easing.steps(steps, position), range)
         } catch {
-            report(.error("invalid-easing", error.description, at: range))
+            report(.error("invalid-easing", error.description, at: count.range))
             return (.linear, range)
         }
     }

@@ -25,6 +25,10 @@
 /// The talk-style operations here state their preconditions (a non-negative
 /// duration, a non-negative count, a monotone easing on a composite, no exact
 /// time overflow); ``Scene`` offers the same operations as throwing functions.
+/// Reads are closures nested as deeply as the expression that built the
+/// animation; for programmatically generated choreography of tens of
+/// thousands of levels, build a ``Scene`` (which has no depth limit) and
+/// sample its ``CompiledScene``.
 public struct Animation<Value> {
     /// What changes when.
     public let scene: Scene

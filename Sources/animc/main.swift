@@ -138,6 +138,7 @@ struct Arguments {
     var files: [String] = []
     var binding: String?
     var fps: Int64 = 10
+    var fpsGiven = false
     var at: [Time]?
     var atDecimals = 3
     var format: TableFormat?
@@ -175,6 +176,7 @@ struct Arguments {
                     usageError("--fps takes a whole number from 1 to 1000000, not `\(text)`")
                 }
                 self.fps = fps
+                fpsGiven = true
             case "--at":
                 parseTimes(value())
             case "--format":
@@ -193,7 +195,7 @@ struct Arguments {
         guard files.count == 1 else {
             usageError(files.isEmpty ? "\(command) needs a FILE" : "\(command) takes one FILE, got \(files.count)")
         }
-        if command == "check", binding != nil || at != nil || format != nil {
+        if command == "check", binding != nil || at != nil || format != nil || fpsGiven {
             usageError("check takes no eval options")
         }
     }

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+/// The `animc` executable, run as a user runs it.
+struct CommandLineTests {
+    struct Result {
+        let status: Int32
+        let output: String
+        let errors: String
+    }
+
+    static let binary: URL = {
+        // The test bundle sits next to the products of the same build.
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        return bundle.appendingPathComponent("animc")
+    }()
+
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    func animc(_ arguments: [String], input: String? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = CommandLineTests.binary
+        process.arguments = arguments
+        process.currentDirectoryURL = CommandLineTests.root
+        let output = Pipe(), errors = Pipe(), standardInput = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        process.standardInput = standardInput
+        try process.run()
+        if let input { standardInput.fileHandleForWriting.write(Data(input.utf8)) }
+        try standardInput.fileHandleForWriting.close()
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
+                      errors: String(decoding: err, as: UTF8.self))
+    }
+
+    @Test func evalPrintsCSVWhenPiped() throws {
+        let result = try animc(["eval", "examples/talk.anim", "--at", "1.25"])
+        #expect(result.status == 0)
+        let lines = result.output.split(separator: "\n")
+        #expect(lines.first == "time,circle.opacity,circle.radius,square.opacity,square.rotation")
+        let row = lines.dropFirst().first?.split(separator: ",").compactMap { Double($0) } ?? []
+        #expect(row.count == 5)
+        #expect(abs(row[2] - 94.1528) < 0.00005)   // the talk's numbers, at progress 0.25 of the loop
+        #expect(abs(row[4] - 2.2021) < 0.00005)
+        #expect(result.errors.contains("warning: `2*pi` degrees"))
+    }
+
+    @Test func formatsAndFrameRate() throws {
+        let table = try animc(["eval", "examples/jumps.anim", "--fps", "4", "--format", "table"])
+        #expect(table.status == 0)
+        #expect(table.output.split(separator: "\n").count == 1 + 5)    // header + 0, 0.25, …, 1
+        let json = try animc(["eval", "examples/jumps.anim", "--at", "0.25", "--format", "json"])
+        #expect(json.output == "{\"time\":0.25,\"light.level\":1}\n")
+        let binding = try animc(["eval", "examples/laws.anim", "--binding", "fade", "--at", "0.5,1"])
+        #expect(binding.output == "time,ball.opacity\n0.5,0.5\n1,0\n")
+    }
+
+    @Test func readsStandardInput() throws {
+        let result = try animc(["eval", "-", "--at", "0.5"], input: "let f = animate a.x from 0 to 10\n")
+        #expect(result.status == 0)
+        #expect(result.output == "time,a.x\n0.5,5\n")
+    }
+
+    @Test func cancelledAnimationsSaySo() throws {
+        let result = try animc(["eval", "examples/cancelled.anim"])
+        #expect(result.status == 0)
+        #expect(result.output == "cancelled\n")
+    }
+
+    @Test func scriptErrorsExitOne() throws {
+        let result = try animc(["eval", "-"], input: "let a = fadeIn x with ease-inout\nlet b = c\n")
+        #expect(result.status == 1)
+        #expect(result.output.isEmpty)
+        #expect(result.errors.contains("<stdin>:1:23: error: unknown easing `ease-inout`"))
+        #expect(result.errors.contains("<stdin>:2:9: error: no animation named `c`"))
+        let check = try animc(["check", "-"], input: "let a = wait -1\n")
+        #expect(check.status == 1)
+        let unreadable = try animc(["eval", "no/such/file.anim"])
+        #expect(unreadable.status == 1)
+        #expect(unreadable.errors.contains("cannot read no/such/file.anim"))
+    }
+
+    @Test func tooManyRowsIsRefusedWithAHint() throws {
+        let result = try animc(["eval", "examples/forever.anim"])
+        #expect(result.status == 1)
+        #expect(result.errors.contains("--at"))
+    }
+
+    @Test(arguments: [["frobnicate"], [], ["eval"], ["eval", "a.anim", "b.anim"], ["eval", "x.anim", "--fps", "0"],
+                      ["eval", "x.anim", "--format", "xml"], ["eval", "x.anim", "--at", "soon"], ["eval", "x.anim", "--bogus"],
+                      ["check", "x.anim", "--fps", "3"]])
+    func badUsageExitsTwo(_ arguments: [String]) throws {
+        let result = try animc(arguments)
+        #expect(result.status == 2)
+        #expect(result.errors.contains("usage: animc"))
+    }
+
+    @Test func helpAndVersion() throws {
+        let help = try animc(["--help"])
+        #expect(help.status == 0)
+        #expect(help.output.contains("Exit status:"))
+        #expect(help.output.contains("2  bad command-line usage"))
+        let version = try animc(["--version"])
+        #expect(version.output.hasPrefix("animc "))
+    }
+}
