@@ -17,6 +17,9 @@ let version = "animc 0.1.0"
 let usage = """
     usage: animc eval FILE [--binding NAME] [--fps N] [--at T1,T2,...] [--format table|csv|json]
            animc check FILE
+           animc normalize FILE [--binding NAME] [--tree]
+           animc timeline FILE [--binding NAME] [--width N]
+           animc equal FILE1 FILE2 [--binding NAME]
            animc --help | --version
     """
 
@@ -30,6 +33,15 @@ let help = """
                        the value of every property over time: a row at 0, 1/fps,
                        2/fps, … and always a last row at exactly the end.
       check FILE       Report every error and warning in FILE; print nothing else.
+      normalize FILE   Print the normal form the laws allow, as a complete program:
+                       the `view` declarations, then `let NAME = …` with lets
+                       inlined and `all views` expanded. Two animations that the
+                       exact laws make equal print identically.
+      timeline FILE    List every segment (property, start, end, from, to, easing)
+                       sorted by start, then a bar chart of each property over time.
+      equal F1 F2      Say whether the last bindings of two files are the same
+                       animation (same duration, same segments); exit 0 if they
+                       are, 1 if not, saying where they differ.
 
     FILE may be `-` for standard input.
 
@@ -41,6 +53,11 @@ let help = """
       --format F       table (aligned, the default on a terminal), csv (lossless,
                        the default otherwise) or json (one JSON object per line).
                        A table has at most \(maximumRows) rows; use --at or a lower --fps.
+
+    Options for normalize, timeline and equal:
+      --binding NAME   Use `let NAME` instead of the last binding (of both files, for equal).
+      --tree           (normalize) Print the normal form as an indented tree.
+      --width N        (timeline) Width of the bar chart in characters (default 60).
 
     Exit status:
       0  success (warnings may have been printed)
@@ -142,6 +159,8 @@ struct Arguments {
     var at: [Time]?
     var atDecimals = 3
     var format: TableFormat?
+    var tree = false
+    var width = 60
 
     init(_ list: [String]) {
         var rest = list[...]
@@ -153,7 +172,7 @@ struct Arguments {
         case "--version":
             standardOutput.write(version + "\n")
             exit(0)
-        case "eval", "check":
+        case "eval", "check", "normalize", "timeline", "equal":
             command = first
         default:
             if first.hasPrefix("-") { usageError("unknown option \(first)") }
@@ -170,6 +189,14 @@ struct Arguments {
                 exit(0)
             case "--binding":
                 binding = value()
+            case "--tree":
+                tree = true
+            case "--width":
+                let text = value()
+                guard let width = Int(text), width >= 10, width <= 1000 else {
+                    usageError("--width takes a whole number from 10 to 1000, not `\(text)`")
+                }
+                self.width = width
             case "--fps":
                 let text = value()
                 guard let fps = Int64(text), fps >= 1, fps <= 1_000_000 else {
@@ -192,12 +219,19 @@ struct Arguments {
                 files.append(argument)
             }
         }
-        guard files.count == 1 else {
+        let wanted = command == "equal" ? 2 : 1
+        guard files.count == wanted else {
+            if command == "equal" { usageError("equal needs two files, got \(files.count)") }
             usageError(files.isEmpty ? "\(command) needs a FILE" : "\(command) takes one FILE, got \(files.count)")
         }
-        if command == "check", binding != nil || at != nil || format != nil || fpsGiven {
-            usageError("check takes no eval options")
+        let evalOptions = at != nil || format != nil || fpsGiven
+        if command == "check", binding != nil || evalOptions || tree {
+            usageError("check takes no options")
         }
+        if command != "eval", evalOptions {
+            usageError("--at, --fps and --format are options of eval")
+        }
+        if tree, command != "normalize" { usageError("--tree is an option of normalize") }
     }
 
     mutating func parseTimes(_ text: String) {
@@ -280,9 +314,66 @@ func checkCommand(_ arguments: Arguments) -> Never {
     exit(outcome.hasErrors ? 1 : 0)
 }
 
+/// Reads, evaluates and reports one file; exits 1 on errors.
+func evaluatedFile(_ path: String, binding: String?) -> (SourceFile, Outcome, Scene) {
+    guard let file = readSource(path) else { exit(1) }
+    let outcome = run(file, binding: binding)
+    report(outcome, file: file)
+    guard !outcome.hasErrors, let scene = outcome.scene else { exit(1) }
+    return (file, outcome, scene)
+}
+
+func normalizeCommand(_ arguments: Arguments) -> Never {
+    let (file, outcome, _) = evaluatedFile(arguments.files[0], binding: arguments.binding)
+    do {
+        let normal = try normalize(outcome)
+        standardOutput.write(arguments.tree ? formatTree(normal.expr) : format(normal.program))
+        exit(0)
+    } catch {
+        standardError.write("\(file.name): error: cannot normalize: \(error)\n")
+        exit(1)
+    }
+}
+
+func timelineCommand(_ arguments: Arguments) -> Never {
+    let (file, outcome, scene) = evaluatedFile(arguments.files[0], binding: arguments.binding)
+    do {
+        guard let compiled = try scene.compile() else {
+            standardOutput.write("`\(outcome.target?.name ?? "")` is cancelled: it has no segments\n")
+            exit(0)
+        }
+        standardOutput.write(timelineText(compiled, width: arguments.width))
+        exit(0)
+    } catch {
+        standardError.write("\(file.name): error: \(error)\n")
+        exit(1)
+    }
+}
+
+func equalCommand(_ arguments: Arguments) -> Never {
+    let (first, _, left) = evaluatedFile(arguments.files[0], binding: arguments.binding)
+    let (second, _, right) = evaluatedFile(arguments.files[1], binding: arguments.binding)
+    do {
+        switch try Scene.sameAnimation(left, right) {
+        case .same:
+            standardOutput.write("equal: \(first.name) and \(second.name) are the same animation\n")
+            exit(0)
+        case .different(let why):
+            standardOutput.write("different: \(why)\n")
+            exit(1)
+        }
+    } catch {
+        standardError.write("animc: error: \(error)\n")
+        exit(1)
+    }
+}
+
 let arguments = Arguments(Array(CommandLine.arguments.dropFirst()))
 switch arguments.command {
 case "eval": evalCommand(arguments)
 case "check": checkCommand(arguments)
+case "normalize": normalizeCommand(arguments)
+case "timeline": timelineCommand(arguments)
+case "equal": equalCommand(arguments)
 default: usageError("unknown command `\(arguments.command)`")
 }

@@ -68,3 +68,31 @@ struct EvalOptions {
         }
     }
 }
+
+/// The normal form and the timeline of every example, as `animc normalize`
+/// and `animc timeline` print them.
+struct ExampleNormalFormTests {
+    @Test(arguments: ExampleTests.examples)
+    func normalFormMatchesItsGolden(_ name: String) throws {
+        let path = "examples/" + name
+        let text = try String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8)
+        let outcome = run(SourceFile(name: path, text: text))
+        let normal = try normalize(outcome)
+        let printed = format(normal.program)
+        expectMatchesGolden("$ animc normalize \(path)\n" + printed, "normalize/\(name.dropLast(5)).txt")
+        // The normal form is itself a program with the same table.
+        let again = run(SourceFile(name: "normal.anim", text: printed))
+        #expect(!again.hasErrors, "\(render(again.diagnostics, in: SourceFile(name: "normal.anim", text: printed)))")
+        #expect(format(try normalize(again).program) == printed, "normalizing \(name) twice changed it")
+    }
+
+    @Test(arguments: ExampleTests.examples)
+    func timelineMatchesItsGolden(_ name: String) throws {
+        let path = "examples/" + name
+        let text = try String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8)
+        let outcome = run(SourceFile(name: path, text: text))
+        let scene = try #require(outcome.scene)
+        let body = try scene.compile().map { timelineText($0) } ?? "cancelled\n"
+        expectMatchesGolden("$ animc timeline \(path)\n" + body, "timeline/\(name.dropLast(5)).txt")
+    }
+}

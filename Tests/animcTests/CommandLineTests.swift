@@ -107,3 +107,38 @@ struct CommandLineTests {
         #expect(version.output.hasPrefix("animc "))
     }
 }
+
+/// `normalize`, `timeline` and `equal` from the command line.
+struct NormalizeTimelineEqualTests {
+    let cli = CommandLineTests()
+
+    @Test func normalizePrintsAProgramThatReadsBack() throws {
+        let result = try cli.animc(["normalize", "examples/laws.anim", "--binding", "left-nested"])
+        #expect(result.status == 0)
+        #expect(result.output.hasPrefix("let left-nested =\n"))
+        let tree = try cli.animc(["normalize", "examples/laws.anim", "--binding", "left-nested", "--tree"])
+        #expect(tree.status == 0)
+        #expect(tree.output.hasPrefix("sequence"))
+        let again = try cli.animc(["normalize", "-"], input: result.output)
+        #expect(again.output == result.output)
+    }
+
+    @Test func timelineListsSegmentsAndBars() throws {
+        let result = try cli.animc(["timeline", "examples/talk-semiring.anim", "--width", "30"])
+        #expect(result.status == 0)
+        #expect(result.output.contains("v1.radius    1      2    10    100                ease-in-out"))
+        #expect(result.output.contains("v1.opacity   |===============               |"))
+        #expect(result.output.contains("v1.radius    |               ===============|"))
+    }
+
+    @Test func equalSaysSameOrWhere() throws {
+        let same = try cli.animc(["equal", "examples/laws.anim", "examples/laws.anim", "--binding", "distributed"])
+        #expect(same.status == 0)
+        #expect(same.output.hasPrefix("equal:"))
+        let different = try cli.animc(["equal", "examples/talk.anim", "examples/talk-semiring.anim"])
+        #expect(different.status == 1)
+        #expect(different.output.hasPrefix("different: "))
+        let usage = try cli.animc(["equal", "examples/talk.anim"])
+        #expect(usage.status == 2)
+    }
+}

@@ -1,0 +1,300 @@
+import Testing
+import Animations
+@testable import AnimLang
+
+/// Random `.anim` expressions over two views, covering every construct, as
+/// source text (so the whole pipeline is exercised).
+struct SourceGenerator {
+    var random: ProgramGenerator.SplitMix64
+    /// Whether every tween must change its value over a positive time (a
+    /// constant tween, or two jumps that cancel, look the same wherever they
+    /// are placed, which makes different segment sets give equal tables).
+    var changingTweens = false
+
+    mutating func duration() -> String {
+        var duration = pick(Self.durations)
+        while changingTweens, duration == "0s" { duration = pick(Self.durations) }
+        return duration
+    }
+
+    init(seed: UInt64) {
+        random = ProgramGenerator.SplitMix64(seed: seed)
+    }
+
+    mutating func below(_ n: Int) -> Int { Int(random.next() % UInt64(n)) }
+    mutating func pick<T>(_ options: [T]) -> T { options[below(options.count)] }
+
+    static let durations = ["0s", "0.25s", "0.5s", "1s", "1.5s", "1/3s", "2s", "250ms"]
+    static let values = ["0", "1", "-2", "0.5", "3", "10", "-7.5"]
+    static let anyEasings = ["linear", "ease-in", "ease-out(1.5)", "ease-in-out", "ease", "css-ease-in",
+                             "cubic-bezier(0.1, 0.7, 0.6, 1.2)", "steps(3)", "steps(2, jump-start)", "ease-in-quad",
+                             "ease-out-cubic", "ease-in-out-sine", "ease-in-expo", "ease-out-circ", "ease-out-back",
+                             "ease-in-elastic", "ease-out-bounce", "compose(ease-in-quad, ease-out-sine)"]
+    static let monotoneEasings = ["linear", "ease-in", "ease-out(1.5)", "ease-in-out", "ease", "css-ease-out",
+                                  "ease-in-quad", "ease-out-cubic", "ease-in-out-sine", "steps(4)",
+                                  "compose(ease-in-quad, ease-out-sine)"]
+
+    mutating func leaf() -> String {
+        switch below(12) {
+        case 0: return "wait \(duration())"
+        case 1: return below(2) == 0 ? "one" : "zero"
+        case 2: return "fadeIn \(pick(["a", "b"]))"
+        case 3: return "fade out all views"
+        case 4: return "rotate a from \(pick(["0", "1", "-2"])) to 0.25 turns"
+        case 5:
+            let (from, to) = ends()
+            return "grow b from radius \(from) to \(to) in \(duration())"
+        default:
+            let (from, to) = ends()
+            var text = "animate \(pick(["a", "b"])).\(pick(["x", "y"])) from \(from) to \(to)"
+            if below(2) == 0 { text += " in \(duration())" }
+            if below(2) == 0 { text += " with \(pick(Self.anyEasings))" }
+            return text
+        }
+    }
+
+    mutating func ends() -> (String, String) {
+        let from = pick(Self.values)
+        var to = pick(Self.values)
+        while changingTweens, to == from { to = pick(Self.values) }
+        return (from, to)
+    }
+
+    mutating func expr(depth: Int) -> String {
+        if depth == 0 || below(4) == 0 { return leaf() }
+        let a = expr(depth: depth - 1)
+        switch below(12) {
+        case 0, 1: return "(\(a) ; \(expr(depth: depth - 1)))"
+        case 2, 3: return "(\(a) || \(expr(depth: depth - 1)))"
+        case 4: return "(\(a)) ^ \(below(4))"
+        case 5: return "(\(a)) reversed"
+        case 6: return "(\(a)) looped \(below(3)) times"
+        case 7: return "(\(a)) repeated \(pick(["once", "twice", "3 times"]))"
+        case 8: return "(\(a)) delayed by \(duration())"
+        case 9: return "(\(a)) in \(duration())"
+        default: return "(\(a)) with \(pick(Self.monotoneEasings))"
+        }
+    }
+}
+
+/// The evaluated, sampled table of a program's binding.
+struct Table: Equatable {
+    let duration: Time?
+    let columns: [Property]
+    let rows: [[Double]]
+    let times: [Time]
+    private let sampler: RowSampler?
+
+    static func == (lhs: Table, rhs: Table) -> Bool {
+        lhs.duration == rhs.duration && lhs.columns == rhs.columns && lhs.rows == rhs.rows
+    }
+
+    init?(_ source: String, binding: String? = nil) {
+        let outcome = run(SourceFile(name: "t.anim", text: source), binding: binding)
+        guard !outcome.hasErrors, let scene = outcome.scene, let compiled = try? scene.compile() else {
+            if let scene = outcome.scene, scene.isCancelled {
+                duration = nil
+                columns = []
+                rows = []
+                times = []
+                sampler = nil
+                return
+            }
+            return nil
+        }
+        duration = compiled.duration
+        let sampler = compiled.sampler(initial: outcome.initial)
+        self.sampler = sampler
+        columns = sampler.columns
+        var times: [Time] = []
+        var k: Int64 = 0
+        while let t = Time(numerator: k, denominator: 24), t <= compiled.duration, k <= 2_000 {
+            times.append(t)
+            k += 1
+        }
+        times.append(compiled.duration)
+        self.times = times
+        rows = times.map { t in
+            var row: [Double] = []
+            sampler.sample(at: t, into: &row)
+            return row
+        }
+    }
+
+    func row(at t: Time) -> [Double] {
+        var row: [Double] = []
+        sampler?.sample(at: t, into: &row)
+        return row
+    }
+
+    private static func close(_ a: [Double], _ b: [Double]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy { abs($0 - $1) <= 1e-9 * max(1, abs($0)) }
+    }
+
+    /// Equal up to rounding (mirrored easings compute `1 − E(1 − p)` another
+    /// way). Exactly at a jump of a `steps` easing rounding also picks the
+    /// side; a row that differs is accepted when both agree just before and
+    /// just after it and the row matches one of the sides.
+    func isClose(to other: Table) -> Bool {
+        guard duration == other.duration, columns == other.columns, rows.count == other.rows.count else { return false }
+        let epsilon = Time(numerator: 1, denominator: 1_000_000_000) ?? .zero
+        for (index, (a, b)) in zip(rows, other.rows).enumerated() where !Table.close(a, b) {
+            let t = times[index]
+            guard let before = t.subtracting(epsilon), let after = t.adding(epsilon) else { return false }
+            let leftBefore = row(at: before), leftAfter = row(at: after)
+            guard Table.close(leftBefore, other.row(at: before)), Table.close(leftAfter, other.row(at: after)) else { return false }
+            for column in a.indices where abs(a[column] - b[column]) > 1e-9 * max(1, abs(a[column])) {
+                let sides = [leftBefore[column], leftAfter[column]]
+                guard sides.contains(where: { abs($0 - a[column]) <= 1e-9 * max(1, abs($0)) }),
+                      sides.contains(where: { abs($0 - b[column]) <= 1e-9 * max(1, abs($0)) }) else { return false }
+            }
+        }
+        return true
+    }
+
+    func firstDifference(from other: Table) -> String {
+        if duration != other.duration { return "durations \(String(describing: duration)) vs \(String(describing: other.duration))" }
+        if columns != other.columns { return "columns \(columns) vs \(other.columns)" }
+        for (index, (a, b)) in zip(rows, other.rows).enumerated() where !Table.close(a, b) {
+            return "at \(times[index]): \(a) vs \(b)"
+        }
+        return "none"
+    }
+}
+
+/// The printed normal form of `binding` in `source` (the `let` line only).
+func normalText(_ source: String, binding: String? = nil) -> String? {
+    let outcome = run(SourceFile(name: "n.anim", text: source), binding: binding)
+    guard !outcome.hasErrors, let normal = try? normalize(outcome) else { return nil }
+    return format(normal.expr)
+}
+
+struct NormalizerTests {
+    static let seeds: [UInt64] = Array(11...16)
+
+    /// Valid generated programs: `let x`, `let y`, `let z`, and `let p` using them.
+    static func programs(seed: UInt64, count: Int) -> [String] {
+        var generator = SourceGenerator(seed: seed)
+        var programs: [String] = []
+        var attempts = 0
+        while programs.count < count, attempts < count * 20 {
+            attempts += 1
+            let source = """
+                view a x 5
+                let x = \(generator.expr(depth: 2))
+                let y = \(generator.expr(depth: 2))
+                let z = \(generator.expr(depth: 2))
+                let p = \(generator.expr(depth: 3).replacing("fadeIn b", with: "x").replacing("wait 2s", with: "(y || z)"))
+                """
+            if Table(source) != nil { programs.append(source) }
+        }
+        return programs
+    }
+
+    @Test(arguments: seeds)
+    func normalizationIsSound(seed: UInt64) throws {
+        for source in NormalizerTests.programs(seed: seed, count: 120) {
+            let outcome = run(SourceFile(name: "p.anim", text: source))
+            let normal = try normalize(outcome)
+            let printed = format(normal.program)
+            let before = try #require(Table(source))
+            let after = try #require(Table(printed), "the normal form does not evaluate:\n\(printed)")
+            #expect(before.isClose(to: after), "\(source)\n--- normal form ---\n\(printed)\n\(before.firstDifference(from: after))")
+        }
+    }
+
+    @Test(arguments: seeds)
+    func normalizationIsIdempotentAndRoundTrips(seed: UInt64) throws {
+        for source in NormalizerTests.programs(seed: seed, count: 120) {
+            let normal = try normalize(run(SourceFile(name: "p.anim", text: source)))
+            let printed = format(normal.program)
+            let reparsed = parse(SourceFile(name: "n.anim", text: printed))
+            #expect(reparsed.diagnostics.isEmpty, "\(printed)")
+            #expect(reparsed.program == normal.program, "round trip failed:\n\(printed)")
+            let again = try normalize(run(SourceFile(name: "n.anim", text: printed)))
+            #expect(format(again.program) == printed, "not idempotent:\n\(printed)\n--- again ---\n\(format(again.program))")
+        }
+    }
+
+    /// Each exact law of the semantics note, as (left, right) over `x`, `y`, `z`.
+    static let laws: [(String, String, String)] = [
+        ("; is associative", "(x ; y) ; z", "x ; (y ; z)"),
+        ("one is the identity of ; on the left", "one ; x", "x"),
+        ("one is the identity of ; on the right", "x ; one", "x"),
+        ("zero annihilates ; on the left", "zero ; x", "zero"),
+        ("zero annihilates ; on the right", "x ; zero", "zero"),
+        ("|| is associative", "(x || y) || z", "x || (y || z)"),
+        ("|| is commutative", "x || y", "y || x"),
+        ("|| is idempotent", "x || x", "x"),
+        ("zero is the identity of ||", "zero || x", "x"),
+        ("left distributivity", "x ; (y || z)", "(x ; y) || (x ; z)"),
+        ("reversal is an involution", "(x reversed) reversed", "x"),
+        ("reversal of a sequence", "(x ; y) reversed", "y reversed ; x reversed"),
+        ("powers are repeated sequences", "x ^ 3", "x ; x ; x"),
+        ("loops", "x looped 2 times", "(x ; x reversed) ; (x ; x reversed)"),
+        ("delays", "x delayed by 1.5s", "wait 1s ; wait 0.5s ; x"),
+    ]
+
+    @Test(arguments: seeds)
+    func bothSidesOfEveryLawNormalizeAlike(seed: UInt64) throws {
+        var generator = SourceGenerator(seed: seed)
+        var checked = 0
+        for _ in 0..<60 {
+            let bindings = "let x = \(generator.expr(depth: 2))\nlet y = \(generator.expr(depth: 2))\nlet z = \(generator.expr(depth: 2))\n"
+            guard Table(bindings + "let check = x ; y ; z") != nil else { continue }
+            for (name, lhs, rhs) in NormalizerTests.laws {
+                let source = bindings + "let lhs = \(lhs)\nlet rhs = \(rhs)\n"
+                let left = normalText(source, binding: "lhs"), right = normalText(source, binding: "rhs")
+                #expect(left != nil && left == right, "\(name):\n\(bindings)\nlhs: \(left ?? "error")\nrhs: \(right ?? "error")")
+            }
+            checked += 1
+        }
+        #expect(checked > 30)
+    }
+
+    @Test(arguments: seeds)
+    func monotoneWarpsCompose(seed: UInt64) throws {
+        var generator = SourceGenerator(seed: seed)
+        for _ in 0..<40 {
+            let e1 = generator.pick(SourceGenerator.monotoneEasings), e2 = generator.pick(SourceGenerator.monotoneEasings)
+            let source = "let x = \(generator.expr(depth: 2))\nlet lhs = (x with \(e1)) with \(e2)\nlet rhs = x with compose(\(e1), \(e2))\n"
+            guard Table(source, binding: "lhs") != nil else { continue }
+            #expect(normalText(source, binding: "lhs") == normalText(source, binding: "rhs"), "\(source)")
+        }
+    }
+
+    @Test(arguments: seeds)
+    func rightDistributivityNeedsEqualDurations(seed: UInt64) throws {
+        var generator = SourceGenerator(seed: seed)
+        var equalChecked = 0, unequalFound = 0
+        for _ in 0..<80 {
+            let x = generator.expr(depth: 2), y = generator.expr(depth: 2)
+            // z lasts as long as y (retimed), or differs by a wait.
+            let equal = "let x = \(x)\nlet y = \(y)\nlet z = (\(generator.expr(depth: 2))) in 2s\nlet yy = y in 2s\n"
+                + "let lhs = (yy || z) ; x\nlet rhs = (yy ; x) || (z ; x)\n"
+            if Table(equal, binding: "lhs") != nil {
+                #expect(normalText(equal, binding: "lhs") == normalText(equal, binding: "rhs"), "\(equal)")
+                equalChecked += 1
+            }
+            let unequal = "let x = \(x)\nlet y = \(y) in 1s\nlet z = wait 2s\n"
+                + "let lhs = (y || z) ; x\nlet rhs = (y ; x) || (z ; x)\n"
+            if let left = Table(unequal, binding: "lhs"), let right = Table(unequal, binding: "rhs"), !left.isClose(to: right) {
+                #expect(normalText(unequal, binding: "lhs") != normalText(unequal, binding: "rhs"), "\(unequal)")
+                unequalFound += 1
+            }
+        }
+        #expect(equalChecked > 20)
+        #expect(unequalFound > 5)
+    }
+
+    @Test func normalFormsOfTheTalk() throws {
+        let source = """
+            let left = shrink circle from radius 100 to 10 with an ease-in-out
+            let right = rotate square from 0 to 2*pi radians with a high ease-out
+            let animations = (left + right) looped once
+            let final = fadeIn all views * animations
+            """
+        let normal = try normalize(run(SourceFile(name: "talk.anim", text: source)))
+        expectMatchesGolden(format(normal.program), "normalize/talk-inline.anim")
+    }
+}
