@@ -196,6 +196,8 @@ struct Normalizer {
     let resolved: ResolvedProgram
     private var table: [Shape: Term] = [:]
     private var bindings: [String: Term] = [:]
+    /// Bindings flattened into their only user (see ``term(forBinding:)``).
+    private var inlined: Set<String> = []
     /// Terms already seen through `reversed`, `scaled`, keyed by identity.
     private var reversedMemo: [ObjectIdentifier: Term] = [:]
 
@@ -218,13 +220,25 @@ struct Normalizer {
     /// The normal form of `let name`, inlining the bindings it uses (built in
     /// dependency order, so a long chain of lets costs no recursion).
     mutating func term(forBinding name: String) throws(NormalizationError) -> Term {
+        // Which bindings the target needs, how often each is used, and whether
+        // its one use is as an operand of a chain of its own kind.
         var needed: Set<String> = [name]
+        var uses: [String: Int] = [:]
+        var sameKindUses: [String: Int] = [:]
         var stack = [name]
         while let next = stack.popLast() {
             guard let binding = resolved.bindings[next] else { continue }
-            for used in names(in: binding.value) where needed.insert(used).inserted { stack.append(used) }
+            for (used, parentIsSameKind) in references(in: binding.value) {
+                uses[used, default: 0] += 1
+                if parentIsSameKind { sameKindUses[used, default: 0] += 1 }
+                if needed.insert(used).inserted { stack.append(used) }
+            }
         }
-        for bindingName in resolved.order where needed.contains(bindingName) {
+        // A chain `let a2 = a1 ; x`, `let a3 = a2 ; y`, … is flattened into its
+        // single user instead of normalized at every step (which would cost
+        // O(n²) for n steps).
+        inlined = Set(needed.filter { uses[$0] == 1 && sameKindUses[$0] == 1 && $0 != name })
+        for bindingName in resolved.order where needed.contains(bindingName) && !inlined.contains(bindingName) {
             guard let binding = resolved.bindings[bindingName] else { continue }
             bindings[bindingName] = try term(binding.value)
         }
@@ -232,20 +246,58 @@ struct Normalizer {
         return result
     }
 
-    private func names(in expr: Expr) -> [String] {
-        var found: [String] = []
-        var stack = [expr]
-        while let node = stack.popLast() {
+    /// Each name `expr` refers to, with whether it is a direct operand of a
+    /// `;` (or `||`) chain while its binding is itself such a chain.
+    private func references(in expr: Expr) -> [(String, Bool)] {
+        var found: [(String, Bool)] = []
+        var stack: [(Expr, parentSequence: Bool?)] = [(expr, nil)]
+        while let (node, parent) = stack.popLast() {
             switch node.kind {
-            case .name(let name): found.append(name)
+            case .name(let name):
+                var sameKind = false
+                if let parent, let bound = resolved.bindings[name] {
+                    switch bound.value.kind {
+                    case .sequence: sameKind = parent
+                    case .parallel: sameKind = !parent
+                    default: sameKind = false
+                    }
+                }
+                found.append((name, sameKind))
             case .zero, .one, .wait, .tween: break
-            case .parallel(let parts), .sequence(let parts): stack.append(contentsOf: parts)
+            case .parallel(let parts): stack.append(contentsOf: parts.map { ($0, false) })
+            case .sequence(let parts): stack.append(contentsOf: parts.map { ($0, true) })
             case .power(let inner, _), .reversed(let inner), .looped(let inner, _), .repeated(let inner, _),
                  .delayed(let inner, _), .retimed(let inner, _), .eased(let inner, _, _):
-                stack.append(inner)
+                stack.append((inner, nil))
             }
         }
         return found
+    }
+
+    /// The operands of a chain of `;` (or `||`), flattening nested chains of
+    /// the same kind and inlined bindings, without recursion.
+    private mutating func chainOperands(_ parts: [Expr], sequence: Bool) throws(NormalizationError) -> [Term] {
+        var terms: [Term] = []
+        var stack = Array(parts.reversed())
+        while let part = stack.popLast() {
+            switch part.kind {
+            case .sequence(let inner) where sequence:
+                stack.append(contentsOf: inner.reversed())
+                continue
+            case .parallel(let inner) where !sequence:
+                stack.append(contentsOf: inner.reversed())
+                continue
+            case .name(let name) where inlined.contains(name):
+                if let bound = resolved.bindings[name] {
+                    stack.append(bound.value)
+                    continue
+                }
+            default:
+                break
+            }
+            terms.append(try term(part))
+        }
+        return terms
     }
 
     private mutating func term(_ expr: Expr) throws(NormalizationError) -> Term {
@@ -258,13 +310,9 @@ struct Normalizer {
         case .wait(let duration): return try wait(try seconds(duration))
         case .tween(let tween): return try tweens(tween)
         case .parallel(let parts):
-            var terms: [Term] = []
-            for part in parts { terms.append(try term(part)) }
-            return try parallel(terms)
+            return try parallel(try chainOperands(parts, sequence: false))
         case .sequence(let parts):
-            var terms: [Term] = []
-            for part in parts { terms.append(try term(part)) }
-            return try sequence(terms)
+            return try sequence(try chainOperands(parts, sequence: true))
         case .power(let inner, let count), .repeated(let inner, let count):
             return try power(try term(inner), try whole(count))
         case .looped(let inner, let count):
@@ -391,26 +439,36 @@ struct Normalizer {
     private mutating func foldRuns(_ items: [Term]) throws(NormalizationError) -> [Term] {
         guard items.count > 1 else { return items }
         let ids = items.map(ObjectIdentifier.init)
+        // Where each item occurs, so that only periods at which the item
+        // recurs are tried (a list without repeats costs O(n)).
+        var occurrences: [ObjectIdentifier: [Int]] = [:]
+        for (index, id) in ids.enumerated() { occurrences[id, default: []].append(index) }
+        var cursor: [ObjectIdentifier: Int] = [:]
         var result: [Term] = []
         var index = 0
         while index < items.count {
             var best = (period: 1, copies: 1)
             let maximumPeriod = min(Normalizer.unrollLimit, (items.count - index) / 2)
-            if maximumPeriod >= 1 {
-                for period in 1...maximumPeriod {
-                    var matched = 0
-                    while index + period + matched < items.count, ids[index + matched] == ids[index + period + matched] {
-                        matched += 1
-                    }
-                    let copies = 1 + matched / period
-                    if copies >= 2, copies * period > best.copies * best.period {
-                        best = (period, copies)
-                    }
+            let positions = occurrences[ids[index]] ?? []
+            var next = cursor[ids[index], default: 0]
+            while next < positions.count, positions[next] <= index { next += 1 }
+            cursor[ids[index]] = next
+            while next < positions.count, positions[next] - index <= maximumPeriod {
+                let period = positions[next] - index
+                next += 1
+                var matched = 0
+                while index + period + matched < items.count, ids[index + matched] == ids[index + period + matched] {
+                    matched += 1
+                }
+                let copies = 1 + matched / period
+                if copies >= 2, copies * period > best.copies * best.period {
+                    best = (period, copies)
                 }
             }
             if best.copies >= 2 {
-                let body = try sequenceOfNormalItems(Array(items[index..<(index + best.period)]))
-                result.append(try powerOfNormalBody(body, best.copies))
+                let body = try sequence(Array(items[index..<(index + best.period)]))
+                // Copies of something that lasts 0 collapse to one, which may be a sequence.
+                result.append(contentsOf: try powerOfNormalBody(body, best.copies).items)
                 index += best.period * best.copies
             } else {
                 result.append(items[index])
@@ -717,6 +775,12 @@ struct Normalizer {
     private mutating func powerOfNormalBody(_ body: Term, _ count: Int) throws(NormalizationError) -> Term {
         // Copies of something that lasts 0 coincide, and Σ is a set.
         if count == 1 || body.duration == .zero { return body }
+        // (x ^ m) ^ n = x ^ (m·n).
+        if case .power(let inner, let m) = body.kind {
+            let (product, overflow) = m.multipliedReportingOverflow(by: count)
+            guard !overflow else { throw .overflow }
+            return try powerOfNormalBody(inner, product)
+        }
         guard let d = body.duration, let total = d.multiplied(by: Int64(count)) else { throw .overflow }
         return try checked(make(.power(ObjectIdentifier(body), count), .power(body, count), duration: total, depth: body.depth + 1))
     }

@@ -298,3 +298,28 @@ struct NormalizerTests {
         expectMatchesGolden(format(normal.program), "normalize/talk-inline.anim")
     }
 }
+
+struct NormalizerScaleTests {
+    @Test func aLongChainOfLetsIsFlattenedOnce() throws {
+        // let a1 = a0 ; …, let a2 = a1 ; …: each binding is used once, inside
+        // a chain of its own kind, so the chain is normalized once at the end.
+        var source = "let a0 = fadeIn v\n"
+        for i in 1..<5_000 { source += "let a\(i) = a\(i - 1) ; animate v.x from \(i % 7) to \((i + 1) % 7) in 0.1s\n" }
+        let normal = try normalize(run(SourceFile(name: "chain.anim", text: source)))
+        guard case .sequence(let items) = normal.expr.kind else {
+            Issue.record("expected a sequence")
+            return
+        }
+        // (The 7-periodic values fold into powers: 1 + 4,999 tweens in runs of 7.)
+        #expect(items.count < 5_000)
+        #expect(format(normal.expr).contains("^"))
+    }
+
+    @Test func sharedBindingsStaySharedAsPowers() throws {
+        // Doubling 40 times would unroll to 2^40 tweens; as powers it stays tiny.
+        var source = "let a0 = animate v.x from 0 to 1\n"
+        for i in 1...40 { source += "let a\(i) = a\(i - 1) ; a\(i - 1)\n" }
+        let normal = try normalize(run(SourceFile(name: "doubling.anim", text: source)))
+        #expect(format(normal.expr) == "animate v.x from 0 to 1 ^ 1099511627776")
+    }
+}
