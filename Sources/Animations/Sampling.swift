@@ -40,6 +40,13 @@ extension CompiledScene {
 final class Track: @unchecked Sendable {
     /// Sorted by start (then end); exact duplicates removed, since Σ is a set.
     let segments: [Segment]
+    /// `segments[i].start` and `segments[i].end`, for the searches.
+    private let starts: [Instant]
+    private let ends: [Instant]
+    /// The segments again, in memory of our own: reading an array element of
+    /// a struct with references copies it (and counts references); reading
+    /// through a pointer does not.
+    private let storage: UnsafeMutablePointer<Segment>
     /// Indices into `segments`, sorted by (end, start).
     private let byEnd: [Int32]
     /// A max-tree over `segments[i].end`, for "the last segment started by t
@@ -58,6 +65,10 @@ final class Track: @unchecked Sendable {
         var sorted = unsorted
         sorted.sort { lhs, rhs in lhs.start != rhs.start ? lhs.start < rhs.start : lhs.end < rhs.end }
         segments = Track.removingDuplicates(sorted)
+        starts = segments.map(\.start)
+        ends = segments.map(\.end)
+        storage = UnsafeMutablePointer<Segment>.allocate(capacity: max(1, segments.count))
+        storage.initialize(from: segments, count: segments.count)
         self.blocks = blocks
         let count = segments.count
         var ends = Array(0..<Int32(truncatingIfNeeded: count))
@@ -81,6 +92,11 @@ final class Track: @unchecked Sendable {
         firstListed = computeFirstListed()
         first = computeFirst()
         last = computeLast()
+    }
+
+    deinit {
+        storage.deinitialize(count: segments.count)
+        storage.deallocate()
     }
 
     private static func removingDuplicates(_ sorted: [Segment]) -> [Segment] {
@@ -109,13 +125,14 @@ final class Track: @unchecked Sendable {
     }
 
     private func resolveListed(at t: Instant, into resolution: inout Resolution) {
-        let count = segments.count
+        let count = starts.count
         guard count > 0 else { return }
-        // Segments [0, started) have start <= t.
+        // Segments [0, started) have start <= t. (Windows are read from their
+        // own arrays: copying a whole segment costs reference counting.)
         var low = 0, high = count
         while low < high {
             let mid = (low + high) / 2
-            if segments[mid].start <= t { low = mid + 1 } else { high = mid }
+            if starts[mid] <= t { low = mid + 1 } else { high = mid }
         }
         let started = low
         if started == 0 {
@@ -123,12 +140,11 @@ final class Track: @unchecked Sendable {
             return
         }
         if let latest = rightmostEnding(atOrAfter: t, before: started) {
-            let key = segments[latest].start
+            let key = starts[latest]
             var index = latest
-            while index >= 0, segments[index].start == key {
-                let segment = segments[index]
-                if !(segment.end < t) {
-                    resolution.offerActive(start: key, value: segment.activeValue(at: t))
+            while index >= 0, starts[index] == key {
+                if !(ends[index] < t) {
+                    resolution.offerActive(start: key, value: storage[index].activeValue(at: t))
                 }
                 index -= 1
             }
@@ -139,15 +155,16 @@ final class Track: @unchecked Sendable {
         high = count
         while low < high {
             let mid = (low + high) / 2
-            if segments[Int(byEnd[mid])].end < t { low = mid + 1 } else { high = mid }
+            if ends[Int(byEnd[mid])] < t { low = mid + 1 } else { high = mid }
         }
         guard low > 0 else { return }
-        let winner = segments[Int(byEnd[low - 1])]
+        let winner = Int(byEnd[low - 1])
+        let winnerEnd = ends[winner], winnerStart = starts[winner]
         var index = low - 1
         while index >= 0 {
-            let segment = segments[Int(byEnd[index])]
-            guard segment.end == winner.end, segment.start == winner.start else { break }
-            resolution.offerFinished(end: winner.end, start: winner.start, value: segment.endValue)
+            let candidate = Int(byEnd[index])
+            guard ends[candidate] == winnerEnd, starts[candidate] == winnerStart else { break }
+            resolution.offerFinished(end: winnerEnd, start: winnerStart, value: storage[candidate].endValue)
             index -= 1
         }
     }
@@ -267,10 +284,10 @@ extension RepetitionBlock {
             return Int(q)
         }
         quotient = (u.seconds / period.seconds).rounded(.down)
-        if quotient >= Double(count) {
+        if !(quotient < Double(count)) {   // also NaN: past the end
             return u.seconds <= period.seconds * Double(count) ? count - 1 : nil
         }
-        return max(0, Int(quotient))
+        return quotient > 0 ? Int(quotient) : 0   // never converts a huge negative or NaN
     }
 
     /// `u + copies·period`, exactly when possible.
@@ -349,6 +366,7 @@ struct DistinctValues {
 
     mutating func insert(_ value: Double) {
         if value == first || more.contains(value) { return }
+        if more.isEmpty { more.reserveCapacity(7) }
         more.append(value)
     }
 
@@ -360,12 +378,16 @@ struct DistinctValues {
     /// The mean, summed in ascending order so it is independent of insertion order.
     var mean: Double {
         if more.isEmpty { return first == 0 ? 0 : first }
-        var all = more
-        all.append(first)
-        all.sort()
-        var sum = 0.0
-        for value in all { sum += value }
-        let mean = sum / Double(all.count)
+        let count = more.count + 1
+        let mean = withUnsafeTemporaryAllocation(of: Double.self, capacity: count) { (buffer: UnsafeMutableBufferPointer<Double>) -> Double in
+            var buffer = buffer
+            buffer[0] = first
+            for (index, value) in more.enumerated() { buffer[index + 1] = value }
+            buffer.sort()
+            var sum = 0.0
+            for value in buffer { sum += value }
+            return sum / Double(count)
+        }
         return mean == 0 ? 0 : mean
     }
 }
@@ -378,13 +400,13 @@ struct Resolution {
 
     @inline(__always)
     mutating func offerActive(start: Instant, value: Double) {
-        if var group = active {
-            if group.key == start {
-                group.values.insert(value)
-                active = group
+        if let key = active?.key {
+            if key == start {
+                // Mutate in place: a copy of the group would copy its values too.
+                active?.values.insert(value)
                 return
             }
-            if start < group.key { return }
+            if start < key { return }
         }
         active = Group(start, start, value)
     }

@@ -22,6 +22,21 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     /// The clock when an easing warp lies between the scene and the tween;
     /// `nil` when progress is plain `(t − start) / (end − start)`.
     let warp: Clock?
+    /// `end − start`, exactly, when both are exact.
+    let length: Time?
+
+    init(property: Property, from: Double, to: Double, easing: Easing, start: Instant, end: Instant,
+         isForward: Bool, warp: Clock?) {
+        self.property = property
+        self.from = from
+        self.to = to
+        self.easing = easing
+        self.start = start
+        self.end = end
+        self.isForward = isForward
+        self.warp = warp
+        if let s = start.exact, let e = end.exact { length = e.subtracting(s) } else { length = nil }
+    }
 
     /// The value it holds before it starts: `from`, or `to` when it plays backwards.
     public var startValue: Double { isForward ? from : to }
@@ -33,6 +48,8 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
 
     /// The value while active (`start ≤ t ≤ end`): `from + (to − from)·E(progress)`,
     /// progress clamped to [0, 1] before the easing. A jump shows its end value.
+    /// (Curves composed to overshoot wildly can still leave the range of
+    /// `Double`; the value is then infinite or NaN, as the formula says.)
     @inline(__always)
     func activeValue(at t: Instant) -> Double {
         if start == end { return endValue }
@@ -44,23 +61,37 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
         } else if t == start {
             progress = isForward ? 0 : 1
         } else {
-            let fraction = Segment.fraction(t, start, end)
+            let fraction = fraction(t)
             progress = isForward ? fraction : 1 - fraction
         }
         let eased = easing(clampUnit(progress))
-        return from + (to - from) * eased
+        let span = to - from
+        // Ends more than 1.8e308 apart (`from -1e308 to 1e308`): the span
+        // overflows, the weighted mean does not.
+        return span.isFinite ? from + span * eased : from * (1 - eased) + to * eased
     }
 
-    /// `(t − s) / (e − s)`. With exact times the quotient is reduced first and
-    /// rounded once, so equal fractions give equal bits however they arose.
+    /// `(t − s) / (e − s)`. With exact times it is the exact quotient rounded
+    /// once (a division of integers below 2^53 is correctly rounded, whatever
+    /// their common factors), so equal fractions give equal bits however they arose.
     @inline(__always)
-    static func fraction(_ t: Instant, _ s: Instant, _ e: Instant) -> Double {
-        if let te = t.exact, let se = s.exact, let ee = e.exact,
-           let numerator = te.subtracting(se), let denominator = ee.subtracting(se),
-           let quotient = numerator.divided(by: denominator) {
-            return quotient.seconds
+    func fraction(_ t: Instant) -> Double {
+        if let te = t.exact, let se = start.exact, let length {
+            // (t − s) / L = (t.n·s.d − s.n·t.d)·L.d / (t.d·s.d·L.n)
+            let (a, o1) = te.numerator.multipliedReportingOverflow(by: se.denominator)
+            let (b, o2) = se.numerator.multipliedReportingOverflow(by: te.denominator)
+            let (difference, o3) = a.subtractingReportingOverflow(b)
+            let (numerator, o4) = difference.multipliedReportingOverflow(by: length.denominator)
+            let (denominators, o5) = te.denominator.multipliedReportingOverflow(by: se.denominator)
+            let (denominator, o6) = denominators.multipliedReportingOverflow(by: length.numerator)
+            if !(o1 || o2 || o3 || o4 || o5 || o6), numerator.magnitude < 1 << 53, denominator.magnitude < 1 << 53 {
+                return Double(numerator) / Double(denominator)
+            }
+            if let elapsed = te.subtracting(se), let quotient = elapsed.divided(by: length) {
+                return quotient.seconds
+            }
         }
-        return (t.seconds - s.seconds) / (e.seconds - s.seconds)
+        return (t.seconds - start.seconds) / (end.seconds - start.seconds)
     }
 
     public var description: String {
