@@ -33,7 +33,8 @@ public struct Evaluation: Sendable {
 /// Parses, resolves and evaluates a whole file: everything `animc` needs.
 ///
 /// `diagnostics` holds every error and warning of every stage, in source
-/// order; `scene` is the requested binding's value when there are no errors.
+/// order (the first ``maxParseDiagnostics`` of them); `scene` is the
+/// requested binding's value when there are no errors.
 public func run(_ file: SourceFile, binding name: String? = nil) -> Outcome {
     let parsed = parse(file)
     let resolved = resolve(parsed.program, broken: parsed.brokenBindings)
@@ -51,7 +52,7 @@ public func run(_ file: SourceFile, binding name: String? = nil) -> Outcome {
     if let name {
         target = resolved.bindings[name]
         if target == nil, !diagnostics.contains(where: { $0.severity == .error }), !parsed.brokenBindings.contains(name) {
-            let hint = closestMatch(to: name, in: Array(resolved.bindings.keys)).map { "did you mean `\($0)`?" }
+            let hint = closestMatch(to: name, in: resolved.bindings.keys.sorted()).map { "did you mean `\($0)`?" }
                 ?? "the file defines " + resolved.program.bindings.map { "`\($0.name)`" }.joined(separator: ", ")
             diagnostics.append(.error("unknown-binding", "no `let \(name)` in this file", at: SourceRange(0, 0), hint: hint))
         }
@@ -63,10 +64,31 @@ public func run(_ file: SourceFile, binding name: String? = nil) -> Outcome {
         }
     }
     diagnostics.sort { $0.range.start < $1.range.start }
+    // As in the parser: beyond this many, more diagnostics only bury the first ones.
+    if diagnostics.count > maxParseDiagnostics { diagnostics.removeSubrange(maxParseDiagnostics...) }
     let hasErrors = diagnostics.contains { $0.severity == .error }
     let scene = hasErrors ? nil : target.flatMap { evaluation.scenes[$0.name] }
     return Outcome(program: resolved.program, resolved: resolved, target: target, scene: scene,
                    initial: resolved.initial, diagnostics: diagnostics)
+}
+
+/// The located error for a binding whose value cannot be sampled (its
+/// ``Scene/compile(materializeLimit:)`` threw: too many segments, or exact
+/// time overflowed while placing them), pointing at the binding:
+///
+/// ```
+/// big.anim:3:5: error: cannot sample `forever`: the animation has more than 4000000 segments
+/// ```
+public func samplingError(_ error: AnimationError, binding: Binding) -> Diagnostic {
+    let hint: String
+    switch error {
+    case .overflow:
+        hint = "exact time uses 64-bit fractions; use fewer repetitions or simpler durations"
+    case .negativeDuration, .notFinite, .negativeCount, .nonMonotoneWarp, .invalidEasing, .retimeOfInstant, .invalidSampling:
+        hint = "sample a smaller part of it, or repeat with `^ N` (which stays symbolic) instead of listing copies"
+    }
+    let range = binding.nameRange == .none ? binding.range : binding.nameRange
+    return .error("cannot-sample", "cannot sample `\(binding.name)`: \(error)", at: range, hint: hint)
 }
 
 /// Everything known about one file after evaluation.
@@ -239,7 +261,10 @@ private struct Evaluator {
         // Inexact (it used pi or tau): the shortest decimal that reads back as it.
         let seconds = duration.unit == .milliseconds ? number.value / 1000 : number.value
         guard let time = Time(seconds: seconds) else {
-            diagnostics.append(.error("overflow", "duration \(formatNumber(seconds))s is too large", at: duration.range))
+            let size = abs(seconds) < 1 ? "too small" : "too large"
+            diagnostics.append(.error("overflow", "duration \(formatNumber(seconds))s is \(size) to represent exactly",
+                                      at: duration.range,
+                                      hint: "exact time uses 64-bit fractions: durations from about 1e-18s to 9e18s"))
             return nil
         }
         return time

@@ -84,6 +84,8 @@ private struct Lexer {
     var lineStart = 0
     var invalidUTF8ReportedAt = -1
     var nulReportedAt = -1
+    /// The line of the last quote reported: `"fadeIn v"` is one mistake, not two.
+    var quoteReportedAt = -1
 
     /// More than this many lexical errors only bury the first ones.
     static let maxDiagnostics = 100
@@ -213,6 +215,11 @@ private struct Lexer {
         case .invalidUTF8:
             reportInvalidUTF8(at: range, byte: bytes[start])
         case .character(let scalar):
+            if Lexer.isQuote(scalar) {
+                // The closing quote of a "string" is the same mistake as the opening one.
+                if quoteReportedAt == lineStart { return }
+                quoteReportedAt = lineStart
+            }
             report(.error("unexpected-character", "unexpected character \(Lexer.describe(scalar))", at: range,
                           hint: Lexer.hint(for: scalar)))
         }
@@ -356,6 +363,13 @@ private struct Lexer {
         if scalar == "`" { return "'`'" }
         if scalar.isASCII { return "`\(scalar)`" }
         return "`\(scalar)` (U+\(hex(scalar.value, digits: 4)))"
+    }
+
+    static func isQuote(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "“", "”", "‘", "’", "\"", "'", "`": return true
+        default: return false
+        }
     }
 
     static func hint(for scalar: Unicode.Scalar) -> String {

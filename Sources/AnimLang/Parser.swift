@@ -92,6 +92,9 @@ private struct Parser {
     var current = 0
     var diagnostics: [Diagnostic] = []
     var brokenBindings: Set<String> = []
+    /// Reserved words already bound by a `let` (and reported there): using
+    /// one as a name later is not a second error.
+    var reservedBindings: Set<String> = []
     /// Nesting of parentheses, unary minus and `compose(` being parsed.
     var depth = 0
 
@@ -181,6 +184,7 @@ private struct Parser {
         if reservedWords.contains(name) {
             report(.error("reserved-name", "`\(name)` is a reserved word and cannot name \(role)", at: token.range,
                           hint: "choose another name, such as `\(name)_`"))
+            if isWord(keyword, "let") { reservedBindings.insert(name) }
         }
         return (name, token.range)
     }
@@ -340,12 +344,12 @@ private struct Parser {
             case "one", "empty":
                 advance()
                 return Parsed(expr: Expr(.one, range: token.range), height: 1)
-            case "wait":
+            case "wait" where !(reservedBindings.contains(word) && !startsNumber(peek(1))):
                 advance()
                 let duration = try duration(after: "`wait`")
                 return Parsed(expr: Expr(.wait(duration), range: token.range.union(duration.range)), height: 1)
             default:
-                if reservedWords.contains(word) { throw expectedAnimation(found: token) }
+                if reservedWords.contains(word), !reservedBindings.contains(word) { throw expectedAnimation(found: token) }
                 if let tween = try tweenIfPresent() {
                     return Parsed(expr: Expr(.tween(tween), range: tween.range), height: 1)
                 }
@@ -855,8 +859,9 @@ private struct Parser {
         let range = start.union(close.range)
         guard count.value.isFinite else { return (.linear, range) }   // already reported
         guard let exact = count.exact, exact.denominator == 1, let steps = Int(exactly: exact.numerator) else {
-            report(.error("invalid-count", "the number of steps must be a whole number (got \(file.text(count.range)))",
-                          at: count.range))
+            let whole = count.exact.map { $0.denominator == 1 } ?? (count.value == count.value.rounded())
+            report(.error("invalid-count", "the number of steps " + (whole ? "is too large" : "must be a whole number")
+                          + " (got \(file.text(count.range)))", at: count.range))
             return (.linear, range)
         }
         do throws(AnimationError) {

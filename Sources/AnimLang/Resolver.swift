@@ -59,17 +59,26 @@ private struct Resolver {
         collectBindings()
         var references: [String: [(String, SourceRange)]] = [:]
         var broken: Set<String> = []
+        var unknown: [(String, SourceRange)] = []
         for binding in program.bindings where bindings[binding.name]?.range == binding.range {
             var names: [(String, SourceRange)] = []
             collect(binding.value, names: &names)
             for (name, range) in names where bindings[name] == nil {
                 broken.insert(binding.name)
                 if brokenNames.contains(name) { continue }
-                let hint = closestMatch(to: name, in: Array(bindings.keys)).map { "did you mean `\($0)`?" }
-                    ?? (Tween.Verb(rawValue: name) != nil ? "`\(name)` starts a tween only when a view follows it" : nil)
-                diagnostics.append(.error("unknown-name", "no animation named `\(name)`", at: range, hint: hint))
+                unknown.append((name, range))
             }
             references[binding.name] = names
+        }
+        // Only the first ones can be shown (`run` keeps the first
+        // `maxParseDiagnostics` of the file), and each "did you mean" compares
+        // the name with every binding: report those in source order.
+        unknown.sort { $0.1.start < $1.1.start }
+        let candidates = bindings.keys.sorted()   // sorted: ties give the same hint on every run
+        for (name, range) in unknown.prefix(maxParseDiagnostics) {
+            let hint = closestMatch(to: name, in: candidates).map { "did you mean `\($0)`?" }
+                ?? (Tween.Verb(rawValue: name) != nil ? "`\(name)` starts a tween only when a view follows it" : nil)
+            diagnostics.append(.error("unknown-name", "no animation named \(quoted(name))", at: range, hint: hint))
         }
         let order = orderBindings(references: references, broken: &broken)
         return ResolvedProgram(program: program, bindings: bindings, order: order, views: views.sorted(),

@@ -7,6 +7,7 @@ public enum TableFormat: String, Sendable, CaseIterable {
     /// Comma-separated, lossless: every value in shortest round-trip form.
     case csv
     /// JSON Lines: one object per row, `{"time":0.5,"circle.radius":55}`.
+    /// JSON has no infinities or NaN: a value that is not finite is `null`.
     case json
 }
 
@@ -85,7 +86,11 @@ public struct TableWriter: Sendable {
                 out.append(contentsOf: ",\"".utf8)
                 out.append(contentsOf: name)
                 out.append(contentsOf: "\":".utf8)
-                writeShortest(value, into: &out)
+                if value.isFinite {
+                    writeShortest(value, into: &out)
+                } else {
+                    out.append(contentsOf: "null".utf8)
+                }
             }
             out.append(contentsOf: "}\n".utf8)
         }
@@ -224,7 +229,7 @@ public func evaluateToText(_ file: SourceFile, binding: String? = nil, fps: Int6
     do {
         compiled = try scene.compile()
     } catch {
-        return ("", diagnostics + "\(file.name): error: cannot sample `\(target.name)`: \(error)\n", false)
+        return ("", diagnostics + render(samplingError(error, binding: target), in: file), false)
     }
     var bytes: [UInt8] = []
     guard let compiled else {

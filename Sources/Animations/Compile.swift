@@ -86,13 +86,22 @@ extension Scene {
 
 extension Node {
     /// Up to `limit` distinct segments of this node (in its own time), for
-    /// deciding whether a scene is a single tween.
-    func distinctSegments(limit: Int) throws(AnimationError) -> [Segment] {
+    /// deciding whether a scene is a single tween; `nil` when that takes more
+    /// than `budget` nodes, or (with `plainOnly`) at the first segment whose
+    /// clock goes through a warp. Breadth first, so a long chain of `let`s,
+    /// each adding a segment to the last, shows two segments near the top.
+    func distinctSegments(limit: Int, visiting budget: Int = .max, plainOnly: Bool = false) throws(AnimationError) -> [Segment]? {
         var found: [Segment] = []
-        var stack: [(Node, Path)] = [(self, .identity)]
-        while let (node, path) = stack.popLast() {
+        var queue: [(Node, Path)] = [(self, .identity)]
+        var next = 0
+        while next < queue.count {
+            guard next < budget else { return nil }
+            let (node, path) = queue[next]
+            next += 1
             switch node.kind {
             case .tween(let tween):
+                // A warped clock (placing it inverts the warp, which is costly) is not plain.
+                if plainOnly, path.collapse == nil, !path.stages.isEmpty { return nil }
                 let segment = path.place(tween)
                 if !found.contains(segment) {
                     found.append(segment)
@@ -101,10 +110,13 @@ extension Node {
             case .repeated(let child, let period, let count):
                 // Two copies are enough to tell one segment from several.
                 for copy in 0..<min(count, path.collapse == nil ? 2 : 1) {
-                    stack.append((child, try path.shifted(by: try period.times(Int64(copy)))))
+                    queue.append((child, try path.shifted(by: try period.times(Int64(copy)))))
                 }
-            case .union, .shift, .reverse, .scale, .warp, .dismantled:
-                try descend(node, path, into: &stack)
+            case .union(let kids):
+                // Enqueue no more than the budget can visit (a queue longer than the budget ends the search).
+                for child in kids.prefix(Swift.max(0, budget - queue.count + 1)) { queue.append((child, path)) }
+            case .shift, .reverse, .scale, .warp, .dismantled:
+                try descend(node, path, into: &queue)   // one child
             }
         }
         return found

@@ -79,9 +79,22 @@ public struct Easing: Hashable, Sendable, CustomStringConvertible {
 
     /// The family and parameters of this easing.
     public let kind: Kind
+    /// How deeply compositions and mirrors nest in this easing: 1 for a plain
+    /// curve. Evaluating, comparing and printing an easing recurse this deep,
+    /// so ``Scene/eased(_:)`` refuses to nest beyond ``maxDepth``.
+    let depth: Int
+
+    /// The deepest composition ``Scene/eased(_:)`` builds (`x with E1 with E2 …`
+    /// through a chain of `let`s); deeper ones throw instead of risking the stack.
+    public static let maxDepth = 1024
 
     private init(_ kind: Kind) {
         self.kind = kind
+        switch kind {
+        case .composed(let outer, let inner): depth = max(outer.depth, inner.depth) + 1
+        case .mirrored(let inner): depth = inner.depth + 1
+        case .linear, .easeIn, .easeOut, .easeInOut, .cubicBezier, .steps, .penner: depth = 1
+        }
     }
 
     // MARK: - Factories

@@ -207,26 +207,56 @@ public struct Scene: Sendable {
     /// ``AnimationError/nonMonotoneWarp(_:)``).
     ///
     /// Law: `(x with E1) with E2 = x with E1.composed(after: E2)` for monotone warps.
+    ///
+    /// Easings compose at most ``Easing/maxDepth`` deep, and warps nest at
+    /// most ``maxWarpNesting`` deep; beyond that this throws
+    /// ``AnimationError/invalidEasing(_:)`` (a `let` chain easing the last
+    /// binding again and again would otherwise make every sample walk the chain).
     public func eased(_ easing: Easing) throws(AnimationError) -> Scene {
         guard case .run(let duration, let root) = storage else { return self }
+        // Composing with linear changes nothing (and needs no search for a single tween).
+        if case .linear = easing.kind { return self }
         if let single = root.flatMap({ Scene.singleSpanningTween($0, duration: duration) }) {
+            let composed = single.easing.composed(after: easing)
+            try Scene.checkDepth(of: composed)
             let tween = Tween(property: single.property, from: single.from, to: single.to,
-                              easing: single.easing.composed(after: easing), duration: duration)
+                              easing: composed, duration: duration)
             return Scene(duration: duration, root: Node(.tween(tween)))
         }
         guard easing.isMonotone else { throw .nonMonotoneWarp(easing.description) }
-        if case .linear = easing.kind { return self }
         guard let root, !duration.isZero else { return self }
         if case .warp(let inner, let previous, let span) = root.kind, span == duration {
-            return Scene(duration: duration, root: Node(.warp(inner, previous.composed(after: easing), span)))
+            let composed = previous.composed(after: easing)
+            try Scene.checkDepth(of: composed)
+            return Scene(duration: duration, root: Node(.warp(inner, composed, span)))
+        }
+        guard root.warpDepth < Scene.maxWarpNesting else {
+            throw .invalidEasing("easings on composite animations nest more than \(Scene.maxWarpNesting) deep")
         }
         return Scene(duration: duration, root: Node(.warp(root, easing, duration)))
     }
 
+    /// How many time warps (`with E` on a composite) may nest on the way to a tween.
+    public static let maxWarpNesting = 256
+
+    private static func checkDepth(of easing: Easing) throws(AnimationError) {
+        guard easing.depth <= Easing.maxDepth else {
+            throw .invalidEasing("easings compose more than \(Easing.maxDepth) deep")
+        }
+    }
+
+    /// How many nodes ``singleSpanningTween(_:duration:)`` looks at before it
+    /// gives up and treats the scene as a composite.
+    static let singleTweenSearchLimit = 1024
+
     /// The tween when Σ is exactly one forward segment whose window is `[0, D]`
-    /// and whose clock is plain (no warp), else `nil`.
+    /// and whose clock is plain (no warp), else `nil`. Also `nil` when finding
+    /// out would take more than ``singleTweenSearchLimit`` nodes (a tween
+    /// buried that deep, or repeated that often in parallel with itself, is
+    /// eased as a composite: the same values for a monotone easing).
     private static func singleSpanningTween(_ root: Node, duration: Time) -> Segment? {
-        guard let segments = try? root.distinctSegments(limit: 2), segments.count == 1 else { return nil }
+        guard let segments = try? root.distinctSegments(limit: 2, visiting: singleTweenSearchLimit, plainOnly: true),
+              segments.count == 1 else { return nil }
         let segment = segments[0]
         guard segment.isForward, segment.warp == nil,
               segment.start.exact == .zero, segment.end.exact == duration else { return nil }
@@ -268,18 +298,31 @@ final class Node: @unchecked Sendable {
     private(set) var kind: Kind
     /// How many segments full materialization would produce (saturating).
     let leafCount: Int
+    /// The most warps on one path from this node to a tween: the stages of
+    /// that tween's clock, which compiling and sampling walk through.
+    let warpDepth: Int
 
     init(_ kind: Kind) {
         self.kind = kind
         switch kind {
-        case .tween: leafCount = 1
+        case .tween:
+            leafCount = 1
+            warpDepth = 0
         case .union(let children):
             leafCount = children.reduce(0) { $0.addingSaturating($1.leafCount) }
-        case .shift(let child, _), .reverse(let child, _), .scale(let child, _), .warp(let child, _, _):
+            warpDepth = children.reduce(0) { max($0, $1.warpDepth) }
+        case .shift(let child, _), .reverse(let child, _), .scale(let child, _):
             leafCount = child.leafCount
+            warpDepth = child.warpDepth
+        case .warp(let child, _, _):
+            leafCount = child.leafCount
+            warpDepth = child.warpDepth + 1
         case .repeated(let child, _, let count):
             leafCount = child.leafCount.multipliedSaturating(count)
-        case .dismantled: leafCount = 0
+            warpDepth = child.warpDepth
+        case .dismantled:
+            leafCount = 0
+            warpDepth = 0
         }
     }
 
