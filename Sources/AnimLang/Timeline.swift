@@ -78,7 +78,8 @@ private func gantt(_ scene: CompiledScene, width: Int) -> String {
     }
     for block in scene.blocks {
         for property in block.body.properties {
-            for index in cell(block.start.seconds)...cell(block.end.seconds) { bars[property]?[index] = "~" }
+            let first = cell(block.start.seconds)
+            for index in first...max(first, cell(block.end.seconds)) { bars[property]?[index] = "~" }
         }
     }
     for segment in scene.segments {

@@ -278,7 +278,7 @@ func evalCommand(_ arguments: Arguments) -> Never {
     do {
         compiled = try scene.compile()
     } catch {
-        standardError.write("\(file.name): error: cannot sample `\(target.name)`: \(error)\n")
+        standardError.write(render(samplingError(error, binding: target), in: file))
         exit(1)
     }
     guard let compiled else {
@@ -295,11 +295,11 @@ func evalCommand(_ arguments: Arguments) -> Never {
     } else {
         let frames = FrameTimes(duration: compiled.duration, fps: arguments.fps)
         guard let count = frames.count, count <= maximumRows else {
-            standardError.write("""
-                \(file.name): error: `\(target.name)` lasts \(compiled.duration)s: at \(arguments.fps) fps that is more than \(maximumRows) rows
-                  hint: sample fewer rows with a lower --fps, or exactly the times you need with --at
-
-                """)
+            let range = target.nameRange == .none ? target.range : target.nameRange
+            let tooLong = Diagnostic.error("too-many-rows",
+                                           "`\(target.name)` lasts \(compiled.duration)s: at \(arguments.fps) fps that is more than \(maximumRows) rows",
+                                           at: range, hint: "sample fewer rows with a lower --fps, or exactly the times you need with --at")
+            standardError.write(render(tooLong, in: file))
             exit(1)
         }
         tabulate(compiled, initial: outcome.initial, at: frames, format: format, timeDecimals: arguments.atDecimals, flush: flush)
