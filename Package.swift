@@ -17,6 +17,9 @@ let package = Package(
         .target(name: "AnimLang", dependencies: ["Animations"]),
         // The thin command-line interpreter.
         .executableTarget(name: "animc", dependencies: ["AnimLang"]),
+        // Scale benchmarks (issue 5): generates its own inputs, one child process per workload.
+        // `swift run -c release animc-bench`, or `bash bench/run.sh` for the full report.
+        .executableTarget(name: "animc-bench", dependencies: ["AnimLang", "Animations"]),
         .testTarget(name: "AnimationsTests", dependencies: ["Animations"], exclude: ["Golden"]),
         .testTarget(name: "AnimLangTests", dependencies: ["AnimLang", "Animations"], exclude: ["Golden"]),
         // Runs the built `animc` binary: exit statuses, standard input, options.

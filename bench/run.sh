@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Builds animc and animc-bench in release mode (scratch path .build-bench),
+# runs every scale workload, the start-up comparison against a hello world
+# and the callgrind instruction counts, and writes bench/results.txt.
+#
+#   bash bench/run.sh                    # everything (a few minutes)
+#   bash bench/run.sh --only chain       # extra arguments go to animc-bench
+#
+# Exits with animc-bench's status (pipefail): non-zero when a target is missed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scratch=.build-bench
+swift build -c release --scratch-path "$scratch" --product animc >&2
+swift build -c release --scratch-path "$scratch" --product animc-bench >&2
+bin=$(swift build -c release --scratch-path "$scratch" --show-bin-path)
+
+# The baseline for start-up: a hello world with the same optimisation.
+mkdir -p "$scratch/hello" "$scratch/callgrind"
+swiftc -O bench/hello/main.swift -o "$scratch/hello/hello"
+
+extra=()
+command -v valgrind >/dev/null && extra+=(--instructions)
+
+# Which sources were measured: a checkout (commit, and any uncommitted
+# changes), or a copy of one (e.g. `git archive HEAD` plus the bench files).
+describe_tree() {
+    local top
+    top=$(git rev-parse --show-toplevel 2>/dev/null || true)
+    if [ "$top" = "$(pwd -P)" ]; then
+        local changed
+        changed=$(git status --porcelain -- Sources Package.swift | awk '{ print $2 }' | tr '\n' ' ')
+        echo "commit $(git rev-parse --short HEAD)${changed:+ + uncommitted changes in: $changed}"
+    elif [ -n "$top" ]; then
+        echo "a copy of the sources in $(pwd -P), inside the checkout of commit $(git rev-parse --short HEAD)"
+    else
+        echo "sources in $(pwd -P) (not a git checkout)"
+    fi
+}
+
+results=bench/results.txt
+{
+    status=0
+    echo "# bench/results.txt: written by bench/run.sh"
+    echo "# $(date -u +%Y-%m-%dT%H:%MZ); $(describe_tree)"
+    echo "# $(swift --version 2>&1 | head -n 1)"
+    echo "# $(nproc) cores; load average before the run: $(cut -d ' ' -f 1-3 /proc/loadavg)"
+    echo "# animc links: $(ldd "$bin/animc" | awk '{ print $1 }' | sed 's/\.so.*//' | tr '\n' ' ')"
+    if ldd "$bin/animc" | grep -qi foundation; then echo "# WARNING: animc links Foundation"; fi
+    echo
+    "$bin/animc-bench" --animc "$bin/animc" --hello "$scratch/hello/hello" \
+        --callgrind-dir "$scratch/callgrind" "${extra[@]}" "$@" || status=$?
+    if [ -f "$scratch/callgrind/callgrind.out.animc" ]; then
+        echo
+        echo "where animc's start-up instructions go (callgrind_annotate --inclusive=yes, top entries):"
+        callgrind_annotate --inclusive=yes "$scratch/callgrind/callgrind.out.animc" 2>/dev/null \
+            | grep -E '^ *[0-9,]+ \(' | sed -n '1,25p' | cut -c 1-160 || true
+    fi
+    exit "$status"
+} | tee "$results"
