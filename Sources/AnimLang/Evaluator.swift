@@ -103,6 +103,17 @@ public struct Outcome: Sendable {
     public let initial: [Property: Double]
     public let diagnostics: [Diagnostic]
 
+    /// Assembles an outcome from stages run one by one (``run(_:binding:)`` does all of them).
+    public init(program: Program, resolved: ResolvedProgram, target: Binding?, scene: Scene?,
+                initial: [Property: Double], diagnostics: [Diagnostic]) {
+        self.program = program
+        self.resolved = resolved
+        self.target = target
+        self.scene = scene
+        self.initial = initial
+        self.diagnostics = diagnostics
+    }
+
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
 }
 

@@ -113,8 +113,16 @@ final class Term {
     let depth: Int
     /// Whether any tween lies inside (otherwise the term is a wait, `one` or `zero`).
     let hasSegments: Bool
-    /// A canonical text, used to order the operands of `||`.
+    /// A canonical text (long: it spells out the whole term). Only used to
+    /// order two operands of `||` whose ``fingerprint``s collide.
     private(set) lazy var key: String = makeKey()
+    /// The first property the term animates (empty for none), so that the
+    /// operands of `||` come out roughly by name.
+    private(set) lazy var firstProperty: String = makeFirstProperty()
+    /// A hash of the term's content (FNV-1a over its fields and its
+    /// children's fingerprints), the same in every run: the order of `||`
+    /// operands must not depend on addresses or on Swift's seeded hashing.
+    private(set) lazy var fingerprint: UInt64 = makeFingerprint()
 
     init(_ kind: Kind, duration: Time?, depth: Int) {
         self.kind = kind
@@ -135,6 +143,77 @@ final class Term {
     var items: [Term] {
         if case .sequence(let items) = kind { return items }
         return [self]
+    }
+
+    /// Whether `self` sorts before `other` among the operands of `||`.
+    func precedes(_ other: Term) -> Bool {
+        if self === other { return false }
+        if firstProperty != other.firstProperty { return firstProperty < other.firstProperty }
+        if fingerprint != other.fingerprint { return fingerprint < other.fingerprint }
+        return key < other.key
+    }
+
+    private func makeFirstProperty() -> String {
+        switch kind {
+        case .tween(let leaf): return leaf.property.description
+        case .sequence(let items), .parallel(let items):
+            for item in items where item.hasSegments { return item.firstProperty }
+            return ""
+        case .power(let body, _), .reversed(let body), .warp(let body, _): return body.firstProperty
+        case .zero, .one, .wait, .dismantled: return ""
+        }
+    }
+
+    private func makeFingerprint() -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ value: UInt64) {
+            var v = value
+            for _ in 0..<8 {
+                hash = (hash ^ (v & 0xff)) &* 0x0000_0100_0000_01b3
+                v >>= 8
+            }
+        }
+        func mix(_ text: String) {
+            for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+            mix(UInt64(text.utf8.count))
+        }
+        func mix(_ time: Time) {
+            mix(UInt64(bitPattern: time.numerator))
+            mix(UInt64(bitPattern: time.denominator))
+        }
+        switch kind {
+        case .zero: mix(1)
+        case .one: mix(2)
+        case .wait(let d):
+            mix(3)
+            mix(d)
+        case .tween(let leaf):
+            mix(4)
+            mix(leaf.property.description)
+            mix(leaf.from.bitPattern)
+            mix(leaf.to.bitPattern)
+            mix(leaf.duration)
+            mix(leaf.easing.description)
+        case .sequence(let items):
+            mix(5)
+            for item in items { mix(item.fingerprint) }
+        case .parallel(let items):
+            mix(6)
+            for item in items { mix(item.fingerprint) }
+        case .power(let body, let n):
+            mix(7)
+            mix(UInt64(bitPattern: Int64(n)))
+            mix(body.fingerprint)
+        case .reversed(let body):
+            mix(8)
+            mix(body.fingerprint)
+        case .warp(let body, let easing):
+            mix(9)
+            mix(easing.description)
+            mix(body.fingerprint)
+        case .dismantled: mix(10)
+        }
+        return hash
     }
 
     private func makeKey() -> String {
@@ -569,7 +648,7 @@ struct Normalizer {
         if let factored = try factorPrefixes(children) { return factored }
         if let factored = try factorSuffixes(children) { return factored }
         if children.count == 1 { return children[0] }
-        children.sort { $0.key < $1.key }
+        children.sort { $0.precedes($1) }
         var duration = Time.zero
         var depth = 0
         for child in children {

@@ -73,9 +73,8 @@ private struct Printer {
 
     func binding(_ binding: Binding) -> String {
         let head = "let \(binding.name) ="
-        let flat = self.flat(binding.value, depth: 1)
-        if head.utf8.count + 1 + flat.utf8.count <= width { return head + " " + flat }
-        if 2 + flat.utf8.count <= width { return head + "\n  " + flat }
+        if let flat = flatIfFits(binding.value, depth: 1, room: width - head.utf8.count - 1) { return head + " " + flat }
+        if let flat = flatIfFits(binding.value, depth: 1, room: width - 2) { return head + "\n  " + flat }
         return head + "\n  " + layout(binding.value, indent: 2, column: 2, depth: 1)
     }
 
@@ -84,8 +83,8 @@ private struct Printer {
     /// `expr` starting at `column` on a line indented by `indent`; a chain
     /// that does not fit puts each further operand on its own line at `indent`.
     func layout(_ expr: Expr, indent: Int, column: Int, depth: Int) -> String {
-        let flat = self.flat(expr, depth: depth)
-        if column + flat.utf8.count <= width || depth > maxExpressionNesting { return flat }
+        if depth > maxExpressionNesting { return flat(expr, depth: depth) }
+        if let flat = flatIfFits(expr, depth: depth, room: width - column) { return flat }
         switch expr.kind {
         case .parallel(let operands) where operands.count > 1:
             return chain(operands, separator: "||", parent: .parallel, indent: indent, column: column, depth: depth)
@@ -99,7 +98,7 @@ private struct Printer {
             }
             return layout(operand, indent: indent, column: column, depth: depth + 1) + suffix
         case .name, .zero, .one, .wait, .tween, .parallel, .sequence:
-            return flat
+            return flat(expr, depth: depth)
         }
     }
 
@@ -110,10 +109,9 @@ private struct Printer {
         for (index, operand) in operands.enumerated() {
             let start = index == 0 ? column : indent + separator.utf8.count + 1
             if index > 0 { out += "\n" + spaces(indent) + separator + " " }
-            var flat = self.flat(operand, depth: depth + 1)
-            if needsParentheses(operand, in: parent) { flat = "(" + flat + ")" }
-            if start + flat.utf8.count <= width {
-                out += flat
+            let parenthesized = needsParentheses(operand, in: parent)
+            if let flat = flatIfFits(operand, depth: depth + 1, room: width - start - (parenthesized ? 2 : 0)) {
+                out += parenthesized ? "(" + flat + ")" : flat
             } else if precedence(operand) <= .sequence {
                 out += block(operand, indent: indent, depth: depth + 1)
             } else {
@@ -132,36 +130,71 @@ private struct Printer {
     // MARK: One line
 
     func flat(_ expr: Expr, depth: Int) -> String {
-        // Deeper than the parser allows (only a hand-built tree can be): stop here.
-        guard depth <= maxExpressionNesting else { return "…" }
-        switch expr.kind {
-        case .name(let name):
-            return name
-        case .zero:
-            return "zero"
-        case .one:
-            return "one"
-        case .wait(let duration):
-            return "wait " + self.duration(duration)
-        case .tween(let tween):
-            return self.tween(tween)
-        case .parallel(let operands):
-            return nary(operands, separator: " || ", parent: .parallel, empty: "zero", depth: depth)
-        case .sequence(let operands):
-            return nary(operands, separator: " ; ", parent: .sequence, empty: "one", depth: depth)
-        case .power(let operand, _), .reversed(let operand), .looped(let operand, _), .repeated(let operand, _),
-             .delayed(let operand, _), .retimed(let operand, _), .eased(let operand, _, _):
-            let inner = flat(operand, depth: depth + 1)
-            return (precedence(operand) <= .power ? "(" + inner + ")" : inner) + suffix(expr)
-        }
+        var out = ""
+        _ = writeFlat(expr, depth: depth, into: &out, limit: Int.max)
+        return out
     }
 
-    func nary(_ operands: [Expr], separator: String, parent: Precedence, empty: String, depth: Int) -> String {
-        guard operands.count > 1 else { return operands.first.map { flat($0, depth: depth + 1) } ?? empty }
-        return operands.map { operand in
-            let inner = flat(operand, depth: depth + 1)
-            return needsParentheses(operand, in: parent) ? "(" + inner + ")" : inner
-        }.joined(separator: separator)
+    /// The one-line form when it takes at most `room` bytes; `nil` otherwise,
+    /// found without writing more than `room` bytes (so laying out a long
+    /// expression costs its size, not its size times its depth).
+    func flatIfFits(_ expr: Expr, depth: Int, room: Int) -> String? {
+        guard room > 0 else { return nil }
+        var out = ""
+        return writeFlat(expr, depth: depth, into: &out, limit: room) ? out : nil
+    }
+
+    /// Appends the one-line form of `expr`; `false` as soon as `out` exceeds `limit` bytes.
+    func writeFlat(_ expr: Expr, depth: Int, into out: inout String, limit: Int) -> Bool {
+        // Deeper than the parser allows (only a hand-built tree can be): stop here.
+        guard depth <= maxExpressionNesting else {
+            out += "…"
+            return out.utf8.count <= limit
+        }
+        switch expr.kind {
+        case .name(let name):
+            out += name
+        case .zero:
+            out += "zero"
+        case .one:
+            out += "one"
+        case .wait(let duration):
+            out += "wait " + self.duration(duration)
+        case .tween(let tween):
+            out += self.tween(tween)
+        case .parallel(let operands):
+            return writeNary(operands, separator: " || ", parent: .parallel, empty: "zero", depth: depth, into: &out, limit: limit)
+        case .sequence(let operands):
+            return writeNary(operands, separator: " ; ", parent: .sequence, empty: "one", depth: depth, into: &out, limit: limit)
+        case .power(let operand, _), .reversed(let operand), .looped(let operand, _), .repeated(let operand, _),
+             .delayed(let operand, _), .retimed(let operand, _), .eased(let operand, _, _):
+            let parenthesized = precedence(operand) <= .power
+            if parenthesized { out += "(" }
+            guard writeFlat(operand, depth: depth + 1, into: &out, limit: limit) else { return false }
+            if parenthesized { out += ")" }
+            out += suffix(expr)
+        }
+        return out.utf8.count <= limit
+    }
+
+    func writeNary(_ operands: [Expr], separator: String, parent: Precedence, empty: String, depth: Int,
+                   into out: inout String, limit: Int) -> Bool {
+        guard operands.count > 1 else {
+            guard let only = operands.first else {
+                out += empty
+                return out.utf8.count <= limit
+            }
+            return writeFlat(only, depth: depth + 1, into: &out, limit: limit)
+        }
+        for (index, operand) in operands.enumerated() {
+            if index > 0 { out += separator }
+            let parenthesized = needsParentheses(operand, in: parent)
+            if parenthesized { out += "(" }
+            guard writeFlat(operand, depth: depth + 1, into: &out, limit: limit) else { return false }
+            if parenthesized { out += ")" }
+            if out.utf8.count > limit { return false }
+        }
+        return true
     }
 
     /// What a unary form writes after its operand.

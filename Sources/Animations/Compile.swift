@@ -37,7 +37,7 @@ public final class CompiledScene: @unchecked Sendable {
 
     /// The number of listed segments.
     public var segmentCount: Int {
-        tracks.reduce(0) { $0 + $1.segments.count }
+        tracks.reduce(0) { $0 + $1.count }
     }
 }
 
@@ -193,7 +193,8 @@ private struct Compiler {
         }
         let properties = Set(segments.keys).union(byProperty.keys).sorted()
         let tracks = properties.map { property in
-            Track(segments: segments[property] ?? [],
+            // Moved out of the dictionary, so the track sorts it without a copy.
+            Track(segments: segments.removeValue(forKey: property) ?? [],
                   blocks: (byProperty[property] ?? []).compactMap { block in
                       block.body.track(for: property).map { BlockReference(block: block, track: $0) }
                   })

@@ -38,15 +38,22 @@ extension CompiledScene {
 
 /// The segments of one property, indexed for the sampling rule.
 final class Track: @unchecked Sendable {
-    /// Sorted by start (then end); exact duplicates removed, since Σ is a set.
-    let segments: [Segment]
-    /// `segments[i].start` and `segments[i].end`, for the searches.
+    /// How many segments (sorted by start, then end; exact duplicates
+    /// removed, since Σ is a set).
+    let count: Int
+    /// `start` and `end` of each segment, for the searches.
     private let starts: [Instant]
     private let ends: [Instant]
-    /// The segments again, in memory of our own: reading an array element of
-    /// a struct with references copies it (and counts references); reading
+    /// The segments, in memory of our own: reading an array element of a
+    /// struct with references copies it (and counts references); reading
     /// through a pointer does not.
     private let storage: UnsafeMutablePointer<Segment>
+
+    /// The segments, sorted by start (a copy, for listing).
+    var segments: [Segment] {
+        Array(UnsafeBufferPointer(start: storage, count: count))
+    }
+
     /// Indices into `segments`, sorted by (end, start).
     private let byEnd: [Int32]
     /// A max-tree over `segments[i].end`, for "the last segment started by t
@@ -61,28 +68,29 @@ final class Track: @unchecked Sendable {
     /// The latest-ending segments (keys: end, start; values: end values).
     private(set) var last: Group?
 
-    init(segments unsorted: [Segment], blocks: [BlockReference]) {
+    init(segments unsorted: consuming [Segment], blocks: [BlockReference]) {
         var sorted = unsorted
         sorted.sort { lhs, rhs in lhs.start != rhs.start ? lhs.start < rhs.start : lhs.end < rhs.end }
-        segments = Track.removingDuplicates(sorted)
+        let segments = Track.removingDuplicates(sorted)
+        sorted = []
+        count = segments.count
         starts = segments.map(\.start)
         ends = segments.map(\.end)
         storage = UnsafeMutablePointer<Segment>.allocate(capacity: max(1, segments.count))
         storage.initialize(from: segments, count: segments.count)
         self.blocks = blocks
-        let count = segments.count
-        var ends = Array(0..<Int32(truncatingIfNeeded: count))
-        let segments = self.segments
-        ends.sort { a, b in
-            let x = segments[Int(a)], y = segments[Int(b)]
-            return x.end != y.end ? x.end < y.end : x.start < y.start
+        var byEnd = Array(0..<Int32(truncatingIfNeeded: count))
+        let ends = self.ends, starts = self.starts
+        byEnd.sort { a, b in
+            let x = Int(a), y = Int(b)
+            return ends[x] != ends[y] ? ends[x] < ends[y] : starts[x] < starts[y]
         }
-        byEnd = ends
+        self.byEnd = byEnd
         var size = 1
         while size < count { size *= 2 }
         leaves = size
         var tree = [Instant](repeating: Instant(approximately: -Double.infinity), count: 2 * size)
-        for (index, segment) in segments.enumerated() { tree[size + index] = segment.end }
+        for (index, end) in ends.enumerated() { tree[size + index] = end }
         var node = size - 1
         while node >= 1 {
             tree[node] = max(tree[2 * node], tree[2 * node + 1])
@@ -95,7 +103,7 @@ final class Track: @unchecked Sendable {
     }
 
     deinit {
-        storage.deinitialize(count: segments.count)
+        storage.deinitialize(count: count)
         storage.deallocate()
     }
 
@@ -184,8 +192,10 @@ final class Track: @unchecked Sendable {
 
     private func computeFirstListed() -> Group? {
         var group: Group?
-        if let head = segments.first {
-            for segment in segments {
+        if count > 0 {
+            let head = storage[0]
+            for index in 0..<count {
+                let segment = storage[index]
                 guard segment.start == head.start else { break }
                 Group.merge(&group, Group(head.start, head.start, segment.startValue), keepLatest: false)
             }
@@ -205,9 +215,9 @@ final class Track: @unchecked Sendable {
 
     private func computeLast() -> Group? {
         var group: Group?
-        if let tail = byEnd.last.map({ segments[Int($0)] }) {
+        if let tail = byEnd.last.map({ storage[Int($0)] }) {
             for index in byEnd.reversed() {
-                let segment = segments[Int(index)]
+                let segment = storage[Int(index)]
                 guard segment.end == tail.end, segment.start == tail.start else { break }
                 Group.merge(&group, Group(tail.end, tail.start, segment.endValue, keyIsEnd: true), keepLatest: true)
             }

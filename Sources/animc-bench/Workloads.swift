@@ -254,10 +254,8 @@ private func workloadRepetition(_ n: Int) -> Measurement {
 
 // MARK: - Workload 4: parse (+ normalize) a generated 1 MB script
 
-/// Parse, resolve, evaluate and print a generated script of `n` bytes.
-///
-/// Normalization is not measured yet: this is parse + resolve + evaluate +
-/// `format(program)`. Wire `normalize` in at the marked spot.
+/// Parse, resolve, evaluate, normalize and print a generated script of `n`
+/// bytes: what `animc normalize large.anim` does.
 func workloadScript(_ n: Int) -> Measurement {
     let text = largeScript(bytes: n)
     var measurement = Measurement()
@@ -269,19 +267,14 @@ func workloadScript(_ n: Int) -> Measurement {
     if !errors.isEmpty {
         fail("the generated script has errors:\n" + render(Array(errors.prefix(5)), in: file))
     }
-    // ─── NORMALIZATION GOES HERE ───────────────────────────────────────────
-    // Time it as its own phase and print the normal form below instead of
-    // `parsed.program`. `normalize(_:)` (Normalizer.swift, since 1f75528)
-    // takes the `Outcome` of `run(file)` and normalizes its target binding,
-    // here `final`, which uses every group:
-    //     let outcome = measurement.phase("run") { run(file) }
-    //     let normal = measurement.phase("normalize") { () -> NormalForm in
-    //         do { return try normalize(outcome) } catch { fail("normalize: \(error)") }
-    //     }
-    //     let printed = measurement.phase("format") { format(normal.program) }
-    // ───────────────────────────────────────────────────────────────────────
-    let printed = measurement.phase("format") { format(parsed.program) }
-    guard printed.utf8.count > n / 2, evaluation.scenes.count == resolved.bindings.count else {
+    let outcome = Outcome(program: parsed.program, resolved: resolved, target: parsed.program.bindings.last,
+                          scene: parsed.program.bindings.last.flatMap { evaluation.scenes[$0.name] },
+                          initial: resolved.initial, diagnostics: [])
+    let normal = measurement.phase("normalize") { () -> NormalForm in
+        do { return try normalize(outcome) } catch { fail("normalize: \(error)") }
+    }
+    let printed = measurement.phase("format") { format(normal.program) }
+    guard printed.utf8.count > n / 4, evaluation.scenes.count == resolved.bindings.count else {
         fail("large script: printed \(printed.utf8.count) bytes, evaluated \(evaluation.scenes.count) of \(resolved.bindings.count) bindings")
     }
     measurement.outputBytes = printed.utf8.count
