@@ -153,6 +153,13 @@ public struct Duration: Equatable, Sendable {
         unit == .milliseconds ? number.value / 1000 : number.value
     }
 
+    /// The length as exact time: the exact value when the number is exact,
+    /// else (it used `pi` or `tau`) the shortest decimal that reads back as
+    /// it; `nil` when even that does not fit.
+    public var time: Time? {
+        exactSeconds ?? Time(seconds: approximateSeconds)
+    }
+
     /// The exact length in seconds, when the number is exact.
     public var exactSeconds: Time? {
         guard let exact = number.exact else { return nil }
@@ -237,6 +244,28 @@ public struct Tween: Equatable, Sendable {
     public static func == (lhs: Tween, rhs: Tween) -> Bool {
         lhs.verb == rhs.verb && lhs.target == rhs.target && lhs.property == rhs.property
             && lhs.from == rhs.from && lhs.to == rhs.to && lhs.angleUnit == rhs.angleUnit
+    }
+
+    /// The values it moves between, as reported: `fadeIn` is 0 → 1,
+    /// `fadeOut` 1 → 0, and rotation is in degrees whatever unit was written.
+    /// `nil` only for a hand-built tween missing `from` or `to`.
+    public var values: (from: Double, to: Double)? {
+        switch verb {
+        case .fadeIn: return (0, 1)
+        case .fadeOut: return (1, 0)
+        case .shrink, .grow, .scale, .rotate, .fade, .animate:
+            guard let from, let to else { return nil }
+            return (inDegrees(from.value), inDegrees(to.value))
+        }
+    }
+
+    private func inDegrees(_ value: Double) -> Double {
+        guard verb == .rotate else { return value }
+        switch angleUnit {
+        case nil, .degrees?: return value
+        case .radians?: return value * 180 / Double.pi
+        case .turns?: return value * 360
+        }
     }
 
     /// The property this tween animates on each target view.

@@ -220,16 +220,9 @@ private struct Evaluator {
                 return nil
             }
         }
-        let from: Double, to: Double
-        switch tween.verb {
-        case .fadeIn: (from, to) = (0, 1)
-        case .fadeOut: (from, to) = (1, 0)
-        case .shrink, .grow, .scale, .rotate, .fade, .animate:
-            guard let start = tween.from, let end = tween.to else {
-                diagnostics.append(.error("incomplete-tween", "this tween needs `from` and `to` values", at: range))
-                return nil
-            }
-            (from, to) = (degrees(start.value, tween), degrees(end.value, tween))
+        guard let (from, to) = tween.values else {
+            diagnostics.append(.error("incomplete-tween", "this tween needs `from` and `to` values", at: range))
+            return nil
         }
         guard from.isFinite, to.isFinite else {
             diagnostics.append(.error("not-finite", "the tween's values are not finite numbers", at: range))
@@ -246,16 +239,6 @@ private struct Evaluator {
         return Scene.parallel(parts)
     }
 
-    /// Rotation is always reported in degrees.
-    private func degrees(_ value: Double, _ tween: Tween) -> Double {
-        guard tween.verb == .rotate else { return value }
-        switch tween.angleUnit {
-        case nil, .degrees?: return value
-        case .radians?: return value * 180 / Double.pi
-        case .turns?: return value * 360
-        }
-    }
-
     /// The exact length of a duration in seconds, or `nil` after reporting why not.
     private mutating func seconds(_ duration: Duration) -> Time? {
         let number = duration.number
@@ -268,10 +251,8 @@ private struct Evaluator {
                                       at: duration.range, hint: "to start something earlier, delay the other parts instead"))
             return nil
         }
-        if let exact = duration.exactSeconds { return exact }
-        // Inexact (it used pi or tau): the shortest decimal that reads back as it.
-        let seconds = duration.unit == .milliseconds ? number.value / 1000 : number.value
-        guard let time = Time(seconds: seconds) else {
+        guard let time = duration.time else {
+            let seconds = duration.approximateSeconds
             let size = abs(seconds) < 1 ? "too small" : "too large"
             diagnostics.append(.error("overflow", "duration \(formatNumber(seconds))s is \(size) to represent exactly",
                                       at: duration.range,

@@ -414,14 +414,7 @@ struct Normalizer {
         case .view(let name, _): views = [name]
         case .allViews: views = resolved.views
         }
-        let from: Double, to: Double
-        switch tween.verb {
-        case .fadeIn: (from, to) = (0, 1)
-        case .fadeOut: (from, to) = (1, 0)
-        case .shrink, .grow, .scale, .rotate, .fade, .animate:
-            guard let start = tween.from, let end = tween.to else { throw .programHasErrors }
-            (from, to) = (degrees(start.value, tween), degrees(end.value, tween))
-        }
+        guard let (from, to) = tween.values else { throw .programHasErrors }
         var leaves: [Term] = []
         for view in views {
             let leaf = Leaf(property: Property(view: view, name: tween.resolvedProperty), from: from + 0, to: to + 0,
@@ -431,19 +424,8 @@ struct Normalizer {
         return try parallel(leaves)
     }
 
-    private func degrees(_ value: Double, _ tween: Tween) -> Double {
-        guard tween.verb == .rotate else { return value }
-        switch tween.angleUnit {
-        case nil, .degrees?: return value
-        case .radians?: return value * 180 / Double.pi
-        case .turns?: return value * 360
-        }
-    }
-
     private func seconds(_ duration: Duration) throws(NormalizationError) -> Time {
-        if let exact = duration.exactSeconds { return exact }
-        let value = duration.unit == .milliseconds ? duration.number.value / 1000 : duration.number.value
-        guard let time = Time(seconds: value) else { throw .overflow }
+        guard let time = duration.time else { throw .overflow }
         return time
     }
 
