@@ -3,37 +3,12 @@ import Testing
 
 /// The `animc` executable, run as a user runs it.
 struct CommandLineTests {
-    struct Result {
-        let status: Int32
-        let output: String
-        let errors: String
-    }
+    typealias Result = MalformedCLITests.Result
 
-    static let binary: URL = {
-        // The test bundle sits next to the products of the same build.
-        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        return bundle.appendingPathComponent("animc")
-    }()
-
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
+    /// Runs the built binary (through the malformed-corpus tests' runner,
+    /// which keeps large outputs in files rather than pipes).
     func animc(_ arguments: [String], input: String? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = CommandLineTests.binary
-        process.arguments = arguments
-        process.currentDirectoryURL = CommandLineTests.root
-        let output = Pipe(), errors = Pipe(), standardInput = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = standardInput
-        try process.run()
-        if let input { standardInput.fileHandleForWriting.write(Data(input.utf8)) }
-        try standardInput.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Result(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self),
-                      errors: String(decoding: err, as: UTF8.self))
+        try MalformedCLITests.animc(arguments, input: input.map { Data($0.utf8) })
     }
 
     @Test func evalPrintsCSVWhenPiped() throws {
