@@ -165,7 +165,7 @@ public struct Duration: Equatable, Sendable {
         guard let exact = number.exact else { return nil }
         switch unit {
         case .implicit, .seconds: return exact
-        case .milliseconds: return exact.divided(by: Time(1000))
+        case .milliseconds: return try? exact.divided(by: Time(1000))
         }
     }
 }
@@ -209,7 +209,7 @@ public enum Target: Equatable, Sendable {
 
 /// A tween leaf. Every tween lasts 1 s (use `in` to change it) and is linear
 /// (use `with` to ease it).
-public struct Tween: Equatable, Sendable {
+public struct TweenSyntax: Equatable, Sendable {
     public enum Verb: String, Equatable, Sendable, CaseIterable {
         case shrink, grow, scale, rotate, fadeIn, fadeOut, fade, animate
     }
@@ -241,7 +241,7 @@ public struct Tween: Equatable, Sendable {
         self.range = range
     }
 
-    public static func == (lhs: Tween, rhs: Tween) -> Bool {
+    public static func == (lhs: TweenSyntax, rhs: TweenSyntax) -> Bool {
         lhs.verb == rhs.verb && lhs.target == rhs.target && lhs.property == rhs.property
             && lhs.from == rhs.from && lhs.to == rhs.to && lhs.angleUnit == rhs.angleUnit
     }
@@ -291,7 +291,7 @@ public struct Expr: Equatable, Sendable {
         case one
         /// `wait DUR`.
         case wait(Duration)
-        case tween(Tween)
+        case tween(TweenSyntax)
         /// `a || b || …` (also `+`): two or more operands of one chain.
         case parallel([Expr])
         /// `a ; b ; …` (also `*`): two or more operands of one chain.

@@ -1,27 +1,30 @@
 import Animations
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// Evaluates every binding of a resolved program into a ``Scene`` of the
-/// `Animations` library, reporting each mistake (a negative duration, a count
-/// that is not a whole number, a non-monotone easing on a composite, …) as a
-/// located diagnostic. A binding that uses a broken one is skipped without a
-/// second report.
+/// Evaluates every binding of a lowered program into a ``Scene`` of the
+/// `Animations` library: the fold of each binding's ``Term`` into scenes
+/// (the universal property of the free algebra, ``Term/fold(into:memo:report:)``),
+/// sharing the work for terms that bindings share. Each operation that fails
+/// (exact time overflowing, a non-monotone easing on a composite, `one in
+/// 2s`, …) is reported once, where it was written; whatever contains it is
+/// skipped without a second report.
 ///
 /// ```swift
 /// let file = SourceFile(name: "talk.anim", text: source)
-/// let evaluation = evaluate(resolve(parse(file).program))
+/// let evaluation = evaluate(lower(resolve(parse(file).program)))
 /// if let final = evaluation.scenes["final"] { … }
 /// ```
-public func evaluate(_ resolved: ResolvedProgram) -> Evaluation {
-    var evaluator = Evaluator(resolved: resolved)
-    return evaluator.run()
+public func evaluate(_ lowering: Lowering) -> Evaluation {
+    var memo: [ObjectIdentifier: Scene?] = [:]
+    var scenes: [String: Scene] = [:]
+    var diagnostics: [Diagnostic] = []
+    for (name, term) in lowering.terms {
+        let scene = term.fold(into: Scene.self, memo: &memo) { failed, error in
+            let origin = lowering.origin(of: failed) ?? Origin(construct: .sequence, range: .none)
+            diagnostics.append(evaluationDiagnostic(error, origin: origin))
+        }
+        if let scene { scenes[name] = scene }
+    }
+    return Evaluation(scenes: scenes, diagnostics: diagnostics)
 }
 
 /// The scenes of every binding that evaluated, with the diagnostics.
@@ -30,7 +33,7 @@ public struct Evaluation: Sendable {
     public let diagnostics: [Diagnostic]
 }
 
-/// Parses, resolves and evaluates a whole file: everything `animc` needs.
+/// Parses, resolves, lowers and evaluates a whole file: everything `animc` needs.
 ///
 /// `diagnostics` holds every error and warning of every stage, in source
 /// order (the first ``maxParseDiagnostics`` of them); `scene` is the
@@ -38,12 +41,13 @@ public struct Evaluation: Sendable {
 public func run(_ file: SourceFile, binding name: String? = nil) -> Outcome {
     let parsed = parse(file)
     let resolved = resolve(parsed.program, broken: parsed.brokenBindings)
-    let evaluation = evaluate(resolved)
+    let lowering = lower(resolved)
+    let evaluation = evaluate(lowering)
     var diagnostics: [Diagnostic] = []
-    // The parser checks what it can (a count of 2.5); the evaluator checks
+    // The parser checks what it can (a count of 2.5); the lowering checks
     // the rest. Report what both saw once.
     var seen = Set<String>()
-    for diagnostic in parsed.diagnostics + resolved.diagnostics + evaluation.diagnostics {
+    for diagnostic in parsed.diagnostics + resolved.diagnostics + lowering.diagnostics + evaluation.diagnostics {
         if seen.insert("\(diagnostic.id)@\(diagnostic.range.start)-\(diagnostic.range.end)").inserted {
             diagnostics.append(diagnostic)
         }
@@ -67,8 +71,9 @@ public func run(_ file: SourceFile, binding name: String? = nil) -> Outcome {
     // As in the parser: beyond this many, more diagnostics only bury the first ones.
     if diagnostics.count > maxParseDiagnostics { diagnostics.removeSubrange(maxParseDiagnostics...) }
     let hasErrors = diagnostics.contains { $0.severity == .error }
+    let term = hasErrors ? nil : target.flatMap { lowering.terms[$0.name] }
     let scene = hasErrors ? nil : target.flatMap { evaluation.scenes[$0.name] }
-    return Outcome(program: resolved.program, resolved: resolved, target: target, scene: scene,
+    return Outcome(program: resolved.program, resolved: resolved, target: target, term: term, scene: scene,
                    initial: resolved.initial, diagnostics: diagnostics)
 }
 
@@ -84,7 +89,7 @@ public func samplingError(_ error: AnimationError, binding: Binding) -> Diagnost
     switch error {
     case .overflow:
         hint = "exact time uses 64-bit fractions; use fewer repetitions or simpler durations"
-    case .negativeDuration, .notFinite, .negativeCount, .nonMonotoneWarp, .invalidEasing, .retimeOfInstant, .invalidSampling:
+    case .negativeDuration, .notFinite, .negativeCount, .nonMonotoneWarp, .mixedKinds, .invalidEasing, .retimeOfInstant, .invalidSampling:
         hint = "sample a smaller part of it, or repeat with `^ N` (which stays symbolic) instead of listing copies"
     }
     let range = binding.nameRange == .none ? binding.range : binding.nameRange
@@ -97,224 +102,25 @@ public struct Outcome: Sendable {
     public let resolved: ResolvedProgram
     /// The binding evaluated (the last `let`, or the one asked for).
     public let target: Binding?
+    /// Its term, when the file has no errors: what `normalize` rewrites.
+    public let term: Term?
     /// Its value, when the file has no errors.
     public let scene: Scene?
     /// Declared initial values.
-    public let initial: [Property: Double]
+    public let initial: [Property: Value]
     public let diagnostics: [Diagnostic]
 
     /// Assembles an outcome from stages run one by one (``run(_:binding:)`` does all of them).
-    public init(program: Program, resolved: ResolvedProgram, target: Binding?, scene: Scene?,
-                initial: [Property: Double], diagnostics: [Diagnostic]) {
+    public init(program: Program, resolved: ResolvedProgram, target: Binding?, term: Term?, scene: Scene?,
+                initial: [Property: Value], diagnostics: [Diagnostic]) {
         self.program = program
         self.resolved = resolved
         self.target = target
+        self.term = term
         self.scene = scene
         self.initial = initial
         self.diagnostics = diagnostics
     }
 
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
-}
-
-private struct Evaluator {
-    let resolved: ResolvedProgram
-    var scenes: [String: Scene] = [:]
-    var diagnostics: [Diagnostic] = []
-
-    init(resolved: ResolvedProgram) {
-        self.resolved = resolved
-    }
-
-    mutating func run() -> Evaluation {
-        for name in resolved.order {
-            guard let binding = resolved.bindings[name] else { continue }
-            if let scene = evaluate(binding.value) {
-                scenes[name] = scene
-            }
-        }
-        return Evaluation(scenes: scenes, diagnostics: diagnostics)
-    }
-
-    /// The scene of `expr`, or `nil` after reporting why not (or when it uses
-    /// a binding that already failed).
-    private mutating func evaluate(_ expr: Expr) -> Scene? {
-        switch expr.kind {
-        case .name(let name):
-            return scenes[name]
-        case .zero:
-            return .zero
-        case .one:
-            return .one
-        case .wait(let duration):
-            guard let time = seconds(duration) else { return nil }
-            return attempt(expr.range) { () throws(AnimationError) in try Scene.wait(time) }
-        case .tween(let tween):
-            return evaluateTween(tween, range: expr.range)
-        case .parallel(let parts):
-            var scenes: [Scene] = []
-            var failed = false
-            for part in parts {
-                if let scene = evaluate(part) { scenes.append(scene) } else { failed = true }
-            }
-            return failed ? nil : Scene.parallel(scenes)
-        case .sequence(let parts):
-            var scenes: [Scene] = []
-            var failed = false
-            for part in parts {
-                if let scene = evaluate(part) { scenes.append(scene) } else { failed = true }
-            }
-            if failed { return nil }
-            return attempt(expr.range) { () throws(AnimationError) in try Scene.sequence(scenes) }
-        case .power(let inner, let count), .repeated(let inner, let count):
-            guard let scene = evaluate(inner), let n = wholeCount(count) else { return nil }
-            return attempt(expr.range) { () throws(AnimationError) in try scene.repeated(n) }
-        case .looped(let inner, let count):
-            guard let scene = evaluate(inner), let n = wholeCount(count) else { return nil }
-            return attempt(expr.range) { () throws(AnimationError) in try scene.looped(n) }
-        case .reversed(let inner):
-            return evaluate(inner)?.reversed
-        case .delayed(let inner, let duration):
-            guard let scene = evaluate(inner), let delay = seconds(duration) else { return nil }
-            return attempt(expr.range) { () throws(AnimationError) in try scene.delayed(by: delay) }
-        case .retimed(let inner, let duration):
-            guard let scene = evaluate(inner), let target = seconds(duration) else { return nil }
-            do {
-                return try scene.retimed(to: target)
-            } catch .retimeOfInstant {
-                diagnostics.append(.error("retime-instant", "cannot stretch an animation that lasts 0s to \(target)s",
-                                          at: duration.range,
-                                          hint: "`in` scales every time by the new length over the old one; give it something that takes time, e.g. `wait 1s`"))
-                return nil
-            } catch {
-                report(error, at: duration.range)
-                return nil
-            }
-        case .eased(let inner, let easing, let easingRange):
-            guard let scene = evaluate(inner) else { return nil }
-            do {
-                return try scene.eased(easing)
-            } catch .nonMonotoneWarp {
-                diagnostics.append(.error("non-monotone-warp",
-                                          "`\(easing)` cannot ease a composite animation: it is not monotone, so time would run backwards",
-                                          at: easingRange,
-                                          hint: "overshooting curves work on a single tween: move `with \(easing)` onto the tweens inside"))
-                return nil
-            } catch {
-                report(error, at: easingRange)
-                return nil
-            }
-        }
-    }
-
-    private mutating func evaluateTween(_ tween: Tween, range: SourceRange) -> Scene? {
-        let views: [String]
-        switch tween.target {
-        case .view(let name, _):
-            views = [name]
-        case .allViews(let targetRange):
-            views = resolved.views
-            if views.isEmpty {
-                diagnostics.append(.error("no-views", "`all views` names no view: this file names none",
-                                          at: targetRange, hint: "declare one with `view NAME`, or name it in a tween"))
-                return nil
-            }
-        }
-        guard let (from, to) = tween.values else {
-            diagnostics.append(.error("incomplete-tween", "this tween needs `from` and `to` values", at: range))
-            return nil
-        }
-        guard from.isFinite, to.isFinite else {
-            diagnostics.append(.error("not-finite", "the tween's values are not finite numbers", at: range))
-            return nil
-        }
-        let property = tween.resolvedProperty
-        var parts: [Scene] = []
-        for view in views {
-            guard let scene = attempt(range, { () throws(AnimationError) in
-                try Scene.tween(Property(view: view, name: property), from: from, to: to)
-            }) else { return nil }
-            parts.append(scene)
-        }
-        return Scene.parallel(parts)
-    }
-
-    /// The exact length of a duration in seconds, or `nil` after reporting why not.
-    private mutating func seconds(_ duration: Duration) -> Time? {
-        let number = duration.number
-        guard number.value.isFinite else {
-            diagnostics.append(.error("not-finite", "duration is not a finite number", at: duration.range))
-            return nil
-        }
-        guard number.value >= 0 else {
-            diagnostics.append(.error("negative-duration", "duration must not be negative (got \(formatNumber(number.value)))",
-                                      at: duration.range, hint: "to start something earlier, delay the other parts instead"))
-            return nil
-        }
-        guard let time = duration.time else {
-            let seconds = duration.approximateSeconds
-            let size = abs(seconds) < 1 ? "too small" : "too large"
-            diagnostics.append(.error("overflow", "duration \(formatNumber(seconds))s is \(size) to represent exactly",
-                                      at: duration.range,
-                                      hint: "exact time uses 64-bit fractions: durations from about 1e-18s to 9e18s"))
-            return nil
-        }
-        return time
-    }
-
-    /// A count as an `Int`, or `nil` after reporting why it is not a whole number ≥ 0.
-    private mutating func wholeCount(_ count: Count) -> Int? {
-        let number = count.number
-        guard let exact = number.exact, exact.denominator == 1 else {
-            if number.value.isFinite, number.value.rounded() == number.value, number.value >= 0 {
-                diagnostics.append(.error("invalid-count", "count \(formatNumber(number.value)) is too large", at: count.range))
-            } else {
-                diagnostics.append(.error("invalid-count", "count must be a whole number (got \(formatNumber(number.value)))",
-                                          at: count.range, hint: "use `in` to change how long something lasts"))
-            }
-            return nil
-        }
-        guard exact.numerator >= 0 else {
-            diagnostics.append(.error("invalid-count", "count must not be negative (got \(exact.numerator))", at: count.range,
-                                      hint: "to play something backwards, use `reversed`"))
-            return nil
-        }
-        guard let value = Int(exactly: exact.numerator) else {
-            diagnostics.append(.error("invalid-count", "count \(exact.numerator) is too large", at: count.range))
-            return nil
-        }
-        return value
-    }
-
-    private mutating func attempt(_ range: SourceRange, _ body: () throws(AnimationError) -> Scene) -> Scene? {
-        do {
-            return try body()
-        } catch {
-            report(error, at: range)
-            return nil
-        }
-    }
-
-    private mutating func report(_ error: AnimationError, at range: SourceRange) {
-        switch error {
-        case .overflow:
-            diagnostics.append(.error("overflow", "this animation's times are too large or too finely divided to compute exactly",
-                                      at: range, hint: "exact time uses 64-bit fractions; use fewer repetitions or simpler durations"))
-        case .negativeDuration, .notFinite, .negativeCount, .nonMonotoneWarp, .invalidEasing, .retimeOfInstant, .invalidSampling:
-            diagnostics.append(.error(Evaluator.id(of: error), error.description, at: range))
-        }
-    }
-
-    private static func id(of error: AnimationError) -> String {
-        switch error {
-        case .overflow: return "overflow"
-        case .negativeDuration: return "negative-duration"
-        case .notFinite: return "not-finite"
-        case .negativeCount: return "invalid-count"
-        case .nonMonotoneWarp: return "non-monotone-warp"
-        case .invalidEasing: return "invalid-easing"
-        case .retimeOfInstant: return "retime-instant"
-        case .invalidSampling: return "too-large"
-        }
-    }
 }

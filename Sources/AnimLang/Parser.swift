@@ -83,7 +83,6 @@ private let verbs: [String] = ["shrink", "grow", "scale", "rotate", "fadeIn", "f
 private let durationUnits: [String] = ["s", "sec", "seconds", "ms"]
 private let angleUnits: [String] = ["degrees", "deg", "radians", "rad", "turns"]
 private let stepPositions: [String] = ["jump-start", "jump-end", "jump-none", "jump-both", "start", "end"]
-private let talkCurves: Set<String> = ["ease-in", "ease-out", "ease-in-out"]
 
 private struct Parser {
     let file: SourceFile
@@ -376,7 +375,7 @@ private struct Parser {
 
     /// The tween starting here, when the name here is a verb and a target
     /// follows it; `nil` when the name is just a name (`(grow ; red) ; fade`).
-    mutating func tweenIfPresent() throws(SyntaxError) -> Tween? {
+    mutating func tweenIfPresent() throws(SyntaxError) -> TweenSyntax? {
         switch text(peek()) {
         case "fade":
             if isWord(peek(1), "in"), startsTarget(peek(2)) { return fadeInOrOut(.fadeIn, words: 2) }
@@ -398,26 +397,26 @@ private struct Parser {
     }
 
     /// ( "fadeIn" | "fade" "in" ) target | ( "fadeOut" | "fade" "out" ) target
-    mutating func fadeInOrOut(_ verb: Tween.Verb, words: Int) -> Tween {
+    mutating func fadeInOrOut(_ verb: TweenSyntax.Verb, words: Int) -> TweenSyntax {
         let start = advance()
         if words == 2 { advance() }
         let target = target()
-        return Tween(verb: verb, target: target, range: start.range.union(target.range))
+        return TweenSyntax(verb: verb, target: target, range: start.range.union(target.range))
     }
 
     /// "fade" target "from" number "to" number
-    mutating func fade() throws(SyntaxError) -> Tween {
+    mutating func fade() throws(SyntaxError) -> TweenSyntax {
         let start = advance()
         let target = target()
         let source = file
         let (from, to) = try fromTo(after: "`fade \(source.text(target.range))`")
-        return Tween(verb: .fade, target: target, from: from, to: to, range: start.range.union(to.range))
+        return TweenSyntax(verb: .fade, target: target, from: from, to: to, range: start.range.union(to.range))
     }
 
     /// ( "shrink" | "grow" | "scale" ) target "from" [ NAME ] number "to" number
-    mutating func scaling() throws(SyntaxError) -> Tween {
+    mutating func scaling() throws(SyntaxError) -> TweenSyntax {
         let start = advance()
-        let verb: Tween.Verb = isWord(start, "shrink") ? .shrink : isWord(start, "grow") ? .grow : .scale
+        let verb: TweenSyntax.Verb = isWord(start, "shrink") ? .shrink : isWord(start, "grow") ? .grow : .scale
         let target = target()
         let source = file
         try consumeWord("from", after: "`\(source.text(start.range)) \(source.text(target.range))`",
@@ -429,11 +428,11 @@ private struct Parser {
         let from = settled(try number(what: "a start value", after: property.map { "`\($0)`" } ?? "`from`"))
         try consumeWord("to", after: "the start value")
         let to = settled(try number(what: "an end value", after: "`to`"))
-        return Tween(verb: verb, target: target, property: property, from: from, to: to, range: start.range.union(to.range))
+        return TweenSyntax(verb: verb, target: target, property: property, from: from, to: to, range: start.range.union(to.range))
     }
 
     /// "rotate" target "from" number "to" number [ angle-unit ]
-    mutating func rotate() throws(SyntaxError) -> Tween {
+    mutating func rotate() throws(SyntaxError) -> TweenSyntax {
         let start = advance()
         let target = target()
         let source = file
@@ -446,11 +445,11 @@ private struct Parser {
                 warnPiInDegrees(value)
             }
         }
-        return Tween(verb: .rotate, target: target, from: from, to: to, angleUnit: unit, range: range)
+        return TweenSyntax(verb: .rotate, target: target, from: from, to: to, angleUnit: unit, range: range)
     }
 
     /// "animate" NAME "." NAME "from" number "to" number
-    mutating func animate() throws(SyntaxError) -> Tween {
+    mutating func animate() throws(SyntaxError) -> TweenSyntax {
         let start = advance()
         let viewToken = peek()
         guard !isWord(viewToken, "all") else {
@@ -468,7 +467,7 @@ private struct Parser {
         advance()
         let property = text(propertyToken)
         let (from, to) = try fromTo(after: "`animate \(view).\(property)`")
-        return Tween(verb: .animate, target: .view(view, viewToken.range), property: property, from: from, to: to,
+        return TweenSyntax(verb: .animate, target: .view(view, viewToken.range), property: property, from: from, to: to,
                      range: start.range.union(to.range))
     }
 
@@ -492,7 +491,7 @@ private struct Parser {
     }
 
     /// angle-unit = "degrees" | "deg" | "radians" | "rad" | "turns" ;
-    mutating func angleUnit(after value: Number) -> Tween.AngleUnit? {
+    mutating func angleUnit(after value: Number) -> TweenSyntax.AngleUnit? {
         let token = peek()
         guard token.kind == .name else { return nil }
         let word = text(token)
@@ -677,7 +676,7 @@ private struct Parser {
     func negate(_ operand: Number, from minus: Token) -> Number {
         let range = minus.range.union(operand.range)
         guard operand.value.isFinite else { return Number(exact: nil, value: .nan, range: range) }
-        let exact = operand.exact?.negated
+        let exact = try? operand.exact?.negated()
         let value = exact.flatMap(correctlyRounded) ?? -operand.value
         return Number(exact: exact, value: value, mentionsPi: operand.mentionsPi, range: range)
     }
@@ -697,10 +696,10 @@ private struct Parser {
         var exact: Time?
         if let a = left.exact, let b = right.exact {
             switch op.kind {
-            case .plus: exact = a.adding(b)
-            case .minus: exact = a.subtracting(b)
-            case .star: exact = a.multiplied(by: b)
-            default: exact = a.divided(by: b)
+            case .plus: exact = try? a.adding(b)
+            case .minus: exact = try? a.subtracting(b)
+            case .star: exact = try? a.multiplied(by: b)
+            default: exact = try? a.divided(by: b)
             }
         }
         let value: Double
@@ -752,11 +751,11 @@ private struct Parser {
         case "compose":
             rejectHigh(high, on: name)
             return try compose(token, start: start)
-        case _ where talkCurves.contains(name):
+        case _ where EasingNames.parameterizedCurves.contains(name):
             return try talkCurve(token, high: high)
         default:
-            guard let easing = Easing.named(name) else {
-                let suggestion = closestMatch(to: name, in: Easing.allNames + ["cubic-bezier", "steps", "compose"])
+            guard let easing = EasingNames.easing(named: name) else {
+                let suggestion = closestMatch(to: name, in: EasingNames.allNames + EasingNames.functionalForms)
                 report(.error("unknown-easing", "unknown easing `\(name)`", at: token.range,
                               hint: suggestion.map { "did you mean `\($0)`?" }
                                   ?? "easings include linear, ease-in, ease-out, ease-in-out, ease-in-out-cubic, cubic-bezier(…) and steps(N)"))
@@ -776,7 +775,7 @@ private struct Parser {
     /// `ease-in`, `ease-out`, `ease-in-out`, each with an optional `(c)` or a preceding `high`.
     mutating func talkCurve(_ token: Token, high: Token?) throws(SyntaxError) -> (Easing, SourceRange) {
         let name = text(token)
-        var parameter: Double? = high == nil ? nil : 1.5
+        var parameter: Double? = high == nil ? nil : EasingNames.highParameter
         var parameterRange: SourceRange?
         var range = (high?.range ?? token.range).union(token.range)
         if check(.leftParen) {
@@ -793,13 +792,7 @@ private struct Parser {
             parameterRange = value.range
         }
         do throws(AnimationError) {
-            let easing: Easing
-            switch name {
-            case "ease-in": easing = try Easing.easeIn(parameter ?? 2)
-            case "ease-out": easing = try Easing.easeOut(parameter ?? 2)
-            default: easing = try Easing.easeInOut(parameter ?? 1)
-            }
-            return (easing, range)
+            return (try EasingNames.talkCurve(name, parameter: parameter), range)
         } catch {
             report(.error("invalid-easing", error.description, at: parameterRange ?? range))
             return (.linear, range)
@@ -968,7 +961,7 @@ private struct Parser {
             let word = text(token)
             if let match = closestMatch(to: word, in: Array(modifierWords).sorted()) {
                 hint = "did you mean `\(match)`?"
-            } else if Easing.named(word) != nil || talkCurves.contains(word) {
+            } else if EasingNames.easing(named: word) != nil {
                 hint = "did you mean `with \(word)`?"
             } else if previous.kind == .name, let verb = closestMatch(to: text(previous), in: verbs), verb != text(previous) {
                 hint = "did you mean `\(verb)`?"

@@ -206,12 +206,12 @@ private struct Printer {
         case .repeated(_, let count): return " repeated \(number(count.number)) times"
         case .delayed(_, let duration): return " delayed by " + self.duration(duration)
         case .retimed(_, let duration): return " in " + self.duration(duration)
-        case .eased(_, let easing, _): return " with \(easing)"
+        case .eased(_, let easing, _): return " with \(EasingNames.spelling(of: easing))"
         case .name, .zero, .one, .wait, .tween, .parallel, .sequence: return ""
         }
     }
 
-    func tween(_ tween: Tween) -> String {
+    func tween(_ tween: TweenSyntax) -> String {
         let target: String
         switch tween.target {
         case .view(let name, _): target = name
@@ -324,7 +324,7 @@ private struct Printer {
     }
 
     /// `tween VERB VIEW.PROPERTY FROM → TO [UNIT]`.
-    func treeLabel(_ tween: Tween) -> String {
+    func treeLabel(_ tween: TweenSyntax) -> String {
         let target: String
         switch tween.target {
         case .view(let name, _): target = name

@@ -31,7 +31,7 @@ public struct ResolvedProgram: Sendable {
     /// Every view named anywhere in the file, sorted: what `all views` means.
     public let views: [String]
     /// Declared initial values.
-    public let initial: [Property: Double]
+    public let initial: [Property: Value]
     public let diagnostics: [Diagnostic]
 
     /// The binding `eval` samples: `name`, or else the last `let` in the file.
@@ -47,7 +47,7 @@ private struct Resolver {
     var diagnostics: [Diagnostic] = []
     var bindings: [String: Binding] = [:]
     var views: Set<String> = []
-    var initial: [Property: Double] = [:]
+    var initial: [Property: Value] = [:]
 
     init(program: Program, broken: Set<String>) {
         self.program = program
@@ -77,7 +77,7 @@ private struct Resolver {
         let candidates = bindings.keys.sorted()   // sorted: ties give the same hint on every run
         for (name, range) in unknown.prefix(maxParseDiagnostics) {
             let hint = closestMatch(to: name, in: candidates).map { "did you mean `\($0)`?" }
-                ?? (Tween.Verb(rawValue: name) != nil ? "`\(name)` starts a tween only when a view follows it" : nil)
+                ?? (TweenSyntax.Verb(rawValue: name) != nil ? "`\(name)` starts a tween only when a view follows it" : nil)
             diagnostics.append(.error("unknown-name", "no animation named \(quoted(name))", at: range, hint: hint))
         }
         let order = orderBindings(references: references, broken: &broken)
@@ -104,7 +104,7 @@ private struct Resolver {
                     continue
                 }
                 seen[item.property] = item.range
-                initial[Property(view: view.name, name: item.property)] = item.value.value
+                initial[Property(view: view.name, name: item.property)] = .number(item.value.value)
             }
         }
     }

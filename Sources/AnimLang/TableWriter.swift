@@ -12,8 +12,8 @@ public enum TableFormat: String, Sendable, CaseIterable {
 }
 
 /// Writes a sampled table as bytes, row by row, into a caller-owned buffer
-/// (the caller flushes it in large chunks). Numbers are formatted by hand:
-/// no `String(format:)`, no per-number allocation.
+/// (the caller flushes it in large chunks). Values are formatted by hand
+/// (``Value/write(_:into:)``): no `String(format:)`, no per-number allocation.
 public struct TableWriter: Sendable {
     public let format: TableFormat
     public let columns: [Property]
@@ -59,7 +59,7 @@ public struct TableWriter: Sendable {
     }
 
     /// One row: the time, then one value per column.
-    public func writeRow(time: Time, values: [Double], into out: inout [UInt8]) {
+    public func writeRow(time: Time, values: [Value], into out: inout [UInt8]) {
         switch format {
         case .table:
             var cell: [UInt8] = []
@@ -68,7 +68,7 @@ public struct TableWriter: Sendable {
             for (value, width) in zip(values, widths) {
                 out.append(contentsOf: "  ".utf8)
                 cell.removeAll(keepingCapacity: true)
-                writeFixed(value, decimals: 4, into: &cell)
+                value.write(.display, into: &cell)
                 pad(cell, to: width, into: &out)
             }
             out.append(newline)
@@ -76,7 +76,7 @@ public struct TableWriter: Sendable {
             writeTime(time, into: &out)
             for value in values {
                 out.append(comma)
-                writeShortest(value, into: &out)
+                value.write(.lossless, into: &out)
             }
             out.append(newline)
         case .json:
@@ -86,11 +86,7 @@ public struct TableWriter: Sendable {
                 out.append(contentsOf: ",\"".utf8)
                 out.append(contentsOf: name)
                 out.append(contentsOf: "\":".utf8)
-                if value.isFinite {
-                    writeShortest(value, into: &out)
-                } else {
-                    out.append(contentsOf: "null".utf8)
-                }
+                value.write(.json, into: &out)
             }
             out.append(contentsOf: "}\n".utf8)
         }
@@ -127,77 +123,9 @@ public struct TableWriter: Sendable {
     }
 }
 
-/// Appends the shortest text that reads back as `value`, without a trailing
-/// `.0` for whole numbers (`100`, `0.1`, `6.283185307179586`, `1e-07`).
-public func writeShortest(_ value: Double, into out: inout [UInt8]) {
-    if value == 0 {
-        out.append(UInt8(ascii: "0"))
-        return
-    }
-    if value == value.rounded(), abs(value) < 1e15 {
-        writeInteger(Int64(value), into: &out)
-        return
-    }
-    out.append(contentsOf: value.description.utf8)
-}
-
-/// Appends `value` rounded to `decimals` places (`-0` prints as `0`).
-public func writeFixed(_ value: Double, decimals: Int, into out: inout [UInt8]) {
-    guard value.isFinite else {
-        out.append(contentsOf: value.description.utf8)
-        return
-    }
-    var scale = 1.0
-    for _ in 0..<decimals { scale *= 10 }
-    let scaled = (abs(value) * scale).rounded()
-    guard scaled < 9e15 else {
-        out.append(contentsOf: value.description.utf8)
-        return
-    }
-    let units = Int64(scaled)
-    let divisor = Int64(scale)
-    if value < 0, units != 0 { out.append(UInt8(ascii: "-")) }
-    writeInteger(units / divisor, into: &out)
-    guard decimals > 0 else { return }
-    out.append(UInt8(ascii: "."))
-    var fraction = units % divisor
-    var digits = [UInt8](repeating: UInt8(ascii: "0"), count: decimals)
-    var index = decimals - 1
-    while index >= 0 {
-        digits[index] = UInt8(ascii: "0") + UInt8(fraction % 10)
-        fraction /= 10
-        index -= 1
-    }
-    out.append(contentsOf: digits)
-}
-
-/// Appends a decimal integer.
-public func writeInteger(_ value: Int64, into out: inout [UInt8]) {
-    if value == 0 {
-        out.append(UInt8(ascii: "0"))
-        return
-    }
-    var magnitude = value.magnitude
-    var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                 UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    var count = 0
-    withUnsafeMutableBytes(of: &digits) { buffer in
-        while magnitude > 0 {
-            buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-            magnitude /= 10
-            count += 1
-        }
-        if value < 0 { out.append(UInt8(ascii: "-")) }
-        for index in stride(from: count - 1, through: 0, by: -1) {
-            out.append(buffer[index])
-        }
-    }
-}
-
 /// Samples `scene` at `times` and writes the whole table through `writer`,
 /// handing the buffer to `flush` whenever it holds 64 KiB (and once at the end).
-public func tabulate<Times: Sequence<Time>>(_ scene: CompiledScene, initial: [Property: Double], at times: Times,
+public func tabulate<Times: Sequence<Time>>(_ scene: CompiledScene, initial: [Property: Value], at times: Times,
                                             format: TableFormat, timeDecimals: Int = 3,
                                             flush: (inout [UInt8]) -> Void) {
     let sampler = scene.sampler(initial: initial)
@@ -207,7 +135,7 @@ public func tabulate<Times: Sequence<Time>>(_ scene: CompiledScene, initial: [Pr
     var out: [UInt8] = []
     out.reserveCapacity(1 << 16)
     writer.writeHeader(into: &out)
-    var row: [Double] = []
+    var row: [Value] = []
     for t in times {
         sampler.sample(at: t, into: &row)
         writer.writeRow(time: t, values: row, into: &out)
@@ -216,34 +144,78 @@ public func tabulate<Times: Sequence<Time>>(_ scene: CompiledScene, initial: [Pr
     flush(&out)
 }
 
+/// Which rows `animc eval` prints, and how.
+public struct TableRequest: Sendable {
+    public var format: TableFormat
+    /// Rows at `0, 1/fps, 2/fps, …` and the end, unless ``times`` is given.
+    public var fps: Int64
+    /// Exactly these times instead.
+    public var times: [Time]?
+    /// Decimal places of the time column in the `table` format.
+    public var timeDecimals: Int
+    /// The most rows a frame table may have.
+    public var maximumRows: Int
+
+    public init(format: TableFormat, fps: Int64 = 10, times: [Time]? = nil, timeDecimals: Int = 3,
+                maximumRows: Int = TableRequest.defaultMaximumRows) {
+        self.format = format
+        self.fps = fps
+        self.times = times
+        self.timeDecimals = timeDecimals
+        self.maximumRows = maximumRows
+    }
+
+    /// The most rows `eval` prints by default; beyond this, narrow the table with `--at` or `--fps`.
+    public static let defaultMaximumRows = 1_000_000
+}
+
+/// Samples the evaluated binding of `outcome` as `request` asks and hands
+/// the bytes to `flush`: what `animc eval` prints on standard output. A
+/// cancelled animation says so instead of printing a table. Returns the
+/// errors found while sampling (the scene cannot be compiled, or the table
+/// would have too many rows), located at the binding; nothing is written then.
+/// Precondition: `outcome` has no errors (it has a target and a scene).
+public func writeTable(_ outcome: Outcome, _ request: TableRequest, flush: (inout [UInt8]) -> Void) -> [Diagnostic] {
+    guard let target = outcome.target, let scene = outcome.scene else { return [] }
+    let compiled: CompiledScene?
+    do {
+        compiled = try scene.compile()
+    } catch {
+        return [samplingError(error, binding: target)]
+    }
+    guard let compiled else {
+        var bytes: [UInt8] = []
+        TableWriter(format: request.format, columns: []).writeCancelled(binding: target.name, into: &bytes)
+        flush(&bytes)
+        return []
+    }
+    if let times = request.times {
+        tabulate(compiled, initial: outcome.initial, at: times, format: request.format, timeDecimals: request.timeDecimals, flush: flush)
+        return []
+    }
+    let frames = FrameTimes(duration: compiled.duration, fps: request.fps)
+    guard let count = frames.count, count <= request.maximumRows else {
+        let range = target.nameRange == .none ? target.range : target.nameRange
+        return [.error("too-many-rows",
+                       "`\(target.name)` lasts \(compiled.duration)s: at \(request.fps) fps that is more than \(request.maximumRows) rows",
+                       at: range, hint: "sample fewer rows with a lower --fps, or exactly the times you need with --at")]
+    }
+    tabulate(compiled, initial: outcome.initial, at: frames, format: request.format, timeDecimals: request.timeDecimals, flush: flush)
+    return []
+}
+
 /// The table of a whole file as text, as `animc eval` prints it: for tests,
 /// examples and tools that want a string. Errors come back as rendered diagnostics.
 public func evaluateToText(_ file: SourceFile, binding: String? = nil, fps: Int64 = 10, at times: [Time]? = nil,
                            format: TableFormat = .table) -> (output: String, diagnostics: String, succeeded: Bool) {
     let outcome = run(file, binding: binding)
-    let diagnostics = render(outcome.diagnostics, in: file)
-    guard !outcome.hasErrors, let target = outcome.target, let scene = outcome.scene else {
-        return ("", diagnostics, false)
-    }
-    let compiled: CompiledScene?
-    do {
-        compiled = try scene.compile()
-    } catch {
-        return ("", diagnostics + render(samplingError(error, binding: target), in: file), false)
-    }
+    var diagnostics = render(outcome.diagnostics, in: file)
+    guard !outcome.hasErrors, outcome.scene != nil else { return ("", diagnostics, false) }
     var bytes: [UInt8] = []
-    guard let compiled else {
-        TableWriter(format: format, columns: []).writeCancelled(binding: target.name, into: &bytes)
-        return (String(decoding: bytes, as: UTF8.self), diagnostics, true)
-    }
-    let flush: (inout [UInt8]) -> Void = { chunk in
+    let errors = writeTable(outcome, TableRequest(format: format, fps: fps, times: times)) { chunk in
         bytes.append(contentsOf: chunk)
         chunk.removeAll(keepingCapacity: true)
     }
-    if let times {
-        tabulate(compiled, initial: outcome.initial, at: times, format: format, flush: flush)
-    } else {
-        tabulate(compiled, initial: outcome.initial, at: FrameTimes(duration: compiled.duration, fps: fps), format: format, flush: flush)
-    }
-    return (String(decoding: bytes, as: UTF8.self), diagnostics, true)
+    diagnostics += render(errors, in: file)
+    return (String(decoding: bytes, as: UTF8.self), diagnostics, errors.isEmpty)
 }

@@ -35,14 +35,9 @@ public func timelineText(_ scene: CompiledScene, width: Int = 60) -> String {
 }
 
 private func row(for segment: Segment, offset: Time?) -> [String] {
-    let easing: String
-    if segment.isForward {
-        easing = segment.easing.description
-    } else {
-        easing = segment.easing.mirror?.description ?? "mirror(\(segment.easing))"
-    }
+    let easing = EasingNames.spelling(of: segment.isForward ? segment.easing : segment.easing.mirrored)
     return [segment.property.description, segment.start.description, segment.end.description,
-            formatNumber(segment.startValue), formatNumber(segment.endValue), easing]
+            segment.startValue.description, segment.endValue.description, easing]
 }
 
 private func alignedColumns(_ rows: [[String]]) -> String {

@@ -1,5 +1,7 @@
+import Synchronization
+
 /// The talk's animation value: a ``Scene`` (what changes when) together with
-/// a way to read a `Value` off it at any moment.
+/// a way to read a value off it at any moment.
 ///
 /// ```swift
 /// final class View { var radius = 0.0; var rotation = 0.0; var alpha = 0.0 }
@@ -15,29 +17,33 @@
 /// (``trivial``) they form a semiring (see ``Semiring`` for the laws, and
 /// ``Scene`` for what each operation does to time).
 ///
-/// Unbound animations (`linear(from:to:in:)`, and what `map`, `+` and `*`
-/// build from them) all animate one anonymous property, ``Property/value``,
-/// so `a * b` plays `b` after `a` and `a + b` follows the sampling rule
-/// (latest start wins, ties average). ``bind(_:with:)`` moves an animation onto
-/// a property of its own and writes that property whenever the animation is
-/// read, by ``value(_:)``, for the state the sampling rule gives at that moment.
+/// Each animation reads **its own** value, as in the talk: every
+/// `linear(from:to:in:)` animates properties of its own (`_N.value`), so
+/// `zip(a, b)` reads `a` and `b` separately, and in `a.do(f) + b.do(g)` each
+/// effect receives its own side's value. Reads follow the talk's
+/// combinators: `a * b` reads only the side that is playing (`a` up to and
+/// including its end, then `b`), `a + b` reads both and combines them with
+/// ``Animatable/blend(_:)``. ``bind(_:with:)`` moves an animation onto a
+/// property named after an object and a key path, and writes that property
+/// whenever the animation is read, by ``value(_:)``.
 ///
 /// The talk-style operations here state their preconditions (a non-negative
-/// duration, a non-negative count, a monotone easing on a composite, no exact
-/// time overflow); ``Scene`` offers the same operations as throwing functions.
-/// Reads are closures nested as deeply as the expression that built the
-/// animation; for programmatically generated choreography of tens of
-/// thousands of levels, build a ``Scene`` (which has no depth limit) and
-/// sample its ``CompiledScene``.
-public struct Animation<Value> {
+/// duration, which ``Seconds`` makes a compile-time matter, a non-negative
+/// count, a monotone easing on a composite, no exact time overflow);
+/// ``Scene`` offers the same operations as throwing functions. Reads are
+/// closures nested as deeply as the expression that built the animation;
+/// for programmatically generated choreography of tens of thousands of
+/// levels, build a ``Scene`` (which has no depth limit) and sample its
+/// ``CompiledScene``.
+public struct Animation<A> {
     /// What changes when.
     public let scene: Scene
-    /// Reads a value off the state of the scene at one moment.
-    let read: (Frame) -> Value?
+    /// Reads a value off the state of the scene at one moment, on this animation's own clock.
+    let read: (Frame) -> A?
     private let cache: CompiledCache
 
     /// An animation of `scene`, read by `read`.
-    public init(scene: Scene, read: @escaping (Frame) -> Value?) {
+    public init(scene: Scene, read: @escaping (Frame) -> A?) {
         self.scene = scene
         self.read = read
         cache = CompiledCache(scene)
@@ -49,21 +55,26 @@ public struct Animation<Value> {
     }
 
     /// The value at `progress` ∈ [0, 1] of the duration (clamped), running
-    /// every bound write and `do` effect for that moment. `nil` when cancelled
-    /// or trivial (as in the talk), or when nothing can be read.
-    public func value(_ progress: Double) -> Value? {
+    /// every bound write and `do` effect of the sides that play at that
+    /// moment. `nil` when cancelled or trivial (as in the talk), or when
+    /// nothing can be read.
+    public func value(_ progress: Double) -> A? {
         guard let duration = scene.duration, !(duration.isZero && scene.hasNoSegments),
               let compiled = cache.compiled else { return nil }
-        let p = progress.isNaN ? 0 : min(max(progress, 0), 1)
-        let t: Instant = p == 0 ? Instant(.zero) : p == 1 ? Instant(duration) : Instant(approximately: p * duration.seconds)
-        return read(Frame(scene: compiled, time: t))
+        return read(Frame(scene: compiled, time: Animation.instant(progress, of: duration)))
     }
 
     /// The state of every property at `progress` ∈ [0, 1].
     public func frame(_ progress: Double) -> Frame? {
         guard let duration = scene.duration, let compiled = cache.compiled else { return nil }
+        return Frame(scene: compiled, time: Animation.instant(progress, of: duration))
+    }
+
+    private static func instant(_ progress: Double, of duration: Time) -> Instant {
         let p = progress.isNaN ? 0 : min(max(progress, 0), 1)
-        return Frame(scene: compiled, time: p == 1 ? Instant(duration) : Instant(approximately: p * duration.seconds))
+        if p == 0 { return Instant(.zero) }
+        if p == 1 { return Instant(duration) }
+        return Instant(approximately: p * duration.seconds)
     }
 
     // MARK: Semiring
@@ -78,43 +89,63 @@ public struct Animation<Value> {
     /// Eases the animation (see ``Scene/eased(_:)``). Precondition: on a
     /// composite, `easing` is monotone.
     public func time(_ easing: Easing) -> Animation {
-        Animation(scene: must { () throws(AnimationError) in try scene.eased(easing) }, read: read)
+        let read = self.read
+        let span = scene.duration ?? .zero
+        return Animation(scene: must { () throws(AnimationError) in try scene.eased(easing) }) { frame in
+            read(frame.warped(by: easing, span: span))
+        }
     }
 
     /// Plays backwards.
     public var reversed: Animation {
-        Animation(scene: scene.reversed, read: read)
+        let read = self.read
+        let span = scene.duration ?? .zero
+        return Animation(scene: scene.reversed) { frame in read(frame.reversed(in: span)) }
     }
 
     /// `x * x.reversed`.
     public var looped: Animation {
-        Animation(scene: must { () throws(AnimationError) in try scene.looped() }, read: read)
+        Animation.sequence(self, reversed)
     }
 
     /// `count` copies in sequence; precondition: `count ≥ 0`.
     public func repeating(count: Int) -> Animation {
-        Animation(scene: must { () throws(AnimationError) in try scene.repeated(count) }, read: read)
+        let read = self.read
+        let period = scene.duration ?? .zero
+        return Animation(scene: must { () throws(AnimationError) in try scene.repeated(count) }) { frame in
+            guard count > 0, period.isPositive else { return read(frame) }
+            // The copy playing now: ⌊local / D⌋, the earlier one at a boundary, within 0 … count − 1.
+            let copy = max(0, min(count - 1, frame.copy(ofPeriod: period)))
+            return read(frame.shifted(by: (try? period.multiplied(by: Int64(copy))) ?? .zero))
+        }
     }
 
-    /// Starts `delay` seconds later; precondition: `delay ≥ 0` and finite.
-    public func delayed(by delay: Double) -> Animation {
-        Animation(scene: must { () throws(AnimationError) in try scene.delayed(by: try seconds(delay)) }, read: read)
+    /// Starts `delay` later.
+    public func delayed(by delay: Seconds) -> Animation {
+        let read = self.read
+        return Animation(scene: must { () throws(AnimationError) in try scene.delayed(by: delay.time) }) { frame in
+            read(frame.shifted(by: delay.time))
+        }
     }
 
-    /// Retimed to last `duration` seconds; precondition: `duration ≥ 0`, finite,
-    /// and zero when this animation lasts zero.
-    public func retimed(to duration: Double) -> Animation {
-        Animation(scene: must { () throws(AnimationError) in try scene.retimed(to: try seconds(duration)) }, read: read)
+    /// Retimed to last `duration`; precondition: zero when this animation lasts zero.
+    public func retimed(to duration: Seconds) -> Animation {
+        let read = self.read
+        let span = scene.duration ?? .zero
+        return Animation(scene: must { () throws(AnimationError) in try scene.retimed(to: duration.time) }) { frame in
+            guard span.isPositive, let factor = try? duration.time.divided(by: span) else { return read(frame) }
+            return read(frame.scaled(by: factor))
+        }
     }
 
     /// Reads `transform(value)` instead of the value.
-    public func map<B>(_ transform: @escaping (Value) -> B) -> Animation<B> {
+    public func map<B>(_ transform: @escaping (A) -> B) -> Animation<B> {
         let read = self.read
         return Animation<B>(scene: scene) { frame in read(frame).map(transform) }
     }
 
     /// Runs `effect` with the value every time the animation is read.
-    public func `do`(_ effect: @escaping (Value) -> Void) -> Animation {
+    public func `do`(_ effect: @escaping (A) -> Void) -> Animation {
         let read = self.read
         return Animation(scene: scene) { frame in
             let value = read(frame)
@@ -122,9 +153,22 @@ public struct Animation<Value> {
             return value
         }
     }
+
+    /// Sequence, for any value type: `rhs` starts when `lhs` ends; a read
+    /// reads only the side that is playing. Duration `Dx + Dy`.
+    /// Precondition: the total duration fits exact time.
+    static func sequence(_ lhs: Animation, _ rhs: Animation) -> Animation {
+        let readFirst = lhs.read, readSecond = rhs.read
+        let split = lhs.scene.duration ?? .zero
+        let scene = must { () throws(AnimationError) in try lhs.scene.then(rhs.scene) }
+        if lhs.scene.isCancelled || rhs.scene.isCancelled { return Animation(scene: scene) { _ in nil } }
+        return Animation(scene: scene) { frame in
+            frame.local <= Instant(split) ? readFirst(frame) : readSecond(frame.shifted(by: split))
+        }
+    }
 }
 
-/// Both animations in parallel, read together.
+/// Both animations in parallel, read together: each side reads its own value.
 public func zip<A, B>(_ first: Animation<A>, _ second: Animation<B>) -> Animation<(A, B)> {
     let readFirst = first.read, readSecond = second.read
     return Animation(scene: first.scene.alongside(second.scene)) { frame in
@@ -133,24 +177,7 @@ public func zip<A, B>(_ first: Animation<A>, _ second: Animation<B>) -> Animatio
     }
 }
 
-/// Values that parallel and sequential reads can combine (the talk's
-/// `CommutativeSemigroup`): ``blend(_:)`` must not depend on the order of its
-/// input and must return `x` for `[x, x]`.
-public protocol Blendable {
-    static func blend(_ values: [Self]) -> Self
-}
-
-extension Double: Blendable {
-    /// The mean of the distinct values, summed in ascending order (the
-    /// sampling rule's tie-break, so `+` on reads matches `||` on scenes).
-    public static func blend(_ values: [Double]) -> Double {
-        guard var result = values.first.map(DistinctValues.init) else { return 0 }
-        for value in values.dropFirst() { result.insert(value) }
-        return result.mean
-    }
-}
-
-extension Animation: Semiring where Value: Blendable {
+extension Animation: Semiring where A: Animatable {
     public static var zero: Animation { cancelled }
     public static var one: Animation { trivial }
 
@@ -158,73 +185,198 @@ extension Animation: Semiring where Value: Blendable {
     /// Laws: associative, identity `one`, annihilator `zero` on both sides.
     /// Precondition: the total duration fits exact time.
     public static func * (lhs: Animation, rhs: Animation) -> Animation {
-        Animation(scene: must { () throws(AnimationError) in try lhs.scene.then(rhs.scene) }, read: combine(lhs.read, rhs.read))
+        sequence(lhs, rhs)
     }
 
-    /// Parallel: both start together. Duration `max(Dx, Dy)`.
+    /// Parallel: both start together, and a read combines both sides' values
+    /// with ``Animatable/blend(_:)``. Duration `max(Dx, Dy)`.
     /// Laws: associative, commutative, idempotent, identity `zero`.
     public static func + (lhs: Animation, rhs: Animation) -> Animation {
-        Animation(scene: lhs.scene.alongside(rhs.scene), read: combine(lhs.read, rhs.read))
-    }
-
-    private static func combine(_ lhs: @escaping (Frame) -> Value?, _ rhs: @escaping (Frame) -> Value?) -> (Frame) -> Value? {
-        { frame in
-            switch (lhs(frame), rhs(frame)) {
+        let readFirst = lhs.read, readSecond = rhs.read
+        return Animation(scene: lhs.scene.alongside(rhs.scene)) { frame in
+            switch (readFirst(frame), readSecond(frame)) {
             case (nil, nil): return nil
             case (let value?, nil), (nil, let value?): return value
-            case (let a?, let b?): return Value.blend([a, b])
+            case (let a?, let b?): return A.blend([a, b])
             }
         }
     }
 }
 
-extension Animation where Value == Double {
-    /// A linear tween of the anonymous property from `from` to `to` over
-    /// `duration` seconds. Throws for a negative or non-finite duration or value.
-    public static func linear(from: Double, to: Double, in duration: Double) throws(AnimationError) -> Animation<Double> {
-        let scene = try Scene.tween(.value, from: from, to: to, duration: try seconds(duration))
-        return Animation(scene: scene) { frame in frame[.value] }
+/// A non-negative, finite number of seconds: what the talk's API takes for
+/// durations and delays. A literal (`2.0`, `1`) is one; a computed `Double`
+/// becomes one through the failable ``init(_:)``, so a negative or
+/// non-finite duration is handled where it is computed, never a crash
+/// inside the library.
+///
+/// ```swift
+/// linear(from: 0, to: 1, in: 2.0)                    // a literal
+/// if let d = Seconds(computed) { linear(from: 0, to: 1, in: d) }
+/// ```
+public struct Seconds: Hashable, Sendable, ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral {
+    /// The exact time: the shortest decimal that reads back as the number given.
+    public let time: Time
+
+    /// `nil` for a negative, infinite or NaN number, or one too large or too
+    /// finely divided for exact time.
+    public init?(_ seconds: Double) {
+        guard seconds.isFinite, seconds >= 0, let time = Time(seconds: seconds) else { return nil }
+        self.time = time
     }
 
-    /// Moves the animation onto a property of its own (`ClassName#id.keyPath`)
-    /// and writes `object[keyPath: keyPath]` with the property's state every
-    /// time the animation is read.
-    public func bind<Root: AnyObject>(_ object: Root, with keyPath: ReferenceWritableKeyPath<Root, Double>) -> Animation<Double> {
-        let property = Property(view: "\(Root.self)#\(UInt(bitPattern: ObjectIdentifier(object).hashValue))",
-                                name: "\(keyPath)")
-        return Animation(scene: scene.renamingProperty(.value, to: property)) { frame in
-            guard let value = frame[property] else { return nil }
+    /// An exact time; `nil` when negative.
+    public init?(_ time: Time) {
+        guard !time.isNegative else { return nil }
+        self.time = time
+    }
+
+    /// A literal number of seconds. Precondition: the literal is not negative
+    /// (a mistake in the program's text, not in a value it computed).
+    public init(floatLiteral value: Double) {
+        guard let seconds = Seconds(value) else { preconditionFailure("a duration must be finite and not negative (got \(value))") }
+        self = seconds
+    }
+
+    public init(integerLiteral value: Int) {
+        self.init(floatLiteral: Double(value))
+    }
+}
+
+// MARK: - Leaves
+
+/// The next anonymous property's number: every unbound animation animates properties of its own.
+private let anonymousCount = Atomic<Int>(0)
+
+extension Animation where A: Animatable {
+    /// A tween from `from` to `to` over `duration` (linear; ease it with
+    /// ``time(_:)``), on properties of its own (`_N.value`, or `_N.x` and
+    /// `_N.y` for a point). Throws for a non-finite value or mismatched kinds.
+    public static func tween(from: A, to: A, in duration: Seconds) throws(AnimationError) -> Animation<A> {
+        let view = "_\(anonymousCount.add(1, ordering: .relaxed).newValue)"
+        let properties = A.channels.map { Property(view: view, name: $0) }
+        let starts = from.channelValues, ends = to.channelValues
+        guard starts.count == properties.count, ends.count == properties.count else {
+            throw .invalidSampling("\(A.self) gives \(starts.count) values for \(properties.count) channels")
+        }
+        var parts: [Scene] = []
+        for index in properties.indices {
+            parts.append(try Scene.tween(properties[index], from: starts[index], to: ends[index], duration: duration.time))
+        }
+        return Animation(scene: Scene.parallel(parts)) { frame in frame.read(properties) }
+    }
+
+    /// Moves the animation onto properties of its own, named after `object`
+    /// and `keyPath` (`ClassName#id.keyPath`, and `….x`, `….y` for a point),
+    /// and writes `object[keyPath: keyPath]` with their state every time
+    /// the animation is read (only while its side plays, as for `do`).
+    ///
+    /// Every unbound property of the animation moves onto the bound one (a
+    /// composite bound as a whole animates one property), and the value
+    /// written is that property's state by the sampling rule: what a table of
+    /// the scene shows. Bind leaves, and put `do` effects after `bind`.
+    public func bind<Root: AnyObject>(_ object: Root, with keyPath: ReferenceWritableKeyPath<Root, A>) -> Animation<A> {
+        let view = "\(Root.self)#\(UInt(bitPattern: ObjectIdentifier(object).hashValue))"
+        let name = "\(keyPath)"
+        let channels = A.channels
+        let bound = channels.map { Property(view: view, name: channels.count == 1 ? name : "\(name).\($0)") }
+        var scene = self.scene
+        if let term = scene.term {
+            scene = Scene(root: term.mappingTweens { tween in
+                guard tween.property.view.hasPrefix("_"), let index = channels.firstIndex(of: tween.property.name) else { return tween }
+                return tween.with(property: bound[index])
+            })
+        }
+        return Animation(scene: scene) { frame in
+            guard let value = frame.read(bound) as A? else { return nil }
             object[keyPath: keyPath] = value
             return value
         }
     }
 }
 
-/// The talk's `linear(from:to:in:)`: precondition: `duration ≥ 0` and every number finite
-/// (``Animation/linear(from:to:in:)`` throws instead).
-public func linear(from: Double, to: Double, in duration: Double) -> Animation<Double> {
-    must { () throws(AnimationError) in try Animation.linear(from: from, to: to, in: duration) }
+/// The talk's `linear(from:to:in:)`: a linear tween between two numbers, on a
+/// property of its own. `in` takes a literal or a checked ``Seconds``.
+/// Precondition: both ends are finite.
+public func linear<F: BinaryFloatingPoint & Animatable>(from: F, to: F, in duration: Seconds) -> Animation<F> {
+    must { () throws(AnimationError) in try Animation.tween(from: from, to: to, in: duration) }
 }
 
-extension Property {
-    /// The anonymous property that unbound Swift animations animate.
-    public static let value = Property(view: "_", name: "value")
+/// A linear tween between two values of any ``Animatable`` type (colours,
+/// points, …). Precondition: every component is finite.
+public func linear<A: Animatable>(from: A, to: A, in duration: Seconds) -> Animation<A> {
+    must { () throws(AnimationError) in try Animation.tween(from: from, to: to, in: duration) }
 }
 
-/// The state of every property of a compiled scene at one moment, computed on demand.
+/// The state of every property of a compiled scene at one moment, computed
+/// on demand, seen from one animation inside it.
 public struct Frame {
     let scene: CompiledScene
-    /// The moment, in seconds from the start.
+    /// The moment, in the scene's time.
     public let time: Instant
+    /// From the scene's time to the reading animation's own time.
+    let path: Path
+
+    init(scene: CompiledScene, time: Instant, path: Path = .identity) {
+        self.scene = scene
+        self.time = time
+        self.path = path
+    }
 
     /// The state of `property` by the sampling rule, or `nil` if nothing animates it.
-    public subscript(property: Property) -> Double? {
+    public subscript(property: Property) -> Value? {
         scene.value(of: property, at: time)
+    }
+
+    /// The moment on the reading animation's own clock.
+    var local: Instant {
+        if let collapse = path.collapse { return collapse.point }
+        return path.forward(time)
+    }
+
+    /// A value made of the properties' states, one per channel.
+    func read<A: Animatable>(_ properties: [Property]) -> A? {
+        var values: [Value] = []
+        for property in properties {
+            guard let value = self[property] else { return nil }
+            values.append(value)
+        }
+        return A(channelValues: values)
+    }
+
+    /// The same moment seen from a part that starts `offset` later.
+    func shifted(by offset: Time) -> Frame {
+        Frame(scene: scene, time: time, path: (try? path.shifted(by: offset)) ?? path)
+    }
+
+    func reversed(in span: Time) -> Frame {
+        Frame(scene: scene, time: time, path: (try? path.reversed(in: span)) ?? path)
+    }
+
+    func scaled(by factor: Time) -> Frame {
+        Frame(scene: scene, time: time, path: (try? path.scaled(by: factor)) ?? path)
+    }
+
+    func warped(by easing: Easing, span: Time) -> Frame {
+        guard span.isPositive else { return self }
+        return Frame(scene: scene, time: time, path: (try? path.warped(by: easing, span: span)) ?? path)
+    }
+
+    /// ⌊local / period⌋, taking the earlier copy at a boundary.
+    func copy(ofPeriod period: Time) -> Int {
+        let local = self.local
+        if let exact = local.exact {
+            let quotient = exact.floorQuotient(dividingBy: period)
+            let boundary = (try? period.multiplied(by: Int64(clamping: quotient))) == exact
+            let copy = boundary ? quotient - 1 : quotient
+            return Int(clamping: copy)
+        }
+        let quotient = (local.seconds / period.seconds).rounded(.up) - 1
+        return quotient.isFinite ? Int(clamping: Int64(max(-1, min(quotient, 9e18)))) : 0
     }
 }
 
 extension CompiledScene {
-    func value(of property: Property, at time: Instant) -> Double? {
+    func value(of property: Property, at time: Instant) -> Value? {
         guard let track = track(for: property) else { return nil }
         var resolution = Resolution()
         track.resolve(at: time, into: &resolution)
@@ -249,14 +401,6 @@ private final class CompiledCache {
         }
         return value
     }
-}
-
-/// Exact seconds for an API argument in `Double` seconds.
-func seconds(_ value: Double) throws(AnimationError) -> Time {
-    guard value.isFinite else { throw .notFinite("duration \(value)") }
-    guard value >= 0 else { throw .negativeDuration(formatNumber(value)) }
-    guard let time = Time(seconds: value) else { throw .overflow("duration \(value)") }
-    return time
 }
 
 /// Runs a throwing construction whose failure is a documented precondition

@@ -14,7 +14,9 @@ public enum AnimationError: Error, Equatable, Sendable, CustomStringConvertible 
     /// A repetition count below zero.
     case negativeCount(Int)
     /// `with E` on a composite where `E` is not monotone non-decreasing.
-    case nonMonotoneWarp(String)
+    case nonMonotoneWarp(Easing)
+    /// Two values of different kinds (a number and a colour) on one property.
+    case mixedKinds(Property, Value.Kind, Value.Kind)
     /// An easing parameter outside its domain (a `cubic-bezier` x outside [0, 1], `steps(0)`, …).
     case invalidEasing(String)
     /// Retiming an animation of zero duration to a positive one (`one in 2s`).
@@ -32,8 +34,10 @@ public enum AnimationError: Error, Equatable, Sendable, CustomStringConvertible 
             return "\(what) is not a finite number"
         case .negativeCount(let count):
             return "count must not be negative (got \(count))"
-        case .nonMonotoneWarp(let easing):
-            return "easing `\(easing)` is not monotone, so on a composite animation time would run backwards"
+        case .nonMonotoneWarp:
+            return "the easing is not monotone, so on a composite animation time would run backwards"
+        case .mixedKinds(let property, let first, let second):
+            return "\(property) mixes a \(first.rawValue) and a \(second.rawValue)"
         case .invalidEasing(let why):
             return why
         case .retimeOfInstant(let target):

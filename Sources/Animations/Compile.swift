@@ -61,7 +61,7 @@ public final class RepetitionBlock: @unchecked Sendable {
         self.count = count
         self.body = body
         start = path.backward(Instant(.zero), upper: false)
-        end = path.backward(Instant(try period.times(Int64(count))), upper: true)
+        end = path.backward(Instant(try period.multiplied(by: Int64(count))), upper: true)
     }
 }
 
@@ -75,30 +75,31 @@ extension Scene {
     /// Flattens the scene for sampling; `nil` when it is cancelled.
     ///
     /// Throws ``AnimationError/overflow(_:)`` when placing a segment overflows
-    /// exact time, and ``AnimationError/invalidSampling(_:)`` when the scene
-    /// would list more than ``segmentLimit`` segments.
+    /// exact time, ``AnimationError/mixedKinds(_:_:_:)`` when a property gets
+    /// both numbers and colours, and ``AnimationError/invalidSampling(_:)`` when
+    /// the scene would list more than ``segmentLimit`` segments.
     public func compile(materializeLimit: Int = Scene.materializeLimit) throws(AnimationError) -> CompiledScene? {
-        guard case .run(let duration, let root) = storage else { return nil }
+        guard let root, let duration = root.duration else { return nil }
         var compiler = Compiler(materializeLimit: materializeLimit)
         return try compiler.compile(root, duration: duration)
     }
 }
 
-extension Node {
-    /// Up to `limit` distinct segments of this node (in its own time), for
+extension Term {
+    /// Up to `limit` distinct segments of this term (in its own time), for
     /// deciding whether a scene is a single tween; `nil` when that takes more
     /// than `budget` nodes, or (with `plainOnly`) at the first segment whose
     /// clock goes through a warp. Breadth first, so a long chain of `let`s,
     /// each adding a segment to the last, shows two segments near the top.
     func distinctSegments(limit: Int, visiting budget: Int = .max, plainOnly: Bool = false) throws(AnimationError) -> [Segment]? {
         var found: [Segment] = []
-        var queue: [(Node, Path)] = [(self, .identity)]
+        var queue: [(Term, Path)] = [(self, .identity)]
         var next = 0
         while next < queue.count {
             guard next < budget else { return nil }
-            let (node, path) = queue[next]
+            let (term, path) = queue[next]
             next += 1
-            switch node.kind {
+            switch term.kind {
             case .tween(let tween):
                 // A warped clock (placing it inverts the warp, which is costly) is not plain.
                 if plainOnly, path.collapse == nil, !path.stages.isEmpty { return nil }
@@ -107,49 +108,74 @@ extension Node {
                     found.append(segment)
                     if found.count >= limit { return found }
                 }
-            case .repeated(let child, let period, let count):
+            case .power(let body, let count):
                 // Two copies are enough to tell one segment from several.
+                let period = body.duration ?? .zero
                 for copy in 0..<min(count, path.collapse == nil ? 2 : 1) {
-                    queue.append((child, try path.shifted(by: try period.times(Int64(copy)))))
+                    queue.append((body, try path.shifted(by: try period.multiplied(by: Int64(copy)))))
                 }
-            case .union(let kids):
+            case .sequence(let parts):
                 // Enqueue no more than the budget can visit (a queue longer than the budget ends the search).
-                for child in kids.prefix(Swift.max(0, budget - queue.count + 1)) { queue.append((child, path)) }
-            case .shift, .reverse, .scale, .warp, .dismantled:
-                try descend(node, path, into: &queue)   // one child
+                var offset = Time.zero
+                for part in parts.prefix(Swift.max(0, budget - queue.count + 1)) {
+                    queue.append((part, offset.isZero ? path : try path.shifted(by: offset)))
+                    offset = try offset.adding(part.duration ?? .zero)
+                }
+            case .parallel(let parts):
+                for part in parts.prefix(Swift.max(0, budget - queue.count + 1)) { queue.append((part, path)) }
+            case .zero, .one, .wait, .event, .reversed, .retimed, .eased:
+                var enqueued: [(Term, Path)] = []
+                try descend(term, path, into: &enqueued)
+                queue.append(contentsOf: enqueued.reversed())
             }
         }
         return found
     }
 }
 
-/// Pushes the children of a structural node with their paths.
-private func descend(_ node: Node, _ path: Path, into stack: inout [(Node, Path)]) throws(AnimationError) {
-    switch node.kind {
-    case .union(let children):
-        for child in children.reversed() { stack.append((child, path)) }
-    case .shift(let child, let offset):
-        stack.append((child, try path.shifted(by: offset)))
-    case .reverse(let child, let span):
-        stack.append((child, try path.reversed(in: span)))
-    case .scale(let child, let factor):
-        stack.append((child, try path.scaled(by: factor)))
-    case .warp(let child, let easing, let span):
-        stack.append((child, try path.warped(by: easing, span: span)))
-    case .repeated(let child, let period, let count):
+/// Pushes the children of a structural term with their paths (the last
+/// child on top, so that a stack visits them in order).
+private func descend(_ term: Term, _ path: Path, into stack: inout [(Term, Path)]) throws(AnimationError) {
+    switch term.kind {
+    case .parallel(let parts):
+        for part in parts.reversed() { stack.append((part, path)) }
+    case .sequence(let parts):
+        var offsets: [Time] = []
+        offsets.reserveCapacity(parts.count)
+        var offset = Time.zero
+        for part in parts {
+            offsets.append(offset)
+            offset = try offset.adding(part.duration ?? .zero)
+        }
+        for index in parts.indices.reversed() {
+            let shift = offsets[index]
+            stack.append((parts[index], shift.isZero ? path : try path.shifted(by: shift)))
+        }
+    case .reversed(let body):
+        stack.append((body, try path.reversed(in: body.duration ?? .zero)))
+    case .retimed(let body, let target):
+        guard let span = body.duration, !span.isZero else {
+            stack.append((body, path))   // `x in 0s` of an instant changes nothing
+            return
+        }
+        stack.append((body, try path.scaled(by: try target.divided(by: span))))
+    case .eased(let body, let easing):
+        stack.append((body, try path.warped(by: easing, span: body.duration ?? .zero)))
+    case .power(let body, let count):
         // Squeezed to an instant, every copy is the same set of jumps.
         let copies = path.collapse == nil ? count : 1
+        let period = body.duration ?? .zero
         for copy in (0..<copies).reversed() {
-            stack.append((child, try path.shifted(by: try period.times(Int64(copy)))))
+            stack.append((body, try path.shifted(by: try period.multiplied(by: Int64(copy)))))
         }
-    case .tween, .dismantled:
+    case .zero, .one, .wait, .tween, .event:
         break
     }
 }
 
 private struct Compiler {
     private struct BodyKey: Hashable {
-        let node: ObjectIdentifier
+        let term: ObjectIdentifier
         let reversed: Bool
     }
 
@@ -159,32 +185,34 @@ private struct Compiler {
         self.materializeLimit = materializeLimit
     }
 
-    /// Bodies of symbolic repetitions, compiled once each (the same `let` may recur).
-    private var bodies: [BodyKey: (Node, CompiledScene)] = [:]
+    /// Bodies of symbolic repetitions, compiled once each (the same `let` may
+    /// recur); the term is kept so its identity stays valid.
+    private var bodies: [BodyKey: (Term, CompiledScene)] = [:]
 
-    mutating func compile(_ root: Node?, duration: Time) throws(AnimationError) -> CompiledScene {
+    mutating func compile(_ root: Term?, duration: Time) throws(AnimationError) -> CompiledScene {
         var segments: [Property: [Segment]] = [:]
         var blocks: [RepetitionBlock] = []
         var listed = 0
-        var stack: [(Node, Path)] = []
+        var stack: [(Term, Path)] = []
         if let root { stack.append((root, .identity)) }
-        while let (node, path) = stack.popLast() {
-            switch node.kind {
+        while let (term, path) = stack.popLast() {
+            switch term.kind {
             case .tween(let tween):
                 listed += 1
                 guard listed <= Scene.segmentLimit else {
                     throw .invalidSampling("the animation has more than \(Scene.segmentLimit) segments")
                 }
                 segments[tween.property, default: []].append(path.place(tween))
-            case .repeated(let child, let period, let count)
-                where path.collapse == nil && count.multipliedSaturating(child.leafCount) > materializeLimit:
-                blocks.append(try symbolicBlock(child, period: period, count: count, path: path))
-            case .warp(let child, let easing, let span) where path.collapse == nil && !easing.isContinuous:
+            case .power(let body, let count)
+                where path.collapse == nil && count.multipliedSaturating(body.leafCount) > materializeLimit:
+                blocks.append(try symbolicBlock(body, period: body.duration ?? .zero, count: count, path: path))
+            case .eased(let body, let easing) where path.collapse == nil && !easing.isContinuous:
                 // A warp that jumps (steps, expo's ends) cannot be undone window by
                 // window; sample it as defined, the state of x at D·E(t/D).
-                blocks.append(try symbolicBlock(child, period: span, count: 1, path: try path.warped(by: easing, span: span)))
-            case .union, .shift, .reverse, .scale, .warp, .repeated, .dismantled:
-                try descend(node, path, into: &stack)
+                let span = body.duration ?? .zero
+                blocks.append(try symbolicBlock(body, period: span, count: 1, path: try path.warped(by: easing, span: span)))
+            case .zero, .one, .wait, .event, .sequence, .parallel, .power, .reversed, .retimed, .eased:
+                try descend(term, path, into: &stack)
             }
         }
         var byProperty: [Property: [RepetitionBlock]] = [:]
@@ -192,34 +220,45 @@ private struct Compiler {
             for property in block.body.properties { byProperty[property, default: []].append(block) }
         }
         let properties = Set(segments.keys).union(byProperty.keys).sorted()
-        let tracks = properties.map { property in
+        var tracks: [Track] = []
+        tracks.reserveCapacity(properties.count)
+        for property in properties {
             // Moved out of the dictionary, so the track sorts it without a copy.
-            Track(segments: segments.removeValue(forKey: property) ?? [],
-                  blocks: (byProperty[property] ?? []).compactMap { block in
-                      block.body.track(for: property).map { BlockReference(block: block, track: $0) }
-                  })
+            let listedSegments = segments.removeValue(forKey: property) ?? []
+            let references = (byProperty[property] ?? []).compactMap { block in
+                block.body.track(for: property).map { BlockReference(block: block, track: $0) }
+            }
+            var kind = listedSegments.first?.from.kind ?? references.first?.track.kind
+            for segment in listedSegments where segment.from.kind != kind {
+                throw .mixedKinds(property, kind ?? .number, segment.from.kind)
+            }
+            for reference in references where reference.track.kind != kind {
+                throw .mixedKinds(property, kind ?? .number, reference.track.kind ?? .number)
+            }
+            if kind == nil { kind = .number }
+            tracks.append(Track(segments: listedSegments, blocks: references))
         }
         return CompiledScene(duration: duration, properties: properties, tracks: tracks, blocks: blocks)
     }
 
-    private mutating func symbolicBlock(_ child: Node, period: Time, count: Int, path: Path) throws(AnimationError) -> RepetitionBlock {
+    private mutating func symbolicBlock(_ body: Term, period: Time, count: Int, path: Path) throws(AnimationError) -> RepetitionBlock {
         var blockPath = path
         var reversed = false
         if !path.affine.isIncreasing {
             // (x ^ n) reversed = (x reversed) ^ n: keep the block's own map increasing.
-            blockPath.affine = try path.affine.mirrored(in: try period.times(Int64(count)))
+            blockPath.affine = try path.affine.mirrored(in: try period.multiplied(by: Int64(count)))
             reversed = true
         }
-        let key = BodyKey(node: ObjectIdentifier(child), reversed: reversed)
-        let body: CompiledScene
+        let key = BodyKey(term: ObjectIdentifier(body), reversed: reversed)
+        let compiled: CompiledScene
         if let cached = bodies[key] {
-            body = cached.1
+            compiled = cached.1
         } else {
-            let node = reversed ? Node(.reverse(child, period)) : child
-            body = try compile(node, duration: period)
-            bodies[key] = (child, body)
+            let term = reversed ? Term.reversed(body) : body
+            compiled = try compile(term, duration: period)
+            bodies[key] = (body, compiled)
         }
-        return try RepetitionBlock(path: blockPath, period: period, count: count, body: body)
+        return try RepetitionBlock(path: blockPath, period: period, count: count, body: compiled)
     }
 }
 
@@ -244,7 +283,7 @@ extension Easing {
         case .penner(let curve, _): return curve != .expo
         case .linear, .easeIn, .easeOut, .easeInOut, .cubicBezier: return true
         case .composed(let outer, let inner): return outer.isContinuous && inner.isContinuous
-        case .mirrored(let inner): return inner.isContinuous
+        case .mirror(let inner): return inner.isContinuous
         }
     }
 }

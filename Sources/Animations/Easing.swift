@@ -10,13 +10,14 @@ import Darwin
 /// and `E(1) = 1` for every family except `steps` with `jump-start`/`jump-both`
 /// (which, as in CSS, already jump at 0).
 ///
-/// Every easing is a value you can name, compare, compose and mirror:
+/// Every easing is a value you can compare, compose and mirror (how the
+/// `.anim` language names each one is the language's business):
 ///
 /// ```swift
 /// let e = Easing.penner(.back, .out)
 /// e(0.5)            // 1.0876975
 /// e.isMonotone      // false: it overshoots
-/// e.mirror          // ease-in-back, since 1 − E(1 − p) is the "in" curve
+/// e.mirrored        // Easing.penner(.back, .in), since 1 − E(1 − p) is the "in" curve
 /// Easing.linear.composed(after: e)   // p ↦ linear(e(p))
 /// ```
 ///
@@ -26,8 +27,7 @@ import Darwin
 ///   `easeOut(c)(p) = 1 − (1−p)^c` (default 2), `easeInOut(c)(p) = g(p) / (g(p) + g(1−p))`
 ///   with `g(x) = e^(−c/x)` for `x > 0` and `0` otherwise (default 1).
 /// * CSS `cubic-bezier(x1, y1, x2, y2)` with `x1, x2 ∈ [0, 1]`, and the CSS keywords
-///   `ease`, `ease-in`, `ease-out`, `ease-in-out` (spelled `css-ease…` in `.anim` files,
-///   where `ease-in` is the talk's curve).
+///   `ease`, `ease-in`, `ease-out`, `ease-in-out` (``ease``, ``cssEaseIn``, …).
 /// * CSS `steps(n, position)` as the CSS Easing spec defines it (the "before flag" unset).
 /// * the Penner set as easings.net defines it: quad, cubic, quart, quint, sine, expo,
 ///   circ, back, elastic, bounce, each `in`, `out` and `in-out`.
@@ -38,7 +38,7 @@ import Darwin
 /// elastic, the talk's `easeInOut`), CSS's tangent extrapolation (`cubic-bezier`)
 /// or CSS's rule (`steps`); the others (the talk's `easeIn`/`easeOut`, circ,
 /// bounce) clamp the input to [0, 1] first.
-public struct Easing: Hashable, Sendable, CustomStringConvertible {
+public struct Easing: Hashable, Sendable {
     /// Where a `steps` easing puts its jumps (CSS `<step-position>`).
     public enum StepPosition: String, Hashable, Sendable, CaseIterable {
         case jumpStart = "jump-start"
@@ -70,11 +70,12 @@ public struct Easing: Hashable, Sendable, CustomStringConvertible {
         case cubicBezier(x1: Double, y1: Double, x2: Double, y2: Double)
         case steps(Int, StepPosition)
         case penner(PennerCurve, PennerMode)
-        /// `composed(outer, inner)` is `p ↦ outer(inner(p))`.
+        /// `composed(outer, inner)` is `p ↦ outer(inner(p))`; compositions
+        /// nest to the right (``composed(after:)`` keeps them so).
         case composed(Easing, Easing)
-        /// `p ↦ 1 − E(1 − p)` for an easing with no named mirror (used internally
-        /// when a reversal is pushed through a time warp).
-        case mirrored(Easing)
+        /// `p ↦ 1 − E(1 − p)`, for an easing whose mirror is no curve of its
+        /// own family (``mirrored`` builds it only then).
+        case mirror(Easing)
     }
 
     /// The family and parameters of this easing.
@@ -92,7 +93,7 @@ public struct Easing: Hashable, Sendable, CustomStringConvertible {
         self.kind = kind
         switch kind {
         case .composed(let outer, let inner): depth = max(outer.depth, inner.depth) + 1
-        case .mirrored(let inner): depth = inner.depth + 1
+        case .mirror(let inner): depth = inner.depth + 1
         case .linear, .easeIn, .easeOut, .easeInOut, .cubicBezier, .steps, .penner: depth = 1
         }
     }
@@ -152,6 +153,13 @@ public struct Easing: Hashable, Sendable, CustomStringConvertible {
         Easing(.penner(curve, mode))
     }
 
+    /// The talk's ease-in with its default parameter 2.
+    public static let talkEaseIn = Easing(.easeIn(2))
+    /// The talk's ease-out with its default parameter 2.
+    public static let talkEaseOut = Easing(.easeOut(2))
+    /// The talk's ease-in-out with its default parameter 1.
+    public static let talkEaseInOut = Easing(.easeInOut(1))
+
     /// CSS `ease`: `cubic-bezier(0.25, 0.1, 0.25, 1)`.
     public static let ease = Easing(.cubicBezier(x1: 0.25, y1: 0.1, x2: 0.25, y2: 1))
     /// CSS `ease-in`: `cubic-bezier(0.42, 0, 1, 1)`.
@@ -164,11 +172,31 @@ public struct Easing: Hashable, Sendable, CustomStringConvertible {
     /// `p ↦ self(inner(p))`: apply `inner` first. `(x with E1) with E2` is
     /// `x with E1.composed(after: E2)`.
     ///
-    /// Law: composition is associative and `linear` is its identity on both sides.
+    /// Law: composition is associative and `linear` is its identity on both
+    /// sides. The result is kept in one shape for each composite curve
+    /// (factors nested to the right, `linear` dropped), so equal compositions
+    /// are equal values: `(a ∘ b) ∘ c == a ∘ (b ∘ c)`.
     public func composed(after inner: Easing) -> Easing {
         if case .linear = kind { return inner }
         if case .linear = inner.kind { return self }
-        return Easing(.composed(self, inner))
+        let factors = self.factors + inner.factors
+        var result = factors[factors.count - 1]
+        for factor in factors.dropLast().reversed() {
+            result = Easing(.composed(factor, result))
+        }
+        return result
+    }
+
+    /// The factors of a composition, outermost first (`[self]` for a plain curve).
+    public var factors: [Easing] {
+        var parts: [Easing] = []
+        var current = self
+        while case .composed(let outer, let inner) = current.kind {
+            parts.append(outer)
+            current = inner
+        }
+        parts.append(current)
+        return parts
     }
 
     // MARK: - Evaluation
@@ -185,7 +213,7 @@ public struct Easing: Hashable, Sendable, CustomStringConvertible {
             let x = clampUnit(p)
             return 1 - pow(1 - x, c)
         case .easeInOut(let c):
-            return talkEaseInOut(p, c)
+            return talkEaseInOutValue(p, c)
         case .cubicBezier(let x1, let y1, let x2, let y2):
             return cubicBezierValue(p, x1, y1, x2, y2)
         case .steps(let count, let position):
@@ -194,7 +222,7 @@ public struct Easing: Hashable, Sendable, CustomStringConvertible {
             return pennerValue(curve, mode, p)
         case .composed(let outer, let inner):
             return outer(inner(p))
-        case .mirrored(let inner):
+        case .mirror(let inner):
             return 1 - inner(1 - p)
         }
     }
@@ -222,19 +250,29 @@ public struct Easing: Hashable, Sendable, CustomStringConvertible {
             }
         case .composed(let outer, let inner):
             return outer.isMonotone && inner.isMonotone
-        case .mirrored(let inner):
+        case .mirror(let inner):
             return inner.isMonotone
         }
     }
 
-    /// The named easing equal to `p ↦ 1 − self(1 − p)`, when there is one:
-    /// Penner in ↔ out (in-out is its own mirror), `cubic-bezier(x1, y1, x2, y2)` ↔
-    /// `cubic-bezier(1−x2, 1−y2, 1−x1, 1−y1)`, the talk's `easeInOut` and `linear`
-    /// are their own mirrors. `nil` for the talk's `easeIn`/`easeOut` and `steps`.
+    /// `p ↦ 1 − self(1 − p)`, the curve a reversed tween plays: a curve of
+    /// the same family where there is one (Penner in ↔ out, in-out and the
+    /// talk's `easeInOut` and `linear` their own; `cubic-bezier(x1, y1, x2, y2)`
+    /// ↔ `cubic-bezier(1−x2, 1−y2, 1−x1, 1−y1)`; a composition factor by
+    /// factor), otherwise the wrapper ``Kind-swift.enum/mirror(_:)`` (the talk's
+    /// `easeIn`/`easeOut`, `steps`). ``hasFamilyMirror`` tells which.
     ///
-    /// A reversed tween with easing `E` is the same tween with its ends swapped
-    /// and easing `E.mirror`.
-    public var mirror: Easing? {
+    /// Law: `mirrored.mirrored == self`. A reversed tween with easing `E` is
+    /// the tween with its ends swapped and easing `E.mirrored`.
+    public var mirrored: Easing {
+        familyMirror ?? Easing(.mirror(self))
+    }
+
+    /// Whether ``mirrored`` is a curve of this easing's own family (so a
+    /// reversal can be absorbed into a tween without the wrapper).
+    public var hasFamilyMirror: Bool { familyMirror != nil }
+
+    private var familyMirror: Easing? {
         switch kind {
         case .linear, .easeInOut:
             return self
@@ -249,17 +287,11 @@ public struct Easing: Hashable, Sendable, CustomStringConvertible {
             case .inOut: return self
             }
         case .composed(let outer, let inner):
-            guard let outerMirror = outer.mirror, let innerMirror = inner.mirror else { return nil }
+            guard let outerMirror = outer.familyMirror, let innerMirror = inner.familyMirror else { return nil }
             return Easing(.composed(outerMirror, innerMirror))
-        case .mirrored(let inner):
+        case .mirror(let inner):
             return inner
         }
-    }
-
-    /// `p ↦ 1 − self(1 − p)` as a value: the named ``mirror`` when there is one,
-    /// otherwise a `mirrored` wrapper.
-    public var reflected: Easing {
-        mirror ?? Easing(.mirrored(self))
     }
 
     /// The least `p` in [0, 1] with `self(p) ≥ y` (1 when there is none), for a
@@ -281,79 +313,16 @@ public struct Easing: Hashable, Sendable, CustomStringConvertible {
         // self(0) <= y < self(1)
         return bisectUnit { self($0) > y }.low
     }
-
-    // MARK: - Names
-
-    /// The `.anim` spelling: `linear`, `ease-out(1.5)`, `cubic-bezier(0.1, 0.7, 1, 0.1)`,
-    /// `steps(4, jump-start)`, `ease-in-out-bounce`, `compose(ease-in, steps(3))`.
-    public var description: String {
-        switch kind {
-        case .linear:
-            return "linear"
-        case .easeIn(let c):
-            return c == 2 ? "ease-in" : "ease-in(\(formatNumber(c)))"
-        case .easeOut(let c):
-            return c == 2 ? "ease-out" : "ease-out(\(formatNumber(c)))"
-        case .easeInOut(let c):
-            return c == 1 ? "ease-in-out" : "ease-in-out(\(formatNumber(c)))"
-        case .cubicBezier(let x1, let y1, let x2, let y2):
-            for (name, easing) in Easing.cssKeywords where easing.kind == kind {
-                return name
-            }
-            return "cubic-bezier(\(formatNumber(x1)), \(formatNumber(y1)), \(formatNumber(x2)), \(formatNumber(y2)))"
-        case .steps(let count, let position):
-            return position == .jumpEnd ? "steps(\(count))" : "steps(\(count), \(position.rawValue))"
-        case .penner(let curve, let mode):
-            return "ease-\(mode.rawValue)-\(curve.rawValue)"
-        case .composed(let outer, let inner):
-            return "compose(\(outer), \(inner))"
-        case .mirrored(let inner):
-            return "mirror(\(inner))"
-        }
-    }
-
-    private static let cssKeywords: [(String, Easing)] = [
-        ("ease", .ease), ("css-ease-in", .cssEaseIn), ("css-ease-out", .cssEaseOut), ("css-ease-in-out", .cssEaseInOut),
-    ]
-
-    /// The easing a bare `.anim` name denotes (`linear`, `ease-in`, `ease`,
-    /// `css-ease-out`, `step-start`, `ease-in-out-elastic`, …), with default
-    /// parameters; `nil` for an unknown name.
-    public static func named(_ name: String) -> Easing? {
-        namedTable[name]
-    }
-
-    /// Every bare easing name, sorted, for "did you mean" hints and documentation.
-    public static let allNames: [String] = namedTable.keys.sorted()
-
-    private static let namedTable: [String: Easing] = {
-        var table: [String: Easing] = [
-            "linear": .linear,
-            "ease-in": Easing(.easeIn(2)),
-            "ease-out": Easing(.easeOut(2)),
-            "ease-in-out": Easing(.easeInOut(1)),
-            "step-start": Easing(.steps(1, .jumpStart)),
-            "step-end": Easing(.steps(1, .jumpEnd)),
-        ]
-        for (name, easing) in cssKeywords { table[name] = easing }
-        table["css-ease"] = .ease
-        for curve in PennerCurve.allCases {
-            for mode in PennerMode.allCases {
-                table["ease-\(mode.rawValue)-\(curve.rawValue)"] = Easing(.penner(curve, mode))
-            }
-        }
-        return table
-    }()
 }
 
 // MARK: - The talk's API
 
 /// The talk's ease-in curve with its default parameter: `1 − (1−p)^(1/2)`.
-public let easeIn = Easing.named("ease-in") ?? .linear
+public let easeIn = Easing.talkEaseIn
 /// The talk's ease-out curve with its default parameter: `1 − (1−p)^2`.
-public let easeOut = Easing.named("ease-out") ?? .linear
+public let easeOut = Easing.talkEaseOut
 /// The talk's ease-in-out curve with its default parameter: `g(p) / (g(p) + g(1−p))`, `g(x) = e^(−1/x)`.
-public let easeInOut = Easing.named("ease-in-out") ?? .linear
+public let easeInOut = Easing.talkEaseInOut
 
 /// The talk's ease-in with parameter `c`: `1 − (1−p)^(1/c)`.
 ///
@@ -414,7 +383,7 @@ private func complement(_ v: Double) -> Double {
 /// The talk's ease-in-out (Brandon Kase, "Algebraic Animations"):
 /// `g(p) / (g(p) + g(1−p))` with `g(x) = e^(−c/x)` for `x > 0` and 0 otherwise,
 /// so 0 for `p ≤ 0` and 1 for `p ≥ 1`.
-private func talkEaseInOut(_ p: Double, _ c: Double) -> Double {
+private func talkEaseInOutValue(_ p: Double, _ c: Double) -> Double {
     if p <= 0 { return 0 }
     if p >= 1 { return 1 }
     if c <= 300 {
@@ -629,13 +598,4 @@ private func bounceOut(_ input: Double) -> Double {
         x -= 2.625 / d1
         return n1 * x * x + 0.984375
     }
-}
-
-/// Shortest round-trip text of a number, without a trailing `.0` for whole numbers.
-public func formatNumber(_ value: Double) -> String {
-    if value == value.rounded(), abs(value) < 1e15 {
-        if value == 0 { return "0" }
-        return String(Int64(value))
-    }
-    return value.description
 }

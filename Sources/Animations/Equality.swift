@@ -79,15 +79,15 @@ extension Scene {
 /// easing, and `compose(compose(a, b), c)` equals `compose(a, compose(b, c))`).
 private struct SegmentSignature: CustomStringConvertible {
     let segment: Segment
-    let samples: [Double]
+    let samples: [Value]
 
     init(_ segment: Segment) {
         self.segment = segment
-        var samples: [Double] = [segment.startValue, segment.endValue]
+        var samples: [Value] = [segment.startValue, segment.endValue]
         for k in 1...7 {
             let t: Instant
-            if let s = segment.start.exact, let e = segment.end.exact, let length = e.subtracting(s),
-               let step = length.multiplied(by: Time(numerator: Int64(k), denominator: 8) ?? .zero), let point = s.adding(step) {
+            if let s = segment.start.exact, let e = segment.end.exact, let length = try? e.subtracting(s),
+               let step = try? length.multiplied(by: Time(numerator: Int64(k), denominator: 8) ?? .zero), let point = try? s.adding(step) {
                 t = Instant(point)
             } else {
                 t = Instant(approximately: segment.start.seconds + (segment.end.seconds - segment.start.seconds) * Double(k) / 8)
@@ -99,7 +99,7 @@ private struct SegmentSignature: CustomStringConvertible {
 
     func matches(_ other: SegmentSignature) -> Bool {
         segment.property == other.segment.property && segment.start == other.segment.start && segment.end == other.segment.end
-            && zip(samples, other.samples).allSatisfy { abs($0 - $1) <= 1e-9 * max(1, abs($0)) }
+            && zip(samples, other.samples).allSatisfy { $0.isClose(to: $1) }
     }
 
     /// Segments that could be equal share a key: property and window.
@@ -129,6 +129,19 @@ private struct SegmentSignature: CustomStringConvertible {
 
     var description: String {
         let s = segment
-        return "\(s.property) going \(formatNumber(s.startValue)) → \(formatNumber(s.endValue)) over [\(s.start), \(s.end)]"
+        return "\(s.property) going \(s.startValue) → \(s.endValue) over [\(s.start), \(s.end)]"
+    }
+}
+
+extension Value {
+    /// Equal up to rounding: within 1e-9 relative, component by component.
+    func isClose(to other: Value) -> Bool {
+        func close(_ a: Double, _ b: Double) -> Bool { a == b || abs(a - b) <= 1e-9 * max(1, abs(a)) }
+        switch (self, other) {
+        case (.number(let a), .number(let b)): return close(a, b)
+        case (.color(let a), .color(let b)):
+            return close(a.red, b.red) && close(a.green, b.green) && close(a.blue, b.blue) && close(a.alpha, b.alpha)
+        case (.number, .color), (.color, .number): return false
+        }
     }
 }

@@ -12,7 +12,7 @@
 extension CompiledScene {
     /// The value of the `index`-th property (of ``properties``) at `t`;
     /// `initial` is its declared initial value, if any.
-    public func value(ofPropertyAt index: Int, at t: Time, initial: Double? = nil) -> Double? {
+    public func value(ofPropertyAt index: Int, at t: Time, initial: Value? = nil) -> Value? {
         guard tracks.indices.contains(index) else { return initial }
         var resolution = Resolution()
         tracks[index].resolve(at: Instant(t), into: &resolution)
@@ -20,7 +20,7 @@ extension CompiledScene {
     }
 
     /// The value of `property` at `t`, or `initial` when no segment animates it.
-    public func value(of property: Property, at t: Time, initial: Double? = nil) -> Double? {
+    public func value(of property: Property, at t: Time, initial: Value? = nil) -> Value? {
         guard let track = track(for: property) else { return initial }
         var resolution = Resolution()
         track.resolve(at: Instant(t), into: &resolution)
@@ -28,7 +28,7 @@ extension CompiledScene {
     }
 
     /// The value of `property` at an inexact time (for driving a display in seconds).
-    public func value(of property: Property, atSeconds seconds: Double, initial: Double? = nil) -> Double? {
+    public func value(of property: Property, atSeconds seconds: Double, initial: Value? = nil) -> Value? {
         guard let track = track(for: property) else { return initial }
         var resolution = Resolution()
         track.resolve(at: Instant(approximately: seconds), into: &resolution)
@@ -68,8 +68,12 @@ final class Track: @unchecked Sendable {
     /// The latest-ending segments (keys: end, start; values: end values).
     private(set) var last: Group?
 
+    /// Whether the property holds numbers or colours.
+    let kind: Value.Kind?
+
     init(segments unsorted: consuming [Segment], blocks: [BlockReference]) {
         var sorted = unsorted
+        kind = sorted.first?.from.kind ?? blocks.first?.track.kind
         sorted.sort { lhs, rhs in lhs.start != rhs.start ? lhs.start < rhs.start : lhs.end < rhs.end }
         let segments = Track.removingDuplicates(sorted)
         sorted = []
@@ -288,7 +292,7 @@ extension RepetitionBlock {
         if let exact = u.exact {
             let q = max(0, exact.floorQuotient(dividingBy: period))
             if q >= Int128(count) {
-                let total = period.multiplied(by: Int64(count))
+                let total = try? period.multiplied(by: Int64(count))
                 return total.map { exact <= $0 } == true ? count - 1 : nil
             }
             return Int(q)
@@ -302,7 +306,7 @@ extension RepetitionBlock {
 
     /// `u + copies·period`, exactly when possible.
     private func offset(_ u: Instant, byCopies copies: Int) -> Instant {
-        if let exact = u.exact, let shift = period.multiplied(by: Int64(copies)), let sum = exact.adding(shift) {
+        if let exact = u.exact, let shift = try? period.multiplied(by: Int64(copies)), let sum = try? exact.adding(shift) {
             return Instant(sum)
         }
         return Instant(approximately: u.seconds + period.seconds * Double(copies))
@@ -335,7 +339,7 @@ struct Group {
     var keyIsEnd: Bool
     var values: DistinctValues
 
-    init(_ key: Instant, _ secondKey: Instant, _ value: Double, keyIsEnd: Bool = false) {
+    init(_ key: Instant, _ secondKey: Instant, _ value: Value, keyIsEnd: Bool = false) {
         self.key = key
         self.secondKey = secondKey
         self.keyIsEnd = keyIsEnd
@@ -365,43 +369,6 @@ struct Group {
     }
 }
 
-/// A small set of doubles (usually one) whose mean is taken over distinct values.
-struct DistinctValues {
-    private var first: Double
-    private var more: [Double] = []
-
-    init(_ value: Double) {
-        first = value
-    }
-
-    mutating func insert(_ value: Double) {
-        if value == first || more.contains(value) { return }
-        if more.isEmpty { more.reserveCapacity(7) }
-        more.append(value)
-    }
-
-    mutating func formUnion(_ other: DistinctValues) {
-        insert(other.first)
-        for value in other.more { insert(value) }
-    }
-
-    /// The mean, summed in ascending order so it is independent of insertion order.
-    var mean: Double {
-        if more.isEmpty { return first == 0 ? 0 : first }
-        let count = more.count + 1
-        let mean = withUnsafeTemporaryAllocation(of: Double.self, capacity: count) { (buffer: UnsafeMutableBufferPointer<Double>) -> Double in
-            var buffer = buffer
-            buffer[0] = first
-            for (index, value) in more.enumerated() { buffer[index + 1] = value }
-            buffer.sort()
-            var sum = 0.0
-            for value in buffer { sum += value }
-            return sum / Double(count)
-        }
-        return mean == 0 ? 0 : mean
-    }
-}
-
 /// The three categories of candidates for one property at one time.
 struct Resolution {
     var active: Group?
@@ -409,7 +376,7 @@ struct Resolution {
     var upcoming: Group?
 
     @inline(__always)
-    mutating func offerActive(start: Instant, value: Double) {
+    mutating func offerActive(start: Instant, value: Value) {
         if let key = active?.key {
             if key == start {
                 // Mutate in place: a copy of the group would copy its values too.
@@ -425,7 +392,7 @@ struct Resolution {
         Group.merge(&active, group, keepLatest: true)
     }
 
-    mutating func offerFinished(end: Instant, start: Instant, value: Double) {
+    mutating func offerFinished(end: Instant, start: Instant, value: Value) {
         Group.merge(&finished, Group(end, start, value, keyIsEnd: true), keepLatest: true)
     }
 
@@ -438,7 +405,7 @@ struct Resolution {
     }
 
     /// The property's value by the rule, or `nil` when nothing speaks for it.
-    func value(initial: Double?) -> Double? {
+    func value(initial: Value?) -> Value? {
         if let active { return active.values.mean }
         if let finished { return finished.values.mean }
         if let initial { return initial }

@@ -12,8 +12,8 @@ import Darwin
 /// set of these.
 public struct Segment: Hashable, Sendable, CustomStringConvertible {
     public let property: Property
-    public let from: Double
-    public let to: Double
+    public let from: Value
+    public let to: Value
     public let easing: Easing
     public let start: Instant
     public let end: Instant
@@ -25,7 +25,7 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     /// `end − start`, exactly, when both are exact.
     let length: Time?
 
-    init(property: Property, from: Double, to: Double, easing: Easing, start: Instant, end: Instant,
+    init(property: Property, from: Value, to: Value, easing: Easing, start: Instant, end: Instant,
          isForward: Bool, warp: Clock?) {
         self.property = property
         self.from = from
@@ -35,13 +35,13 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
         self.end = end
         self.isForward = isForward
         self.warp = warp
-        if let s = start.exact, let e = end.exact { length = e.subtracting(s) } else { length = nil }
+        if let s = start.exact, let e = end.exact { length = try? e.subtracting(s) } else { length = nil }
     }
 
     /// The value it holds before it starts: `from`, or `to` when it plays backwards.
-    public var startValue: Double { isForward ? from : to }
+    public var startValue: Value { isForward ? from : to }
     /// The value it holds once it has ended: `to`, or `from` when it plays backwards.
-    public var endValue: Double { isForward ? to : from }
+    public var endValue: Value { isForward ? to : from }
 
     /// Whether its window has zero length (a jump).
     public var isJump: Bool { start == end }
@@ -51,7 +51,7 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     /// (Curves composed to overshoot wildly can still leave the range of
     /// `Double`; the value is then infinite or NaN, as the formula says.)
     @inline(__always)
-    func activeValue(at t: Instant) -> Double {
+    func activeValue(at t: Instant) -> Value {
         if start == end { return endValue }
         let progress: Double
         if let warp {
@@ -64,11 +64,18 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
             let fraction = fraction(t)
             progress = isForward ? fraction : 1 - fraction
         }
-        let eased = easing(clampUnit(progress))
-        let span = to - from
-        // Ends more than 1.8e308 apart (`from -1e308 to 1e308`): the span
-        // overflows, the weighted mean does not.
-        return span.isFinite ? from + span * eased : from * (1 - eased) + to * eased
+        return Value.interpolate(from: from, to: to, progress: easing(clampUnit(progress)))
+    }
+
+    /// The progress (before the tween's own easing) at `t` within the window,
+    /// exactly 0 at its start and 1 at its end, whatever warps lie between.
+    func progress(at t: Instant) -> Double {
+        if start == end { return 1 }
+        if t == end { return isForward ? 1 : 0 }
+        if t == start { return isForward ? 0 : 1 }
+        if let warp { return warp.progress(at: t) }
+        let fraction = fraction(t)
+        return isForward ? fraction : 1 - fraction
     }
 
     /// `(t − s) / (e − s)`. With exact times it is the exact quotient rounded
@@ -87,7 +94,7 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
             if !(o1 || o2 || o3 || o4 || o5 || o6), numerator.magnitude < 1 << 53, denominator.magnitude < 1 << 53 {
                 return Double(numerator) / Double(denominator)
             }
-            if let elapsed = te.subtracting(se), let quotient = elapsed.divided(by: length) {
+            if let elapsed = try? te.subtracting(se), let quotient = try? elapsed.divided(by: length) {
                 return quotient.seconds
             }
         }
@@ -95,7 +102,7 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String {
-        let arrow = isForward ? "\(formatNumber(from)) → \(formatNumber(to))" : "\(formatNumber(from)) → \(formatNumber(to)) reversed"
+        let arrow = isForward ? "\(from) → \(to)" : "\(from) → \(to) reversed"
         return "\(property) [\(start), \(end)] \(arrow) \(easing)"
     }
 }
@@ -111,23 +118,22 @@ struct Affine: Hashable, Sendable {
 
     /// `self` followed by `u ↦ u − delta`.
     func shifted(by delta: Time) throws(AnimationError) -> Affine {
-        Affine(scale: scale, offset: try offset.minus(delta))
+        Affine(scale: scale, offset: try offset.subtracting(delta))
     }
 
     /// `self` followed by `u ↦ span − u`.
     func mirrored(in span: Time) throws(AnimationError) -> Affine {
-        guard let negative = scale.negated, let flipped = offset.negated else { throw .overflow("reversal") }
-        return Affine(scale: negative, offset: try span.plus(flipped))
+        return Affine(scale: try scale.negated(), offset: try span.adding(try offset.negated()))
     }
 
     /// `self` followed by `u ↦ u / factor`.
     func divided(by factor: Time) throws(AnimationError) -> Affine {
-        Affine(scale: try scale.over(factor), offset: try offset.over(factor))
+        Affine(scale: try scale.divided(by: factor), offset: try offset.divided(by: factor))
     }
 
     @inline(__always)
     func apply(_ t: Instant) -> Instant {
-        if let exact = t.exact, let product = scale.multiplied(by: exact), let sum = product.adding(offset) {
+        if let exact = t.exact, let product = try? scale.multiplied(by: exact), let sum = try? product.adding(offset) {
             return Instant(sum)
         }
         return Instant(approximately: scale.seconds * t.seconds + offset.seconds)
@@ -140,7 +146,7 @@ struct Affine: Hashable, Sendable {
 
     /// The `t` with `apply(t) = u`.
     func invert(_ u: Instant) -> Instant {
-        if let exact = u.exact, let difference = exact.subtracting(offset), let quotient = difference.divided(by: scale) {
+        if let exact = u.exact, let difference = try? exact.subtracting(offset), let quotient = try? difference.divided(by: scale) {
             return Instant(quotient)
         }
         return Instant(approximately: (u.seconds - offset.seconds) / scale.seconds)
@@ -245,7 +251,7 @@ struct Path: Hashable, Sendable {
             // W(A(t)) with A decreasing equals R(W̄(A'(t))) where A' = span − A is
             // increasing, W̄ is the warp by the mirrored easing and R(u) = span − u.
             let increasing = try affine.mirrored(in: span)
-            path.stages.append(WarpStage(entry: increasing, easing: easing.reflected, span: span))
+            path.stages.append(WarpStage(entry: increasing, easing: easing.mirrored, span: span))
             path.affine = try Affine.identity.mirrored(in: span)
         }
         return path

@@ -15,129 +15,108 @@ public protocol Semiring {
     static var one: Self { get }
 }
 
-/// The free semiring over `Leaf`: terms built from leaves with `+`, `*`,
-/// `zero` and `one`, with no laws applied. ``fold(_:)`` interprets a term in
-/// any semiring — the universal property: it is the unique semiring
-/// homomorphism extending the interpretation of the leaves.
+/// Where each leaf of a term starts and ends — the talk's "secret sauce",
+/// computed before anything runs, by folding the term into schedules (so it
+/// follows every operator exactly as the meaning does), sorted by start. A
+/// tween is labelled with its property, an event with its name; leaves in a
+/// cancelled sequence do not appear.
 ///
 /// ```swift
-/// let scene: FreeSemiring<SceneFragment> = .leaf(intro) * (.leaf(left) + .leaf(right))
-/// let total = scene.fold { fragment in MaxPlusDuration(fragment.duration) }
+/// // fade ; (left || right), each 1 s:
+/// try intervals(term)   // [("card.opacity", 0, 1), ("circle.radius", 1, 2), ("square.rotation", 1, 2)]
 /// ```
-public indirect enum FreeSemiring<Leaf>: Semiring {
-    case zero
-    case one
-    case leaf(Leaf)
-    case plus(FreeSemiring, FreeSemiring)
-    case times(FreeSemiring, FreeSemiring)
-
-    public static func + (lhs: FreeSemiring, rhs: FreeSemiring) -> FreeSemiring { .plus(lhs, rhs) }
-    public static func * (lhs: FreeSemiring, rhs: FreeSemiring) -> FreeSemiring { .times(lhs, rhs) }
-
-    /// Interprets the term in `S`, sending each leaf through `interpret`.
-    /// Uses an explicit stack, so folding deep terms does not exhaust the call
-    /// stack. (Releasing a term is Swift's own recursive deinit of an indirect
-    /// enum: keep hand-built terms below about 20,000 levels; ``Scene`` has no
-    /// such limit.)
-    public func fold<S: Semiring>(_ interpret: (Leaf) throws -> S) rethrows -> S {
-        var tasks: [FoldTask<Leaf>] = [.visit(self)]
-        var values: [S] = []
-        while let task = tasks.popLast() {
-            switch task {
-            case .visit(let term):
-                switch term {
-                case .zero: values.append(S.zero)
-                case .one: values.append(S.one)
-                case .leaf(let leaf): values.append(try interpret(leaf))
-                case .plus(let lhs, let rhs):
-                    tasks.append(.combinePlus)
-                    tasks.append(.visit(rhs))
-                    tasks.append(.visit(lhs))
-                case .times(let lhs, let rhs):
-                    tasks.append(.combineTimes)
-                    tasks.append(.visit(rhs))
-                    tasks.append(.visit(lhs))
-                }
-            case .combinePlus, .combineTimes:
-                // Both operands are on the stack: right on top.
-                guard let rhs = values.popLast(), let lhs = values.popLast() else { continue }
-                if case .combinePlus = task { values.append(lhs + rhs) } else { values.append(lhs * rhs) }
-            }
-        }
-        return values.last ?? S.zero
-    }
-}
-
-private enum FoldTask<Leaf> {
-    case visit(FreeSemiring<Leaf>)
-    case combinePlus
-    case combineTimes
-}
-
-/// A named piece of a choreography (the talk's `SceneFragment`).
-public struct SceneFragment: Sendable, Hashable {
-    public let name: String
-    public let duration: Time
-    public init(name: String, duration: Time) {
-        self.name = name
-        self.duration = duration
-    }
-}
-
-/// Where each named leaf of a choreography starts and ends — the talk's
-/// "secret sauce", computed before anything runs. Leaves in a cancelled
-/// sequence do not appear; `one` contributes nothing.
-///
-/// ```swift
-/// let term: FreeSemiring<SceneFragment> = .leaf(fade) * (.leaf(left) + .leaf(right))
-/// try intervals(term)   // [("fade", 0, 1), ("left", 1, 3), ("right", 1, 3)]
-/// ```
-public func intervals(_ term: FreeSemiring<SceneFragment>) throws(AnimationError) -> [(name: String, start: Time, end: Time)] {
+public func intervals(_ term: Term) throws(AnimationError) -> [(name: String, start: Time, end: Time)] {
     do {
-        let schedule = try term.fold { fragment throws(AnimationError) -> Schedule in
-            guard !fragment.duration.isNegative else { throw .negativeDuration(fragment.duration.description) }
-            return Schedule(duration: fragment.duration, entries: [(fragment.name, .zero, fragment.duration)])
-        }
-        if let error = schedule.error { throw error }
-        return schedule.entries.map { (name: $0.0, start: $0.1, end: $0.2) }
-    } catch let error as AnimationError {
-        throw error
+        let schedule = try term.fold(into: Schedule.self)
+        // By start, then end, then label (a reversal lists its entries backwards).
+        return schedule.entries.enumerated().sorted { a, b in
+            if a.element.start != b.element.start { return a.element.start < b.element.start }
+            if a.element.end != b.element.end { return a.element.end < b.element.end }
+            return a.offset < b.offset
+        }.map { (name: $0.element.name, start: $0.element.start, end: $0.element.end) }
     } catch {
-        throw .invalidSampling("\(error)")
+        throw error.error
     }
 }
 
-/// The semiring of schedules: a duration and the intervals placed so far, or
-/// cancelled (`duration == nil`).
-struct Schedule: Semiring {
-    var duration: Time?
-    var entries: [(String, Time, Time)]
-    var error: AnimationError?
+/// The algebra of schedules: a duration and the intervals placed so far, or
+/// cancelled (`duration == nil`). Intervals are listed by label; a reversed
+/// or retimed schedule maps each interval as the operator maps time.
+public struct Schedule: AnimationAlgebra {
+    public var duration: Time?
+    public var entries: [(name: String, start: Time, end: Time)]
 
-    static var zero: Schedule { Schedule(duration: nil, entries: []) }
-    static var one: Schedule { Schedule(duration: .zero, entries: []) }
+    public static var zero: Schedule { Schedule(duration: nil, entries: []) }
+    public static var one: Schedule { Schedule(duration: .zero, entries: []) }
 
-    static func + (lhs: Schedule, rhs: Schedule) -> Schedule {
-        if let error = lhs.error ?? rhs.error { return Schedule(duration: nil, entries: [], error: error) }
-        guard let left = lhs.duration else { return rhs }
-        guard let right = rhs.duration else { return lhs }
-        return Schedule(duration: max(left, right), entries: lhs.entries + rhs.entries)
+    public static func wait(_ duration: Time) throws(AnimationError) -> Schedule {
+        Schedule(duration: duration, entries: [])
     }
 
-    static func * (lhs: Schedule, rhs: Schedule) -> Schedule {
-        if let error = lhs.error ?? rhs.error { return Schedule(duration: nil, entries: [], error: error) }
-        guard let left = lhs.duration, let right = rhs.duration else { return .zero }
-        var entries = lhs.entries
-        for (name, start, end) in rhs.entries {
-            guard let shiftedStart = start.adding(left), let shiftedEnd = end.adding(left) else {
-                return Schedule(duration: nil, entries: [], error: .overflow("interval \(name)"))
+    public static func tween(_ tween: Tween) throws(AnimationError) -> Schedule {
+        Schedule(duration: tween.duration, entries: [(tween.property.description, .zero, tween.duration)])
+    }
+
+    public static func event(_ name: String) throws(AnimationError) -> Schedule {
+        Schedule(duration: .zero, entries: [(name, .zero, .zero)])
+    }
+
+    public static func sequence(_ parts: [Schedule]) throws(AnimationError) -> Schedule {
+        var offset = Time.zero
+        var entries: [(name: String, start: Time, end: Time)] = []
+        for part in parts {
+            guard let duration = part.duration else { return .zero }
+            for entry in part.entries {
+                entries.append((entry.name, try entry.start.adding(offset), try entry.end.adding(offset)))
             }
-            entries.append((name, shiftedStart, shiftedEnd))
+            offset = try offset.adding(duration)
         }
-        guard let total = left.adding(right) else {
-            return Schedule(duration: nil, entries: [], error: .overflow("\(left) + \(right)"))
+        return Schedule(duration: offset, entries: entries)
+    }
+
+    public static func parallel(_ parts: [Schedule]) throws(AnimationError) -> Schedule {
+        var duration: Time?
+        var entries: [(name: String, start: Time, end: Time)] = []
+        for part in parts {
+            guard let length = part.duration else { continue }
+            duration = max(duration ?? length, length)
+            entries.append(contentsOf: part.entries)
         }
-        return Schedule(duration: total, entries: entries)
+        return Schedule(duration: duration, entries: entries)
+    }
+
+    public func repeated(_ count: Int) throws(AnimationError) -> Schedule {
+        guard count >= 0 else { throw .negativeCount(count) }
+        if count == 0 { return .one }
+        return try Schedule.sequence(Array(repeating: self, count: count))
+    }
+
+    public var reversed: Schedule {
+        get throws(AnimationError) {
+            guard let duration else { return self }
+            var mapped: [(name: String, start: Time, end: Time)] = []
+            for entry in entries {
+                mapped.append((entry.name, try duration.subtracting(entry.end), try duration.subtracting(entry.start)))
+            }
+            return Schedule(duration: duration, entries: mapped)
+        }
+    }
+
+    public func retimed(to target: Time) throws(AnimationError) -> Schedule {
+        guard let duration else { return self }
+        if duration == target { return self }
+        guard duration.isPositive else { throw .retimeOfInstant(target.description) }
+        let factor = try target.divided(by: duration)
+        var mapped: [(name: String, start: Time, end: Time)] = []
+        for entry in entries {
+            mapped.append((entry.name, try entry.start.multiplied(by: factor), try entry.end.multiplied(by: factor)))
+        }
+        return Schedule(duration: target, entries: mapped)
+    }
+
+    /// A warp moves windows inexactly; a schedule keeps the unwarped times.
+    public func eased(_ easing: Easing) throws(AnimationError) -> Schedule {
+        self
     }
 }
 
@@ -172,11 +151,42 @@ public struct MaxPlusDuration: Semiring, Hashable, Sendable, CustomStringConvert
     public static func * (lhs: MaxPlusDuration, rhs: MaxPlusDuration) -> MaxPlusDuration {
         if lhs.overflowed || rhs.overflowed { return MaxPlusDuration(overflow: ()) }
         guard let a = lhs.value, let b = rhs.value else { return .zero }
-        guard let sum = a.adding(b) else { return MaxPlusDuration(overflow: ()) }
+        guard let sum = try? a.adding(b) else { return MaxPlusDuration(overflow: ()) }
         return MaxPlusDuration(sum)
     }
 
     public var description: String {
         overflowed ? "overflow" : (value.map { $0.description } ?? "-inf")
     }
+}
+
+/// The duration homomorphism as an algebra: folding a term into
+/// ``MaxPlusDuration`` gives the duration of its meaning.
+extension MaxPlusDuration: AnimationAlgebra {
+    public static func wait(_ duration: Time) throws(AnimationError) -> MaxPlusDuration { MaxPlusDuration(duration) }
+    public static func tween(_ tween: Tween) throws(AnimationError) -> MaxPlusDuration { MaxPlusDuration(tween.duration) }
+    public static func event(_ name: String) throws(AnimationError) -> MaxPlusDuration { .one }
+
+    public static func sequence(_ parts: [MaxPlusDuration]) throws(AnimationError) -> MaxPlusDuration {
+        parts.reduce(MaxPlusDuration.one, *)
+    }
+
+    public static func parallel(_ parts: [MaxPlusDuration]) throws(AnimationError) -> MaxPlusDuration {
+        parts.reduce(MaxPlusDuration.zero, +)
+    }
+
+    public func repeated(_ count: Int) throws(AnimationError) -> MaxPlusDuration {
+        guard count >= 0 else { throw .negativeCount(count) }
+        if count == 0 { return .one }
+        guard let value else { return self }
+        return MaxPlusDuration(try value.multiplied(by: Int64(count)))
+    }
+
+    public var reversed: MaxPlusDuration { self }
+
+    public func retimed(to duration: Time) throws(AnimationError) -> MaxPlusDuration {
+        value == nil ? self : MaxPlusDuration(duration)
+    }
+
+    public func eased(_ easing: Easing) throws(AnimationError) -> MaxPlusDuration { self }
 }

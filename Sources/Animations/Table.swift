@@ -5,8 +5,8 @@
 /// a declared initial value, sorted by `view.property`.
 ///
 /// ```swift
-/// let sampler = compiled.sampler(initial: [Property(view: "ball", name: "radius"): 20])
-/// var row: [Double] = []
+/// let sampler = compiled.sampler(initial: [Property(view: "ball", name: "radius"): .number(20)])
+/// var row: [Value] = []
 /// for t in FrameTimes(duration: compiled.duration, fps: 10) {
 ///     sampler.sample(at: t, into: &row)
 /// }
@@ -15,9 +15,9 @@ public struct RowSampler: Sendable {
     /// The columns, sorted.
     public let columns: [Property]
     private let tracks: [Track?]
-    private let initials: [Double?]
+    private let initials: [Value?]
 
-    init(scene: CompiledScene, initial: [Property: Double]) {
+    init(scene: CompiledScene, initial: [Property: Value]) {
         let columns = Set(scene.properties).union(initial.keys).sorted()
         self.columns = columns
         tracks = columns.map { scene.track(for: $0) }
@@ -25,26 +25,26 @@ public struct RowSampler: Sendable {
     }
 
     /// Replaces `row` with the value of every column at `t`.
-    public func sample(at t: Time, into row: inout [Double]) {
+    public func sample(at t: Time, into row: inout [Value]) {
         sample(at: Instant(t), into: &row)
     }
 
     /// Replaces `row` with the value of every column at `t`.
-    public func sample(at t: Instant, into row: inout [Double]) {
+    public func sample(at t: Instant, into row: inout [Value]) {
         row.removeAll(keepingCapacity: true)
         for index in columns.indices {
             var resolution = Resolution()
             tracks[index]?.resolve(at: t, into: &resolution)
             // A column exists only because a segment or a declaration names it,
             // so one of the two always speaks.
-            row.append(resolution.value(initial: initials[index]) ?? 0)
+            row.append(resolution.value(initial: initials[index]) ?? .number(0))
         }
     }
 }
 
 extension CompiledScene {
     /// A row sampler over this scene's properties and the declared ones.
-    public func sampler(initial: [Property: Double] = [:]) -> RowSampler {
+    public func sampler(initial: [Property: Value] = [:]) -> RowSampler {
         RowSampler(scene: self, initial: initial)
     }
 }
@@ -63,7 +63,7 @@ public struct FrameTimes: Sequence, Sendable {
 
     /// How many rows: ⌈D·fps⌉ + 1 (or ⌊D·fps⌋ + 1 when `D` falls on a frame); `nil` on overflow.
     public var count: Int? {
-        guard let frames = duration.multiplied(by: fps) else { return nil }
+        guard let frames = try? duration.multiplied(by: fps) else { return nil }
         let whole = frames.floorQuotient(dividingBy: .one)
         let rows = whole + (frames.denominator == 1 ? 1 : 2)
         return Int(exactly: rows)

@@ -7,12 +7,12 @@
 ///
 /// A `Time` is always in lowest terms with a positive denominator, so two equal
 /// times have equal representations. Arithmetic never traps: every operation
-/// that could overflow `Int64` returns `nil` (or throws
-/// ``AnimationError/overflow(_:)`` in the throwing variants).
+/// that could overflow `Int64` throws ``AnimationError/overflow(_:)``
+/// (write `try?` where `nil` is the answer you want).
 ///
 /// ```swift
-/// let a = Time(decimal: "0.1")!, b = Time(decimal: "0.2")!
-/// a.adding(b) == Time(decimal: "0.3")   // true
+/// let a = Time(numerator: 1, denominator: 10), b = Time(numerator: 2, denominator: 10)
+/// try a?.adding(b!) == Time(decimal: "0.3")   // true
 /// ```
 public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The numerator, in lowest terms with ``denominator``.
@@ -144,44 +144,55 @@ public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var isNegative: Bool { numerator < 0 }
     public var isPositive: Bool { numerator > 0 }
 
-    /// `self + other`, or `nil` on overflow.
-    public func adding(_ other: Time) -> Time? {
+    /// `self + other`; throws ``AnimationError/overflow(_:)`` when it does not fit.
+    public func adding(_ other: Time) throws(AnimationError) -> Time {
         if denominator == other.denominator {
             let (sum, overflow) = numerator.addingReportingOverflow(other.numerator)
-            if overflow { return nil }
-            if denominator == 1 { return Time(unchecked: sum, 1) }
-            return Time.reduced(Int128(sum), Int128(denominator))
+            if !overflow, denominator == 1 { return Time(unchecked: sum, 1) }
+            if !overflow, let value = Time.reduced(Int128(sum), Int128(denominator)) { return value }
         }
         let n = Int128(numerator) * Int128(other.denominator) + Int128(other.numerator) * Int128(denominator)
         let d = Int128(denominator) * Int128(other.denominator)
-        return Time.reduced(n, d)
+        guard let value = Time.reduced(n, d) else { throw .overflow("\(self) + \(other)") }
+        return value
     }
 
-    /// `self - other`, or `nil` on overflow.
-    public func subtracting(_ other: Time) -> Time? {
-        guard other.numerator != Int64.min else { return nil }
-        return adding(Time(unchecked: -other.numerator, other.denominator))
+    /// `self - other`; throws ``AnimationError/overflow(_:)`` when it does not fit.
+    public func subtracting(_ other: Time) throws(AnimationError) -> Time {
+        guard other.numerator != Int64.min else { throw .overflow("\(self) - \(other)") }
+        return try adding(Time(unchecked: -other.numerator, other.denominator))
     }
 
-    /// `self × other`, or `nil` on overflow.
-    public func multiplied(by other: Time) -> Time? {
-        Time.reduced(Int128(numerator) * Int128(other.numerator), Int128(denominator) * Int128(other.denominator))
+    /// `self × other`; throws ``AnimationError/overflow(_:)`` when it does not fit.
+    public func multiplied(by other: Time) throws(AnimationError) -> Time {
+        guard let value = Time.reduced(Int128(numerator) * Int128(other.numerator), Int128(denominator) * Int128(other.denominator)) else {
+            throw .overflow("\(self) × \(other)")
+        }
+        return value
     }
 
-    /// `self × count`, or `nil` on overflow.
-    public func multiplied(by count: Int64) -> Time? {
-        Time.reduced(Int128(numerator) * Int128(count), Int128(denominator))
+    /// `self × count`; throws ``AnimationError/overflow(_:)`` when it does not fit.
+    public func multiplied(by count: Int64) throws(AnimationError) -> Time {
+        guard let value = Time.reduced(Int128(numerator) * Int128(count), Int128(denominator)) else {
+            throw .overflow("\(self) × \(count)")
+        }
+        return value
     }
 
-    /// `self ÷ other`, or `nil` when `other` is zero or on overflow.
-    public func divided(by other: Time) -> Time? {
-        guard other.numerator != 0 else { return nil }
-        return Time.reduced(Int128(numerator) * Int128(other.denominator), Int128(denominator) * Int128(other.numerator))
+    /// `self ÷ other`; throws ``AnimationError/overflow(_:)`` when `other` is
+    /// zero or the quotient does not fit.
+    public func divided(by other: Time) throws(AnimationError) -> Time {
+        guard other.numerator != 0,
+              let value = Time.reduced(Int128(numerator) * Int128(other.denominator), Int128(denominator) * Int128(other.numerator)) else {
+            throw .overflow("\(self) ÷ \(other)")
+        }
+        return value
     }
 
-    /// `-self`, or `nil` for the one value whose negation does not fit.
-    public var negated: Time? {
-        numerator == Int64.min ? nil : Time(unchecked: -numerator, denominator)
+    /// `-self`; throws for the one value whose negation does not fit.
+    public func negated() throws(AnimationError) -> Time {
+        guard numerator != Int64.min else { throw .overflow("-(\(self))") }
+        return Time(unchecked: -numerator, denominator)
     }
 
     /// The greatest integer not above `self ÷ period` (`period` must be positive).
@@ -278,36 +289,4 @@ func gcd(_ a: UInt128, _ b: UInt128) -> UInt128 {
         y -= x
     } while y != 0
     return x << shift
-}
-
-extension Time {
-    /// Throwing form of ``adding(_:)``.
-    public func plus(_ other: Time) throws(AnimationError) -> Time {
-        guard let value = adding(other) else { throw .overflow("\(self) + \(other)") }
-        return value
-    }
-
-    /// Throwing form of ``subtracting(_:)``.
-    public func minus(_ other: Time) throws(AnimationError) -> Time {
-        guard let value = subtracting(other) else { throw .overflow("\(self) - \(other)") }
-        return value
-    }
-
-    /// Throwing form of ``multiplied(by:)-(Time)``.
-    public func times(_ other: Time) throws(AnimationError) -> Time {
-        guard let value = multiplied(by: other) else { throw .overflow("\(self) × \(other)") }
-        return value
-    }
-
-    /// Throwing form of ``multiplied(by:)-(Int64)``.
-    public func times(_ count: Int64) throws(AnimationError) -> Time {
-        guard let value = multiplied(by: count) else { throw .overflow("\(self) × \(count)") }
-        return value
-    }
-
-    /// Throwing form of ``divided(by:)``.
-    public func over(_ other: Time) throws(AnimationError) -> Time {
-        guard let value = divided(by: other) else { throw .overflow("\(self) ÷ \(other)") }
-        return value
-    }
 }

@@ -108,7 +108,7 @@ private func evaluateScript(_ text: [UInt8], fps: Int64? = nil, at times: [Time]
 }
 
 /// `tabulate` as CSV into /dev/null, the rows counted.
-private func tabulateToDevNull(_ compiled: CompiledScene, initial: [Property: Double] = [:], fps: Int64? = nil,
+private func tabulateToDevNull(_ compiled: CompiledScene, initial: [Property: Value] = [:], fps: Int64? = nil,
                                at times: [Time]? = nil, into measurement: inout Measurement) {
     let sink = DevNull()
     measurement.phase("tabulate") {
@@ -125,7 +125,8 @@ private func tabulateToDevNull(_ compiled: CompiledScene, initial: [Property: Do
 }
 
 /// Fails unless `actual` is `expected` (to 1e-9 relative, for sums of means).
-private func expect(_ actual: Double?, _ expected: Double, _ what: @autoclosure () -> String) {
+private func expect(_ value: Value?, _ expected: Double, _ what: @autoclosure () -> String) {
+    let actual = value?.number
     guard let actual, abs(actual - expected) <= 1e-9 * max(1, abs(expected)) else {
         fail("\(what()): expected \(expected), got \(actual.map { "\($0)" } ?? "nothing")")
     }
@@ -262,12 +263,14 @@ func workloadScript(_ n: Int) -> Measurement {
     let file = measurement.phase("lines") { SourceFile(name: "large.anim", bytes: text) }
     let parsed = measurement.phase("parse") { parse(file) }
     let resolved = measurement.phase("resolve") { resolve(parsed.program, broken: parsed.brokenBindings) }
-    let evaluation = measurement.phase("evaluate") { evaluate(resolved) }
-    let errors = (parsed.diagnostics + resolved.diagnostics + evaluation.diagnostics).filter { $0.severity == .error }
+    let lowering = measurement.phase("lower") { lower(resolved) }
+    let evaluation = measurement.phase("evaluate") { evaluate(lowering) }
+    let errors = (parsed.diagnostics + resolved.diagnostics + lowering.diagnostics + evaluation.diagnostics).filter { $0.severity == .error }
     if !errors.isEmpty {
         fail("the generated script has errors:\n" + render(Array(errors.prefix(5)), in: file))
     }
     let outcome = Outcome(program: parsed.program, resolved: resolved, target: parsed.program.bindings.last,
+                          term: parsed.program.bindings.last.flatMap { lowering.terms[$0.name] },
                           scene: parsed.program.bindings.last.flatMap { evaluation.scenes[$0.name] },
                           initial: resolved.initial, diagnostics: [])
     let normal = measurement.phase("normalize") { () -> NormalForm in

@@ -245,7 +245,7 @@ struct Arguments {
             } else if number.hasSuffix("s") {
                 number = number.dropLast()
             }
-            guard let value = Time(decimal: number), let time = value.divided(by: Time(divisor)) else {
+            guard let value = Time(decimal: number), let time = try? value.divided(by: Time(divisor)) else {
                 usageError("--at takes times in seconds separated by commas, not `\(piece)`")
             }
             if let point = number.firstIndex(of: ".") {
@@ -272,37 +272,17 @@ func evalCommand(_ arguments: Arguments) -> Never {
     let outcome = run(file, binding: arguments.binding)
     report(outcome, file: file)
     if outcome.hasErrors { exit(1) }
-    guard let target = outcome.target, let scene = outcome.scene else { exit(1) }
     let format = arguments.format ?? (isatty(1) != 0 ? .table : .csv)
-    let compiled: CompiledScene?
-    do {
-        compiled = try scene.compile()
-    } catch {
-        standardError.write(render(samplingError(error, binding: target), in: file))
-        exit(1)
-    }
-    guard let compiled else {
-        TableWriter(format: format, columns: []).writeCancelled(binding: target.name, into: &standardOutput.buffer)
-        exit(0)
-    }
-    let flush: (inout [UInt8]) -> Void = { chunk in
+    let request = TableRequest(format: format, fps: arguments.fps, times: arguments.at, timeDecimals: arguments.atDecimals,
+                               maximumRows: maximumRows)
+    let errors = writeTable(outcome, request) { chunk in
         standardOutput.buffer.append(contentsOf: chunk)
         chunk.removeAll(keepingCapacity: true)
         standardOutput.flush()
     }
-    if let times = arguments.at {
-        tabulate(compiled, initial: outcome.initial, at: times, format: format, timeDecimals: arguments.atDecimals, flush: flush)
-    } else {
-        let frames = FrameTimes(duration: compiled.duration, fps: arguments.fps)
-        guard let count = frames.count, count <= maximumRows else {
-            let range = target.nameRange == .none ? target.range : target.nameRange
-            let tooLong = Diagnostic.error("too-many-rows",
-                                           "`\(target.name)` lasts \(compiled.duration)s: at \(arguments.fps) fps that is more than \(maximumRows) rows",
-                                           at: range, hint: "sample fewer rows with a lower --fps, or exactly the times you need with --at")
-            standardError.write(render(tooLong, in: file))
-            exit(1)
-        }
-        tabulate(compiled, initial: outcome.initial, at: frames, format: format, timeDecimals: arguments.atDecimals, flush: flush)
+    if !errors.isEmpty {
+        standardError.write(render(errors, in: file))
+        exit(1)
     }
     exit(0)
 }

@@ -115,16 +115,16 @@ struct Table: Equatable {
         times.append(compiled.duration)
         self.times = times
         rows = times.map { t in
-            var row: [Double] = []
+            var row: [Value] = []
             sampler.sample(at: t, into: &row)
-            return row
+            return row.map { $0.number ?? .nan }
         }
     }
 
     func row(at t: Time) -> [Double] {
-        var row: [Double] = []
+        var row: [Value] = []
         sampler?.sample(at: t, into: &row)
-        return row
+        return row.map { $0.number ?? .nan }
     }
 
     private static func close(_ a: [Double], _ b: [Double]) -> Bool {
@@ -140,7 +140,7 @@ struct Table: Equatable {
         let epsilon = Time(numerator: 1, denominator: 1_000_000_000) ?? .zero
         for (index, (a, b)) in zip(rows, other.rows).enumerated() where !Table.close(a, b) {
             let t = times[index]
-            guard let before = t.subtracting(epsilon), let after = t.adding(epsilon) else { return false }
+            guard let before = try? t.subtracting(epsilon), let after = try? t.adding(epsilon) else { return false }
             let leftBefore = row(at: before), leftAfter = row(at: after)
             guard Table.close(leftBefore, other.row(at: before)), Table.close(leftAfter, other.row(at: after)) else { return false }
             for column in a.indices where abs(a[column] - b[column]) > 1e-9 * max(1, abs(a[column])) {

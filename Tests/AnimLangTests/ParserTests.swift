@@ -27,10 +27,10 @@ private func num(_ text: String) -> Number {
 private func seconds(_ text: String) -> Duration { Duration(number: num(text), unit: .seconds) }
 private func count(_ value: Int64) -> Count { Count(value) }
 
-private func tween(_ verb: Tween.Verb, _ view: String, _ property: String? = nil, from: Number? = nil, to: Number? = nil,
-           unit: Tween.AngleUnit? = nil) -> Expr {
+private func tween(_ verb: TweenSyntax.Verb, _ view: String, _ property: String? = nil, from: Number? = nil, to: Number? = nil,
+           unit: TweenSyntax.AngleUnit? = nil) -> Expr {
     let target: Target = view == "*" ? .allViews(.none) : .view(view, .none)
-    return Expr(.tween(Tween(verb: verb, target: target, property: property, from: from, to: to, angleUnit: unit)))
+    return Expr(.tween(TweenSyntax(verb: verb, target: target, property: property, from: from, to: to, angleUnit: unit)))
 }
 
 private func eased(_ expr: Expr, _ easing: Easing) -> Expr { Expr(.eased(expr, easing, .none)) }
@@ -267,9 +267,9 @@ private let twoPi = Number(exact: nil, value: 2 * Double.pi, mentionsPi: true)
     }
 
     @Test(arguments: [
-        ("degrees", Tween.AngleUnit.degrees), ("deg", .degrees), ("radians", .radians), ("rad", .radians), ("turns", .turns),
+        ("degrees", TweenSyntax.AngleUnit.degrees), ("deg", .degrees), ("radians", .radians), ("rad", .radians), ("turns", .turns),
     ])
-    func angleUnits(written: String, unit: Tween.AngleUnit) {
+    func angleUnits(written: String, unit: TweenSyntax.AngleUnit) {
         #expect(parseExpr("rotate c from 0 to 1 \(written)") == tween(.rotate, "c", from: num("0"), to: num("1"), unit: unit))
     }
 
@@ -294,7 +294,7 @@ private let twoPi = Number(exact: nil, value: 2 * Double.pi, mentionsPi: true)
         #expect(parseExpr("fade out from 0 to 1") == tween(.fade, "out", from: num("0"), to: num("1")))
         #expect(parseExpr("fade") == name("fade"))
         #expect(parseExpr("grow ; shrink || rotate") == par(seq(name("grow"), name("shrink")), name("rotate")))
-        #expect(parseExpr("rotate with ease-in") == eased(name("rotate"), Easing.named("ease-in") ?? .linear))
+        #expect(parseExpr("rotate with ease-in") == eased(name("rotate"), EasingNames.easing(named: "ease-in") ?? .linear))
         #expect(parseExpr("fadeIn reversed") == Expr(.reversed(name("fadeIn"))))
         #expect(parseExpr("animate in 2s") == Expr(.retimed(name("animate"), seconds("2"))))
         #expect(parseExpr("(fadeIn)") == name("fadeIn"))

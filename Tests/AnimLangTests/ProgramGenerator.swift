@@ -89,22 +89,22 @@ struct ProgramGenerator {
         }
     }
 
-    mutating func tween() -> Tween {
-        let verb = pick(Tween.Verb.allCases)
+    mutating func tween() -> TweenSyntax {
+        let verb = pick(TweenSyntax.Verb.allCases)
         let target: Target = verb != .animate && int(0...4) == 0 ? .allViews(.none) : .view(pick(Self.viewNames), .none)
         switch verb {
         case .fadeIn, .fadeOut:
-            return Tween(verb: verb, target: target)
+            return TweenSyntax(verb: verb, target: target)
         case .fade:
-            return Tween(verb: verb, target: target, from: number(), to: number())
+            return TweenSyntax(verb: verb, target: target, from: number(), to: number())
         case .shrink, .grow, .scale:
             let property = bool() ? pick(Self.properties) : nil
-            return Tween(verb: verb, target: target, property: property, from: number(), to: number())
+            return TweenSyntax(verb: verb, target: target, property: property, from: number(), to: number())
         case .rotate:
-            let unit: Tween.AngleUnit? = bool() ? nil : pick([.degrees, .radians, .turns])
-            return Tween(verb: verb, target: target, from: number(), to: number(), angleUnit: unit)
+            let unit: TweenSyntax.AngleUnit? = bool() ? nil : pick([.degrees, .radians, .turns])
+            return TweenSyntax(verb: verb, target: target, from: number(), to: number(), angleUnit: unit)
         case .animate:
-            return Tween(verb: verb, target: target, property: pick(Self.properties), from: number(), to: number())
+            return TweenSyntax(verb: verb, target: target, property: pick(Self.properties), from: number(), to: number())
         }
     }
 
@@ -158,7 +158,7 @@ struct ProgramGenerator {
             case 0:
                 return .linear
             case 1:
-                return Easing.named(pick(Easing.allNames)) ?? .linear
+                return EasingNames.easing(named: pick(EasingNames.allNames)) ?? .linear
             case 2:
                 let parameter = pick([0.5, 1.5, 2, 3, 0.25, 1, 7.125])
                 switch int(0...2) {
@@ -173,7 +173,7 @@ struct ProgramGenerator {
                 let position = pick(Easing.StepPosition.allCases)
                 return try .steps(int(position == .jumpNone ? 2...12 : 1...12), position)
             case 5:
-                return Easing.named(pick(["ease", "css-ease-in", "step-start", "ease-in-out-elastic", "ease-out-back"])) ?? .linear
+                return EasingNames.easing(named: pick(["ease", "css-ease-in", "step-start", "ease-in-out-elastic", "ease-out-back"])) ?? .linear
             default:
                 return easing(depth: depth - 1).composed(after: easing(depth: depth - 1))
             }

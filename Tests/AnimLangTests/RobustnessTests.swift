@@ -32,10 +32,10 @@ struct RobustnessTests {
         }
         if let compiled = result.compiled {
             let sampler = compiled.sampler(initial: result.outcome.initial)
-            var row: [Double] = []
+            var row: [Value] = []
             for t in times {
                 sampler.sample(at: t, into: &row)
-                result.rows.append(row)
+                result.rows.append(row.map { $0.number ?? .nan })
             }
         }
         return result
@@ -289,7 +289,7 @@ struct RobustnessTests {
         #expect(result.rows == [[-1e308], [0], [1e308]])
         // An easing composed to overshoot past 1.8e308 gives NaN, which JSON writes as null.
         var bytes: [UInt8] = []
-        TableWriter(format: .json, columns: [Property(view: "v", name: "x")]).writeRow(time: .zero, values: [.nan], into: &bytes)
+        TableWriter(format: .json, columns: [Property(view: "v", name: "x")]).writeRow(time: .zero, values: [.number(.nan)], into: &bytes)
         #expect(String(decoding: bytes, as: UTF8.self) == "{\"time\":0,\"v.x\":null}\n")
     }
 

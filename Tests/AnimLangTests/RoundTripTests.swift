@@ -56,7 +56,7 @@ private func reformatExpr(_ source: String) -> String {
                 seen.insert("compose")
                 visit(outer)
                 visit(inner)
-            case .mirrored: seen.insert("mirrored")
+            case .mirror: seen.insert("mirror")
             }
         }
         func visit(_ expr: Expr) {
@@ -309,7 +309,7 @@ private func reformatExpr(_ source: String) -> String {
 
     @Test func numbersPrintExactlyWhenTheyCan() {
         func printed(_ number: Number) -> String {
-            format(Expr(.tween(Tween(verb: .grow, target: .view("c", .none), from: number, to: Number(Time.one)))))
+            format(Expr(.tween(TweenSyntax(verb: .grow, target: .view("c", .none), from: number, to: Number(Time.one)))))
         }
         #expect(printed(Number(Time(numerator: 1, denominator: 4) ?? .zero)) == "grow c from 0.25 to 1")
         #expect(printed(Number(Time(numerator: -1, denominator: 3) ?? .zero)) == "grow c from -1/3 to 1")

@@ -160,7 +160,7 @@ struct SemanticsTests {
             let parts = property.split(separator: ".")
             let key = Property(view: String(parts[0]), name: String(parts[1]))
             let t = try #require(Time(decimal: time))
-            let value = compiled.value(of: key, at: t, initial: outcome.initial[key])
+            let value = compiled.value(of: key, at: t, initial: outcome.initial[key])?.number
             #expect(value.map { abs($0 - expected) < 1e-9 } == true,
                     "\(testCase.name): \(property) at \(time) is \(value.map(String.init(describing:)) ?? "nil"), expected \(expected)")
         }

@@ -1,76 +1,95 @@
 import Testing
 @testable import Animations
 
-/// The free semiring, `intervals`, symbolic repetition and the errors of the
-/// library's API.
+/// The free algebra (``Term``) and its folds, `intervals`, symbolic
+/// repetition and the errors of the library's API.
 struct AlgebraAPITests {
     let x = Property(view: "a", name: "x")
     let y = Property(view: "a", name: "y")
 
-    func fragment(_ name: String, _ seconds: Int64) -> FreeSemiring<SceneFragment> {
-        .leaf(SceneFragment(name: name, duration: Time(seconds)))
+    func leaf(_ view: String, _ seconds: Int64) -> Term {
+        .tween(Property(view: view, name: "x"), 0, 1, Time(seconds), .linear)
     }
 
-    @Test func intervalsPlaceEveryNamedLeaf() throws {
+    @Test func intervalsPlaceEveryLeaf() throws {
         // fade ; (left || (wait ; right)): left and right start after fade,
         // right after a further second.
-        let term = fragment("fade", 1) * (fragment("left", 2) + (fragment("pause", 1) * fragment("right", 2)))
+        let term = leaf("fade", 1) * (leaf("left", 2) + (Term.waiting(Time(1)) * leaf("right", 2)))
         let placed = try intervals(term)
-        #expect(placed.map(\.name) == ["fade", "left", "pause", "right"])
-        #expect(placed.map(\.start) == [Time(0), Time(1), Time(1), Time(2)])
-        #expect(placed.map(\.end) == [Time(1), Time(3), Time(2), Time(4)])
+        #expect(placed.map(\.name) == ["fade.x", "left.x", "right.x"])
+        #expect(placed.map(\.start) == [Time(0), Time(1), Time(2)])
+        #expect(placed.map(\.end) == [Time(1), Time(3), Time(4)])
+        // Reversed, the second half of a loop maps each interval from the end.
+        let looped = try intervals(Term.looped(leaf("a", 1) * leaf("b", 2), 1))
+        #expect(looped.map(\.name) == ["a.x", "b.x", "b.x", "a.x"])
+        #expect(looped.map(\.start) == [Time(0), Time(1), Time(3), Time(5)])
     }
 
     @Test func intervalsDropCancelledSequencesAndIgnoreOne() throws {
-        let term = (fragment("gone", 1) * .zero) + (FreeSemiring.one * fragment("kept", 2))
+        let term = (leaf("gone", 1) * Term.zero) + (Term.one * leaf("kept", 2))
         let placed = try intervals(term)
-        #expect(placed.map(\.name) == ["kept"])
+        #expect(placed.map(\.name) == ["kept.x"])
         #expect(placed.first?.start == Time(0))
     }
 
-    @Test func foldIsTheUniquePathIntoAnySemiring() throws {
+    @Test func foldIsTheUniqueMapIntoAnyAlgebra() throws {
         // The universal property, on generated terms: folding a free term into
-        // Scene gives the scene built directly, and folding into max-plus gives
-        // its duration (duration is itself a homomorphism).
+        // Scene gives the scene built directly with Scene's operations, and
+        // folding into max-plus gives its duration (a homomorphism).
         var random = SplitMix64(seed: 99)
-        let leaves: [(String, Scene)] = try [
-            ("grow", Scene.tween(x, from: 0, to: 1, duration: Time(2))),
-            ("fade", Scene.tween(y, from: 1, to: 0)),
-            ("pause", Scene.wait(Time(numerator: 1, denominator: 2) ?? .one)),
+        let leaves: [(Term, Scene)] = try [
+            (.tween(x, 0, 1, Time(2), .linear), Scene.tween(x, from: 0, to: 1, duration: Time(2))),
+            (.tween(y, 1, 0, Time(1), .linear), Scene.tween(y, from: 1, to: 0)),
+            (.waiting(Time(numerator: 1, denominator: 2) ?? .one), Scene.wait(Time(numerator: 1, denominator: 2) ?? .one)),
         ]
-        func term(_ depth: Int) -> (FreeSemiring<Int>, Scene) {
+        func term(_ depth: Int) throws -> (Term, Scene) {
             if depth == 0 || random.chance(30) {
                 switch random.below(6) {
                 case 0: return (.zero, .zero)
                 case 1: return (.one, .one)
-                default:
-                    let index = random.below(leaves.count)
-                    return (.leaf(index), leaves[index].1)
+                default: return leaves[random.below(leaves.count)]
                 }
             }
-            let (a, sa) = term(depth - 1), (b, sb) = term(depth - 1)
-            return random.chance(50) ? (a + b, sa + sb) : (a * b, sa * sb)
+            let (a, sa) = try term(depth - 1), (b, sb) = try term(depth - 1)
+            switch random.below(5) {
+            case 0: return (a + b, sa + sb)
+            case 1: return (Term.reversed(a), sa.reversed)
+            case 2: return (Term.pow(a, 2), try sa.repeated(2))
+            default: return (a * b, sa * sb)
+            }
         }
         for _ in 0..<200 {
-            let (free, direct) = term(4)
-            let folded: Scene = free.fold { leaves[$0].1 }
+            let (free, direct) = try term(4)
+            let folded = try free.fold(into: Scene.self)
             #expect(folded.duration == direct.duration)
             if let duration = direct.duration {
                 let times = sampleTimes(upTo: duration)
                 #expect(try SampledTable(folded, at: times) == SampledTable(direct, at: times))
             }
-            let maxPlus: MaxPlusDuration = free.fold { MaxPlusDuration(leaves[$0].1.duration) }
-            #expect(maxPlus == MaxPlusDuration(direct.duration))
+            #expect(try free.fold(into: MaxPlusDuration.self) == MaxPlusDuration(direct.duration))
         }
     }
 
-    @Test func foldHandlesDeepTerms() {
-        // fold itself uses no recursion; the term's own deallocation (Swift's,
-        // for an indirect enum) does, which bounds this depth in debug builds.
-        var term: FreeSemiring<Int> = .leaf(0)
-        for _ in 0..<10_000 { term = term * .leaf(1) }
-        let total: MaxPlusDuration = term.fold { _ in MaxPlusDuration(Time(1)) }
-        #expect(total == MaxPlusDuration(Time(10_001)))
+    @Test func foldAndReleaseHandleDeepTerms() throws {
+        // Neither folding nor releasing a term recurses: 100,000 levels.
+        var term = leaf("a", 1)
+        for _ in 0..<100_000 { term = term * leaf("b", 1) }
+        #expect(try term.fold(into: MaxPlusDuration.self) == MaxPlusDuration(Time(100_001)))
+        #expect(try term.fold(into: Scene.self).duration == Time(100_001))
+        term = .one
+    }
+
+    @Test func foldReportsWhereItFailed() {
+        // `one in 2s` cannot be stretched: the failure names that subterm.
+        let stretched = Term.retime(.one, Time(2))
+        let term = leaf("a", 1) * stretched
+        do {
+            _ = try term.fold(into: Scene.self)
+            Issue.record("expected a failure")
+        } catch {
+            #expect(error.term === stretched)
+            #expect(error.error == .retimeOfInstant("2"))
+        }
     }
 
     @Test func deeplyNestedScenesBuildSampleAndFree() throws {
@@ -81,7 +100,7 @@ struct AlgebraAPITests {
         #expect(scene.duration == Time(25_000))
         let compiled = try #require(try scene.compile())
         #expect(compiled.segmentCount == 100_000)
-        #expect(compiled.value(of: x, at: Time(decimal: "12345.125") ?? .zero) == 0.5)
+        #expect(compiled.value(of: x, at: Time(decimal: "12345.125") ?? .zero) == .number(0.5))
         scene = .one   // releasing the deep tree must not recurse
     }
 
@@ -100,12 +119,12 @@ struct AlgebraAPITests {
             (Time(decimal: "123456789.5") ?? .zero, 1), (Time(1_000_000_000), 0),
         ]
         for (t, expected) in cases {
-            #expect(compiled.value(of: x, at: t) == expected, "at \(t)")
+            #expect(compiled.value(of: x, at: t) == .number(expected), "at \(t)")
         }
         // Reversed, retimed and nested, still exact.
         let nested = try forever.reversed.retimed(to: Time(2_000_000_000)).repeated(3)
         let compiledNested = try #require(try nested.compile())
-        #expect(compiledNested.value(of: x, at: Time(decimal: "4000000000.5") ?? .zero) == 0.5)
+        #expect(compiledNested.value(of: x, at: Time(decimal: "4000000000.5") ?? .zero) == .number(0.5))
     }
 
     @Test func badArgumentsThrow() throws {
@@ -115,15 +134,23 @@ struct AlgebraAPITests {
         #expect(throws: AnimationError.negativeCount(-1)) { try Scene.one.repeated(-1) }
         #expect(throws: AnimationError.negativeCount(-2)) { try Scene.one.looped(-2) }
         let composite = try Scene.tween(x, from: 0, to: 1).then(Scene.tween(y, from: 0, to: 1))
-        #expect(throws: AnimationError.nonMonotoneWarp("ease-out-back")) { try composite.eased(.penner(.back, .out)) }
+        #expect(throws: AnimationError.nonMonotoneWarp(.penner(.back, .out))) { try composite.eased(.penner(.back, .out)) }
         #expect(throws: AnimationError.retimeOfInstant("2")) { try Scene.one.retimed(to: Time(2)) }
         #expect(throws: AnimationError.self) { try Easing.cubicBezier(1.5, 0, 1, 1) }
-        #expect(throws: AnimationError.self) { try Animation.linear(from: 0, to: 1, in: -1) }
-        #expect(throws: AnimationError.self) { try Animation.linear(from: 0, to: 1, in: .nan) }
+        #expect(throws: AnimationError.self) { try Animation.tween(from: 0, to: Double.infinity, in: 1) }
+        #expect(throws: AnimationError.self) { try Scene.tween(x, from: .number(0), to: .color(Color(red: 0, green: 0, blue: 0))) }
         // A single tween may take an overshooting curve: it is composed into the tween.
         let single = try Scene.tween(x, from: 0, to: 1).eased(.penner(.back, .out))
         let compiled = try #require(try single.compile())
-        #expect((compiled.value(of: x, at: Time(decimal: "0.5") ?? .zero) ?? 0) > 1)
+        #expect((compiled.value(of: x, at: Time(decimal: "0.5") ?? .zero)?.number ?? 0) > 1)
+    }
+
+    @Test func structuralTimeIsExact() throws {
+        let a = try #require(Time(decimal: "0.1")), b = try #require(Time(decimal: "0.2"))
+        #expect(try a.adding(b) == Time(decimal: "0.3"))
+        #expect(try a.multiplied(by: 3) == Time(decimal: "0.3"))
+        #expect(try Time(1).divided(by: Time(3)).description == "1/3")
+        #expect(throws: AnimationError.self) { try Time(1).divided(by: .zero) }
     }
 
     @Test func exactTimeOverflowIsAnErrorNotATrap() throws {

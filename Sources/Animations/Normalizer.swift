@@ -1,56 +1,37 @@
-import Animations
-
-/// Rewrites a binding into the normal form the semiring's laws allow, with
-/// `let`s inlined and `all views` expanded, so that two animations that the
-/// exact laws make equal print identically:
+/// The normal forms of terms: the sound laws of the semantics note (§5),
+/// applied as rewrites, each a small named rule below that states the law it
+/// relies on. Two terms that the exact laws make equal have the same normal
+/// form; a normal form means what the term means.
 ///
 /// ```swift
-/// let outcome = run(SourceFile(name: "laws.anim", text: source), binding: "left-nested")
-/// let normal = try normalize(outcome)
-/// print(format(normal.program))
-/// // let left-nested =
-/// //   animate ball.radius from 10 to 20 ; animate ball.red from 0 to 1 ; animate ball.opacity from 1 to 0
+/// let normal = try term.normalized()   // `(x ; y) ; z` and `x ; (y ; z)` give one term
 /// ```
 ///
-/// Only sound rewrites are applied (semantics note §5), each a small named
-/// rule below with the law it relies on: flattening, identities,
-/// annihilation, canonical order and deduplication of `||`, factoring common
-/// prefixes out of `||`, common suffixes only when the prefixes last equally
-/// long, pushing `in` to the leaves and `reversed` as far as mirrored easings
-/// absorb it, merging waits and dropping waits a longer sibling covers, and
-/// keeping powers symbolic while folding repeated runs of a sequence into one.
+/// The rules: flattening of `;` and `||`, identities, annihilation,
+/// canonical order and deduplication of `||`, factoring common prefixes out
+/// of `||`, common suffixes only when the prefixes last equally long, pushing
+/// `in` to the leaves and `reversed` as far as mirrored easings absorb it,
+/// merging waits and dropping waits a longer sibling covers, and keeping
+/// powers symbolic while folding repeated runs of a sequence into one.
 ///
 /// Contract (checked by property tests on generated programs):
 /// `eval(normalize(p)) == eval(p)`, `normalize(normalize(p)) == normalize(p)`,
-/// `parse(format(normalize(p))) == normalize(p)`.
-public func normalize(_ outcome: Outcome) throws(NormalizationError) -> NormalForm {
-    guard !outcome.hasErrors, let target = outcome.target else { throw .programHasErrors }
-    var normalizer = Normalizer(resolved: outcome.resolved)
-    let term = try normalizer.term(forBinding: target.name)
-    let expr = normalizer.expression(term)
-    let views = outcome.program.views.map { view in
-        ViewDeclaration(name: view.name, initials: view.initials.map {
-            ViewDeclaration.Initial(property: $0.property, value: Number($0.value.value))
-        })
+/// and both sides of every exact law normalize to the same term.
+extension Term {
+    /// The normal form of this term (see above). Throws when rewriting
+    /// overflows exact time, or when the result nests more than
+    /// ``NormalizationError/tooDeep(_:)`` allows.
+    public func normalized() throws(NormalizationError) -> Term {
+        var normalizer = Normalizer()
+        return try normalizer.normalize(self)
     }
-    var seenViews = Set<String>()
-    let uniqueViews = views.filter { seenViews.insert($0.name).inserted }
-    let program = Program(items: uniqueViews.map(Item.view) + [.binding(Binding(name: target.name, value: expr))])
-    return NormalForm(program: program, expr: expr)
 }
 
-/// A normalized program: the `view` declarations, then one `let` with the normal form.
-public struct NormalForm: Sendable {
-    public let program: Program
-    /// The normal form of the binding.
-    public let expr: Expr
-}
-
-/// Why a program could not be normalized.
+/// Why a term could not be normalized.
 public enum NormalizationError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The program has errors; report its diagnostics instead.
+    /// The term is not a valid animation (its program has errors).
     case programHasErrors
-    /// The expression nests more deeply than the normalizer handles.
+    /// The normal form nests more deeply than the normalizer handles.
     case tooDeep(Int)
     /// Exact time overflowed while rewriting.
     case overflow
@@ -64,206 +45,19 @@ public enum NormalizationError: Error, Equatable, Sendable, CustomStringConverti
     }
 }
 
-// MARK: - Terms
-
-/// A tween leaf of a normal form: `animate V.P from A to B in D with E`,
-/// playing forwards.
-struct Leaf: Hashable {
-    let property: Property
-    let from: Double
-    let to: Double
-    let easing: Easing
-    let duration: Time
-
-    static func == (lhs: Leaf, rhs: Leaf) -> Bool {
-        lhs.property == rhs.property && lhs.from.bitPattern == rhs.from.bitPattern
-            && lhs.to.bitPattern == rhs.to.bitPattern && lhs.easing == rhs.easing && lhs.duration == rhs.duration
-    }
-
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(property)
-        hasher.combine(from.bitPattern)
-        hasher.combine(to.bitPattern)
-        hasher.combine(duration)
-    }
-}
-
-/// A hash-consed term: equal terms are the same object, so comparing and
-/// hashing children is by identity.
-final class Term {
-    enum Kind {
-        case zero
-        case one
-        case wait(Time)
-        case tween(Leaf)
-        case sequence([Term])
-        case parallel([Term])
-        case power(Term, Int)
-        /// Only where no rule absorbs it (a tween or warp whose easing has no named mirror).
-        case reversed(Term)
-        /// `x with E` on a composite.
-        case warp(Term, Easing)
-        case dismantled
-    }
-
-    private(set) var kind: Kind
-    /// `nil` for `zero`.
-    let duration: Time?
-    /// Height of the tree, bounded by ``Normalizer/maximumDepth``.
-    let depth: Int
-    /// Whether any tween lies inside (otherwise the term is a wait, `one` or `zero`).
-    let hasSegments: Bool
-    /// A canonical text (long: it spells out the whole term). Only used to
-    /// order two operands of `||` whose ``fingerprint``s collide.
-    private(set) lazy var key: String = makeKey()
-    /// The first property the term animates (empty for none), so that the
-    /// operands of `||` come out roughly by name.
-    private(set) lazy var firstProperty: String = makeFirstProperty()
-    /// A hash of the term's content (FNV-1a over its fields and its
-    /// children's fingerprints), the same in every run: the order of `||`
-    /// operands must not depend on addresses or on Swift's seeded hashing.
-    private(set) lazy var fingerprint: UInt64 = makeFingerprint()
-
-    init(_ kind: Kind, duration: Time?, depth: Int) {
-        self.kind = kind
-        self.duration = duration
-        self.depth = depth
-        switch kind {
-        case .zero, .one, .wait, .dismantled: hasSegments = false
-        case .tween: hasSegments = true
-        case .sequence(let items), .parallel(let items): hasSegments = items.contains { $0.hasSegments }
-        case .power(let body, _), .reversed(let body), .warp(let body, _): hasSegments = body.hasSegments
-        }
-    }
-
-    var isZero: Bool { if case .zero = kind { return true } else { return false } }
-    var isOne: Bool { if case .one = kind { return true } else { return false } }
-
-    /// The operands of a sequence (the term itself otherwise).
-    var items: [Term] {
-        if case .sequence(let items) = kind { return items }
-        return [self]
-    }
-
-    /// Whether `self` sorts before `other` among the operands of `||`.
-    func precedes(_ other: Term) -> Bool {
-        if self === other { return false }
-        if firstProperty != other.firstProperty { return firstProperty < other.firstProperty }
-        if fingerprint != other.fingerprint { return fingerprint < other.fingerprint }
-        return key < other.key
-    }
-
-    private func makeFirstProperty() -> String {
-        switch kind {
-        case .tween(let leaf): return leaf.property.description
-        case .sequence(let items), .parallel(let items):
-            for item in items where item.hasSegments { return item.firstProperty }
-            return ""
-        case .power(let body, _), .reversed(let body), .warp(let body, _): return body.firstProperty
-        case .zero, .one, .wait, .dismantled: return ""
-        }
-    }
-
-    private func makeFingerprint() -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ value: UInt64) {
-            var v = value
-            for _ in 0..<8 {
-                hash = (hash ^ (v & 0xff)) &* 0x0000_0100_0000_01b3
-                v >>= 8
-            }
-        }
-        func mix(_ text: String) {
-            for byte in text.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
-            mix(UInt64(text.utf8.count))
-        }
-        func mix(_ time: Time) {
-            mix(UInt64(bitPattern: time.numerator))
-            mix(UInt64(bitPattern: time.denominator))
-        }
-        switch kind {
-        case .zero: mix(1)
-        case .one: mix(2)
-        case .wait(let d):
-            mix(3)
-            mix(d)
-        case .tween(let leaf):
-            mix(4)
-            mix(leaf.property.description)
-            mix(leaf.from.bitPattern)
-            mix(leaf.to.bitPattern)
-            mix(leaf.duration)
-            mix(leaf.easing.description)
-        case .sequence(let items):
-            mix(5)
-            for item in items { mix(item.fingerprint) }
-        case .parallel(let items):
-            mix(6)
-            for item in items { mix(item.fingerprint) }
-        case .power(let body, let n):
-            mix(7)
-            mix(UInt64(bitPattern: Int64(n)))
-            mix(body.fingerprint)
-        case .reversed(let body):
-            mix(8)
-            mix(body.fingerprint)
-        case .warp(let body, let easing):
-            mix(9)
-            mix(easing.description)
-            mix(body.fingerprint)
-        case .dismantled: mix(10)
-        }
-        return hash
-    }
-
-    private func makeKey() -> String {
-        switch kind {
-        case .zero: return "0"
-        case .one: return "1"
-        case .wait(let d): return "W\(d)"
-        case .tween(let leaf):
-            return "T\(leaf.property) \(leaf.from) \(leaf.to) \(leaf.duration) \(leaf.easing)"
-        case .sequence(let items): return "S(" + items.map(\.key).joined(separator: ",") + ")"
-        case .parallel(let items): return "P(" + items.map(\.key).joined(separator: ",") + ")"
-        case .power(let body, let n): return "X\(n)(\(body.key))"
-        case .reversed(let body): return "R(\(body.key))"
-        case .warp(let body, let easing): return "E\(easing)(\(body.key))"
-        case .dismantled: return ""
-        }
-    }
-
-    deinit {
-        // Release long chains of uniquely owned children without recursion.
-        var stack: [Term] = []
-        takeChildren(into: &stack)
-        while var term = stack.popLast() {
-            if isKnownUniquelyReferenced(&term) { term.takeChildren(into: &stack) }
-        }
-    }
-
-    private func takeChildren(into stack: inout [Term]) {
-        switch kind {
-        case .zero, .one, .wait, .tween, .dismantled: return
-        case .sequence(let items), .parallel(let items): stack.append(contentsOf: items)
-        case .power(let body, _), .reversed(let body), .warp(let body, _): stack.append(body)
-        }
-        kind = .dismantled
-    }
-}
-
-/// The identity of a term's shape, for hash-consing.
+/// The identity of a term's shape, for hash-consing: equal normal terms are
+/// the same object, so comparing and hashing children is by identity.
 private enum Shape: Hashable {
     case zero, one
     case wait(Time)
-    case tween(Leaf)
+    case tween(Tween)
+    case event(String)
     case sequence([ObjectIdentifier])
     case parallel([ObjectIdentifier])
     case power(ObjectIdentifier, Int)
     case reversed(ObjectIdentifier)
-    case warp(ObjectIdentifier, Easing)
+    case eased(ObjectIdentifier, Easing)
 }
-
-// MARK: - The rewriting
 
 struct Normalizer {
     /// Terms deeper than this are refused (the rewrites recurse on depth).
@@ -272,180 +66,280 @@ struct Normalizer {
     /// runs of its sequence are folded again, so `x ^ 3` and `x ; x ; x` meet.
     static let unrollLimit = 256
 
-    let resolved: ResolvedProgram
     private var table: [Shape: Term] = [:]
-    private var bindings: [String: Term] = [:]
-    /// Bindings flattened into their only user (see ``term(forBinding:)``).
-    private var inlined: Set<String> = []
-    /// Terms already seen through `reversed`, `scaled`, keyed by identity.
+    /// Per normal term: the first property it animates and a content hash,
+    /// the keys that order the operands of `||`.
+    private var orderKeys: [ObjectIdentifier: OrderKey] = [:]
+    /// Terms already seen through `reversed`, keyed by identity.
     private var reversedMemo: [ObjectIdentifier: Term] = [:]
 
-    init(resolved: ResolvedProgram) {
-        self.resolved = resolved
-    }
+    private(set) lazy var zero: Term = intern(.zero, Term.zero)
+    private(set) lazy var one: Term = intern(.one, Term.one)
 
-    lazy var zero = make(.zero, .zero, duration: nil, depth: 1)
-    lazy var one = make(.one, .one, duration: .zero, depth: 1)
-
-    private mutating func make(_ shape: Shape, _ kind: Term.Kind, duration: Time?, depth: Int) -> Term {
+    /// The normal term of this shape: the one already built, or `term`.
+    private mutating func intern(_ shape: Shape, _ term: Term) -> Term {
         if let existing = table[shape] { return existing }
-        let term = Term(kind, duration: duration, depth: depth)
         table[shape] = term
         return term
     }
 
-    // MARK: Building from the syntax tree
+    /// The normal term of this shape, built by `build` the first time.
+    private mutating func make(_ shape: Shape, _ build: () throws(AnimationError) -> Term) throws(NormalizationError) -> Term {
+        if let existing = table[shape] { return existing }
+        let term: Term
+        do { term = try build() } catch { throw .overflow }
+        guard term.height <= Normalizer.maximumDepth else { throw .tooDeep(Normalizer.maximumDepth) }
+        return intern(shape, term)
+    }
 
-    /// The normal form of `let name`, inlining the bindings it uses (built in
-    /// dependency order, so a long chain of lets costs no recursion).
-    mutating func term(forBinding name: String) throws(NormalizationError) -> Term {
-        // Which bindings the target needs, how often each is used, and whether
-        // its one use is as an operand of a chain of its own kind.
-        var needed: Set<String> = [name]
-        var uses: [String: Int] = [:]
-        var sameKindUses: [String: Int] = [:]
-        var stack = [name]
-        while let next = stack.popLast() {
-            guard let binding = resolved.bindings[next] else { continue }
-            for (used, parentIsSameKind) in references(in: binding.value) {
-                uses[used, default: 0] += 1
-                if parentIsSameKind { sameKindUses[used, default: 0] += 1 }
-                if needed.insert(used).inserted { stack.append(used) }
+    // MARK: Building from a term
+
+    /// The normal form of `root`, bottom up without recursion. A chain of
+    /// `;` (or `||`) whose operands are chains of the same kind used nowhere
+    /// else (`let a2 = a1 ; x`, `let a3 = a2 ; y`, …) is flattened into one
+    /// operand list before it is normalized, instead of normalized at every
+    /// step (which would cost O(n²) for n steps); shared operands are
+    /// normalized once.
+    mutating func normalize(_ root: Term) throws(NormalizationError) -> Term {
+        let parents = parentCounts(root)
+        var done: [ObjectIdentifier: Term] = [:]
+        var stack: [(Term, Bool)] = [(root, false)]
+        while let (term, ready) = stack.popLast() {
+            let id = ObjectIdentifier(term)
+            if done[id] != nil { continue }
+            let operands = self.operands(of: term, parents: parents)
+            if !ready {
+                stack.append((term, true))
+                for operand in operands.reversed() where done[ObjectIdentifier(operand)] == nil {
+                    stack.append((operand, false))
+                }
+                continue
             }
+            var normal: [Term] = []
+            normal.reserveCapacity(operands.count)
+            for operand in operands {
+                guard let value = done[ObjectIdentifier(operand)] else { throw .programHasErrors }
+                normal.append(value)
+            }
+            done[id] = try rewrite(term, normalOperands: normal)
         }
-        // A chain `let a2 = a1 ; x`, `let a3 = a2 ; y`, … is flattened into its
-        // single user instead of normalized at every step (which would cost
-        // O(n²) for n steps).
-        inlined = Set(needed.filter { uses[$0] == 1 && sameKindUses[$0] == 1 && $0 != name })
-        for bindingName in resolved.order where needed.contains(bindingName) && !inlined.contains(bindingName) {
-            guard let binding = resolved.bindings[bindingName] else { continue }
-            bindings[bindingName] = try term(binding.value)
-        }
-        guard let result = bindings[name] else { throw .programHasErrors }
+        guard let result = done[ObjectIdentifier(root)] else { throw .programHasErrors }
         return result
     }
 
-    /// Each name `expr` refers to, with whether it is a direct operand of a
-    /// `;` (or `||`) chain while its binding is itself such a chain.
-    private func references(in expr: Expr) -> [(String, Bool)] {
-        var found: [(String, Bool)] = []
-        var stack: [(Expr, parentSequence: Bool?)] = [(expr, nil)]
-        while let (node, parent) = stack.popLast() {
-            switch node.kind {
-            case .name(let name):
-                var sameKind = false
-                if let parent, let bound = resolved.bindings[name] {
-                    switch bound.value.kind {
-                    case .sequence: sameKind = parent
-                    case .parallel: sameKind = !parent
-                    default: sameKind = false
+    /// How many times each subterm of `root` is used as an operand.
+    private func parentCounts(_ root: Term) -> [ObjectIdentifier: Int] {
+        var counts: [ObjectIdentifier: Int] = [:]
+        var stack = [root]
+        var visited = Set<ObjectIdentifier>()
+        while let term = stack.popLast() {
+            guard visited.insert(ObjectIdentifier(term)).inserted else { continue }
+            for child in term.children {
+                counts[ObjectIdentifier(child), default: 0] += 1
+                stack.append(child)
+            }
+        }
+        return counts
+    }
+
+    /// The operands whose normal forms `term`'s rewrite needs: for a chain,
+    /// its parts with single-use chains of the same kind flattened in.
+    private func operands(of term: Term, parents: [ObjectIdentifier: Int]) -> [Term] {
+        switch term.kind {
+        case .sequence(let parts), .parallel(let parts):
+            let sequence: Bool
+            if case .sequence = term.kind { sequence = true } else { sequence = false }
+            var result: [Term] = []
+            var pending = Array(parts.reversed())
+            while let part = pending.popLast() {
+                if parents[ObjectIdentifier(part), default: 0] == 1 {
+                    switch part.kind {
+                    case .sequence(let inner) where sequence:
+                        pending.append(contentsOf: inner.reversed())
+                        continue
+                    case .parallel(let inner) where !sequence:
+                        pending.append(contentsOf: inner.reversed())
+                        continue
+                    default:
+                        break
                     }
                 }
-                found.append((name, sameKind))
-            case .zero, .one, .wait, .tween: break
-            case .parallel(let parts): stack.append(contentsOf: parts.map { ($0, false) })
-            case .sequence(let parts): stack.append(contentsOf: parts.map { ($0, true) })
-            case .power(let inner, _), .reversed(let inner), .looped(let inner, _), .repeated(let inner, _),
-                 .delayed(let inner, _), .retimed(let inner, _), .eased(let inner, _, _):
-                stack.append((inner, nil))
+                result.append(part)
             }
+            return result
+        case .zero, .one, .wait, .tween, .event, .power, .reversed, .retimed, .eased:
+            return term.children
         }
-        return found
     }
 
-    /// The operands of a chain of `;` (or `||`), flattening nested chains of
-    /// the same kind and inlined bindings, without recursion.
-    private mutating func chainOperands(_ parts: [Expr], sequence: Bool) throws(NormalizationError) -> [Term] {
-        var terms: [Term] = []
-        var stack = Array(parts.reversed())
-        while let part = stack.popLast() {
-            switch part.kind {
-            case .sequence(let inner) where sequence:
-                stack.append(contentsOf: inner.reversed())
-                continue
-            case .parallel(let inner) where !sequence:
-                stack.append(contentsOf: inner.reversed())
-                continue
-            case .name(let name) where inlined.contains(name):
-                if let bound = resolved.bindings[name] {
-                    stack.append(bound.value)
-                    continue
-                }
-            default:
-                break
-            }
-            terms.append(try term(part))
-        }
-        return terms
-    }
-
-    private mutating func term(_ expr: Expr) throws(NormalizationError) -> Term {
-        switch expr.kind {
-        case .name(let name):
-            guard let bound = bindings[name] else { throw .programHasErrors }
-            return bound
+    /// The normal form of `term`, given the normal forms of its operands.
+    private mutating func rewrite(_ term: Term, normalOperands operands: [Term]) throws(NormalizationError) -> Term {
+        switch term.kind {
         case .zero: return zero
         case .one: return one
-        case .wait(let duration): return try wait(try seconds(duration))
-        case .tween(let tween): return try tweens(tween)
-        case .parallel(let parts):
-            return try parallel(try chainOperands(parts, sequence: false))
-        case .sequence(let parts):
-            return try sequence(try chainOperands(parts, sequence: true))
-        case .power(let inner, let count), .repeated(let inner, let count):
-            return try power(try term(inner), try whole(count))
-        case .looped(let inner, let count):
-            let body = try term(inner)
-            return try power(try sequence([body, try reversed(body)]), try whole(count))
-        case .reversed(let inner):
-            return try reversed(try term(inner))
-        case .delayed(let inner, let duration):
-            return try sequence([try wait(try seconds(duration)), try term(inner)])
-        case .retimed(let inner, let duration):
-            return try retimed(try term(inner), to: try seconds(duration))
-        case .eased(let inner, let easing, _):
-            return try eased(try term(inner), easing)
+        case .wait(let d): return try wait(d)
+        case .tween(let tween): return try leaf(tween)
+        case .event(let name): return try event(name)
+        case .sequence: return try sequence(operands)
+        case .parallel: return try parallel(operands)
+        case .power(_, let count): return try power(operands[0], count)
+        case .reversed: return try reversed(operands[0])
+        case .retimed(_, let target): return try retimed(operands[0], to: target)
+        case .eased(_, let easing): return try eased(operands[0], easing)
         }
     }
 
-    private mutating func tweens(_ tween: Tween) throws(NormalizationError) -> Term {
-        let views: [String]
-        switch tween.target {
-        case .view(let name, _): views = [name]
-        case .allViews: views = resolved.views
-        }
-        guard let (from, to) = tween.values else { throw .programHasErrors }
-        var leaves: [Term] = []
-        for view in views {
-            let leaf = Leaf(property: Property(view: view, name: tween.resolvedProperty), from: from + 0, to: to + 0,
-                            easing: .linear, duration: .one)
-            leaves.append(make(.tween(leaf), .tween(leaf), duration: .one, depth: 1))
-        }
-        return try parallel(leaves)
+    // MARK: Canonical order of `||`
+
+    /// What orders the operands of `||`, computed once per normal term.
+    struct OrderKey {
+        /// The first property the term animates (empty for none).
+        var firstProperty: String
+        /// When its first leaf starts (the waits before it).
+        var firstStart: Time
+        /// Its first tween, for its values and length.
+        var firstTween: Tween?
+        /// A content hash (FNV-1a), the same in every run.
+        var fingerprint: UInt64
     }
 
-    private func seconds(_ duration: Duration) throws(NormalizationError) -> Time {
-        guard let time = duration.time else { throw .overflow }
-        return time
+    /// Operands of `||` in canonical order, chosen to read well: by the first
+    /// property they animate, then by when they start, then by the first
+    /// tween's values and length, then by a content hash, then (on a
+    /// collision) by a canonical text of the whole term. None of it depends
+    /// on addresses or on Swift's seeded hashing, so the order is the same
+    /// in every run.
+    private mutating func sortedCanonically(_ children: [Term]) -> [Term] {
+        let keyed = children.map { child in (child, orderKey(child)) }
+        return keyed.sorted { a, b in
+            if a.0 === b.0 { return false }
+            if let order = Normalizer.compare(a.1, b.1) { return order }
+            return a.0.description < b.0.description
+        }.map(\.0)
     }
 
-    private func whole(_ count: Count) throws(NormalizationError) -> Int {
-        guard let exact = count.number.exact, exact.denominator == 1, let n = Int(exactly: exact.numerator), n >= 0 else {
-            throw .programHasErrors
+    /// `true` when `a` sorts first, `false` when `b` does, `nil` on a tie.
+    private static func compare(_ a: OrderKey, _ b: OrderKey) -> Bool? {
+        if a.firstProperty != b.firstProperty { return a.firstProperty < b.firstProperty }
+        if a.firstStart != b.firstStart { return a.firstStart < b.firstStart }
+        if let x = a.firstTween, let y = b.firstTween {
+            if let order = compare(x.from, y.from) { return order }
+            if let order = compare(x.to, y.to) { return order }
+            if x.duration != y.duration { return x.duration < y.duration }
         }
-        return n
+        if a.fingerprint != b.fingerprint { return a.fingerprint < b.fingerprint }
+        return nil
     }
+
+    private static func compare(_ a: Value, _ b: Value) -> Bool? {
+        switch (a, b) {
+        case (.number(let x), .number(let y)): return x == y ? nil : x < y
+        case (.color(let x), .color(let y)):
+            for (p, q) in zip([x.red, x.green, x.blue, x.alpha], [y.red, y.green, y.blue, y.alpha]) where p != q { return p < q }
+            return nil
+        case (.number, .color): return true
+        case (.color, .number): return false
+        }
+    }
+
+    private mutating func orderKey(_ term: Term) -> OrderKey {
+        if let known = orderKeys[ObjectIdentifier(term)] { return known }
+        let key = makeOrderKey(term)
+        orderKeys[ObjectIdentifier(term)] = key
+        return key
+    }
+
+    private mutating func makeOrderKey(_ term: Term) -> OrderKey {
+        var key = OrderKey(firstProperty: "", firstStart: .zero, firstTween: nil, fingerprint: fingerprint(of: term))
+        switch term.kind {
+        case .tween(let tween):
+            key.firstProperty = tween.property.description
+            key.firstTween = tween
+        case .sequence(let items):
+            var start = Time.zero
+            for item in items {
+                if item.hasLeaves {
+                    let inner = orderKey(item)
+                    key.firstProperty = inner.firstProperty
+                    key.firstTween = inner.firstTween
+                    key.firstStart = (try? start.adding(inner.firstStart)) ?? start
+                    break
+                }
+                start = (try? start.adding(item.duration ?? .zero)) ?? start
+            }
+        case .parallel(let items):
+            if let first = items.first(where: \.hasLeaves) {
+                let inner = orderKey(first)
+                key.firstProperty = inner.firstProperty
+                key.firstTween = inner.firstTween
+                key.firstStart = inner.firstStart
+            }
+        case .power(let body, _), .reversed(let body), .retimed(let body, _), .eased(let body, _):
+            let inner = orderKey(body)
+            key.firstProperty = inner.firstProperty
+            key.firstTween = inner.firstTween
+        case .zero, .one, .wait, .event:
+            break
+        }
+        return key
+    }
+
+    /// FNV-1a over the term's fields and its children's fingerprints.
+    private func fingerprint(of term: Term) -> UInt64 {
+        var hash = Fingerprint()
+        switch term.kind {
+        case .zero: hash.mix(1)
+        case .one: hash.mix(2)
+        case .wait(let d):
+            hash.mix(3)
+            hash.mix(d)
+        case .tween(let tween):
+            hash.mix(4)
+            hash.mix(tween.property.description)
+            hash.mix(tween.from)
+            hash.mix(tween.to)
+            hash.mix(tween.duration)
+            hash.mix(tween.easing)
+        case .event(let name):
+            hash.mix(11)
+            hash.mix(name)
+        case .sequence(let items), .parallel(let items):
+            if case .sequence = term.kind { hash.mix(5) } else { hash.mix(6) }
+            for item in items { hash.mix(orderKeys[ObjectIdentifier(item)]?.fingerprint ?? fingerprint(of: item)) }
+        case .power(let body, let n):
+            hash.mix(7)
+            hash.mix(UInt64(bitPattern: Int64(n)))
+            hash.mix(orderKeys[ObjectIdentifier(body)]?.fingerprint ?? fingerprint(of: body))
+        case .reversed(let body):
+            hash.mix(8)
+            hash.mix(orderKeys[ObjectIdentifier(body)]?.fingerprint ?? fingerprint(of: body))
+        case .retimed(let body, let d):
+            hash.mix(10)
+            hash.mix(d)
+            hash.mix(orderKeys[ObjectIdentifier(body)]?.fingerprint ?? fingerprint(of: body))
+        case .eased(let body, let easing):
+            hash.mix(9)
+            hash.mix(easing)
+            hash.mix(orderKeys[ObjectIdentifier(body)]?.fingerprint ?? fingerprint(of: body))
+        }
+        return hash.value
+    }
+
 
     // MARK: Leaves
 
     private mutating func wait(_ duration: Time) throws(NormalizationError) -> Term {
         // Identity: `wait 0` is `one`.
         if duration.isZero { return one }
-        return make(.wait(duration), .wait(duration), duration: duration, depth: 1)
+        return try make(.wait(duration)) { () throws(AnimationError) in try Term.wait(duration) }
     }
 
-    private mutating func leaf(_ leaf: Leaf) -> Term {
-        make(.tween(leaf), .tween(leaf), duration: leaf.duration, depth: 1)
+    private mutating func leaf(_ tween: Tween) throws(NormalizationError) -> Term {
+        try make(.tween(tween)) { () throws(AnimationError) in Term.tween(tween) }
+    }
+
+    private mutating func event(_ name: String) throws(NormalizationError) -> Term {
+        try make(.event(name)) { () throws(AnimationError) in Term.event(name) }
     }
 
     // MARK: Sequence
@@ -475,7 +369,7 @@ struct Normalizer {
         case .sequence(let inner): for item in inner { try append(item, to: &items) }
         case .power(let body, let count) where count <= Normalizer.unrollLimit / body.items.count:
             for _ in 0..<count { items.append(contentsOf: body.items) }
-        case .zero, .wait, .tween, .parallel, .power, .reversed, .warp, .dismantled:
+        case .zero, .wait, .tween, .event, .parallel, .power, .reversed, .retimed, .eased:
             items.append(part)
         }
     }
@@ -484,7 +378,7 @@ struct Normalizer {
         var merged: [Term] = []
         for item in items {
             if case .wait(let b) = item.kind, let last = merged.last, case .wait(let a) = last.kind {
-                guard let sum = a.adding(b) else { throw .overflow }
+                guard let sum = try? a.adding(b) else { throw .overflow }
                 merged[merged.count - 1] = try wait(sum)
             } else {
                 merged.append(item)
@@ -587,14 +481,7 @@ struct Normalizer {
         case 0: return one
         case 1: return items[0]
         default:
-            var duration = Time.zero
-            var depth = 0
-            for item in items {
-                guard let d = item.duration, let sum = duration.adding(d) else { throw .overflow }
-                duration = sum
-                depth = max(depth, item.depth)
-            }
-            return try checked(make(.sequence(items.map(ObjectIdentifier.init)), .sequence(items), duration: duration, depth: depth + 1))
+            return try make(.sequence(items.map(ObjectIdentifier.init))) { () throws(AnimationError) in try Term.sequence(items) }
         }
     }
 
@@ -617,7 +504,7 @@ struct Normalizer {
             switch part.kind {
             case .parallel(let inner): operands = inner
             case .zero: operands = []
-            case .one, .wait, .tween, .sequence, .power, .reversed, .warp, .dismantled: operands = [part]
+            case .one, .wait, .tween, .event, .sequence, .power, .reversed, .retimed, .eased: operands = [part]
             }
             for operand in operands where seen.insert(ObjectIdentifier(operand)).inserted {
                 children.append(operand)
@@ -630,14 +517,9 @@ struct Normalizer {
         if let factored = try factorPrefixes(children) { return factored }
         if let factored = try factorSuffixes(children) { return factored }
         if children.count == 1 { return children[0] }
-        children.sort { $0.precedes($1) }
-        var duration = Time.zero
-        var depth = 0
-        for child in children {
-            if let d = child.duration { duration = max(duration, d) }
-            depth = max(depth, child.depth)
-        }
-        return try checked(make(.parallel(children.map(ObjectIdentifier.init)), .parallel(children), duration: duration, depth: depth + 1))
+        children = sortedCanonically(children)
+        let operands = children
+        return try make(.parallel(children.map(ObjectIdentifier.init))) { () throws(AnimationError) in Term.parallel(operands) }
     }
 
     /// `(x ; wait a) || y = (x || y) ; wait (D − D')`, where `D` is the
@@ -664,7 +546,7 @@ struct Normalizer {
         guard changed else { return nil }
         let segments = stripped.filter { !$0.isOne }
         let inner = segments.isEmpty ? one : try parallel(segments)
-        guard let covered = inner.duration, let rest = total.subtracting(covered) else { throw .overflow }
+        guard let covered = inner.duration, let rest = try? total.subtracting(covered) else { throw .overflow }
         return try sequence([inner, try wait(rest)])
     }
 
@@ -694,7 +576,7 @@ struct Normalizer {
         case .sequence(let items): return items.first.map { [$0] } ?? []
         case .power(let body, _): return [body]
         case .parallel(let items): return items
-        case .zero, .one, .wait, .tween, .reversed, .warp, .dismantled: return []
+        case .zero, .one, .wait, .tween, .event, .reversed, .retimed, .eased: return []
         }
     }
 
@@ -712,7 +594,7 @@ struct Normalizer {
         guard members.count > 1, let shortest = members.map(\.wait).min() else { return nil }
         var rests: [Term] = []
         for member in members {
-            guard let remaining = member.wait.subtracting(shortest) else { throw .overflow }
+            guard let remaining = try? member.wait.subtracting(shortest) else { throw .overflow }
             rests.append(try sequence([try wait(remaining)] + member.rest))
         }
         let factored = try sequence([try wait(shortest), try parallel(rests)])
@@ -791,7 +673,7 @@ struct Normalizer {
             guard lengths.count == lists.count, let shortest = lengths.min() else { break }
             suffix.insert(try wait(shortest), at: 0)
             for index in lists.indices {
-                guard let remaining = lengths[index].subtracting(shortest) else { throw .overflow }
+                guard let remaining = try? lengths[index].subtracting(shortest) else { throw .overflow }
                 lists[index].removeLast()
                 if !remaining.isZero { lists[index].append(try wait(remaining)) }
             }
@@ -823,7 +705,7 @@ struct Normalizer {
             return try power(inner, product)
         }
         if case .wait(let d) = body.kind {
-            guard let total = d.multiplied(by: Int64(count)) else { throw .overflow }
+            guard let total = try? d.multiplied(by: Int64(count)) else { throw .overflow }
             return try wait(total)
         }
         let (unrolled, overflow) = count.multipliedReportingOverflow(by: body.items.count)
@@ -842,8 +724,7 @@ struct Normalizer {
             guard !overflow else { throw .overflow }
             return try powerOfNormalBody(inner, product)
         }
-        guard let d = body.duration, let total = d.multiplied(by: Int64(count)) else { throw .overflow }
-        return try checked(make(.power(ObjectIdentifier(body), count), .power(body, count), duration: total, depth: body.depth + 1))
+        return try make(.power(ObjectIdentifier(body), count)) { () throws(AnimationError) in try Term.power(body, count) }
     }
 
     // MARK: Reversal
@@ -853,23 +734,22 @@ struct Normalizer {
     /// Rules: `(x ; y) reversed = y reversed ; x reversed`;
     /// `(x || y) reversed = (wait (D − Dx) ; x reversed) || …` (each operand
     /// keeps its place from the end); `(x ^ n) reversed = (x reversed) ^ n`;
-    /// `(x reversed) reversed = x`; waits, `one` and `zero` are their own
-    /// reversal; a tween reversed is the tween with its ends swapped and its
-    /// easing mirrored (`ease-in-quad` ↔ `ease-out-quad`), and
-    /// `(x with E) reversed = (x reversed) with E.mirror` — where the easing
-    /// has no named mirror, `reversed` stays.
+    /// `(x reversed) reversed = x`; waits, events, `one` and `zero` are their
+    /// own reversal; a tween reversed is the tween with its ends swapped and
+    /// its easing mirrored (`ease-in-quad` ↔ `ease-out-quad`), and
+    /// `(x with E) reversed = (x reversed) with E.mirrored` — where the
+    /// easing's mirror is no curve of its family, `reversed` stays.
     mutating func reversed(_ term: Term) throws(NormalizationError) -> Term {
         if let memo = reversedMemo[ObjectIdentifier(term)] { return memo }
         let result: Term
         switch term.kind {
-        case .zero, .one, .wait, .dismantled:
+        case .zero, .one, .wait, .event:
             result = term
-        case .tween(let leaf):
-            if let mirror = leaf.easing.mirror {
-                result = self.leaf(Leaf(property: leaf.property, from: leaf.to, to: leaf.from,
-                                        easing: canonical(mirror), duration: leaf.duration))
+        case .tween(let tween):
+            if tween.easing.hasFamilyMirror {
+                result = try leaf(tween.with(from: tween.to, to: tween.from, easing: tween.easing.mirrored))
             } else {
-                result = try checked(make(.reversed(ObjectIdentifier(term)), .reversed(term), duration: term.duration, depth: term.depth + 1))
+                result = try make(.reversed(ObjectIdentifier(term))) { () throws(AnimationError) in Term.reversed(term) }
             }
         case .sequence(let items):
             var parts: [Term] = []
@@ -879,7 +759,7 @@ struct Normalizer {
             guard let total = term.duration else { return term }
             var parts: [Term] = []
             for item in items {
-                guard let d = item.duration, let gap = total.subtracting(d) else { throw .overflow }
+                guard let d = item.duration, let gap = try? total.subtracting(d) else { throw .overflow }
                 parts.append(try sequence([try wait(gap), try reversed(item)]))
             }
             result = try parallel(parts)
@@ -887,11 +767,13 @@ struct Normalizer {
             result = try power(try reversed(body), count)
         case .reversed(let inner):
             result = inner
-        case .warp(let body, let easing):
-            if let mirror = easing.mirror {
-                result = try eased(try reversed(body), mirror)
+        case .retimed(let body, let target):
+            result = try retimed(try reversed(body), to: target)
+        case .eased(let body, let easing):
+            if easing.hasFamilyMirror {
+                result = try eased(try reversed(body), easing.mirrored)
             } else {
-                result = try checked(make(.reversed(ObjectIdentifier(term)), .reversed(term), duration: term.duration, depth: term.depth + 1))
+                result = try make(.reversed(ObjectIdentifier(term))) { () throws(AnimationError) in Term.reversed(term) }
             }
         }
         reversedMemo[ObjectIdentifier(term)] = result
@@ -907,7 +789,7 @@ struct Normalizer {
         guard let duration = term.duration else { return term }
         if duration == target { return term }
         guard !duration.isZero else { throw .programHasErrors }
-        guard let factor = target.divided(by: duration) else { throw .overflow }
+        guard let factor = try? target.divided(by: duration) else { throw .overflow }
         var memo: [ObjectIdentifier: Term] = [:]
         return try scaled(term, by: factor, memo: &memo)
     }
@@ -916,14 +798,14 @@ struct Normalizer {
         if let known = memo[ObjectIdentifier(term)] { return known }
         let result: Term
         switch term.kind {
-        case .zero, .one, .dismantled:
+        case .zero, .one, .event:
             result = term
         case .wait(let d):
-            guard let scaled = d.multiplied(by: factor) else { throw .overflow }
+            guard let scaled = try? d.multiplied(by: factor) else { throw .overflow }
             result = try wait(scaled)
-        case .tween(let leaf):
-            guard let scaled = leaf.duration.multiplied(by: factor) else { throw .overflow }
-            result = self.leaf(Leaf(property: leaf.property, from: leaf.from, to: leaf.to, easing: leaf.easing, duration: scaled))
+        case .tween(let tween):
+            guard let scaled = try? tween.duration.multiplied(by: factor) else { throw .overflow }
+            result = try leaf(tween.with(duration: scaled))
         case .sequence(let items):
             var parts: [Term] = []
             for item in items { parts.append(try scaled(item, by: factor, memo: &memo)) }
@@ -936,7 +818,10 @@ struct Normalizer {
             result = try power(try scaled(body, by: factor, memo: &memo), count)
         case .reversed(let inner):
             result = try reversed(try scaled(inner, by: factor, memo: &memo))
-        case .warp(let body, let easing):
+        case .retimed(let body, let target):
+            guard let scaledTarget = try? target.multiplied(by: factor) else { throw .overflow }
+            result = try retimed(body, to: scaledTarget)
+        case .eased(let body, let easing):
             result = try eased(try scaled(body, by: factor, memo: &memo), easing)
         }
         memo[ObjectIdentifier(term)] = result
@@ -950,53 +835,32 @@ struct Normalizer {
     /// Rules: on a single tween, `E` is composed into the tween's own easing
     /// (`tween with E1 with E2` = `tween with compose(E1, E2)`); on a composite,
     /// `(x with E1) with E2 = x with compose(E1, E2)`; a reversal that could not
-    /// be absorbed moves outside, `(x reversed) with E = (x with E.mirror) reversed`;
+    /// be absorbed moves outside, `(x reversed) with E = (x with E.mirrored) reversed`;
     /// `with linear`, and a warp of something that lasts 0 or has no segments,
     /// change nothing; `zero with E = zero`.
     mutating func eased(_ term: Term, _ easing: Easing) throws(NormalizationError) -> Term {
-        let easing = canonical(easing)
         switch term.kind {
         case .zero:
             return term
-        case .tween(let leaf):
-            return self.leaf(Leaf(property: leaf.property, from: leaf.from, to: leaf.to,
-                                  easing: canonical(leaf.easing.composed(after: easing)), duration: leaf.duration))
-        case .warp(let body, let previous):
-            return try eased(body, canonical(previous.composed(after: easing)))
-        case .reversed(let inner) where term.hasSegments && compositionFactors(easing).first?.mirror != nil:
-            // (x reversed) with E = (x with E.mirror) reversed: an unabsorbed
+        case .tween(let tween):
+            return try leaf(tween.with(easing: tween.easing.composed(after: easing)))
+        case .eased(let body, let previous):
+            return try eased(body, previous.composed(after: easing))
+        case .reversed(let inner) where term.hasLeaves && easing.hasWarpFactors && easing.factors[0].hasFamilyMirror:
+            // (x reversed) with E = (x with E.mirrored) reversed: an unabsorbed
             // reversal moves outward through every warp factor next to it that
             // has a mirror, so it has one place whatever the spelling.
-            let factors = compositionFactors(easing)
-            let mirrored = factors.prefix { $0.mirror != nil }.compactMap(\.mirror)
+            let factors = easing.factors
+            let mirrored = factors.prefix { $0.hasFamilyMirror }.map(\.mirrored)
             let rest = factors.dropFirst(mirrored.count)
             let pushed = try reversed(try eased(inner, composition(Array(mirrored))))
             return rest.isEmpty ? pushed : try eased(pushed, composition(Array(rest)))
-        case .one, .wait, .sequence, .parallel, .power, .reversed, .dismantled:
+        case .one, .wait, .event, .sequence, .parallel, .power, .reversed, .retimed:
             if case .linear = easing.kind { return term }
             // Warping time changes nothing where nothing happens.
-            if term.duration == .zero || !term.hasSegments { return term }
-            return try checked(make(.warp(ObjectIdentifier(term), easing), .warp(term, easing), duration: term.duration, depth: term.depth + 1))
+            if term.duration == .zero || !term.hasLeaves { return term }
+            return try make(.eased(ObjectIdentifier(term), easing)) { () throws(AnimationError) in Term.eased(term, easing) }
         }
-    }
-
-    /// The factors of a composition, outermost function first (`compose(a,
-    /// compose(b, c))` is `[a, b, c]`; as warps, `a` acts next to the operand).
-    func compositionFactors(_ easing: Easing) -> [Easing] {
-        var parts: [Easing] = []
-        var stack = [easing]
-        while let next = stack.popLast() {
-            switch next.kind {
-            case .composed(let outer, let inner):
-                stack.append(inner)
-                stack.append(outer)
-            case .linear:
-                continue
-            case .easeIn, .easeOut, .easeInOut, .cubicBezier, .steps, .penner, .mirrored:
-                parts.append(next)
-            }
-        }
-        return parts
     }
 
     /// `compose(f1, compose(f2, …))`; `linear` for none.
@@ -1007,47 +871,96 @@ struct Normalizer {
         }
         return result
     }
+}
 
-    /// Compositions flattened and re-nested to the right, `linear` dropped:
-    /// `compose(compose(a, b), c)` and `compose(a, compose(b, c))` are one easing.
-    func canonical(_ easing: Easing) -> Easing {
-        composition(compositionFactors(easing))
+/// FNV-1a, 64 bits: a content hash that is the same in every run.
+private struct Fingerprint {
+    private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    mutating func mix(_ word: UInt64) {
+        var v = word
+        for _ in 0..<8 {
+            value = (value ^ (v & 0xff)) &* 0x0000_0100_0000_01b3
+            v >>= 8
+        }
     }
 
-    private func checked(_ term: Term) throws(NormalizationError) -> Term {
-        guard term.depth <= Normalizer.maximumDepth else { throw .tooDeep(Normalizer.maximumDepth) }
-        return term
+    mutating func mix(_ text: String) {
+        for byte in text.utf8 { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        mix(UInt64(text.utf8.count))
     }
 
-    // MARK: Back to syntax
+    mutating func mix(_ time: Time) {
+        mix(UInt64(bitPattern: time.numerator))
+        mix(UInt64(bitPattern: time.denominator))
+    }
 
-    /// The syntax tree of a normal term, in the canonical spellings.
-    func expression(_ term: Term) -> Expr {
-        switch term.kind {
-        case .zero, .dismantled: return Expr(.zero)
-        case .one: return Expr(.one)
-        case .wait(let d): return Expr(.wait(Duration(number: Number(d))))
-        case .tween(let leaf):
-            let tween = Tween(verb: .animate, target: .view(leaf.property.view, .none), property: leaf.property.name,
-                              from: Number(leaf.from), to: Number(leaf.to))
-            var expr = Expr(.tween(tween))
-            if leaf.duration != .one { expr = Expr(.retimed(expr, Duration(number: Number(leaf.duration)))) }
-            if case .linear = leaf.easing.kind {} else { expr = Expr(.eased(expr, leaf.easing, .none)) }
-            return expr
-        case .sequence(let items): return Expr(.sequence(items.map(expression)))
-        case .parallel(let items): return Expr(.parallel(items.map(expression)))
-        case .power(let body, let n): return Expr(.power(expression(body), Count(Int64(n))))
-        case .reversed(let inner): return Expr(.reversed(expression(inner)))
-        case .warp(let body, let easing): return Expr(.eased(expression(body), easing, .none))
+    mutating func mixNumber(_ double: Double) {
+        mix(double.bitPattern)
+    }
+
+    mutating func mix(_ value: Value) {
+        switch value {
+        case .number(let number):
+            mixNumber(number)
+        case .color(let color):
+            mix(12)
+            for component in [color.red, color.green, color.blue, color.alpha] { mixNumber(component) }
+        }
+    }
+
+    /// An easing by its structure: the family, then its parameters.
+    mutating func mix(_ easing: Easing) {
+        switch easing.kind {
+        case .linear: mix(20)
+        case .easeIn(let c): mix(21); mixNumber(c)
+        case .easeOut(let c): mix(22); mixNumber(c)
+        case .easeInOut(let c): mix(23); mixNumber(c)
+        case .cubicBezier(let x1, let y1, let x2, let y2):
+            mix(24)
+            for parameter in [x1, y1, x2, y2] { mixNumber(parameter) }
+        case .steps(let count, let position):
+            mix(25)
+            mix(UInt64(bitPattern: Int64(count)))
+            mix(position.rawValue)
+        case .penner(let curve, let mode):
+            mix(26)
+            mix(curve.rawValue)
+            mix(mode.rawValue)
+        case .composed(let outer, let inner):
+            mix(27)
+            mix(outer)
+            mix(inner)
+        case .mirror(let inner):
+            mix(28)
+            mix(inner)
         }
     }
 }
 
-private extension Term {
+extension Term {
+    var isZero: Bool { if case .zero = kind { return true } else { return false } }
+    var isOne: Bool { if case .one = kind { return true } else { return false } }
+
+    /// The operands of a sequence (the term itself otherwise).
+    var items: [Term] {
+        if case .sequence(let items) = kind { return items }
+        return [self]
+    }
+
+    /// `one` or a wait: length without segments.
     var isWaitLike: Bool {
         switch kind {
         case .one, .wait: return true
-        case .zero, .tween, .sequence, .parallel, .power, .reversed, .warp, .dismantled: return false
+        case .zero, .tween, .event, .sequence, .parallel, .power, .reversed, .retimed, .eased: return false
         }
+    }
+}
+
+extension Easing {
+    /// Whether the composition has any factor other than `linear`.
+    var hasWarpFactors: Bool {
+        if case .linear = kind { return false }
+        return true
     }
 }

@@ -1,0 +1,112 @@
+import Animations
+
+/// How the `.anim` language names easings: the one place for every easing's
+/// spelling, its parameters' defaults, and the names `with` accepts. The
+/// parser reads names through ``easing(named:)`` and ``parameterizedCurves``;
+/// the printer, the timeline and every message spell easings through
+/// ``spelling(of:)``; both agree because both are here.
+///
+/// ```swift
+/// easing(named: "ease-in-out-back")          // Easing.penner(.back, .inOut)
+/// spelling(of: try Easing.easeOut(1.5))      // "ease-out(1.5)"
+/// spelling(of: Easing.cssEaseIn)             // "css-ease-in"
+/// ```
+public enum EasingNames {
+    /// The talk's curves, which take an optional parameter `(c)` or `high`.
+    public static let parameterizedCurves: Set<String> = ["ease-in", "ease-out", "ease-in-out"]
+
+    /// The parameter `high` stands for (`a high ease-out` is `ease-out(1.5)`).
+    public static let highParameter = 1.5
+
+    /// The talk's curve `name` with parameter `c` (its default when `nil`).
+    public static func talkCurve(_ name: String, parameter c: Double?) throws(AnimationError) -> Easing {
+        switch name {
+        case "ease-in": return try Easing.easeIn(c ?? defaultParameter(of: name))
+        case "ease-out": return try Easing.easeOut(c ?? defaultParameter(of: name))
+        default: return try Easing.easeInOut(c ?? defaultParameter(of: name))
+        }
+    }
+
+    /// The default parameter of a talk curve: 2 for `ease-in` and `ease-out`, 1 for `ease-in-out`.
+    public static func defaultParameter(of name: String) -> Double {
+        name == "ease-in-out" ? 1 : 2
+    }
+
+    /// The CSS keywords, spelled so they do not collide with the talk's curves.
+    static let cssKeywords: [(String, Easing)] = [
+        ("ease", .ease), ("css-ease-in", .cssEaseIn), ("css-ease-out", .cssEaseOut), ("css-ease-in-out", .cssEaseInOut),
+    ]
+
+    /// The functional forms (`cubic-bezier(…)`, `steps(…)`, `compose(…)`), for hints.
+    public static let functionalForms = ["cubic-bezier", "steps", "compose"]
+
+    /// Every bare easing name, sorted, for "did you mean" hints and documentation.
+    public static let allNames: [String] = namedTable.keys.sorted()
+
+    private static let namedTable: [String: Easing] = {
+        var table: [String: Easing] = [
+            "linear": .linear,
+            "ease-in": .talkEaseIn,
+            "ease-out": .talkEaseOut,
+            "ease-in-out": .talkEaseInOut,
+        ]
+        if let start = try? Easing.steps(1, .jumpStart) { table["step-start"] = start }
+        if let end = try? Easing.steps(1, .jumpEnd) { table["step-end"] = end }
+        for (name, easing) in cssKeywords { table[name] = easing }
+        table["css-ease"] = .ease
+        for curve in Easing.PennerCurve.allCases {
+            for mode in Easing.PennerMode.allCases {
+                table["ease-\(mode.rawValue)-\(curve.rawValue)"] = .penner(curve, mode)
+            }
+        }
+        return table
+    }()
+
+    /// The easing a bare name denotes, with default parameters; `nil` for an unknown name.
+    public static func easing(named name: String) -> Easing? {
+        namedTable[name]
+    }
+
+    /// The `.anim` spelling of an easing: `linear`, `ease-out(1.5)`,
+    /// `cubic-bezier(0.1, 0.7, 1, 0.1)`, `steps(4, jump-start)`,
+    /// `ease-in-out-bounce`, `compose(ease-in, steps(3))`, `mirror(ease-in)`.
+    /// It reads back as the same easing.
+    public static func spelling(of easing: Easing) -> String {
+        var out = ""
+        write(easing, into: &out)
+        return out
+    }
+
+    private static func write(_ easing: Easing, into out: inout String) {
+        switch easing.kind {
+        case .linear:
+            out += "linear"
+        case .easeIn(let c):
+            out += c == defaultParameter(of: "ease-in") ? "ease-in" : "ease-in(\(formatNumber(c)))"
+        case .easeOut(let c):
+            out += c == defaultParameter(of: "ease-out") ? "ease-out" : "ease-out(\(formatNumber(c)))"
+        case .easeInOut(let c):
+            out += c == defaultParameter(of: "ease-in-out") ? "ease-in-out" : "ease-in-out(\(formatNumber(c)))"
+        case .cubicBezier(let x1, let y1, let x2, let y2):
+            if let keyword = cssKeywords.first(where: { $0.1 == easing }) {
+                out += keyword.0
+            } else {
+                out += "cubic-bezier(\(formatNumber(x1)), \(formatNumber(y1)), \(formatNumber(x2)), \(formatNumber(y2)))"
+            }
+        case .steps(let count, let position):
+            out += position == .jumpEnd ? "steps(\(count))" : "steps(\(count), \(position.rawValue))"
+        case .penner(let curve, let mode):
+            out += "ease-\(mode.rawValue)-\(curve.rawValue)"
+        case .composed(let outer, let inner):
+            out += "compose("
+            write(outer, into: &out)
+            out += ", "
+            write(inner, into: &out)
+            out += ")"
+        case .mirror(let inner):
+            out += "mirror("
+            write(inner, into: &out)
+            out += ")"
+        }
+    }
+}

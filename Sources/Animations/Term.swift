@@ -1,0 +1,427 @@
+/// One tween in its own frame: ``property`` goes from ``from`` to ``to``
+/// with ``easing`` over `[0, duration]`, playing forwards. It is the leaf of
+/// every ``Term``; placed in a ``Scene`` it becomes a ``Segment``.
+public struct Tween: Hashable, Sendable {
+    public let property: Property
+    public let from: Value
+    public let to: Value
+    public let easing: Easing
+    public let duration: Time
+
+    /// Throws for a negative duration, a non-finite value, or ends of different kinds.
+    public init(property: Property, from: Value, to: Value, easing: Easing = .linear, duration: Time = .one) throws(AnimationError) {
+        guard !duration.isNegative else { throw .negativeDuration(duration.description) }
+        guard from.isFinite else { throw .notFinite("the start value of \(property)") }
+        guard to.isFinite else { throw .notFinite("the end value of \(property)") }
+        guard from.kind == to.kind else { throw .mixedKinds(property, from.kind, to.kind) }
+        self.init(unchecked: property, from: from, to: to, easing: easing, duration: duration)
+    }
+
+    /// A tween whose arguments are known to be valid (built from a valid one).
+    init(unchecked property: Property, from: Value, to: Value, easing: Easing, duration: Time) {
+        self.property = property
+        // -0 and 0 are one value: the same tween, however it was written.
+        if case .number(let a) = from { self.from = .number(a + 0) } else { self.from = from }
+        if case .number(let b) = to { self.to = .number(b + 0) } else { self.to = to }
+        self.easing = easing
+        self.duration = duration
+    }
+
+    /// The same tween with other parts.
+    func with(property: Property? = nil, from: Value? = nil, to: Value? = nil, easing: Easing? = nil, duration: Time? = nil) -> Tween {
+        Tween(unchecked: property ?? self.property, from: from ?? self.from, to: to ?? self.to,
+              easing: easing ?? self.easing, duration: duration ?? self.duration)
+    }
+}
+
+/// A term of the free algebra of animations: the free semiring over
+/// tween, wait and event leaves (`;` and `||`, with `zero` and `one`),
+/// extended with the unary operators. No law is applied when a term is
+/// built: `x ; one` is a term different from `x`. Laws live in two places,
+/// each stated once beside the operator that obeys it: the meaning
+/// (``Scene``'s operations, which ``fold(into:memo:report:)`` applies) and the
+/// sound rewrites (``normalized()``).
+///
+/// ```swift
+/// let grow = Term.tween(try Tween(property: Property(view: "c", name: "radius"), from: .number(10), to: .number(100)))
+/// let term = try Term.sequence([grow, try Term.wait(Time(1)), Term.reversed(grow)])
+/// term.duration                               // 3
+/// let scene = try term.fold(into: Scene.self)  // the universal property: evaluate
+/// ```
+///
+/// Terms are immutable and shared: the same term may appear in many places
+/// (a `let` used twice), and folds visit it once. They may be deep (a Swift
+/// loop of `x = x * y` builds one level per step); every traversal here uses
+/// an explicit stack, and releasing a deep term does not recurse.
+public final class Term: @unchecked Sendable, CustomStringConvertible {
+    public enum Kind {
+        /// The cancelled animation: identity of `||`, annihilator of `;`.
+        case zero
+        /// Nothing, in no time: identity of `;`.
+        case one
+        /// Nothing, for a while.
+        case wait(Time)
+        case tween(Tween)
+        /// An instant event, `emit NAME`.
+        case event(String)
+        /// `a ; b ; …`: each starts when the one before ends.
+        case sequence([Term])
+        /// `a || b || …`: all start together.
+        case parallel([Term])
+        /// `x ^ n`: n copies in sequence.
+        case power(Term, Int)
+        /// `x reversed`.
+        case reversed(Term)
+        /// `x in d`: every time scaled so that the whole lasts `d`.
+        case retimed(Term, Time)
+        /// `x with E`.
+        case eased(Term, Easing)
+    }
+
+    private var storage: Kind?
+
+    /// What this term is.
+    public var kind: Kind { storage ?? .zero }
+
+    /// The duration, or `nil` when the term is cancelled (it contains `zero`
+    /// in a place where it annihilates).
+    public let duration: Time?
+    /// How many leaves (tweens and events) listing every copy would give (saturating).
+    public let leafCount: Int
+    /// The most easings on composites (`with`) on one path from here to a leaf.
+    public let warpDepth: Int
+    /// The height of the tree (a leaf is 1).
+    public let height: Int
+    /// Whether a tween or an event lies inside.
+    public let hasLeaves: Bool
+
+    private init(_ kind: Kind, duration: Time?, leafCount: Int, warpDepth: Int, height: Int, hasLeaves: Bool) {
+        storage = kind
+        self.duration = duration
+        self.leafCount = leafCount
+        self.warpDepth = warpDepth
+        self.height = height
+        self.hasLeaves = hasLeaves
+    }
+
+    // MARK: - Building terms (no laws applied)
+
+    /// `zero`.
+    public static let zero = Term(.zero, duration: nil, leafCount: 0, warpDepth: 0, height: 1, hasLeaves: false)
+    /// `one`.
+    public static let one = Term(.one, duration: .zero, leafCount: 0, warpDepth: 0, height: 1, hasLeaves: false)
+
+    /// `wait d`; throws for a negative `d`.
+    public static func wait(_ duration: Time) throws(AnimationError) -> Term {
+        guard !duration.isNegative else { throw .negativeDuration(duration.description) }
+        return Term(.wait(duration), duration: duration, leafCount: 0, warpDepth: 0, height: 1, hasLeaves: false)
+    }
+
+    /// A tween leaf.
+    public static func tween(_ tween: Tween) -> Term {
+        Term(.tween(tween), duration: tween.duration, leafCount: 1, warpDepth: 0, height: 1, hasLeaves: true)
+    }
+
+    /// `emit name`: an instant event.
+    public static func event(_ name: String) -> Term {
+        Term(.event(name), duration: .zero, leafCount: 1, warpDepth: 0, height: 1, hasLeaves: true)
+    }
+
+    /// `parts[0] ; parts[1] ; …` (`one` for no parts is the caller's choice:
+    /// this builds the node as given). Throws when the total overflows.
+    public static func sequence(_ parts: [Term]) throws(AnimationError) -> Term {
+        var duration: Time? = .zero
+        var leaves = 0, warps = 0, height = 0
+        var hasLeaves = false
+        for part in parts {
+            if let total = duration, let d = part.duration {
+                duration = try total.adding(d)
+            } else {
+                duration = nil
+            }
+            leaves = leaves.addingSaturating(part.leafCount)
+            warps = max(warps, part.warpDepth)
+            height = max(height, part.height)
+            hasLeaves = hasLeaves || part.hasLeaves
+        }
+        return Term(.sequence(parts), duration: duration, leafCount: leaves, warpDepth: warps, height: height + 1, hasLeaves: hasLeaves)
+    }
+
+    /// `parts[0] || parts[1] || …`.
+    public static func parallel(_ parts: [Term]) -> Term {
+        var duration: Time?
+        var leaves = 0, warps = 0, height = 0
+        var hasLeaves = false
+        for part in parts {
+            if let d = part.duration { duration = max(duration ?? d, d) }
+            leaves = leaves.addingSaturating(part.leafCount)
+            warps = max(warps, part.warpDepth)
+            height = max(height, part.height)
+            hasLeaves = hasLeaves || part.hasLeaves
+        }
+        return Term(.parallel(parts), duration: duration, leafCount: leaves, warpDepth: warps, height: height + 1, hasLeaves: hasLeaves)
+    }
+
+    /// `body ^ count`; throws for a negative count or when `count·D` overflows.
+    public static func power(_ body: Term, _ count: Int) throws(AnimationError) -> Term {
+        guard count >= 0 else { throw .negativeCount(count) }
+        let duration: Time?
+        if count == 0 {
+            duration = .zero
+        } else if let d = body.duration {
+            duration = try d.multiplied(by: Int64(count))
+        } else {
+            duration = nil
+        }
+        return Term(.power(body, count), duration: duration, leafCount: count == 0 ? 0 : body.leafCount.multipliedSaturating(count),
+                    warpDepth: body.warpDepth, height: body.height + 1, hasLeaves: count > 0 && body.hasLeaves)
+    }
+
+    /// `body reversed`.
+    public static func reversed(_ body: Term) -> Term {
+        Term(.reversed(body), duration: body.duration, leafCount: body.leafCount, warpDepth: body.warpDepth,
+             height: body.height + 1, hasLeaves: body.hasLeaves)
+    }
+
+    /// `body in target`; throws for a negative target.
+    public static func retimed(_ body: Term, to target: Time) throws(AnimationError) -> Term {
+        guard !target.isNegative else { throw .negativeDuration(target.description) }
+        return Term(.retimed(body, target), duration: body.duration == nil ? nil : target, leafCount: body.leafCount,
+                    warpDepth: body.warpDepth, height: body.height + 1, hasLeaves: body.hasLeaves)
+    }
+
+    /// `body with easing`.
+    public static func eased(_ body: Term, _ easing: Easing) -> Term {
+        Term(.eased(body, easing), duration: body.duration, leafCount: body.leafCount, warpDepth: body.warpDepth + 1,
+             height: body.height + 1, hasLeaves: body.hasLeaves)
+    }
+
+    // MARK: - Structure
+
+    /// The direct subterms.
+    public var children: [Term] {
+        switch kind {
+        case .zero, .one, .wait, .tween, .event: return []
+        case .sequence(let parts), .parallel(let parts): return parts
+        case .power(let body, _), .reversed(let body), .retimed(let body, _), .eased(let body, _): return [body]
+        }
+    }
+
+    /// The same node over other children (in the order of ``children``).
+    func replacingChildren(_ children: [Term]) throws(AnimationError) -> Term {
+        switch kind {
+        case .zero, .one, .wait, .tween, .event: return self
+        case .sequence: return try Term.sequence(children)
+        case .parallel: return Term.parallel(children)
+        case .power(_, let count): return try Term.power(children[0], count)
+        case .reversed: return Term.reversed(children[0])
+        case .retimed(_, let target): return try Term.retimed(children[0], to: target)
+        case .eased(_, let easing): return Term.eased(children[0], easing)
+        }
+    }
+
+    /// A copy with every tween transformed (shared subterms stay shared; no recursion).
+    public func mappingTweens(_ transform: (Tween) -> Tween) -> Term {
+        var done: [ObjectIdentifier: Term] = [:]
+        var stack: [(Term, Bool)] = [(self, false)]
+        while let (term, childrenDone) = stack.popLast() {
+            let id = ObjectIdentifier(term)
+            if done[id] != nil { continue }
+            let children = term.children
+            if !childrenDone, children.contains(where: { done[ObjectIdentifier($0)] == nil }) {
+                stack.append((term, true))
+                for child in children where done[ObjectIdentifier(child)] == nil { stack.append((child, false)) }
+                continue
+            }
+            let result: Term
+            if case .tween(let tween) = term.kind {
+                result = .tween(transform(tween))
+            } else {
+                let mapped = children.map { done[ObjectIdentifier($0)] ?? $0 }
+                // Durations are unchanged by renaming, so rebuilding cannot overflow.
+                result = (try? term.replacingChildren(mapped)) ?? term
+            }
+            done[id] = result
+        }
+        return done[ObjectIdentifier(self)] ?? self
+    }
+
+    /// A readable, fully parenthesised form for tests and debugging
+    /// (the `.anim` printer lives in `AnimLang`).
+    public var description: String {
+        var out = ""
+        var stack: [Either] = [.term(self)]
+        enum Either { case term(Term), text(String) }
+        while let next = stack.popLast() {
+            switch next {
+            case .text(let text): out += text
+            case .term(let term):
+                switch term.kind {
+                case .zero: out += "zero"
+                case .one: out += "one"
+                case .wait(let d): out += "wait \(d)s"
+                case .tween(let t): out += "(\(t.property) \(t.from)→\(t.to) in \(t.duration)s \(t.easing))"
+                case .event(let name): out += "emit \(name)"
+                case .sequence(let parts), .parallel(let parts):
+                    let separator: String
+                    if case .sequence = term.kind { separator = " ; " } else { separator = " || " }
+                    stack.append(.text(")"))
+                    for (index, part) in parts.enumerated().reversed() {
+                        stack.append(.term(part))
+                        if index > 0 { stack.append(.text(separator)) }
+                    }
+                    stack.append(.text("("))
+                case .power(let body, let count): stack.append(.text(" ^ \(count))")); stack.append(.term(body)); stack.append(.text("("))
+                case .reversed(let body): stack.append(.text(" reversed)")); stack.append(.term(body)); stack.append(.text("("))
+                case .retimed(let body, let d): stack.append(.text(" in \(d)s)")); stack.append(.term(body)); stack.append(.text("("))
+                case .eased(let body, let e): stack.append(.text(" with \(e))")); stack.append(.term(body)); stack.append(.text("("))
+                }
+            }
+        }
+        return out
+    }
+
+    deinit {
+        // Release long chains of uniquely owned subterms without recursion.
+        var stack: [Term] = []
+        if let kind = storage.take() { Term.collectChildren(of: kind, into: &stack) }
+        while var term = stack.popLast() {
+            if isKnownUniquelyReferenced(&term), let kind = term.storage.take() {
+                Term.collectChildren(of: kind, into: &stack)
+            }
+        }
+    }
+
+    private static func collectChildren(of kind: Kind, into stack: inout [Term]) {
+        switch kind {
+        case .zero, .one, .wait, .tween, .event: return
+        case .sequence(let parts), .parallel(let parts): stack.append(contentsOf: parts)
+        case .power(let body, _), .reversed(let body), .retimed(let body, _), .eased(let body, _): stack.append(body)
+        }
+    }
+}
+
+extension Int {
+    func addingSaturating(_ other: Int) -> Int {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? Int.max : sum
+    }
+
+    func multipliedSaturating(_ other: Int) -> Int {
+        let (product, overflow) = multipliedReportingOverflow(by: other)
+        return overflow ? Int.max : product
+    }
+}
+
+// MARK: - The universal property
+
+/// An algebra the free term can be interpreted in: the semiring operations
+/// (throwing, n-ary), the leaves, and the unary operators. ``Scene`` (the
+/// meaning), ``MaxPlusDuration`` (durations) and ``Schedule`` (where each
+/// leaf falls) conform; ``Term/fold(into:memo:report:)`` is the unique map
+/// from terms that respects every operation.
+public protocol AnimationAlgebra {
+    static var zero: Self { get }
+    static var one: Self { get }
+    static func wait(_ duration: Time) throws(AnimationError) -> Self
+    static func tween(_ tween: Tween) throws(AnimationError) -> Self
+    static func event(_ name: String) throws(AnimationError) -> Self
+    static func sequence(_ parts: [Self]) throws(AnimationError) -> Self
+    static func parallel(_ parts: [Self]) throws(AnimationError) -> Self
+    func repeated(_ count: Int) throws(AnimationError) -> Self
+    var reversed: Self { get throws(AnimationError) }
+    func retimed(to duration: Time) throws(AnimationError) -> Self
+    func eased(_ easing: Easing) throws(AnimationError) -> Self
+}
+
+/// Where a fold failed: the subterm whose operation threw, and why.
+public struct FoldError: Error, Sendable {
+    public let term: Term
+    public let error: AnimationError
+}
+
+extension Term {
+    /// Interprets the term in `A`: leaves by `A`'s leaves, each operator by
+    /// `A`'s. Shared subterms are interpreted once (`memo`, which the caller
+    /// may keep across several folds, holds every result, `nil` for a
+    /// failure). When an operation throws, `report` hears of that subterm
+    /// only; whatever contains it fails quietly. No recursion: deep terms are fine.
+    public func fold<A: AnimationAlgebra>(into algebra: A.Type, memo: inout [ObjectIdentifier: A?],
+                                         report: (Term, AnimationError) -> Void) -> A? {
+        var stack: [(Term, Bool)] = [(self, false)]
+        while let (term, childrenDone) = stack.popLast() {
+            let id = ObjectIdentifier(term)
+            if memo[id] != nil { continue }
+            let children = term.children
+            if !childrenDone, !children.isEmpty {
+                stack.append((term, true))
+                for child in children.reversed() where memo[ObjectIdentifier(child)] == nil {
+                    stack.append((child, false))
+                }
+                continue
+            }
+            var values: [A] = []
+            values.reserveCapacity(children.count)
+            var failed = false
+            for child in children {
+                guard let value = memo[ObjectIdentifier(child)] ?? nil else {
+                    failed = true
+                    break
+                }
+                values.append(value)
+            }
+            if failed {
+                memo[id] = .some(nil)
+                continue
+            }
+            do {
+                memo[id] = .some(try term.apply(A.self, to: values))
+            } catch {
+                report(term, error)
+                memo[id] = .some(nil)
+            }
+        }
+        return memo[ObjectIdentifier(self)] ?? nil
+    }
+
+    /// ``fold(into:memo:report:)`` for one term: the value, or the first failure.
+    public func fold<A: AnimationAlgebra>(into algebra: A.Type) throws(FoldError) -> A {
+        var memo: [ObjectIdentifier: A?] = [:]
+        var failure: FoldError?
+        let value = fold(into: algebra, memo: &memo) { term, error in
+            if failure == nil { failure = FoldError(term: term, error: error) }
+        }
+        if let value { return value }
+        throw failure ?? FoldError(term: self, error: .overflow("fold"))
+    }
+
+    /// This node's operation in `A`, on its children's values.
+    private func apply<A: AnimationAlgebra>(_ algebra: A.Type, to values: [A]) throws(AnimationError) -> A {
+        switch kind {
+        case .zero: return A.zero
+        case .one: return A.one
+        case .wait(let d): return try A.wait(d)
+        case .tween(let tween): return try A.tween(tween)
+        case .event(let name): return try A.event(name)
+        case .sequence: return try A.sequence(values)
+        case .parallel: return try A.parallel(values)
+        case .power(_, let count): return try values[0].repeated(count)
+        case .reversed: return try values[0].reversed
+        case .retimed(_, let target): return try values[0].retimed(to: target)
+        case .eased(_, let easing): return try values[0].eased(easing)
+        }
+    }
+}
+
+extension Term: Semiring {
+    /// `lhs ; rhs` as a term. Precondition: the total duration fits exact
+    /// time (``sequence(_:)`` throws instead).
+    public static func * (lhs: Term, rhs: Term) -> Term {
+        must { () throws(AnimationError) in try Term.sequence([lhs, rhs]) }
+    }
+
+    /// `lhs || rhs` as a term.
+    public static func + (lhs: Term, rhs: Term) -> Term {
+        Term.parallel([lhs, rhs])
+    }
+}

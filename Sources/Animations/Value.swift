@@ -1,0 +1,282 @@
+/// The value of one property at one moment: a number or a colour.
+///
+/// A tween moves a property between two values of one kind; the sampler
+/// interpolates them with the eased progress (``interpolate(from:to:progress:)``),
+/// ties average their distinct values (``mean(of:)``), and tables print them
+/// (``write(_:into:)``). A property never mixes kinds: ``Scene/compile(materializeLimit:)``
+/// refuses a scene that does, and the `.anim` language reports it where it is written.
+///
+/// ```swift
+/// Value.interpolate(from: .number(0), to: .number(10), progress: 0.25)   // .number(2.5)
+/// Value.mean(of: [.number(1), .number(2), .number(2)])                    // .number(1.5): distinct values
+/// ```
+///
+/// Adding a kind of value means a case here and its maths in a type of its
+/// own (as ``Color`` has); the sampler, tables, normalizer and printer only
+/// go through these functions.
+public enum Value: Hashable, Sendable, CustomStringConvertible {
+    case number(Double)
+    case color(Color)
+
+    /// What kind of value this is, for checking that a property keeps to one.
+    public enum Kind: String, Hashable, Sendable {
+        case number, color
+    }
+
+    public var kind: Kind {
+        switch self {
+        case .number: return .number
+        case .color: return .color
+        }
+    }
+
+    /// The number, when this is one.
+    public var number: Double? {
+        if case .number(let value) = self { return value }
+        return nil
+    }
+
+    /// Whether every component is finite.
+    public var isFinite: Bool {
+        switch self {
+        case .number(let value): return value.isFinite
+        case .color(let color): return color.isFinite
+        }
+    }
+
+    /// `from + (to − from)·progress`, the way this kind of value mixes:
+    /// numbers linearly, colours premultiplied (see ``Color/interpolate(from:to:progress:)``).
+    /// `progress` is the eased progress and may leave [0, 1] (overshooting
+    /// curves). Ends of different kinds (which no scene holds) give `to` from
+    /// progress ½ on and `from` before.
+    @inline(__always)
+    public static func interpolate(from: Value, to: Value, progress: Double) -> Value {
+        switch (from, to) {
+        case (.number(let a), .number(let b)):
+            return .number(interpolateNumber(a, b, progress))
+        case (.color(let a), .color(let b)):
+            return .color(Color.interpolate(from: a, to: b, progress: progress))
+        case (.number, .color), (.color, .number):
+            return progress < 0.5 ? from : to
+        }
+    }
+
+    /// The mean of the *distinct* values among `values` (the sampling rule's
+    /// tie-break), independent of their order, so `x || x = x` and `x || y = y || x`.
+    /// Numbers average exactly as summed in ascending order; colours average
+    /// premultiplied (``Color/mean(of:)``). With mixed kinds (which no scene
+    /// holds) the numbers win.
+    public static func mean(of values: [Value]) -> Value {
+        var distinct = DistinctValues()
+        for value in values { distinct.insert(value) }
+        return distinct.mean ?? .number(0)
+    }
+
+    /// How a table writes a value.
+    public enum Style: Sendable {
+        /// For people (aligned tables): numbers to 4 decimals, colours as `#rrggbb` or `#rrggbbaa`.
+        case display
+        /// Lossless (CSV): numbers in shortest round-trip form, colours as `rgb(R G B)` or `rgb(R G B / A)`.
+        case lossless
+        /// JSON: numbers as JSON numbers (`null` when not finite), colours as lossless strings.
+        case json
+    }
+
+    /// Appends this value in `style`.
+    public func write(_ style: Style, into out: inout [UInt8]) {
+        switch self {
+        case .number(let value):
+            switch style {
+            case .display: writeFixed(value, decimals: 4, into: &out)
+            case .lossless: writeShortest(value, into: &out)
+            case .json:
+                if value.isFinite { writeShortest(value, into: &out) } else { out.append(contentsOf: "null".utf8) }
+            }
+        case .color(let color):
+            switch style {
+            case .display: color.writeHex(into: &out)
+            case .lossless: color.writeCSS(into: &out)
+            case .json:
+                out.append(UInt8(ascii: "\""))
+                color.writeCSS(into: &out)
+                out.append(UInt8(ascii: "\""))
+            }
+        }
+    }
+
+    /// The lossless form (`0.5`, `rgb(255 0 0)`).
+    public var description: String {
+        var out: [UInt8] = []
+        write(.lossless, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+/// `a + (b − a)·p`; ends more than 1.8e308 apart (`from -1e308 to 1e308`)
+/// overflow the span, but not the weighted mean.
+@inline(__always)
+func interpolateNumber(_ a: Double, _ b: Double, _ p: Double) -> Double {
+    let span = b - a
+    return span.isFinite ? a + span * p : a * (1 - p) + b * p
+}
+
+/// A small set of values (usually one) whose mean is taken over distinct
+/// values: the sampler's tie groups.
+struct DistinctValues {
+    private var first: Value?
+    private var more: [Value] = []
+
+    init() {}
+
+    init(_ value: Value) {
+        first = value
+    }
+
+    mutating func insert(_ value: Value) {
+        guard let first else {
+            self.first = value
+            return
+        }
+        if value == first || more.contains(value) { return }
+        if more.isEmpty { more.reserveCapacity(7) }
+        more.append(value)
+    }
+
+    mutating func formUnion(_ other: DistinctValues) {
+        if let value = other.first { insert(value) }
+        for value in other.more { insert(value) }
+    }
+
+    /// The mean, independent of insertion order; `nil` when empty.
+    var mean: Value? {
+        guard let first else { return nil }
+        if more.isEmpty {
+            if case .number(let value) = first { return .number(value == 0 ? 0 : value) }
+            return first
+        }
+        if case .number(let head) = first {
+            // The common case, without allocating: numbers sorted in a stack buffer.
+            let count = more.count + 1
+            let mean = withUnsafeTemporaryAllocation(of: Double.self, capacity: count) { (buffer: UnsafeMutableBufferPointer<Double>) -> Double? in
+                var buffer = buffer
+                buffer[0] = head
+                for index in more.indices {
+                    guard case .number(let value) = more[index] else { return nil }
+                    buffer[index + 1] = value
+                }
+                buffer.sort()
+                var sum = 0.0
+                for value in buffer { sum += value }
+                return sum / Double(count)
+            }
+            if let mean { return .number(mean == 0 ? 0 : mean) }
+        }
+        var numbers: [Double] = []
+        var colors: [Color] = []
+        for value in [first] + more {
+            switch value {
+            case .number(let number): numbers.append(number)
+            case .color(let color): colors.append(color)
+            }
+        }
+        if !numbers.isEmpty { return .number(meanOfDistinctNumbers(numbers)) }
+        return .color(Color.mean(of: colors))
+    }
+}
+
+/// The mean of distinct numbers, summed in ascending order so it does not
+/// depend on the order they came in (`-0` is written `0`).
+func meanOfDistinctNumbers(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    var sum = 0.0
+    for value in sorted { sum += value }
+    let mean = sum / Double(sorted.count)
+    return mean == 0 ? 0 : mean
+}
+
+/// A type whose values an ``Animation`` can carry: it says how a value is
+/// stored in a scene (as one or more *channels*, each a property holding a
+/// ``Value``) and how parallel reads combine (the talk's `<>`).
+///
+/// `Double`, `Float`, ``Color`` and ``Point`` conform. Any other
+/// `BinaryFloatingPoint` type conforms with one line, using the default
+/// implementations: `extension CGFloat: Animatable {}`.
+///
+/// ```swift
+/// let center = linear(from: Point(x: 0, y: 0), to: Point(x: 120, y: 40), in: 0.5)
+/// center.value(0.5)   // Point(x: 60, y: 20)
+/// ```
+public protocol Animatable {
+    /// The names of the channels a value occupies: `["value"]` for a number,
+    /// `["x", "y"]` for a point. A bound animation names its properties
+    /// `KEYPATH` (one channel) or `KEYPATH.CHANNEL`.
+    static var channels: [String] { get }
+    /// The value as scene values, one per channel.
+    var channelValues: [Value] { get }
+    /// The value made of `channelValues` (`nil` when one has the wrong kind).
+    init?(channelValues: [Value])
+    /// How the reads of `x + y` combine: order-independent, and `x` for `[x, x]`.
+    static func blend(_ values: [Self]) -> Self
+}
+
+extension Animatable where Self: BinaryFloatingPoint {
+    public static var channels: [String] { ["value"] }
+
+    public var channelValues: [Value] { [.number(Double(self))] }
+
+    public init?(channelValues: [Value]) {
+        guard channelValues.count == 1, case .number(let value) = channelValues[0] else { return nil }
+        self.init(value)
+    }
+
+    /// The mean of the distinct values (the sampling rule's tie-break, so
+    /// `+` on reads matches `||` on scenes).
+    public static func blend(_ values: [Self]) -> Self {
+        var distinct: [Double] = []
+        for value in values where !distinct.contains(Double(value)) { distinct.append(Double(value)) }
+        return distinct.isEmpty ? 0 : Self(meanOfDistinctNumbers(distinct))
+    }
+}
+
+extension Double: Animatable {}
+extension Float: Animatable {}
+
+/// A point in the plane, animated as two number channels `x` and `y` (the
+/// `.anim` language's `move V from (X1, Y1) to (X2, Y2)` animates `V.x` and `V.y`).
+public struct Point: Hashable, Sendable, Animatable, CustomStringConvertible {
+    public var x: Double
+    public var y: Double
+
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+
+    public static var channels: [String] { ["x", "y"] }
+
+    public var channelValues: [Value] { [.number(x), .number(y)] }
+
+    public init?(channelValues: [Value]) {
+        guard channelValues.count == 2, case .number(let x) = channelValues[0], case .number(let y) = channelValues[1] else { return nil }
+        self.init(x: x, y: y)
+    }
+
+    /// The mean of the distinct points, component by component.
+    public static func blend(_ values: [Point]) -> Point {
+        var distinct: [Point] = []
+        for value in values where !distinct.contains(value) { distinct.append(value) }
+        guard !distinct.isEmpty else { return Point(x: 0, y: 0) }
+        return Point(x: meanOfAll(distinct.map(\.x)), y: meanOfAll(distinct.map(\.y)))
+    }
+
+    public var description: String { "(\(formatNumber(x)), \(formatNumber(y)))" }
+}
+
+/// The mean of all `values` (not only the distinct ones), summed in ascending order.
+func meanOfAll(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    var sum = 0.0
+    for value in sorted { sum += value }
+    let mean = sum / Double(max(1, sorted.count))
+    return mean == 0 ? 0 : mean
+}
