@@ -18,8 +18,8 @@ public func evaluate(_ lowering: Lowering) -> Evaluation {
     var scenes: [String: Scene] = [:]
     var diagnostics: [Diagnostic] = []
     for (name, term) in lowering.terms {
-        let scene = term.fold(into: Scene.self, memo: &memo) { failed, error in
-            let origin = lowering.origin(of: failed) ?? Origin(construct: .sequence, range: .none)
+        let scene = term.evaluate(memo: &memo) { failed, error in
+            let origin = lowering.origin(of: failed) ?? Origin(construct: .sequence, range: lowering.bindingRanges[name] ?? .none)
             diagnostics.append(evaluationDiagnostic(error, origin: origin))
         }
         if let scene { scenes[name] = scene }

@@ -27,6 +27,8 @@ public func lower(_ resolved: ResolvedProgram) -> Lowering {
 public struct Lowering: Sendable {
     /// The term of each binding that lowered without errors.
     public let terms: [String: Term]
+    /// Where each of those bindings is written.
+    let bindingRanges: [String: SourceRange]
     public let diagnostics: [Diagnostic]
     /// Where each term node that the lowering built was written.
     let origins: [ObjectIdentifier: Origin]
@@ -66,11 +68,15 @@ private struct Lowerer {
     }
 
     mutating func run() -> Lowering {
+        var ranges: [String: SourceRange] = [:]
         for name in resolved.order {
             guard let binding = resolved.bindings[name] else { continue }
-            if let term = lower(binding.value) { terms[name] = term }
+            if let term = lower(binding.value) {
+                terms[name] = term
+                ranges[name] = binding.range
+            }
         }
-        return Lowering(terms: terms, diagnostics: diagnostics, origins: origins)
+        return Lowering(terms: terms, bindingRanges: ranges, diagnostics: diagnostics, origins: origins)
     }
 
     /// The term of `expr`, or `nil` after reporting why not (or when it uses
@@ -111,11 +117,25 @@ private struct Lowerer {
             return built(.delayed, expr.range) { () throws(AnimationError) in try Term.sequence([wait, body]) }
         case .retimed(let inner, let duration):
             guard let body = lower(inner), let target = seconds(duration) else { return nil }
+            // A tween lasts what `in` says: `tween in d` is the tween of length d.
+            if case .tween(let tween) = body.kind, tween.duration.isPositive {
+                return Term.tween(tween.with(duration: target))
+            }
             return built(.retimed, expr.range, detail: duration.range) { () throws(AnimationError) in try Term.retimed(body, to: target) }
         case .eased(let inner, let easing, let easingRange):
             guard let body = lower(inner) else { return nil }
+            let origin = Origin(construct: .eased, range: expr.range, detail: easingRange)
+            // On a tween, `with E` composes E into the tween's own easing.
+            if case .tween(let tween) = body.kind {
+                let composed = tween.easing.composed(after: easing)
+                guard composed.depth <= Easing.maxDepth else {
+                    diagnostics.append(evaluationDiagnostic(.invalidEasing("easings compose more than \(Easing.maxDepth) deep"), origin: origin))
+                    return nil
+                }
+                return Term.tween(tween.with(easing: composed))
+            }
             let term = Term.eased(body, easing)
-            origins[ObjectIdentifier(term)] = Origin(construct: .eased, range: expr.range, detail: easingRange)
+            origins[ObjectIdentifier(term)] = origin
             return term
         }
     }
@@ -130,9 +150,18 @@ private struct Lowerer {
         return failed ? nil : terms
     }
 
-    /// Records where `term` was written.
+    /// Records where `term` was written, when evaluating it can fail: only
+    /// `in` (stretching an instant, an inexact factor) and `with` (a
+    /// non-monotone warp, easings composed too deep) can. Every other
+    /// operation's failure (an overflowing duration) is found here, while
+    /// building the term, and reported at once.
     private mutating func record(_ term: Term, _ construct: Origin.Construct, _ range: SourceRange, detail: SourceRange? = nil) -> Term {
-        origins[ObjectIdentifier(term)] = Origin(construct: construct, range: range, detail: detail)
+        switch construct {
+        case .retimed, .eased:
+            origins[ObjectIdentifier(term)] = Origin(construct: construct, range: range, detail: detail)
+        case .tween, .wait, .sequence, .parallel, .power, .looped, .reversed, .delayed:
+            break
+        }
         return term
     }
 

@@ -16,7 +16,11 @@ import Animations
 /// spellings (``expression(of:)``), after the file's `view` declarations.
 public func normalize(_ outcome: Outcome) throws(NormalizationError) -> NormalForm {
     guard !outcome.hasErrors, let target = outcome.target, let term = outcome.term else { throw .programHasErrors }
-    let expr = expression(of: try term.normalized())
+    var expr = expression(of: try term.normalized())
+    // A normal form may nest deeper than the parser reads (powers of powers
+    // along a chain of lets): its deep parts become `let`s of their own.
+    var parts = Parts(prefix: target.name)
+    expr = parts.cut(expr).expr
     let views = outcome.program.views.map { view in
         ViewDeclaration(name: view.name, initials: view.initials.map {
             ViewDeclaration.Initial(property: $0.property, value: Number($0.value.value))
@@ -24,8 +28,75 @@ public func normalize(_ outcome: Outcome) throws(NormalizationError) -> NormalFo
     }
     var seenViews = Set<String>()
     let uniqueViews = views.filter { seenViews.insert($0.name).inserted }
-    let program = Program(items: uniqueViews.map(Item.view) + [.binding(Binding(name: target.name, value: expr))])
+    let bindings = parts.bindings.map { Item.binding(Binding(name: $0.name, value: $0.value)) }
+    let program = Program(items: uniqueViews.map(Item.view) + bindings + [.binding(Binding(name: target.name, value: expr))])
     return NormalForm(program: program, expr: expr)
+}
+
+/// The deep parts of an expression moved into `let`s named `PREFIX-partN`,
+/// so that nothing printed nests deeper than ``Parts/height`` levels.
+private struct Parts {
+    /// Far below the parser's ``maxExpressionNesting`` (which also counts
+    /// parentheses), and shallow enough to read.
+    static let height = 24
+
+    let prefix: String
+    var bindings: [(name: String, value: Expr)] = []
+
+    /// `expr` with every subexpression that reaches ``height`` levels
+    /// replaced by the name of a new binding, and the height of the result.
+    mutating func cut(_ expr: Expr) -> (expr: Expr, height: Int) {
+        func part(_ child: Expr) -> (Expr, Int) {
+            let (cutChild, height) = cut(child)
+            guard height >= Parts.height else { return (cutChild, height) }
+            let name = "\(prefix)-part\(bindings.count + 1)"
+            bindings.append((name, cutChild))
+            return (Expr(.name(name)), 1)
+        }
+        var result = expr
+        var height = 0
+        switch expr.kind {
+        case .name, .zero, .one, .wait, .tween:
+            return (expr, 1)
+        case .parallel(let operands), .sequence(let operands):
+            var cutOperands: [Expr] = []
+            for operand in operands {
+                let (cutOperand, operandHeight) = part(operand)
+                cutOperands.append(cutOperand)
+                height = max(height, operandHeight)
+            }
+            if case .parallel = expr.kind { result.kind = .parallel(cutOperands) } else { result.kind = .sequence(cutOperands) }
+        case .power(let operand, let count):
+            let (cutOperand, operandHeight) = part(operand)
+            result.kind = .power(cutOperand, count)
+            height = operandHeight
+        case .reversed(let operand):
+            let (cutOperand, operandHeight) = part(operand)
+            result.kind = .reversed(cutOperand)
+            height = operandHeight
+        case .looped(let operand, let count):
+            let (cutOperand, operandHeight) = part(operand)
+            result.kind = .looped(cutOperand, count)
+            height = operandHeight
+        case .repeated(let operand, let count):
+            let (cutOperand, operandHeight) = part(operand)
+            result.kind = .repeated(cutOperand, count)
+            height = operandHeight
+        case .delayed(let operand, let duration):
+            let (cutOperand, operandHeight) = part(operand)
+            result.kind = .delayed(cutOperand, duration)
+            height = operandHeight
+        case .retimed(let operand, let duration):
+            let (cutOperand, operandHeight) = part(operand)
+            result.kind = .retimed(cutOperand, duration)
+            height = operandHeight
+        case .eased(let operand, let easing, let range):
+            let (cutOperand, operandHeight) = part(operand)
+            result.kind = .eased(cutOperand, easing, range)
+            height = operandHeight
+        }
+        return (result, height + 1)
+    }
 }
 
 /// A normalized program: the `view` declarations, then one `let` with the normal form.

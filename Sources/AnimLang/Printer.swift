@@ -83,6 +83,7 @@ private struct Printer {
     /// `expr` starting at `column` on a line indented by `indent`; a chain
     /// that does not fit puts each further operand on its own line at `indent`.
     func layout(_ expr: Expr, indent: Int, column: Int, depth: Int) -> String {
+        // Past the parser's nesting a layout would indent without end: one line.
         if depth > maxExpressionNesting { return flat(expr, depth: depth) }
         if let flat = flatIfFits(expr, depth: depth, room: width - column) { return flat }
         switch expr.kind {
@@ -146,11 +147,6 @@ private struct Printer {
 
     /// Appends the one-line form of `expr`; `false` as soon as `out` exceeds `limit` bytes.
     func writeFlat(_ expr: Expr, depth: Int, into out: inout String, limit: Int) -> Bool {
-        // Deeper than the parser allows (only a hand-built tree can be): stop here.
-        guard depth <= maxExpressionNesting else {
-            out += "…"
-            return out.utf8.count <= limit
-        }
         switch expr.kind {
         case .name(let name):
             out += name
@@ -296,10 +292,6 @@ private struct Printer {
 
     func tree(_ expr: Expr, level: Int, into out: inout String) {
         out += spaces(level * 2)
-        guard level < maxExpressionNesting else {
-            out += "…\n"
-            return
-        }
         switch expr.kind {
         case .name(let name):
             out += "name \(name)\n"

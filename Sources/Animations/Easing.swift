@@ -83,7 +83,7 @@ public struct Easing: Hashable, Sendable {
     /// How deeply compositions and mirrors nest in this easing: 1 for a plain
     /// curve. Evaluating, comparing and printing an easing recurse this deep,
     /// so ``Scene/eased(_:)`` refuses to nest beyond ``maxDepth``.
-    let depth: Int
+    public let depth: Int
 
     /// The deepest composition ``Scene/eased(_:)`` builds (`x with E1 with E2 …`
     /// through a chain of `let`s); deeper ones throw instead of risking the stack.

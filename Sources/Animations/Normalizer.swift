@@ -348,7 +348,10 @@ struct Normalizer {
     ///
     /// Rules: **flatten** (`;` is associative); **annihilate** (`zero` in a
     /// sequence makes it `zero`); **identity** (drop `one`); **merge waits**
-    /// (`wait a ; wait b = wait (a + b)`); **fold runs** (`x ; x ; x = x ^ 3`,
+    /// (`wait a ; wait b = wait (a + b)`); **delays go inside** (`wait a ;
+    /// (x || y) = (wait a ; x) || (wait a ; y)`, left distributivity, after
+    /// which `||` factors a delay back out only when operands share it, so
+    /// delays never nest needlessly); **fold runs** (`x ; x ; x = x ^ 3`,
     /// associativity again), after unrolling small powers so that every
     /// spelling of a repetition meets the same normal form.
     mutating func sequence(_ parts: [Term]) throws(NormalizationError) -> Term {
@@ -358,6 +361,7 @@ struct Normalizer {
             try append(part, to: &items)
         }
         items = try mergeWaits(items)
+        items = try distributeDelays(items)
         items = try foldRuns(items)
         return try sequenceOfNormalItems(items)
     }
@@ -372,6 +376,35 @@ struct Normalizer {
         case .zero, .wait, .tween, .event, .parallel, .power, .reversed, .retimed, .eased:
             items.append(part)
         }
+    }
+
+    /// `wait a ; (x || y || …) = (wait a ; x) || (wait a ; y) || …`. The
+    /// parallel's own rules then factor `wait a` back out only for operands
+    /// that all start with it; when that gives back `wait a ; (x || y || …)`
+    /// the pair stays as it was.
+    private mutating func distributeDelays(_ items: [Term]) throws(NormalizationError) -> [Term] {
+        var items = items
+        var index = 0
+        var rounds = 0
+        // Each replacement moves a delay inward; the bound only guards against a rule cycle.
+        while index + 1 < items.count, rounds < 64 + 4 * items.count {
+            rounds += 1
+            guard case .wait = items[index].kind, case .parallel(let operands) = items[index + 1].kind else {
+                index += 1
+                continue
+            }
+            let delay = items[index], parallel = items[index + 1]
+            var delayed: [Term] = []
+            for operand in operands { delayed.append(try sequence([delay, operand])) }
+            let replacement = try self.parallel(delayed).items
+            if replacement.count == 2, replacement[0] === delay, replacement[1] === parallel {
+                index += 1
+                continue
+            }
+            items.replaceSubrange(index...(index + 1), with: replacement)
+            items = try mergeWaits(items)
+        }
+        return items
     }
 
     private mutating func mergeWaits(_ items: [Term]) throws(NormalizationError) -> [Term] {
@@ -513,7 +546,6 @@ struct Normalizer {
         if children.isEmpty { return zero }
         if let hoisted = try hoistTrailingWaits(children) { return hoisted }
         children = dropAbsorbed(children)
-        if let factored = try factorLeadingWaits(children) { return factored }
         if let factored = try factorPrefixes(children) { return factored }
         if let factored = try factorSuffixes(children) { return factored }
         if children.count == 1 { return children[0] }
@@ -578,28 +610,6 @@ struct Normalizer {
         case .parallel(let items): return items
         case .zero, .one, .wait, .tween, .event, .reversed, .retimed, .eased: return []
         }
-    }
-
-    /// `(wait a ; x) || (wait b ; y) = wait a ; (x || (wait (b − a) ; y))` for
-    /// `a ≤ b`: left distributivity, with `wait b = wait a ; wait (b − a)`.
-    private mutating func factorLeadingWaits(_ children: [Term]) throws(NormalizationError) -> Term? {
-        var members: [(index: Int, wait: Time, rest: [Term])] = []
-        for (index, child) in children.enumerated() {
-            var items: [Term] = []
-            try append(child, to: &items)
-            if let first = items.first, case .wait(let d) = first.kind {
-                members.append((index, d, Array(items.dropFirst())))
-            }
-        }
-        guard members.count > 1, let shortest = members.map(\.wait).min() else { return nil }
-        var rests: [Term] = []
-        for member in members {
-            guard let remaining = try? member.wait.subtracting(shortest) else { throw .overflow }
-            rests.append(try sequence([try wait(remaining)] + member.rest))
-        }
-        let factored = try sequence([try wait(shortest), try parallel(rests)])
-        let others = children.indices.filter { index in !members.contains { $0.index == index } }.map { children[$0] }
-        return try parallel(others + [factored])
     }
 
     /// `(x ; y) || (x ; z) || w = (x ; (y || z)) || w`, for the first group of

@@ -288,4 +288,32 @@ extension Scene: Semiring {
 
 /// Evaluation is the fold of a term into scenes: each operation of the
 /// algebra is the scene operation of the same name.
-extension Scene: AnimationAlgebra {}
+extension Scene: AnimationAlgebra {
+    /// A valid leaf is a scene as it is, and a chain whose parts all evaluated
+    /// to themselves (none `one` or cancelled) is one too: the fold reuses
+    /// those terms instead of building copies.
+    public static func interpret(_ term: Term, _ kind: Term.Kind, _ values: [Scene]) throws(AnimationError) -> Scene {
+        switch kind {
+        case .wait, .tween, .event:
+            return Scene(root: term)
+        case .sequence(let parts), .parallel(let parts):
+            var reusable = parts.count == values.count
+            for (part, value) in zip(parts, values) where !reusable || value.root !== part || part.isOne {
+                reusable = false
+                break
+            }
+            return reusable ? Scene(root: term) : try interpretByOperations(kind, values)
+        case .zero, .one, .power, .reversed, .retimed, .eased:
+            return try interpretByOperations(kind, values)
+        }
+    }
+}
+
+extension Term {
+    /// The scene this term means (evaluation: the fold into ``Scene``), with
+    /// `memo` shared across the terms of one program; `report` hears of each
+    /// subterm whose operation fails. See ``fold(into:memo:report:)``.
+    public func evaluate(memo: inout [ObjectIdentifier: Scene?], report: (Term, AnimationError) -> Void) -> Scene? {
+        fold(into: Scene.self, memo: &memo, report: report)
+    }
+}

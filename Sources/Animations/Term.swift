@@ -27,8 +27,9 @@ public struct Tween: Hashable, Sendable {
         self.duration = duration
     }
 
-    /// The same tween with other parts.
-    func with(property: Property? = nil, from: Value? = nil, to: Value? = nil, easing: Easing? = nil, duration: Time? = nil) -> Tween {
+    /// The same tween with other parts (which keep the tween valid: the
+    /// same kind of values, a non-negative duration).
+    public func with(property: Property? = nil, from: Value? = nil, to: Value? = nil, easing: Easing? = nil, duration: Time? = nil) -> Tween {
         Tween(unchecked: property ?? self.property, from: from ?? self.from, to: to ?? self.to,
               easing: easing ?? self.easing, duration: duration ?? self.duration)
     }
@@ -61,7 +62,8 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
         case one
         /// Nothing, for a while.
         case wait(Time)
-        case tween(Tween)
+        /// (Boxed: copying a kind then copies a pointer, not the tween.)
+        indirect case tween(Tween)
         /// An instant event, `emit NAME`.
         case event(String)
         /// `a ; b ; …`: each starts when the one before ends.
@@ -332,6 +334,8 @@ public protocol AnimationAlgebra {
     var reversed: Self { get throws(AnimationError) }
     func retimed(to duration: Time) throws(AnimationError) -> Self
     func eased(_ easing: Easing) throws(AnimationError) -> Self
+    /// `term`'s operation on its children's values; see the default below.
+    static func interpret(_ term: Term, _ kind: Term.Kind, _ values: [Self]) throws(AnimationError) -> Self
 }
 
 /// Where a fold failed: the subterm whose operation threw, and why.
@@ -349,33 +353,47 @@ extension Term {
     public func fold<A: AnimationAlgebra>(into algebra: A.Type, memo: inout [ObjectIdentifier: A?],
                                          report: (Term, AnimationError) -> Void) -> A? {
         var stack: [(Term, Bool)] = [(self, false)]
+        var values: [A] = []
         while let (term, childrenDone) = stack.popLast() {
             let id = ObjectIdentifier(term)
             if memo[id] != nil { continue }
-            let children = term.children
-            if !childrenDone, !children.isEmpty {
-                stack.append((term, true))
-                for child in children.reversed() where memo[ObjectIdentifier(child)] == nil {
-                    stack.append((child, false))
-                }
-                continue
-            }
-            var values: [A] = []
-            values.reserveCapacity(children.count)
-            var failed = false
-            for child in children {
-                guard let value = memo[ObjectIdentifier(child)] ?? nil else {
-                    failed = true
+            let kind = term.kind
+            if !childrenDone {
+                switch kind {
+                case .zero, .one, .wait, .tween, .event:
                     break
+                case .sequence(let parts), .parallel(let parts):
+                    stack.append((term, true))
+                    for part in parts.reversed() where memo[ObjectIdentifier(part)] == nil { stack.append((part, false)) }
+                    continue
+                case .power(let body, _), .reversed(let body), .retimed(let body, _), .eased(let body, _):
+                    stack.append((term, true))
+                    if memo[ObjectIdentifier(body)] == nil { stack.append((body, false)) }
+                    continue
                 }
-                values.append(value)
+            }
+            values.removeAll(keepingCapacity: true)
+            var failed = false
+            switch kind {
+            case .zero, .one, .wait, .tween, .event:
+                break
+            case .sequence(let parts), .parallel(let parts):
+                for part in parts {
+                    guard let value = memo[ObjectIdentifier(part)] ?? nil else {
+                        failed = true
+                        break
+                    }
+                    values.append(value)
+                }
+            case .power(let body, _), .reversed(let body), .retimed(let body, _), .eased(let body, _):
+                if let value = memo[ObjectIdentifier(body)] ?? nil { values.append(value) } else { failed = true }
             }
             if failed {
                 memo[id] = .some(nil)
                 continue
             }
             do {
-                memo[id] = .some(try term.apply(A.self, to: values))
+                memo[id] = .some(try A.interpret(term, kind, values))
             } catch {
                 report(term, error)
                 memo[id] = .some(nil)
@@ -394,17 +412,26 @@ extension Term {
         if let value { return value }
         throw failure ?? FoldError(term: self, error: .overflow("fold"))
     }
+}
 
-    /// This node's operation in `A`, on its children's values.
-    private func apply<A: AnimationAlgebra>(_ algebra: A.Type, to values: [A]) throws(AnimationError) -> A {
+extension AnimationAlgebra {
+    /// `term`'s operation in this algebra, on its children's values (in the
+    /// order of ``Term/children``). An algebra may override it to reuse what it
+    /// can of the term itself (``Scene`` does: a valid leaf *is* a scene).
+    public static func interpret(_ term: Term, _ kind: Term.Kind, _ values: [Self]) throws(AnimationError) -> Self {
+        try interpretByOperations(kind, values)
+    }
+
+    /// `kind`'s operation in this algebra, by the algebra's operations.
+    public static func interpretByOperations(_ kind: Term.Kind, _ values: [Self]) throws(AnimationError) -> Self {
         switch kind {
-        case .zero: return A.zero
-        case .one: return A.one
-        case .wait(let d): return try A.wait(d)
-        case .tween(let tween): return try A.tween(tween)
-        case .event(let name): return try A.event(name)
-        case .sequence: return try A.sequence(values)
-        case .parallel: return try A.parallel(values)
+        case .zero: return Self.zero
+        case .one: return Self.one
+        case .wait(let d): return try Self.wait(d)
+        case .tween(let tween): return try Self.tween(tween)
+        case .event(let name): return try Self.event(name)
+        case .sequence: return try Self.sequence(values)
+        case .parallel: return try Self.parallel(values)
         case .power(_, let count): return try values[0].repeated(count)
         case .reversed: return try values[0].reversed
         case .retimed(_, let target): return try values[0].retimed(to: target)

@@ -315,6 +315,49 @@ struct NormalizerScaleTests {
         #expect(format(normal.expr).contains("^"))
     }
 
+    /// Issue 9: 150 staggered rows printed `…` and lost rows 127–149.
+    @Test func twoHundredDelayedRowsPrintWholeAndFlat() throws {
+        var source = ""
+        for i in 1...200 { source += "let r\(i) = (fadeIn row\(i) in 300ms) delayed by \(20 * i)ms\n" }
+        source += "let final = " + (1...200).map { "r\($0)" }.joined(separator: " || ") + "\n"
+        let normal = try normalize(run(SourceFile(name: "rows.anim", text: source)))
+        let printed = format(normal.program)
+        #expect(!printed.contains("…"))
+        // Every row, each with its own delay: no delay is shared, so none is factored out.
+        for i in 1...200 { #expect(printed.contains("animate row\(i).opacity from 0 to 1 in 0.3s")) }
+        #expect(!printed.contains("("), "delays nest:\n\(printed.prefix(400))")
+        let reparsed = run(SourceFile(name: "normal.anim", text: printed))
+        #expect(!reparsed.hasErrors)
+        #expect(Table(printed) == Table(source))
+        #expect(format(try normalize(reparsed).program) == printed)
+    }
+
+    @Test func sharedDelaysAreFactoredOnlyWhenShorter() throws {
+        // Two rows share a delay: one `wait` instead of two. The third has its own.
+        let text = try #require(normalText("""
+            let final = (fadeIn a delayed by 1s) || (fadeIn b delayed by 1s) || (fadeIn c delayed by 2s)
+            """))
+        #expect(text == "(wait 1s ; (animate a.opacity from 0 to 1 || animate b.opacity from 0 to 1)) || wait 2s ; animate c.opacity from 0 to 1")
+        // Written factored, it meets the same normal form (left distributivity).
+        #expect(normalText("let final = wait 1s ; (fadeIn a || fadeIn b || (wait 1s ; fadeIn c))") == text)
+    }
+
+    @Test func normalFormsDeeperThanTheParserReadsBecomeParts() throws {
+        // Each step nests a sequence in a parallel: 300 steps, 600 levels.
+        var source = "let a0 = animate v.x from 0 to 1\n"
+        for i in 1..<300 { source += "let a\(i) = (a\(i - 1) ; animate v.y from \(i % 5) to \(i % 3)) || animate w.z from \(i) to 0\n" }
+        let normal = try normalize(run(SourceFile(name: "deep.anim", text: source)))
+        let printed = format(normal.program)
+        #expect(normal.program.bindings.count > 10)
+        #expect(normal.program.bindings.last?.name == "a299")
+        let reparsed = run(SourceFile(name: "normal.anim", text: printed))
+        #expect(!reparsed.hasErrors, "\(render(reparsed.diagnostics, in: SourceFile(name: "normal.anim", text: printed)).prefix(500))")
+        #expect(format(try normalize(reparsed).program) == printed)
+        let before = try #require(run(SourceFile(name: "deep.anim", text: source)).scene)
+        let after = try #require(reparsed.scene)
+        #expect(try Scene.sameAnimation(before, after) == .same)
+    }
+
     @Test func sharedBindingsStaySharedAsPowers() throws {
         // Doubling 40 times would unroll to 2^40 tweens; as powers it stays tiny.
         var source = "let a0 = animate v.x from 0 to 1\n"

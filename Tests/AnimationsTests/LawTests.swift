@@ -151,6 +151,48 @@ struct LawTests {
     }
 
     @Test(arguments: seeds)
+    func powersAreRepeatedSequences(seed: UInt64) throws {
+        var random = SplitMix64(seed: seed &* 104_729)
+        let m = 1 + random.below(3), n = 1 + random.below(3)
+        try checkLaw("x ^ 0 = one", seed: seed, lhs: { x, _, _ in .pow(x, 0) }, rhs: { _, _, _ in .one })
+        try checkLaw("x ^ 1 = x", seed: seed, lhs: { x, _, _ in .pow(x, 1) }, rhs: { x, _, _ in x })
+        try checkLaw("x ^ 3 = x ; x ; x", seed: seed, lhs: { x, _, _ in .pow(x, 3) }, rhs: { x, _, _ in .seq(.seq(x, x), x) })
+        try checkLaw("x ^ (\(m) + \(n)) = x ^ \(m) ; x ^ \(n)", seed: seed,
+                     lhs: { x, _, _ in .pow(x, m + n) }, rhs: { x, _, _ in .seq(.pow(x, m), .pow(x, n)) })
+        try checkLaw("(x ^ \(m)) ^ \(n) = x ^ \(m * n)", seed: seed,
+                     lhs: { x, _, _ in .pow(.pow(x, m), n) }, rhs: { x, _, _ in .pow(x, m * n) })
+    }
+
+    @Test(arguments: seeds)
+    func retimingScalesEveryTime(seed: UInt64) throws {
+        let d1 = Time(numerator: 3, denominator: 2) ?? .one, d2 = Time(numerator: 5, denominator: 3) ?? .one
+        try checkLaw("(x in d1) in d2 = x in d2", seed: seed,
+                     lhs: { x, _, _ in .retime(.retime(x, d1), d2) }, rhs: { x, _, _ in .retime(x, d2) },
+                     prepare: { _, x, y, z in Self.lasting(x) ? (x, y, z) : (.waiting(Time(1)), y, z) })
+        try checkLaw("x in Dx = x", seed: seed,
+                     lhs: { x, _, _ in .retime(x, ((try? x.scene())?.duration) ?? .zero) }, rhs: { x, _, _ in x })
+        // (x ; y) in d = (x in d·Dx/D) ; (y in d·Dy/D): both parts scale by the same factor.
+        try checkLaw("(x ; y) in d scales both parts alike", seed: seed,
+                     lhs: { x, y, _ in .retime(.seq(x, y), d2) },
+                     rhs: { x, y, _ in
+                         guard let dx = try? x.scene().duration, let dy = try? y.scene().duration,
+                               let total = try? dx.adding(dy), total.isPositive,
+                               let factor = try? d2.divided(by: total),
+                               let ex = try? dx.multiplied(by: factor), let ey = try? dy.multiplied(by: factor) else {
+                             return .retime(.seq(x, y), d2)
+                         }
+                         return .seq(dx.isZero ? x : .retime(x, ex), dy.isZero ? y : .retime(y, ey))
+                     },
+                     prepare: { _, x, y, z in Self.lasting(x) && Self.lasting(y) ? (x, y, z) : (.waiting(Time(1)), .waiting(Time(2)), z) })
+    }
+
+    /// Whether a term evaluates to an animation of positive duration (retiming one of length 0 is an error).
+    private static func lasting(_ term: Term) -> Bool {
+        guard let scene = try? term.scene(), let duration = scene.duration else { return false }
+        return duration.isPositive
+    }
+
+    @Test(arguments: seeds)
     func easingWarpsCompose(seed: UInt64) throws {
         var random = SplitMix64(seed: seed &* 7919)
         try checkLaw("(x with E1) with E2 = x with (E1 ∘ E2)", seed: seed,
