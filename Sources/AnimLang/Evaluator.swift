@@ -39,28 +39,21 @@ public func run(_ file: SourceFile, binding name: String? = nil) -> Outcome {
     let parsed = parse(file)
     let resolved = resolve(parsed.program, broken: parsed.brokenBindings)
     let evaluation = evaluate(resolved)
-    var diagnostics: [Diagnostic] = []
-    // The parser checks what it can (a count of 2.5); the evaluator checks
-    // the rest. Report what both saw once.
-    var seen = Set<String>()
-    for diagnostic in parsed.diagnostics + resolved.diagnostics + evaluation.diagnostics {
-        if seen.insert("\(diagnostic.id)@\(diagnostic.range.start)-\(diagnostic.range.end)").inserted {
-            diagnostics.append(diagnostic)
-        }
-    }
+    // Each check runs once, in the stage that owns it (counts in the
+    // parser, which stores them validated), so no two stages report the same mistake.
+    var diagnostics = parsed.diagnostics + resolved.diagnostics + evaluation.diagnostics
     var target: Binding?
     if let name {
         target = resolved.bindings[name]
         if target == nil, !diagnostics.contains(where: { $0.severity == .error }), !parsed.brokenBindings.contains(name) {
-            let hint = closestMatch(to: name, in: resolved.bindings.keys.sorted()).map { "did you mean `\($0)`?" }
+            let hint = closestMatch(to: name, in: resolved.bindings.keys.sorted()).map(didYouMean)
                 ?? "the file defines " + resolved.program.bindings.map { "`\($0.name)`" }.joined(separator: ", ")
-            diagnostics.append(.error("unknown-binding", "no `let \(name)` in this file", at: SourceRange(0, 0), hint: hint))
+            diagnostics.append(Diagnostic(.unknownBinding(name), at: SourceRange(0, 0), hint: hint))
         }
     } else {
         target = resolved.program.bindings.last
         if target == nil, !diagnostics.contains(where: { $0.severity == .error }), parsed.brokenBindings.isEmpty {
-            diagnostics.append(.error("no-binding", "nothing to evaluate: the file has no `let`", at: SourceRange(0, 0),
-                                      hint: "add a binding, e.g. `let final = fadeIn ball`"))
+            diagnostics.append(Diagnostic(.noBinding, at: SourceRange(0, 0), hint: "add a binding, e.g. `let final = fadeIn ball`"))
         }
     }
     diagnostics.sort { $0.range.start < $1.range.start }
@@ -88,7 +81,7 @@ public func samplingError(_ error: AnimationError, binding: Binding) -> Diagnost
         hint = "sample a smaller part of it, or repeat with `^ N` (which stays symbolic) instead of listing copies"
     }
     let range = binding.nameRange == .none ? binding.range : binding.nameRange
-    return .error("cannot-sample", "cannot sample `\(binding.name)`: \(error)", at: range, hint: hint)
+    return Diagnostic(.cannotSample(binding: binding.name, error), at: range, hint: hint)
 }
 
 /// Everything known about one file after evaluation.
@@ -167,10 +160,11 @@ private struct Evaluator {
             if failed { return nil }
             return attempt(expr.range) { () throws(AnimationError) in try Scene.sequence(scenes) }
         case .power(let inner, let count), .repeated(let inner, let count):
-            guard let scene = evaluate(inner), let n = wholeCount(count) else { return nil }
+            // The parser reported every count that is not valid.
+            guard let scene = evaluate(inner), let n = count.value else { return nil }
             return attempt(expr.range) { () throws(AnimationError) in try scene.repeated(n) }
         case .looped(let inner, let count):
-            guard let scene = evaluate(inner), let n = wholeCount(count) else { return nil }
+            guard let scene = evaluate(inner), let n = count.value else { return nil }
             return attempt(expr.range) { () throws(AnimationError) in try scene.looped(n) }
         case .reversed(let inner):
             return evaluate(inner)?.reversed
@@ -182,9 +176,8 @@ private struct Evaluator {
             do {
                 return try scene.retimed(to: target)
             } catch .retimeOfInstant {
-                diagnostics.append(.error("retime-instant", "cannot stretch an animation that lasts 0s to \(target)s",
-                                          at: duration.range,
-                                          hint: "`in` scales every time by the new length over the old one; give it something that takes time, e.g. `wait 1s`"))
+                diagnostics.append(Diagnostic(.retimeInstant(target), at: duration.range,
+                                              hint: "`in` scales every time by the new length over the old one; give it something that takes time, e.g. `wait 1s`"))
                 return nil
             } catch {
                 report(error, at: duration.range)
@@ -195,10 +188,8 @@ private struct Evaluator {
             do {
                 return try scene.eased(easing)
             } catch .nonMonotoneWarp {
-                diagnostics.append(.error("non-monotone-warp",
-                                          "`\(easing)` cannot ease a composite animation: it is not monotone, so time would run backwards",
-                                          at: easingRange,
-                                          hint: "overshooting curves work on a single tween: move `with \(easing)` onto the tweens inside"))
+                diagnostics.append(Diagnostic(.nonMonotoneWarp(easing), at: easingRange,
+                                              hint: "overshooting curves work on a single tween: move `with \(easing)` onto the tweens inside"))
                 return nil
             } catch {
                 report(error, at: easingRange)
@@ -215,17 +206,16 @@ private struct Evaluator {
         case .allViews(let targetRange):
             views = resolved.views
             if views.isEmpty {
-                diagnostics.append(.error("no-views", "`all views` names no view: this file names none",
-                                          at: targetRange, hint: "declare one with `view NAME`, or name it in a tween"))
+                diagnostics.append(Diagnostic(.noViews, at: targetRange, hint: "declare one with `view NAME`, or name it in a tween"))
                 return nil
             }
         }
         guard let (from, to) = tween.values else {
-            diagnostics.append(.error("incomplete-tween", "this tween needs `from` and `to` values", at: range))
+            diagnostics.append(Diagnostic(.incompleteTween, at: range))
             return nil
         }
         guard from.isFinite, to.isFinite else {
-            diagnostics.append(.error("not-finite", "the tween's values are not finite numbers", at: range))
+            diagnostics.append(Diagnostic(.notFiniteTween, at: range))
             return nil
         }
         let property = tween.resolvedProperty
@@ -243,47 +233,20 @@ private struct Evaluator {
     private mutating func seconds(_ duration: Duration) -> Time? {
         let number = duration.number
         guard number.value.isFinite else {
-            diagnostics.append(.error("not-finite", "duration is not a finite number", at: duration.range))
+            diagnostics.append(Diagnostic(.notFiniteDuration, at: duration.range))
             return nil
         }
         guard number.value >= 0 else {
-            diagnostics.append(.error("negative-duration", "duration must not be negative (got \(formatNumber(number.value)))",
-                                      at: duration.range, hint: "to start something earlier, delay the other parts instead"))
+            diagnostics.append(Diagnostic(.negativeDuration(number.value), at: duration.range,
+                                          hint: "to start something earlier, delay the other parts instead"))
             return nil
         }
         guard let time = duration.time else {
-            let seconds = duration.approximateSeconds
-            let size = abs(seconds) < 1 ? "too small" : "too large"
-            diagnostics.append(.error("overflow", "duration \(formatNumber(seconds))s is \(size) to represent exactly",
-                                      at: duration.range,
-                                      hint: "exact time uses 64-bit fractions: durations from about 1e-18s to 9e18s"))
+            diagnostics.append(Diagnostic(.unrepresentableDuration(duration.approximateSeconds), at: duration.range,
+                                          hint: "exact time uses 64-bit fractions: durations from about 1e-18s to 9e18s"))
             return nil
         }
         return time
-    }
-
-    /// A count as an `Int`, or `nil` after reporting why it is not a whole number ≥ 0.
-    private mutating func wholeCount(_ count: Count) -> Int? {
-        let number = count.number
-        guard let exact = number.exact, exact.denominator == 1 else {
-            if number.value.isFinite, number.value.rounded() == number.value, number.value >= 0 {
-                diagnostics.append(.error("invalid-count", "count \(formatNumber(number.value)) is too large", at: count.range))
-            } else {
-                diagnostics.append(.error("invalid-count", "count must be a whole number (got \(formatNumber(number.value)))",
-                                          at: count.range, hint: "use `in` to change how long something lasts"))
-            }
-            return nil
-        }
-        guard exact.numerator >= 0 else {
-            diagnostics.append(.error("invalid-count", "count must not be negative (got \(exact.numerator))", at: count.range,
-                                      hint: "to play something backwards, use `reversed`"))
-            return nil
-        }
-        guard let value = Int(exactly: exact.numerator) else {
-            diagnostics.append(.error("invalid-count", "count \(exact.numerator) is too large", at: count.range))
-            return nil
-        }
-        return value
     }
 
     private mutating func attempt(_ range: SourceRange, _ body: () throws(AnimationError) -> Scene) -> Scene? {
@@ -298,23 +261,10 @@ private struct Evaluator {
     private mutating func report(_ error: AnimationError, at range: SourceRange) {
         switch error {
         case .overflow:
-            diagnostics.append(.error("overflow", "this animation's times are too large or too finely divided to compute exactly",
-                                      at: range, hint: "exact time uses 64-bit fractions; use fewer repetitions or simpler durations"))
+            diagnostics.append(Diagnostic(.timeOverflow, at: range,
+                                          hint: "exact time uses 64-bit fractions; use fewer repetitions or simpler durations"))
         case .negativeDuration, .notFinite, .negativeCount, .nonMonotoneWarp, .invalidEasing, .retimeOfInstant, .invalidSampling:
-            diagnostics.append(.error(Evaluator.id(of: error), error.description, at: range))
-        }
-    }
-
-    private static func id(of error: AnimationError) -> String {
-        switch error {
-        case .overflow: return "overflow"
-        case .negativeDuration: return "negative-duration"
-        case .notFinite: return "not-finite"
-        case .negativeCount: return "invalid-count"
-        case .nonMonotoneWarp: return "non-monotone-warp"
-        case .invalidEasing: return "invalid-easing"
-        case .retimeOfInstant: return "retime-instant"
-        case .invalidSampling: return "too-large"
+            diagnostics.append(Diagnostic(.animation(error), at: range))
         }
     }
 }

@@ -296,9 +296,8 @@ func evalCommand(_ arguments: Arguments) -> Never {
         let frames = FrameTimes(duration: compiled.duration, fps: arguments.fps)
         guard let count = frames.count, count <= maximumRows else {
             let range = target.nameRange == .none ? target.range : target.nameRange
-            let tooLong = Diagnostic.error("too-many-rows",
-                                           "`\(target.name)` lasts \(compiled.duration)s: at \(arguments.fps) fps that is more than \(maximumRows) rows",
-                                           at: range, hint: "sample fewer rows with a lower --fps, or exactly the times you need with --at")
+            let tooLong = Diagnostic(.tooManyRows(binding: target.name, duration: compiled.duration, fps: arguments.fps, limit: maximumRows),
+                                     at: range, hint: "sample fewer rows with a lower --fps, or exactly the times you need with --at")
             standardError.write(render(tooLong, in: file))
             exit(1)
         }
