@@ -81,6 +81,11 @@ private struct Parsed {
 private let modifierWords: Set<String> = ["reversed", "looped", "repeated", "delayed", "in", "with"]
 private let verbs: [String] = ["shrink", "grow", "scale", "rotate", "fadeIn", "fadeOut", "fade", "animate"]
 private let durationUnits: [String] = ["s", "sec", "seconds", "ms"]
+/// Units of time spelt as other languages spell them, and the unit `.anim` spells.
+private let durationUnitAliases: [String: String] = [
+    "millis": "ms", "milli": "ms", "msec": "ms", "msecs": "ms", "millisecond": "ms", "milliseconds": "ms",
+    "second": "seconds", "secs": "sec",
+]
 private let angleUnits: [String] = ["degrees", "deg", "radians", "rad", "turns"]
 private let stepPositions: [String] = ["jump-start", "jump-end", "jump-none", "jump-both", "start", "end"]
 private let talkCurves: Set<String> = ["ease-in", "ease-out", "ease-in-out"]
@@ -97,12 +102,18 @@ private struct Parser {
     var reservedBindings: Set<String> = []
     /// Nesting of parentheses, unary minus and `compose(` being parsed.
     var depth = 0
+    /// Where the text stops: just after the last token. A mistake found at
+    /// the end of the file is reported here, on the last line of real text,
+    /// rather than on the empty line after a final newline or comment.
+    let endOfText: SourceRange
 
     init(file: SourceFile, tokens: [Token]) {
         self.file = file
         bytes = file.bytes
         let end = Token(.eof, SourceRange(file.bytes.count, file.bytes.count))
         self.tokens = tokens.last?.kind == .eof ? tokens : tokens + [end]
+        let last = self.tokens.count >= 2 ? self.tokens[self.tokens.count - 2].range.end : 0
+        endOfText = SourceRange(last, last)
     }
 
     // MARK: Items
@@ -301,7 +312,21 @@ private struct Parser {
     mutating func loopCount(after looped: Token) throws(SyntaxError) -> Count {
         if checkWord("once") { return Count(1, range: advance().range) }
         if checkWord("twice") { return Count(2, range: advance().range) }
-        guard startsNumber(peek()) else { return Count(1, range: looped.range) }
+        guard startsNumber(peek()) else {
+            // A word on the same line that was meant as the count: `looped forever`, `looped thrice`.
+            let token = peek()
+            if token.kind == .name, onSameLine(looped, token), !reservedWords.contains(text(token)) {
+                if isWord(token, "forever") {
+                    report(.expectedCount(after: "looped", found: describe(token)), at: token.range,
+                           hint: "`looped` takes `once`, `twice` or `N times`")
+                    advance()
+                } else if let match = closestMatch(to: text(token), in: ["once", "twice"]) {
+                    report(.expectedCount(after: "looped", found: describe(token)), at: token.range, hint: didYouMean(match))
+                    advance()
+                }
+            }
+            return Count(1, range: looped.range)
+        }
         let count = try count(after: "`looped`")
         let source = file
         try consumeWord("times", after: "the count", hint: "write `looped \(source.text(count.range)) times`")
@@ -350,6 +375,7 @@ private struct Parser {
                 if let tween = try tweenIfPresent() {
                     return Parsed(expr: Expr(.tween(tween), range: tween.range), height: 1)
                 }
+                if looksLikeTween(at: token) { throw unknownVerb(token) }
                 advance()
                 return Parsed(expr: Expr(.name(word), range: token.range), height: 1)
             }
@@ -392,6 +418,34 @@ private struct Parser {
         default:
             return nil
         }
+    }
+
+    /// Whether the name here, which does not start a tween, was meant as a
+    /// verb: a view follows it on the same line, and it is close to a verb or
+    /// the view is followed by `from` or `.` (`rotat square from 0 to 90`,
+    /// `move ball from 0 to 100`). A name followed by a name is an error
+    /// anyway; this puts it on the verb.
+    func looksLikeTween(at token: Token) -> Bool {
+        let target = peek(1)
+        guard startsTarget(target), onSameLine(token, target) else { return false }
+        if closestMatch(to: text(token), in: verbs) != nil { return true }
+        let after = peek(2)
+        return isWord(target, "all") || isWord(after, "from") || after.kind == .dot
+    }
+
+    /// `rotat square …`: the error is the verb.
+    mutating func unknownVerb(_ token: Token) -> SyntaxError {
+        let word = text(token)
+        let list = "the verbs are " + verbs.dropLast().joined(separator: ", ") + " and " + (verbs.last ?? "")
+        var hint = list
+        if let verb = closestMatch(to: word, in: verbs) {
+            hint = didYouMean(verb)
+        } else if word == "move", peek(1).kind == .name, !isWord(peek(1), "all") {
+            // `move` is not a verb (yet): say how to move a view today.
+            let view = text(peek(1))
+            hint = "to move `\(view)`, animate one of its properties: `animate \(view).x from A to B`; " + list
+        }
+        return error(.unknownVerb(word), at: token, hint: hint)
     }
 
     /// ( "fadeIn" | "fade" "in" ) target | ( "fadeOut" | "fade" "out" ) target
@@ -528,10 +582,8 @@ private struct Parser {
             case "ms":
                 unit = .milliseconds
             default:
-                // `2min`, or a spaced word close to a unit (`2 secs`), is a unit gone wrong.
-                if !reservedWords.contains(word), token.range.start == value.range.end
-                    || (word.utf8.count > 1 && closestMatch(to: word, in: durationUnits) != nil) {
-                    report(.unknownUnit(word), at: token.range, hint: "durations take a unit: s, sec, seconds or ms")
+                if let hint = unknownUnitHint(word, at: token, after: value) {
+                    report(.unknownUnit(word), at: token.range, hint: hint)
                     advance()
                 }
             }
@@ -542,6 +594,27 @@ private struct Parser {
         }
         // A negative duration is the evaluator's to report (grammar.md: "an error"), with its own hint.
         return Duration(number: settled(value), unit: unit, range: range)
+    }
+
+    /// The hint for a name right after a duration's number that is not a
+    /// unit, when it was meant as one; `nil` when it is something else (a
+    /// reserved word, a modifier or easing written without `with`, a verb
+    /// starting the next tween, a name on the next line).
+    ///
+    /// Only modifiers and reserved words can follow a duration, so any other
+    /// name there is a mistake: `2min` and `2 secs` are units gone wrong,
+    /// `300 millis` one spelt differently, `90 degrees` a unit of angle.
+    func unknownUnitHint(_ word: String, at token: Token, after value: Number) -> String? {
+        guard !reservedWords.contains(word) else { return nil }
+        let adjacent = token.range.start == value.range.end
+        if let unit = durationUnitAliases[word] ?? (word.utf8.count > 1 ? closestMatch(to: word, in: durationUnits) : nil) {
+            return adjacent ? "durations take a unit: s, sec, seconds or ms" : didYouMean(unit)
+        }
+        if adjacent { return "durations take a unit: s, sec, seconds or ms" }
+        guard onSameLine(value.range, token.range), closestMatch(to: word, in: Array(modifierWords).sorted()) == nil,
+              Easing.named(word) == nil, !talkCurves.contains(word), Tween.Verb(rawValue: word) == nil else { return nil }
+        if angleUnits.contains(word) { return "durations take s, sec, seconds or ms" }
+        return "durations take a unit: s, sec, seconds or ms; to play \(quoted(word)) next, write `;` or `||` before it"
     }
 
     /// count = number ; a whole number ≥ 0.
@@ -741,6 +814,15 @@ private struct Parser {
         advance()
         let name = text(token)
         let start = high?.range ?? token.range
+        if let spaced = spacedEasingName(after: token) {
+            // `ease in out`: the words of one easing name, written apart.
+            var last = token
+            for _ in 0..<spaced.words { last = advance() }
+            report(.unknownEasing(file.text(token.range.union(last.range))), at: token.range.union(last.range),
+                   hint: didYouMean(spaced.name))
+            skipArguments()
+            return (.linear, start.union(previous.range))
+        }
         switch name {
         case "cubic-bezier":
             rejectHigh(high, on: name)
@@ -770,6 +852,26 @@ private struct Parser {
             }
             return (easing, start.union(previous.range))
         }
+    }
+
+    /// `ease in out` for `ease-in-out`: the longest run of names after the
+    /// easing name `first` (on its line) that, joined to it by `-`, spells an
+    /// easing; `words` is how many names follow `first`. `nil` when there is
+    /// none, or when the words read fine apart (`with ease in 2s` retimes an
+    /// `ease`d animation).
+    func spacedEasingName(after first: Token) -> (name: String, words: Int)? {
+        var joined = text(first)
+        var found: (name: String, words: Int)?
+        var offset = 0
+        while offset < 4 {
+            let next = peek(offset)
+            guard next.kind == .name, onSameLine(first, next) else { break }
+            joined += "-" + text(next)
+            if Easing.named(joined) != nil || talkCurves.contains(joined) { found = (joined, offset + 1) }
+            offset += 1
+        }
+        if isWord(peek(), "in"), startsNumber(peek(1)) { return nil }
+        return found
     }
 
     /// `ease-in`, `ease-out`, `ease-in-out`, each with an optional `(c)` or a preceding `high`.
@@ -934,7 +1036,7 @@ private struct Parser {
     mutating func error(_ kind: DiagnosticKind, at token: Token, hint: String? = nil,
                         notes: [Diagnostic.Note] = []) -> SyntaxError {
         if token.kind != .invalid {
-            report(kind, at: token.range, hint: hint, notes: notes)
+            report(kind, at: token.kind == .eof ? endOfText : token.range, hint: hint, notes: notes)
         }
         return SyntaxError()
     }
@@ -1039,6 +1141,21 @@ private struct Parser {
         let location = file.location(of: open.range.start)
         throw error(.unclosedParen(openedAt: location, found: describe(peek())), at: peek(),
                     notes: [Diagnostic.Note(.parenOpenedHere, at: open.range)])
+    }
+
+    /// Whether no line break separates the two.
+    func onSameLine(_ first: Token, _ second: Token) -> Bool {
+        onSameLine(first.range, second.range)
+    }
+
+    func onSameLine(_ first: SourceRange, _ second: SourceRange) -> Bool {
+        var index = max(0, first.end)
+        let end = min(second.start, bytes.count)
+        while index < end {
+            if bytes[index] == UInt8(ascii: "\n") { return false }
+            index += 1
+        }
+        return true
     }
 
     func isWord(_ token: Token, _ word: String) -> Bool {
