@@ -627,6 +627,26 @@ public func render(_ diagnostic: Diagnostic, in file: SourceFile) -> String {
     return out
 }
 
+/// Renders a diagnostic that has no place in a source file (a command-line
+/// usage error, a file that cannot be read) in the same style as the others,
+/// with `origin` (the program, or the file concerned) where the location
+/// would be:
+///
+/// ```
+/// animc: error: eval does not take --width
+///   hint: --width is an option of timeline
+/// ```
+public func render(_ diagnostic: Diagnostic, origin: String) -> String {
+    var out = "\(origin): \(diagnostic.severity.rawValue): \(diagnostic.message)\n"
+    if let hint = diagnostic.hint {
+        out += "  hint: \(hint)\n"
+    }
+    for note in diagnostic.notes {
+        out += "\(origin): note: \(note.message)\n"
+    }
+    return out
+}
+
 /// The numbered source line of `range.start` with a caret line under it. Tabs
 /// in the source are repeated in the caret line so the caret stays aligned.
 private func excerpt(_ range: SourceRange, in file: SourceFile) -> String {

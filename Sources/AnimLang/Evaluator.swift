@@ -46,9 +46,7 @@ public func run(_ file: SourceFile, binding name: String? = nil) -> Outcome {
     if let name {
         target = resolved.bindings[name]
         if target == nil, !diagnostics.contains(where: { $0.severity == .error }), !parsed.brokenBindings.contains(name) {
-            let hint = closestMatch(to: name, in: resolved.bindings.keys.sorted()).map(didYouMean)
-                ?? "the file defines " + resolved.program.bindings.map { "`\($0.name)`" }.joined(separator: ", ")
-            diagnostics.append(Diagnostic(.unknownBinding(name), at: SourceRange(0, 0), hint: hint))
+            diagnostics.append(Diagnostic(.unknownBinding(name), at: SourceRange(0, 0), hint: resolved.hint(forUnknownBinding: name)))
         }
     } else {
         target = resolved.program.bindings.last

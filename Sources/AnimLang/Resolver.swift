@@ -39,6 +39,20 @@ public struct ResolvedProgram: Sendable {
         if let name { return bindings[name] }
         return program.bindings.last
     }
+
+    /// The hint for `name` when the file binds no such name: the binding it
+    /// likely meant, or else the ones there are (the first ten, in file order).
+    public func hint(forUnknownBinding name: String) -> String {
+        if let match = closestMatch(to: name, in: bindings.keys.sorted()) { return didYouMean(match) }
+        var names: [String] = []
+        var seen: Set<String> = []
+        for binding in program.bindings where seen.insert(binding.name).inserted {
+            names.append("`\(binding.name)`")
+        }
+        if names.isEmpty { return "the file has no `let`" }
+        let shown = names.prefix(10).joined(separator: ", ")
+        return "the file defines " + shown + (names.count > 10 ? " and \(names.count - 10) more" : "")
+    }
 }
 
 private struct Resolver {
