@@ -80,16 +80,15 @@ struct UsageTests {
         let result = try animc(testCase.arguments)
         #expect(result.status == 2, "\(result.errors)")
         #expect(result.output.isEmpty)
-        let lines = result.errors.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        // Only warnings of the script may come first.
-        let first = lines.firstIndex { $0.hasPrefix("animc: error: ") } ?? 0
-        #expect(lines[first] == "animc: error: " + testCase.message, "\(result.errors)")
-        var next = first + 1
+        // Only warnings of the script may come before the error.
+        var lines = result.errors.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            .drop { !$0.hasPrefix("animc: error: ") }
+        #expect(lines.popFirst() == "animc: error: " + testCase.message, "\(result.errors)")
         if let hint = testCase.hint {
-            #expect(lines[next].hasPrefix("  hint: ") && lines[next].contains(hint), "\(result.errors)")
+            #expect(lines.first.map { $0.hasPrefix("  hint: ") && $0.contains(hint) } == true, "\(result.errors)")
         }
-        if lines[next].hasPrefix("  hint: ") { next += 1 }
-        let usage = lines[next...].joined(separator: "\n")
+        if lines.first?.hasPrefix("  hint: ") == true { lines.removeFirst() }
+        let usage = lines.joined(separator: "\n")
         #expect(usage.hasPrefix(testCase.usage), "\(result.errors)")
         #expect(!result.errors.contains(":1:1:"), "\(result.errors)")
     }
