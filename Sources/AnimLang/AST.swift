@@ -172,11 +172,24 @@ public struct Duration: Equatable, Sendable {
 
 /// A repetition count (`3` in `repeated 3 times`; `once` is 1, `twice` is 2).
 public struct Count: Equatable, Sendable {
-    public var number: Number
+    public var number: Number {
+        didSet { value = Count.whole(number) }
+    }
     public var range: SourceRange
+    /// The count, when `number` is a valid one: exactly a whole number ≥ 0
+    /// that fits in an `Int`. `nil` otherwise, and then the parser has
+    /// reported why; later stages read this and report nothing.
+    public private(set) var value: Int?
+
     public init(number: Number, range: SourceRange = .none) {
         self.number = number
         self.range = range
+        value = Count.whole(number)
+    }
+
+    private static func whole(_ number: Number) -> Int? {
+        guard let exact = number.exact, exact.denominator == 1, exact.numerator >= 0 else { return nil }
+        return Int(exactly: exact.numerator)
     }
     public init(_ value: Int64, range: SourceRange = .none) {
         self.init(number: Number(Time(value), range: range), range: range)

@@ -1,3 +1,5 @@
+import Animations
+
 /// One diagnostic type for the whole front end: lexer, parser, resolver and
 /// evaluator all report through it, and ``render(_:in:)`` renders it once:
 ///
@@ -9,7 +11,14 @@
 /// ```
 ///
 /// Diagnostics are data (severity, stable id, message, range, hint, notes), kept
-/// apart from rendering. Messages are lowercase with no trailing period.
+/// apart from rendering. Every stage builds them from the catalog,
+/// ``DiagnosticKind``, which owns every id and every message text:
+///
+/// ```swift
+/// Diagnostic(.unknownEasing("ease-inout"), at: range, hint: "did you mean `ease-in-out`?")
+/// ```
+///
+/// Messages are lowercase with no trailing period.
 public struct Diagnostic: Error, Hashable, Sendable {
     public enum Severity: String, Hashable, Sendable {
         case error, warning, note
@@ -23,6 +32,10 @@ public struct Diagnostic: Error, Hashable, Sendable {
             self.message = message
             self.range = range
         }
+        /// A note from the catalog.
+        public init(_ kind: NoteKind, at range: SourceRange) {
+            self.init(kind.message, at: range)
+        }
     }
 
     public var severity: Severity
@@ -33,6 +46,8 @@ public struct Diagnostic: Error, Hashable, Sendable {
     public var hint: String?
     public var notes: [Note]
 
+    /// A diagnostic from its parts. Prefer ``init(_:at:hint:notes:)-(DiagnosticKind,_,_,_)``,
+    /// which takes the id, severity and message from the catalog.
     public init(_ severity: Severity = .error, id: String, _ message: String, at range: SourceRange, hint: String? = nil, notes: [Note] = []) {
         self.severity = severity
         self.id = id
@@ -42,13 +57,457 @@ public struct Diagnostic: Error, Hashable, Sendable {
         self.notes = notes
     }
 
-    public static func error(_ id: String, _ message: String, at range: SourceRange, hint: String? = nil, notes: [Note] = []) -> Diagnostic {
-        Diagnostic(.error, id: id, message, at: range, hint: hint, notes: notes)
+    /// The diagnostic `kind` describes, at `range`.
+    public init(_ kind: DiagnosticKind, at range: SourceRange, hint: String? = nil, notes: [Note] = []) {
+        self.init(kind.severity, id: kind.id, kind.message, at: range, hint: hint, notes: notes)
+    }
+}
+
+/// The catalog of diagnostics: every mistake animc reports, with the values
+/// its message needs. Each case has a stable ``id`` (tests, goldens and tools
+/// rely on it), a ``severity`` and a ``message``; this is the one place where
+/// message texts are written. Hints depend on the context and are given
+/// where the diagnostic is reported.
+public enum DiagnosticKind: Equatable, Sendable {
+    /// How a token found where something else was expected is named in a message.
+    public enum Found: Hashable, Sendable, CustomStringConvertible {
+        case endOfFile
+        /// A token the lexer already reported.
+        case invalidCharacter
+        /// A name or a number, as written (shortened when long).
+        case text(String)
+        /// Punctuation.
+        case punctuation(Token.Kind)
+
+        public var description: String {
+            switch self {
+            case .endOfFile: return "end of file"
+            case .invalidCharacter: return "an invalid character"
+            case .text(let text): return text.count > 24 ? "`\(text.prefix(24))…`" : "`\(text)`"
+            case .punctuation(let kind): return kind.description
+            }
+        }
     }
 
-    public static func warning(_ id: String, _ message: String, at range: SourceRange, hint: String? = nil) -> Diagnostic {
-        Diagnostic(.warning, id: id, message, at: range, hint: hint)
+    /// What a reserved word was used to name.
+    public enum NameRole: Hashable, Sendable {
+        case binding, view
     }
+
+    // MARK: Lexer
+
+    /// `.5`.
+    case leadingDecimalPoint
+    /// A single `|`.
+    case lonePipe
+    case nulByte
+    case unexpectedCharacter(Unicode.Scalar)
+    case invalidUTF8(UInt8)
+
+    // MARK: Parser: syntax
+
+    case expectedItem(found: Found)
+    /// After `let` or `view`.
+    case expectedName(after: String, found: Found)
+    case reservedName(String, role: NameRole)
+    /// In a `view` declaration.
+    case expectedProperty(found: Found)
+    /// After `animate V.`.
+    case expectedPropertyName(view: String, found: Found)
+    /// `expected` and `after` as they read in the message: "`=`", "`let a`", "the count".
+    case expectedToken(expected: String, after: String, found: Found)
+    /// `after` is `nil` at the start of the file.
+    case expectedExpression(after: String?, found: Found)
+    case expectedOperator(found: Found)
+    /// `repeated` or `looped` without `once`, `twice` or a count.
+    case expectedCount(after: String, found: Found)
+    /// `animate all.x`.
+    case expectedTarget(found: Found)
+    /// `what`: "a duration", "a start value", ….
+    case expectedNumber(what: String, after: String, found: Found)
+    case expectedEasing(after: String, found: Found)
+    case expectedStepPosition(found: Found)
+    case unclosedParen(openedAt: SourceLocation, found: Found)
+    case nestingTooDeep(limit: Int)
+    /// `x ^ 2 reversed`.
+    case modifierAfterPower(modifier: String, exponent: String)
+    /// A name that is not a verb where a tween's verb stands (`rotat square from 0 to 90`).
+    case unknownVerb(String)
+
+    // MARK: Parser: values
+
+    case unknownUnit(String)
+    case unknownAngleUnit(String)
+    /// `rotate v from 0 to 2*pi degrees`: `written` is the number as written.
+    case piInDegrees(written: String, degrees: Double)
+    /// Counts (`^ N`, `repeated N times`, `looped N times`), each as written.
+    case negativeCount(String)
+    case fractionalCount(String)
+    /// A whole count whose value is not exact (`pi/pi`).
+    case inexactCount(String)
+    case countTooLarge(Double)
+    /// `steps(N)`, with N as written.
+    case fractionalSteps(String)
+    case tooManySteps(String)
+    /// A number literal beyond the range of `Double`, as written.
+    case numberTooLarge(String)
+    /// Arithmetic whose result is not finite, as written.
+    case notFiniteNumber(String)
+    case divisionByZero(String)
+    case unknownEasing(String)
+    case unexpectedEasingParameter(String)
+    /// `high` on an easing other than the talk's curves.
+    case highNotApplicable(String)
+    case highWithParameter
+    /// An easing's parameters out of their domain (`steps(0)`, a cubic-bezier x outside [0, 1]).
+    case invalidEasing(AnimationError)
+    case unknownStepPosition(String)
+
+    // MARK: Resolver
+
+    case unknownName(String)
+    case duplicateView(String)
+    case duplicateProperty(view: String, property: String)
+    case duplicateLet(String)
+    /// `name` refers to itself through the bindings `through`.
+    case cycle(String, through: [String])
+
+    // MARK: Evaluator
+
+    /// `run(file, binding:)` with a name the file does not bind.
+    case unknownBinding(String)
+    case noBinding
+    case noViews
+    case incompleteTween
+    case notFiniteTween
+    case notFiniteDuration
+    case negativeDuration(Double)
+    /// A duration in seconds too small or too large for exact time.
+    case unrepresentableDuration(Double)
+    /// Exact time overflowed while combining animations.
+    case timeOverflow
+    case retimeInstant(Time)
+    case nonMonotoneWarp(Easing)
+    /// Any other error of the `Animations` library, with its own message.
+    case animation(AnimationError)
+    /// A binding whose value cannot be sampled.
+    case cannotSample(binding: String, AnimationError)
+
+    // MARK: Command line
+
+    /// `eval` at a frame rate that gives more rows than the limit.
+    case tooManyRows(binding: String, duration: Time, fps: Int64, limit: Int)
+    /// `--binding NAME` naming no binding of `file`.
+    case noSuchBinding(String, file: String)
+    case unreadableFile(path: String, reason: String)
+    case cannotNormalize(String)
+    case unknownCommand(String)
+    case missingCommand
+    case unknownOption(String, command: String?)
+    /// An option that exists, but not for this command.
+    case optionNotAccepted(String, command: String)
+    case missingValue(option: String)
+    case unexpectedValue(option: String)
+    /// `expected` says what the option takes: "a whole number from 1 to 1000000".
+    case invalidValue(option: String, value: String, expected: String)
+    case missingArgument(command: String, argument: String)
+    case extraArgument(command: String, argument: String)
+    /// Standard input named twice (`animc equal - -`).
+    case standardInputTwice
+
+    /// The stable identifier.
+    public var id: String {
+        switch self {
+        case .leadingDecimalPoint: return "leading-decimal-point"
+        case .lonePipe: return "lone-pipe"
+        case .nulByte: return "nul-byte"
+        case .unexpectedCharacter: return "unexpected-character"
+        case .invalidUTF8: return "invalid-utf8"
+        case .expectedItem: return "expected-item"
+        case .expectedName: return "expected-name"
+        case .reservedName: return "reserved-name"
+        case .expectedProperty, .expectedPropertyName: return "expected-property"
+        case .expectedToken: return "expected-token"
+        case .expectedExpression: return "expected-expression"
+        case .expectedOperator: return "expected-operator"
+        case .expectedCount: return "expected-count"
+        case .expectedTarget: return "expected-target"
+        case .expectedNumber: return "expected-number"
+        case .expectedEasing: return "expected-easing"
+        case .expectedStepPosition: return "expected-step-position"
+        case .unclosedParen: return "unclosed-paren"
+        case .nestingTooDeep: return "nesting-too-deep"
+        case .modifierAfterPower: return "modifier-after-power"
+        case .unknownVerb: return "unknown-verb"
+        case .unknownUnit: return "unknown-unit"
+        case .unknownAngleUnit: return "unknown-angle-unit"
+        case .piInDegrees: return "pi-in-degrees"
+        case .negativeCount, .fractionalCount, .inexactCount, .countTooLarge, .fractionalSteps, .tooManySteps:
+            return "invalid-count"
+        case .numberTooLarge, .notFiniteNumber: return "non-finite-number"
+        case .divisionByZero: return "division-by-zero"
+        case .unknownEasing: return "unknown-easing"
+        case .unexpectedEasingParameter: return "unexpected-easing-parameter"
+        case .highNotApplicable, .highWithParameter: return "invalid-high"
+        case .invalidEasing: return "invalid-easing"
+        case .unknownStepPosition: return "unknown-step-position"
+        case .unknownName: return "unknown-name"
+        case .duplicateView: return "duplicate-view"
+        case .duplicateProperty: return "duplicate-property"
+        case .duplicateLet: return "duplicate-let"
+        case .cycle: return "cycle"
+        case .unknownBinding, .noSuchBinding: return "unknown-binding"
+        case .noBinding: return "no-binding"
+        case .noViews: return "no-views"
+        case .incompleteTween: return "incomplete-tween"
+        case .notFiniteTween, .notFiniteDuration: return "not-finite"
+        case .negativeDuration: return "negative-duration"
+        case .unrepresentableDuration, .timeOverflow: return "overflow"
+        case .retimeInstant: return "retime-instant"
+        case .nonMonotoneWarp: return "non-monotone-warp"
+        case .animation(let error): return DiagnosticKind.id(of: error)
+        case .cannotSample: return "cannot-sample"
+        case .tooManyRows: return "too-many-rows"
+        case .unreadableFile: return "unreadable-file"
+        case .cannotNormalize: return "cannot-normalize"
+        case .unknownCommand: return "unknown-command"
+        case .missingCommand: return "missing-command"
+        case .unknownOption: return "unknown-option"
+        case .optionNotAccepted: return "option-not-accepted"
+        case .missingValue: return "missing-value"
+        case .unexpectedValue: return "unexpected-value"
+        case .invalidValue: return "invalid-value"
+        case .missingArgument: return "missing-argument"
+        case .extraArgument: return "extra-argument"
+        case .standardInputTwice: return "standard-input-twice"
+        }
+    }
+
+    public var severity: Diagnostic.Severity {
+        switch self {
+        case .piInDegrees:
+            return .warning
+        case .leadingDecimalPoint, .lonePipe, .nulByte, .unexpectedCharacter, .invalidUTF8, .expectedItem, .expectedName,
+             .reservedName, .expectedProperty, .expectedPropertyName, .expectedToken, .expectedExpression, .expectedOperator,
+             .expectedCount, .expectedTarget, .expectedNumber, .expectedEasing, .expectedStepPosition, .unclosedParen,
+             .nestingTooDeep, .modifierAfterPower, .unknownVerb, .unknownUnit, .unknownAngleUnit, .negativeCount,
+             .fractionalCount, .inexactCount, .countTooLarge, .fractionalSteps, .tooManySteps, .numberTooLarge,
+             .notFiniteNumber, .divisionByZero, .unknownEasing, .unexpectedEasingParameter, .highNotApplicable,
+             .highWithParameter, .invalidEasing, .unknownStepPosition, .unknownName, .duplicateView, .duplicateProperty,
+             .duplicateLet, .cycle, .unknownBinding, .noBinding, .noViews, .incompleteTween, .notFiniteTween,
+             .notFiniteDuration, .negativeDuration, .unrepresentableDuration, .timeOverflow, .retimeInstant,
+             .nonMonotoneWarp, .animation, .cannotSample, .tooManyRows, .noSuchBinding, .unreadableFile, .cannotNormalize,
+             .unknownCommand, .missingCommand, .unknownOption, .optionNotAccepted, .missingValue, .unexpectedValue,
+             .invalidValue, .missingArgument, .extraArgument, .standardInputTwice:
+            return .error
+        }
+    }
+
+    /// The message: lowercase, no trailing period.
+    public var message: String {
+        switch self {
+        case .leadingDecimalPoint:
+            return "a number cannot start with `.`"
+        case .lonePipe:
+            return "unexpected character `|`"
+        case .nulByte:
+            return "unexpected NUL byte"
+        case .unexpectedCharacter(let scalar):
+            return "unexpected character \(DiagnosticKind.describe(scalar))"
+        case .invalidUTF8(let byte):
+            return "invalid UTF-8 byte 0x\(hex(UInt32(byte), digits: 2))"
+        case .expectedItem(let found):
+            return "expected `let` or `view`, found \(found)"
+        case .expectedName(let keyword, let found):
+            return "expected a name after `\(keyword)`, found \(found)"
+        case .reservedName(let name, let role):
+            return "`\(name)` is a reserved word and cannot name \(role == .binding ? "a binding" : "a view")"
+        case .expectedProperty(let found):
+            return "expected a property and its initial value, found \(found)"
+        case .expectedPropertyName(let view, let found):
+            return "expected a property name after `\(view).`, found \(found)"
+        case .expectedToken(let expected, let context, let found):
+            return "expected \(expected) after \(context), found \(found)"
+        case .expectedExpression(let context, let found):
+            return "expected an animation\(context.map { " after \($0)" } ?? ""), found \(found)"
+        case .expectedOperator(let found):
+            return "expected an operator or a modifier after the expression, found \(found)"
+        case .expectedCount(let word, let found):
+            return "expected `once`, `twice` or a count after `\(word)`, found \(found)"
+        case .expectedTarget(let found):
+            return "expected a view name after `animate`, found \(found)"
+        case .expectedNumber(let what, let context, let found):
+            return "expected \(what) after \(context), found \(found)"
+        case .expectedEasing(let context, let found):
+            return "expected an easing after \(context), found \(found)"
+        case .expectedStepPosition(let found):
+            return "expected a step position after `,`, found \(found)"
+        case .unclosedParen(let location, let found):
+            return "expected `)` to close the `(` at \(location), found \(found)"
+        case .nestingTooDeep(let limit):
+            return "expressions nest more than \(limit) levels deep"
+        case .modifierAfterPower(let modifier, let exponent):
+            return "`\(modifier)` cannot follow `^ \(exponent)` directly"
+        case .unknownVerb(let word):
+            return "\(quoted(word)) is not a verb"
+        case .unknownUnit(let word):
+            return "unknown duration unit `\(word)`"
+        case .unknownAngleUnit(let word):
+            return "unknown angle unit `\(word)`"
+        case .piInDegrees(let written, let degrees):
+            let rounded = (degrees * 1000).rounded() / 1000
+            return "`\(written)` degrees is \(formatNumber(rounded.isFinite ? rounded : degrees)) degrees"
+        case .negativeCount(let written):
+            return "count must not be negative (got \(written))"
+        case .fractionalCount(let written):
+            return "count must be a whole number (got \(written))"
+        case .inexactCount(let written):
+            return "count must be an exact whole number (got \(written))"
+        case .countTooLarge(let value):
+            return "count \(formatNumber(value)) is too large"
+        case .fractionalSteps(let written):
+            return "the number of steps must be a whole number (got \(written))"
+        case .tooManySteps(let written):
+            return "the number of steps is too large (got \(written))"
+        case .numberTooLarge(let literal):
+            return "number \(Found.text(literal)) is too large"
+        case .notFiniteNumber(let written):
+            return "`\(written)` is not a finite number"
+        case .divisionByZero(let written):
+            return "division by zero in `\(written)`"
+        case .unknownEasing(let name):
+            return "unknown easing `\(name)`"
+        case .unexpectedEasingParameter(let name):
+            return "easing `\(name)` takes no parameter"
+        case .highNotApplicable(let name):
+            return "`high` only applies to ease-in, ease-out and ease-in-out, not `\(name)`"
+        case .highWithParameter:
+            return "`high` cannot be combined with an explicit parameter"
+        case .invalidEasing(let error):
+            return error.description
+        case .unknownStepPosition(let word):
+            return "unknown step position `\(word)`"
+        case .unknownName(let name):
+            return "no animation named \(quoted(name))"
+        case .duplicateView(let name):
+            return "view `\(name)` is declared twice"
+        case .duplicateProperty(let view, let property):
+            return "`\(view).\(property)` is given two initial values"
+        case .duplicateLet(let name):
+            return "`\(name)` is already defined"
+        case .cycle(let name, let through):
+            let path = through.isEmpty ? "" : " through " + through.map { "`\($0)`" }.joined(separator: ", ")
+            return "`\(name)` refers to itself\(path)"
+        case .unknownBinding(let name):
+            return "no `let \(name)` in this file"
+        case .noBinding:
+            return "nothing to evaluate: the file has no `let`"
+        case .noViews:
+            return "`all views` names no view: this file names none"
+        case .incompleteTween:
+            return "this tween needs `from` and `to` values"
+        case .notFiniteTween:
+            return "the tween's values are not finite numbers"
+        case .notFiniteDuration:
+            return "duration is not a finite number"
+        case .negativeDuration(let seconds):
+            return "duration must not be negative (got \(formatNumber(seconds)))"
+        case .unrepresentableDuration(let seconds):
+            return "duration \(formatNumber(seconds))s is \(abs(seconds) < 1 ? "too small" : "too large") to represent exactly"
+        case .timeOverflow:
+            return "this animation's times are too large or too finely divided to compute exactly"
+        case .retimeInstant(let target):
+            return "cannot stretch an animation that lasts 0s to \(target)s"
+        case .nonMonotoneWarp(let easing):
+            return "`\(EasingNames.spelling(of: easing))` cannot ease a composite animation: it is not monotone, so time would run backwards"
+        case .animation(let error):
+            return error.description
+        case .cannotSample(let binding, let error):
+            return "cannot sample `\(binding)`: \(error)"
+        case .tooManyRows(let binding, let duration, let fps, let limit):
+            return "`\(binding)` lasts \(duration)s: at \(fps) fps that is more than \(limit) rows"
+        case .noSuchBinding(let name, let file):
+            return "no binding named \(quoted(name)) in \(file)"
+        case .unreadableFile(let path, let reason):
+            return "cannot read \(path): \(reason)"
+        case .cannotNormalize(let why):
+            return "cannot normalize: \(why)"
+        case .unknownCommand(let command):
+            return "unknown command \(quoted(command))"
+        case .missingCommand:
+            return "missing command"
+        case .unknownOption(let option, let command):
+            return "unknown option \(quoted(option))" + (command.map { " for \($0)" } ?? "")
+        case .optionNotAccepted(let option, let command):
+            return "\(command) does not take \(option)"
+        case .missingValue(let option):
+            return "\(option) needs a value"
+        case .unexpectedValue(let option):
+            return "\(option) takes no value"
+        case .invalidValue(let option, let value, let expected):
+            return "\(option) takes \(expected), not \(quoted(value))"
+        case .missingArgument(let command, let argument):
+            return "\(command) needs \(argument)"
+        case .extraArgument(let command, let argument):
+            return "unexpected argument \(quoted(argument)) for \(command)"
+        case .standardInputTwice:
+            return "standard input (`-`) can be read only once"
+        }
+    }
+
+    /// The id of an error of the `Animations` library.
+    static func id(of error: AnimationError) -> String {
+        switch error {
+        case .overflow: return "overflow"
+        case .negativeDuration: return "negative-duration"
+        case .notFinite: return "not-finite"
+        case .negativeCount: return "invalid-count"
+        case .nonMonotoneWarp: return "non-monotone-warp"
+        case .mixedKinds: return "mixed-kinds"
+        case .invalidEasing: return "invalid-easing"
+        case .retimeOfInstant: return "retime-instant"
+        case .invalidSampling: return "too-large"
+        }
+    }
+
+    /// An unexpected character as a message names it.
+    static func describe(_ scalar: Unicode.Scalar) -> String {
+        if scalar.value < 0x20 || scalar.value == 0x7F {
+            return "U+\(hex(scalar.value, digits: 4)) (a control character)"
+        }
+        if scalar == "`" { return "'`'" }
+        if scalar.isASCII { return "`\(scalar)`" }
+        return "`\(scalar)` (U+\(hex(scalar.value, digits: 4)))"
+    }
+}
+
+/// The catalog of notes: the secondary locations a diagnostic points at.
+public enum NoteKind: Hashable, Sendable {
+    /// The `(` an unclosed-paren error is about.
+    case parenOpenedHere
+    case firstDeclared
+    case firstGiven
+    case firstDefined
+
+    public var message: String {
+        switch self {
+        case .parenOpenedHere: return "the `(` opened here"
+        case .firstDeclared: return "first declared here"
+        case .firstGiven: return "first given here"
+        case .firstDefined: return "first defined here"
+        }
+    }
+}
+
+/// "did you mean `candidate`?", the hint for a likely typo.
+public func didYouMean(_ candidate: String) -> String {
+    "did you mean `\(candidate)`?"
+}
+
+/// Upper-case hexadecimal, zero-padded to `digits`.
+private func hex(_ value: UInt32, digits: Int) -> String {
+    let text = String(value, radix: 16, uppercase: true)
+    return String(repeating: "0", count: max(0, digits - text.count)) + text
 }
 
 /// A half-open range of UTF-8 byte offsets into a ``SourceFile``.
@@ -165,6 +624,26 @@ public func render(_ diagnostic: Diagnostic, in file: SourceFile) -> String {
         let noteLocation = file.location(of: note.range.start)
         out += "\(file.name):\(noteLocation.line):\(noteLocation.column): note: \(note.message)\n"
         out += excerpt(note.range, in: file)
+    }
+    return out
+}
+
+/// Renders a diagnostic that has no place in a source file (a command-line
+/// usage error, a file that cannot be read) in the same style as the others,
+/// with `origin` (the program, or the file concerned) where the location
+/// would be:
+///
+/// ```
+/// animc: error: eval does not take --width
+///   hint: --width is an option of timeline
+/// ```
+public func render(_ diagnostic: Diagnostic, origin: String) -> String {
+    var out = "\(origin): \(diagnostic.severity.rawValue): \(diagnostic.message)\n"
+    if let hint = diagnostic.hint {
+        out += "  hint: \(hint)\n"
+    }
+    for note in diagnostic.notes {
+        out += "\(origin): note: \(note.message)\n"
     }
     return out
 }

@@ -43,28 +43,19 @@ public func run(_ file: SourceFile, binding name: String? = nil) -> Outcome {
     let resolved = resolve(parsed.program, broken: parsed.brokenBindings)
     let lowering = lower(resolved)
     let evaluation = evaluate(lowering)
-    var diagnostics: [Diagnostic] = []
-    // The parser checks what it can (a count of 2.5); the lowering checks
-    // the rest. Report what both saw once.
-    var seen = Set<String>()
-    for diagnostic in parsed.diagnostics + resolved.diagnostics + lowering.diagnostics + evaluation.diagnostics {
-        if seen.insert("\(diagnostic.id)@\(diagnostic.range.start)-\(diagnostic.range.end)").inserted {
-            diagnostics.append(diagnostic)
-        }
-    }
+    // Each check runs once, in the stage that owns it (counts in the
+    // parser, which stores them validated), so no two stages report the same mistake.
+    var diagnostics = parsed.diagnostics + resolved.diagnostics + lowering.diagnostics + evaluation.diagnostics
     var target: Binding?
     if let name {
         target = resolved.bindings[name]
         if target == nil, !diagnostics.contains(where: { $0.severity == .error }), !parsed.brokenBindings.contains(name) {
-            let hint = closestMatch(to: name, in: resolved.bindings.keys.sorted()).map { "did you mean `\($0)`?" }
-                ?? "the file defines " + resolved.program.bindings.map { "`\($0.name)`" }.joined(separator: ", ")
-            diagnostics.append(.error("unknown-binding", "no `let \(name)` in this file", at: SourceRange(0, 0), hint: hint))
+            diagnostics.append(Diagnostic(.unknownBinding(name), at: SourceRange(0, 0), hint: resolved.hint(forUnknownBinding: name)))
         }
     } else {
         target = resolved.program.bindings.last
         if target == nil, !diagnostics.contains(where: { $0.severity == .error }), parsed.brokenBindings.isEmpty {
-            diagnostics.append(.error("no-binding", "nothing to evaluate: the file has no `let`", at: SourceRange(0, 0),
-                                      hint: "add a binding, e.g. `let final = fadeIn ball`"))
+            diagnostics.append(Diagnostic(.noBinding, at: SourceRange(0, 0), hint: "add a binding, e.g. `let final = fadeIn ball`"))
         }
     }
     diagnostics.sort { $0.range.start < $1.range.start }
@@ -93,7 +84,7 @@ public func samplingError(_ error: AnimationError, binding: Binding) -> Diagnost
         hint = "sample a smaller part of it, or repeat with `^ N` (which stays symbolic) instead of listing copies"
     }
     let range = binding.nameRange == .none ? binding.range : binding.nameRange
-    return .error("cannot-sample", "cannot sample `\(binding.name)`: \(error)", at: range, hint: hint)
+    return Diagnostic(.cannotSample(binding: binding.name, error), at: range, hint: hint)
 }
 
 /// Everything known about one file after evaluation.

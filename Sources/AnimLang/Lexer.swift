@@ -170,8 +170,8 @@ private struct Lexer {
         var digitsEnd = index + 1
         while digitsEnd < bytes.count, isDigit(bytes[digitsEnd]) { digitsEnd += 1 }
         let digits = String(decoding: bytes[(start + 1)..<digitsEnd], as: UTF8.self)
-        report(.error("leading-decimal-point", "a number cannot start with `.`", at: SourceRange(start, digitsEnd),
-                      hint: "write 0.\(digits.count > 12 ? String(digits.prefix(12)) + "…" : digits)"))
+        report(.leadingDecimalPoint, at: SourceRange(start, digitsEnd),
+               hint: "write 0.\(digits.count > 12 ? String(digits.prefix(12)) + "…" : digits)")
         index += 1
         number(start: start)
     }
@@ -183,8 +183,7 @@ private struct Lexer {
             index += 2
             return
         }
-        report(.error("lone-pipe", "unexpected character `|`", at: SourceRange(index, index + 1),
-                      hint: "did you mean `||`?"))
+        report(.lonePipe, at: SourceRange(index, index + 1), hint: didYouMean("||"))
         add(.parallel, from: index, to: index + 1)
         index += 1
     }
@@ -209,8 +208,7 @@ private struct Lexer {
         case .nul:
             if nulReportedAt != lineStart {
                 nulReportedAt = lineStart
-                report(.error("nul-byte", "unexpected NUL byte", at: range,
-                              hint: "`.anim` files are UTF-8 text; is this a binary file?"))
+                report(.nulByte, at: range, hint: Lexer.nulHint)
             }
         case .invalidUTF8:
             reportInvalidUTF8(at: range, byte: bytes[start])
@@ -220,8 +218,7 @@ private struct Lexer {
                 if quoteReportedAt == lineStart { return }
                 quoteReportedAt = lineStart
             }
-            report(.error("unexpected-character", "unexpected character \(Lexer.describe(scalar))", at: range,
-                          hint: Lexer.hint(for: scalar)))
+            report(.unexpectedCharacter(scalar), at: range, hint: Lexer.hint(for: scalar))
         }
     }
 
@@ -234,8 +231,7 @@ private struct Lexer {
             if byte < 0x80 {
                 if byte == 0, nulReportedAt != lineStart {
                     nulReportedAt = lineStart
-                    report(.error("nul-byte", "unexpected NUL byte", at: SourceRange(index, index + 1),
-                                  hint: "`.anim` files are UTF-8 text; is this a binary file?"))
+                    report(.nulByte, at: SourceRange(index, index + 1), hint: Lexer.nulHint)
                 }
                 index += 1
                 continue
@@ -253,8 +249,7 @@ private struct Lexer {
     mutating func reportInvalidUTF8(at range: SourceRange, byte: UInt8) {
         guard invalidUTF8ReportedAt != lineStart else { return }
         invalidUTF8ReportedAt = lineStart
-        report(.error("invalid-utf8", "invalid UTF-8 byte 0x\(Lexer.hex(byte))", at: range,
-                      hint: "the file must be UTF-8; save it as UTF-8"))
+        report(.invalidUTF8(byte), at: range, hint: "the file must be UTF-8; save it as UTF-8")
     }
 
     // MARK: Helpers
@@ -263,9 +258,11 @@ private struct Lexer {
         tokens.append(Token(kind, SourceRange(start, end)))
     }
 
-    mutating func report(_ diagnostic: Diagnostic) {
-        if diagnostics.count < Lexer.maxDiagnostics { diagnostics.append(diagnostic) }
+    mutating func report(_ kind: DiagnosticKind, at range: SourceRange, hint: String? = nil) {
+        if diagnostics.count < Lexer.maxDiagnostics { diagnostics.append(Diagnostic(kind, at: range, hint: hint)) }
     }
+
+    static let nulHint = "`.anim` files are UTF-8 text; is this a binary file?"
 
     func peek(_ offset: Int) -> UInt8 {
         let position = index + offset
@@ -356,15 +353,6 @@ private struct Lexer {
         return length
     }
 
-    static func describe(_ scalar: Unicode.Scalar) -> String {
-        if scalar.value < 0x20 || scalar.value == 0x7F {
-            return "U+\(hex(scalar.value, digits: 4)) (a control character)"
-        }
-        if scalar == "`" { return "'`'" }
-        if scalar.isASCII { return "`\(scalar)`" }
-        return "`\(scalar)` (U+\(hex(scalar.value, digits: 4)))"
-    }
-
     static func isQuote(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar {
         case "“", "”", "‘", "’", "\"", "'", "`": return true
@@ -388,14 +376,5 @@ private struct Lexer {
             }
             return "the only punctuation is ( ) , . = ; * + - / ^ ||"
         }
-    }
-
-    static func hex(_ byte: UInt8) -> String {
-        hex(UInt32(byte), digits: 2)
-    }
-
-    static func hex(_ value: UInt32, digits: Int) -> String {
-        let text = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, digits - text.count)) + text
     }
 }

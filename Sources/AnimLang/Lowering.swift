@@ -55,6 +55,8 @@ public struct Origin: Sendable {
     public var range: SourceRange
     /// The duration of `in`, the easing of `with`.
     public var detail: SourceRange?
+    /// The length `in` asks for.
+    public var target: Time?
 }
 
 private struct Lowerer {
@@ -101,10 +103,11 @@ private struct Lowerer {
             guard let terms = lowerAll(parts) else { return nil }
             return built(.sequence, expr.range) { () throws(AnimationError) in try Term.sequence(terms) }
         case .power(let inner, let count), .repeated(let inner, let count):
-            guard let body = lower(inner), let n = wholeCount(count) else { return nil }
+            // The parser reported every count that is not valid.
+            guard let body = lower(inner), let n = count.value else { return nil }
             return built(.power, expr.range) { () throws(AnimationError) in try Term.power(body, n) }
         case .looped(let inner, let count):
-            guard let body = lower(inner), let n = wholeCount(count) else { return nil }
+            guard let body = lower(inner), let n = count.value else { return nil }
             let back = record(Term.reversed(body), .looped, expr.range)
             guard let there = built(.looped, expr.range, { () throws(AnimationError) in try Term.sequence([body, back]) }) else { return nil }
             return built(.looped, expr.range) { () throws(AnimationError) in try Term.power(there, n) }
@@ -121,7 +124,11 @@ private struct Lowerer {
             if case .tween(let tween) = body.kind, tween.duration.isPositive {
                 return Term.tween(tween.with(duration: target))
             }
-            return built(.retimed, expr.range, detail: duration.range) { () throws(AnimationError) in try Term.retimed(body, to: target) }
+            guard let term = built(.retimed, expr.range, detail: duration.range, { () throws(AnimationError) in try Term.retimed(body, to: target) }) else {
+                return nil
+            }
+            origins[ObjectIdentifier(term)]?.target = target
+            return term
         case .eased(let inner, let easing, let easingRange):
             guard let body = lower(inner) else { return nil }
             let origin = Origin(construct: .eased, range: expr.range, detail: easingRange)
@@ -184,17 +191,16 @@ private struct Lowerer {
         case .allViews(let targetRange):
             views = resolved.views
             if views.isEmpty {
-                diagnostics.append(.error("no-views", "`all views` names no view: this file names none",
-                                          at: targetRange, hint: "declare one with `view NAME`, or name it in a tween"))
+                diagnostics.append(Diagnostic(.noViews, at: targetRange, hint: "declare one with `view NAME`, or name it in a tween"))
                 return nil
             }
         }
         guard let (from, to) = tween.values else {
-            diagnostics.append(.error("incomplete-tween", "this tween needs `from` and `to` values", at: range))
+            diagnostics.append(Diagnostic(.incompleteTween, at: range))
             return nil
         }
         guard from.isFinite, to.isFinite else {
-            diagnostics.append(.error("not-finite", "the tween's values are not finite numbers", at: range))
+            diagnostics.append(Diagnostic(.notFiniteTween, at: range))
             return nil
         }
         let property = tween.resolvedProperty
@@ -212,83 +218,41 @@ private struct Lowerer {
     private mutating func seconds(_ duration: Duration) -> Time? {
         let number = duration.number
         guard number.value.isFinite else {
-            diagnostics.append(.error("not-finite", "duration is not a finite number", at: duration.range))
+            diagnostics.append(Diagnostic(.notFiniteDuration, at: duration.range))
             return nil
         }
         guard number.value >= 0 else {
-            diagnostics.append(.error("negative-duration", "duration must not be negative (got \(formatNumber(number.value)))",
-                                      at: duration.range, hint: "to start something earlier, delay the other parts instead"))
+            diagnostics.append(Diagnostic(.negativeDuration(number.value), at: duration.range,
+                                          hint: "to start something earlier, delay the other parts instead"))
             return nil
         }
         guard let time = duration.time else {
-            let seconds = duration.approximateSeconds
-            let size = abs(seconds) < 1 ? "too small" : "too large"
-            diagnostics.append(.error("overflow", "duration \(formatNumber(seconds))s is \(size) to represent exactly",
-                                      at: duration.range,
-                                      hint: "exact time uses 64-bit fractions: durations from about 1e-18s to 9e18s"))
+            diagnostics.append(Diagnostic(.unrepresentableDuration(duration.approximateSeconds), at: duration.range,
+                                          hint: "exact time uses 64-bit fractions: durations from about 1e-18s to 9e18s"))
             return nil
         }
         return time
-    }
-
-    /// A count as an `Int`, or `nil` after reporting why it is not a whole number ≥ 0.
-    private mutating func wholeCount(_ count: Count) -> Int? {
-        let number = count.number
-        guard let exact = number.exact, exact.denominator == 1 else {
-            if number.value.isFinite, number.value.rounded() == number.value, number.value >= 0 {
-                diagnostics.append(.error("invalid-count", "count \(formatNumber(number.value)) is too large", at: count.range))
-            } else {
-                diagnostics.append(.error("invalid-count", "count must be a whole number (got \(formatNumber(number.value)))",
-                                          at: count.range, hint: "use `in` to change how long something lasts"))
-            }
-            return nil
-        }
-        guard exact.numerator >= 0 else {
-            diagnostics.append(.error("invalid-count", "count must not be negative (got \(exact.numerator))", at: count.range,
-                                      hint: "to play something backwards, use `reversed`"))
-            return nil
-        }
-        guard let value = Int(exactly: exact.numerator) else {
-            diagnostics.append(.error("invalid-count", "count \(exact.numerator) is too large", at: count.range))
-            return nil
-        }
-        return value
     }
 }
 
 /// The located diagnostic for an operation of the algebra that failed on a
 /// term written at `origin` (while lowering, or while evaluating).
 func evaluationDiagnostic(_ error: AnimationError, origin: Origin) -> Diagnostic {
-    switch (origin.construct, error) {
-    case (.retimed, .retimeOfInstant(let target)):
-        return .error("retime-instant", "cannot stretch an animation that lasts 0s to \(target)s",
-                      at: origin.detail ?? origin.range,
-                      hint: "`in` scales every time by the new length over the old one; give it something that takes time, e.g. `wait 1s`")
-    case (.eased, .nonMonotoneWarp(let easing)):
-        let name = EasingNames.spelling(of: easing)
-        return .error("non-monotone-warp",
-                      "`\(name)` cannot ease a composite animation: it is not monotone, so time would run backwards",
-                      at: origin.detail ?? origin.range,
-                      hint: "overshooting curves work on a single tween: move `with \(name)` onto the tweens inside")
-    default:
-        break
-    }
     let range: SourceRange
     switch origin.construct {
     case .retimed, .eased: range = origin.detail ?? origin.range
     case .tween, .wait, .sequence, .parallel, .power, .looped, .reversed, .delayed: range = origin.range
     }
     switch error {
+    case .retimeOfInstant where origin.construct == .retimed:
+        return Diagnostic(.retimeInstant(origin.target ?? .zero), at: range,
+                          hint: "`in` scales every time by the new length over the old one; give it something that takes time, e.g. `wait 1s`")
+    case .nonMonotoneWarp(let easing) where origin.construct == .eased:
+        return Diagnostic(.nonMonotoneWarp(easing), at: range,
+                          hint: "overshooting curves work on a single tween: move `with \(EasingNames.spelling(of: easing))` onto the tweens inside")
     case .overflow:
-        return .error("overflow", "this animation's times are too large or too finely divided to compute exactly",
-                      at: range, hint: "exact time uses 64-bit fractions; use fewer repetitions or simpler durations")
-    case .negativeDuration: return .error("negative-duration", error.description, at: range)
-    case .notFinite: return .error("not-finite", error.description, at: range)
-    case .negativeCount: return .error("invalid-count", error.description, at: range)
-    case .nonMonotoneWarp: return .error("non-monotone-warp", error.description, at: range)
-    case .mixedKinds: return .error("mixed-kinds", error.description, at: range)
-    case .invalidEasing(let why): return .error("invalid-easing", why, at: range)
-    case .retimeOfInstant: return .error("retime-instant", error.description, at: range)
-    case .invalidSampling: return .error("too-large", error.description, at: range)
+        return Diagnostic(.timeOverflow, at: range, hint: "exact time uses 64-bit fractions; use fewer repetitions or simpler durations")
+    case .negativeDuration, .notFinite, .negativeCount, .nonMonotoneWarp, .mixedKinds, .invalidEasing, .retimeOfInstant, .invalidSampling:
+        return Diagnostic(.animation(error), at: range)
     }
 }

@@ -81,6 +81,11 @@ private struct Parsed {
 private let modifierWords: Set<String> = ["reversed", "looped", "repeated", "delayed", "in", "with"]
 private let verbs: [String] = ["shrink", "grow", "scale", "rotate", "fadeIn", "fadeOut", "fade", "animate"]
 private let durationUnits: [String] = ["s", "sec", "seconds", "ms"]
+/// Units of time spelt as other languages spell them, and the unit `.anim` spells.
+private let durationUnitAliases: [String: String] = [
+    "millis": "ms", "milli": "ms", "msec": "ms", "msecs": "ms", "millisecond": "ms", "milliseconds": "ms",
+    "second": "seconds", "secs": "sec",
+]
 private let angleUnits: [String] = ["degrees", "deg", "radians", "rad", "turns"]
 private let stepPositions: [String] = ["jump-start", "jump-end", "jump-none", "jump-both", "start", "end"]
 
@@ -96,12 +101,18 @@ private struct Parser {
     var reservedBindings: Set<String> = []
     /// Nesting of parentheses, unary minus and `compose(` being parsed.
     var depth = 0
+    /// Where the text stops: just after the last token. A mistake found at
+    /// the end of the file is reported here, on the last line of real text,
+    /// rather than on the empty line after a final newline or comment.
+    let endOfText: SourceRange
 
     init(file: SourceFile, tokens: [Token]) {
         self.file = file
         bytes = file.bytes
         let end = Token(.eof, SourceRange(file.bytes.count, file.bytes.count))
         self.tokens = tokens.last?.kind == .eof ? tokens : tokens + [end]
+        let last = self.tokens.count >= 2 ? self.tokens[self.tokens.count - 2].range.end : 0
+        endOfText = SourceRange(last, last)
     }
 
     // MARK: Items
@@ -126,16 +137,16 @@ private struct Parser {
         let token = peek()
         var hint: String?
         if token.kind == .name, let match = closestMatch(to: text(token), in: ["let", "view"]) {
-            hint = "did you mean `\(match)`?"
+            hint = didYouMean(match)
         } else if token.kind == .rightParen {
             hint = "there is no `(` for this `)` to close"
         }
-        throw error("expected-item", "expected `let` or `view`, found \(describe(token))", at: token, hint: hint)
+        throw error(.expectedItem(found: describe(token)), at: token, hint: hint)
     }
 
     mutating func binding() throws(SyntaxError) -> Binding {
         let keyword = advance()
-        let (name, nameRange) = try declaredName(after: keyword, role: "a binding")
+        let (name, nameRange) = try declaredName(after: keyword, role: .binding)
         do {
             try consume(.equals, after: "`let \(name)`", hint: "a binding is written `let NAME = EXPR`")
             let value = try expression()
@@ -149,7 +160,7 @@ private struct Parser {
 
     mutating func viewDeclaration() throws(SyntaxError) -> ViewDeclaration {
         let keyword = advance()
-        let (name, nameRange) = try declaredName(after: keyword, role: "a view")
+        let (name, nameRange) = try declaredName(after: keyword, role: .view)
         var initials: [ViewDeclaration.Initial] = []
         var range = keyword.range.union(nameRange)
         while peek().kind == .name, !reservedWords.contains(text(peek())) {
@@ -165,24 +176,22 @@ private struct Parser {
             let token = peek()
             var hint = "a view is declared as `view NAME PROP VALUE …`, e.g. `view ball radius 20`"
             if token.kind == .name { hint = "`\(text(token))` is a reserved word and cannot name a property" }
-            throw error("expected-property", "expected a property and its initial value, found \(describe(token))",
-                        at: token, hint: hint)
+            throw error(.expectedProperty(found: describe(token)), at: token, hint: hint)
         }
         return ViewDeclaration(name: name, nameRange: nameRange, initials: initials, range: range)
     }
 
     /// The NAME after `let` or `view`. A reserved word is reported but kept,
     /// so the rest of the item is still checked.
-    mutating func declaredName(after keyword: Token, role: String) throws(SyntaxError) -> (String, SourceRange) {
+    mutating func declaredName(after keyword: Token, role: DiagnosticKind.NameRole) throws(SyntaxError) -> (String, SourceRange) {
         let token = peek()
         guard token.kind == .name, !startsItem(token) else {
-            throw error("expected-name", "expected a name after `\(text(keyword))`, found \(describe(token))", at: token)
+            throw error(.expectedName(after: text(keyword), found: describe(token)), at: token)
         }
         advance()
         let name = text(token)
         if reservedWords.contains(name) {
-            report(.error("reserved-name", "`\(name)` is a reserved word and cannot name \(role)", at: token.range,
-                          hint: "choose another name, such as `\(name)_`"))
+            report(.reservedName(name, role: role), at: token.range, hint: "choose another name, such as `\(name)_`")
             if isWord(keyword, "let") { reservedBindings.insert(name) }
         }
         return (name, token.range)
@@ -247,8 +256,8 @@ private struct Parser {
             let next = peek()
             if next.kind == .name, modifierWords.contains(text(next)) {
                 let exponent = file.text(count.range)
-                report(.error("modifier-after-power", "`\(text(next))` cannot follow `^ \(exponent)` directly", at: next.range,
-                              hint: "write `(x ^ \(exponent)) \(text(next))`"))
+                report(.modifierAfterPower(modifier: text(next), exponent: exponent), at: next.range,
+                       hint: "write `(x ^ \(exponent)) \(text(next))`")
                 result = try modifiers(on: result)
             }
         }
@@ -302,7 +311,21 @@ private struct Parser {
     mutating func loopCount(after looped: Token) throws(SyntaxError) -> Count {
         if checkWord("once") { return Count(1, range: advance().range) }
         if checkWord("twice") { return Count(2, range: advance().range) }
-        guard startsNumber(peek()) else { return Count(1, range: looped.range) }
+        guard startsNumber(peek()) else {
+            // A word on the same line that was meant as the count: `looped forever`, `looped thrice`.
+            let token = peek()
+            if token.kind == .name, onSameLine(looped, token), !reservedWords.contains(text(token)) {
+                if isWord(token, "forever") {
+                    report(.expectedCount(after: "looped", found: describe(token)), at: token.range,
+                           hint: "`looped` takes `once`, `twice` or `N times`")
+                    advance()
+                } else if let match = closestMatch(to: text(token), in: ["once", "twice"]) {
+                    report(.expectedCount(after: "looped", found: describe(token)), at: token.range, hint: didYouMean(match))
+                    advance()
+                }
+            }
+            return Count(1, range: looped.range)
+        }
         let count = try count(after: "`looped`")
         let source = file
         try consumeWord("times", after: "the count", hint: "write `looped \(source.text(count.range)) times`")
@@ -317,10 +340,9 @@ private struct Parser {
         guard startsNumber(token) else {
             var hint = "write `repeated 3 times`, `repeated once` or `repeated twice`"
             if token.kind == .name, let match = closestMatch(to: text(token), in: ["once", "twice"]) {
-                hint = "did you mean `\(match)`?"
+                hint = didYouMean(match)
             }
-            throw error("expected-count", "expected `once`, `twice` or a count after `repeated`, found \(describe(token))",
-                        at: token, hint: hint)
+            throw error(.expectedCount(after: "repeated", found: describe(token)), at: token, hint: hint)
         }
         let count = try count(after: "`repeated`")
         let source = file
@@ -352,6 +374,7 @@ private struct Parser {
                 if let tween = try tweenIfPresent() {
                     return Parsed(expr: Expr(.tween(tween), range: tween.range), height: 1)
                 }
+                if looksLikeTween(at: token) { throw unknownVerb(token) }
                 advance()
                 return Parsed(expr: Expr(.name(word), range: token.range), height: 1)
             }
@@ -394,6 +417,34 @@ private struct Parser {
         default:
             return nil
         }
+    }
+
+    /// Whether the name here, which does not start a tween, was meant as a
+    /// verb: a view follows it on the same line, and it is close to a verb or
+    /// the view is followed by `from` or `.` (`rotat square from 0 to 90`,
+    /// `move ball from 0 to 100`). A name followed by a name is an error
+    /// anyway; this puts it on the verb.
+    func looksLikeTween(at token: Token) -> Bool {
+        let target = peek(1)
+        guard startsTarget(target), onSameLine(token, target) else { return false }
+        if closestMatch(to: text(token), in: verbs) != nil { return true }
+        let after = peek(2)
+        return isWord(target, "all") || isWord(after, "from") || after.kind == .dot
+    }
+
+    /// `rotat square …`: the error is the verb.
+    mutating func unknownVerb(_ token: Token) -> SyntaxError {
+        let word = text(token)
+        let list = "the verbs are " + verbs.dropLast().joined(separator: ", ") + " and " + (verbs.last ?? "")
+        var hint = list
+        if let verb = closestMatch(to: word, in: verbs) {
+            hint = didYouMean(verb)
+        } else if word == "move", peek(1).kind == .name, !isWord(peek(1), "all") {
+            // `move` is not a verb (yet): say how to move a view today.
+            let view = text(peek(1))
+            hint = "to move `\(view)`, animate one of its properties: `animate \(view).x from A to B`; " + list
+        }
+        return error(.unknownVerb(word), at: token, hint: hint)
     }
 
     /// ( "fadeIn" | "fade" "in" ) target | ( "fadeOut" | "fade" "out" ) target
@@ -453,7 +504,7 @@ private struct Parser {
         let start = advance()
         let viewToken = peek()
         guard !isWord(viewToken, "all") else {
-            throw error("expected-target", "expected a view name after `animate`, found `all`", at: viewToken,
+            throw error(.expectedTarget(found: describe(viewToken)), at: viewToken,
                         hint: "`animate` animates one property of one view: `animate V.PROP from A to B`")
         }
         advance()
@@ -461,8 +512,8 @@ private struct Parser {
         try consume(.dot, after: "`animate \(view)`", hint: "write `animate \(view).PROP from A to B`")
         let propertyToken = peek()
         guard propertyToken.kind == .name, !reservedWords.contains(text(propertyToken)) else {
-            throw error("expected-property", "expected a property name after `\(view).`, found \(describe(propertyToken))",
-                        at: propertyToken, hint: "write `animate \(view).PROP from A to B`")
+            throw error(.expectedPropertyName(view: view, found: describe(propertyToken)), at: propertyToken,
+                        hint: "write `animate \(view).PROP from A to B`")
         }
         advance()
         let property = text(propertyToken)
@@ -504,17 +555,14 @@ private struct Parser {
             let suggestion = closestMatch(to: word, in: angleUnits)
             guard token.range.start == value.range.end || suggestion != nil else { return nil }
             advance()
-            report(.error("unknown-angle-unit", "unknown angle unit `\(word)`", at: token.range,
-                          hint: suggestion.map { "did you mean `\($0)`?" } ?? "angles take a unit: degrees, deg, radians, rad or turns"))
+            report(.unknownAngleUnit(word), at: token.range,
+                   hint: suggestion.map(didYouMean) ?? "angles take a unit: degrees, deg, radians, rad or turns")
             return nil
         }
     }
 
     mutating func warnPiInDegrees(_ value: Number) {
-        let rounded = (value.value * 1000).rounded() / 1000
-        let shown = formatNumber(rounded.isFinite ? rounded : value.value)
-        report(.warning("pi-in-degrees", "`\(file.text(value.range))` degrees is \(shown) degrees",
-                        at: value.range, hint: "did you mean `radians`?"))
+        report(.piInDegrees(written: file.text(value.range), degrees: value.value), at: value.range, hint: didYouMean("radians"))
     }
 
     // MARK: Durations and counts
@@ -533,11 +581,8 @@ private struct Parser {
             case "ms":
                 unit = .milliseconds
             default:
-                // `2min`, or a spaced word close to a unit (`2 secs`), is a unit gone wrong.
-                if !reservedWords.contains(word), token.range.start == value.range.end
-                    || (word.utf8.count > 1 && closestMatch(to: word, in: durationUnits) != nil) {
-                    report(.error("unknown-unit", "unknown duration unit `\(word)`", at: token.range,
-                                  hint: "durations take a unit: s, sec, seconds or ms"))
+                if let hint = unknownUnitHint(word, at: token, after: value) {
+                    report(.unknownUnit(word), at: token.range, hint: hint)
                     advance()
                 }
             }
@@ -550,15 +595,44 @@ private struct Parser {
         return Duration(number: settled(value), unit: unit, range: range)
     }
 
-    /// count = number ; a whole number ≥ 0.
-    mutating func count(after context: @autoclosure () -> String) throws(SyntaxError) -> Count {
-        let value = try number(what: "a count", after: context())
-        checkWholeAndNotNegative(value)
-        return Count(number: settled(value), range: value.range)
+    /// The hint for a name right after a duration's number that is not a
+    /// unit, when it was meant as one; `nil` when it is something else (a
+    /// reserved word, a modifier or easing written without `with`, a verb
+    /// starting the next tween, a name on the next line).
+    ///
+    /// Only modifiers and reserved words can follow a duration, so any other
+    /// name there is a mistake: `2min` and `2 secs` are units gone wrong,
+    /// `300 millis` one spelt differently, `90 degrees` a unit of angle.
+    func unknownUnitHint(_ word: String, at token: Token, after value: Number) -> String? {
+        guard !reservedWords.contains(word) else { return nil }
+        let adjacent = token.range.start == value.range.end
+        if let unit = durationUnitAliases[word] ?? (word.utf8.count > 1 ? closestMatch(to: word, in: durationUnits) : nil) {
+            return adjacent ? "durations take a unit: s, sec, seconds or ms" : didYouMean(unit)
+        }
+        if adjacent { return "durations take a unit: s, sec, seconds or ms" }
+        guard onSameLine(value.range, token.range), closestMatch(to: word, in: Array(modifierWords).sorted()) == nil,
+              EasingNames.easing(named: word) == nil, TweenSyntax.Verb(rawValue: word) == nil else { return nil }
+        if angleUnits.contains(word) { return "durations take s, sec, seconds or ms" }
+        return "durations take a unit: s, sec, seconds or ms; to play \(quoted(word)) next, write `;` or `||` before it"
     }
 
-    mutating func checkWholeAndNotNegative(_ value: Number) {
-        guard value.value.isFinite else { return }   // already reported
+    /// count = number ; a whole number ≥ 0.
+    ///
+    /// Counts are checked here and only here: the returned count's
+    /// ``Count/value`` is set when it is valid, and every invalid count is
+    /// reported, so later stages read `value` and report nothing.
+    mutating func count(after context: @autoclosure () -> String) throws(SyntaxError) -> Count {
+        let value = try number(what: "a count", after: context())
+        let count = Count(number: settled(value), range: value.range)
+        // A number that is not finite was reported already (and settled to 0).
+        if value.value.isFinite, count.value == nil {
+            report(invalidCount(value), at: value.range)
+        }
+        return count
+    }
+
+    /// Why `value` is not a count (a whole number ≥ 0 that fits in an `Int`).
+    func invalidCount(_ value: Number) -> DiagnosticKind {
         let text = file.text(value.range)
         let whole: Bool
         if let exact = value.exact {
@@ -566,11 +640,11 @@ private struct Parser {
         } else {
             whole = value.value == value.value.rounded()
         }
-        if value.value < 0 {
-            report(.error("invalid-count", "count must not be negative (got \(text))", at: value.range))
-        } else if !whole {
-            report(.error("invalid-count", "count must be a whole number (got \(text))", at: value.range))
-        }
+        if value.value < 0 { return .negativeCount(text) }
+        if !whole { return .fractionalCount(text) }
+        // Whole and not negative, but not exact or too large for an `Int`.
+        if value.exact == nil, value.value < 0x1p63 { return .inexactCount(text) }
+        return .countTooLarge(value.value)
     }
 
     // MARK: Numbers
@@ -581,7 +655,7 @@ private struct Parser {
     mutating func number(what: String, after context: @autoclosure () -> String, grouped: Bool = false) throws(SyntaxError) -> Number {
         let token = peek()
         guard startsNumber(token) else {
-            throw error("expected-number", "expected \(what) after \(context()), found \(describe(token))", at: token)
+            throw error(.expectedNumber(what: what, after: context(), found: describe(token)), at: token)
         }
         return try arithmetic(grouped: grouped)
     }
@@ -633,7 +707,7 @@ private struct Parser {
             let value = isWord(token, "pi") ? Double.pi : 2 * Double.pi
             return Number(exact: nil, value: value, mentionsPi: true, range: token.range)
         default:
-            throw error("expected-number", "expected a number after \(describe(previous)), found \(describe(token))", at: token)
+            throw error(.expectedNumber(what: "a number", after: describe(previous).description, found: describe(token)), at: token)
         }
     }
 
@@ -665,8 +739,7 @@ private struct Parser {
         let text = self.text(token)
         let value = Double(text) ?? .nan
         guard value.isFinite else {
-            report(.error("non-finite-number", "number \(describe(token)) is too large", at: token.range,
-                          hint: "numbers must be finite; the largest is about 1.8e308"))
+            report(.numberTooLarge(text), at: token.range, hint: "numbers must be finite; the largest is about 1.8e308")
             return Number(exact: nil, value: .nan, range: token.range)
         }
         let exact = smallDecimal(bytes[token.range.start..<token.range.end]) ?? Time(decimal: text)
@@ -690,7 +763,7 @@ private struct Parser {
             return Number(exact: nil, value: .nan, mentionsPi: mentionsPi, range: range)
         }
         if op.kind == .slash, right.value == 0 || right.exact?.isZero == true {
-            report(.error("division-by-zero", "division by zero in `\(file.text(range))`", at: range))
+            report(.divisionByZero(file.text(range)), at: range)
             return Number(exact: nil, value: .nan, mentionsPi: mentionsPi, range: range)
         }
         var exact: Time?
@@ -714,8 +787,7 @@ private struct Parser {
             }
         }
         guard value.isFinite else {
-            report(.error("non-finite-number", "`\(file.text(range))` is not a finite number", at: range,
-                          hint: "numbers must be finite; the largest is about 1.8e308"))
+            report(.notFiniteNumber(file.text(range)), at: range, hint: "numbers must be finite; the largest is about 1.8e308")
             return Number(exact: nil, value: .nan, mentionsPi: mentionsPi, range: range)
         }
         return Number(exact: exact, value: value, mentionsPi: mentionsPi, range: range)
@@ -735,12 +807,21 @@ private struct Parser {
     mutating func easing(high: Token?) throws(SyntaxError) -> (Easing, SourceRange) {
         let token = peek()
         guard token.kind == .name, !reservedWords.contains(text(token)) else {
-            throw error("expected-easing", "expected an easing after \(describe(previous)), found \(describe(token))", at: token,
+            throw error(.expectedEasing(after: describe(previous).description, found: describe(token)), at: token,
                         hint: "for example `with ease-in-out`, `with linear` or `with steps(4)`")
         }
         advance()
         let name = text(token)
         let start = high?.range ?? token.range
+        if let spaced = spacedEasingName(after: token) {
+            // `ease in out`: the words of one easing name, written apart.
+            var last = token
+            for _ in 0..<spaced.words { last = advance() }
+            report(.unknownEasing(file.text(token.range.union(last.range))), at: token.range.union(last.range),
+                   hint: didYouMean(spaced.name))
+            skipArguments()
+            return (.linear, start.union(previous.range))
+        }
         switch name {
         case "cubic-bezier":
             rejectHigh(high, on: name)
@@ -756,20 +837,40 @@ private struct Parser {
         default:
             guard let easing = EasingNames.easing(named: name) else {
                 let suggestion = closestMatch(to: name, in: EasingNames.allNames + EasingNames.functionalForms)
-                report(.error("unknown-easing", "unknown easing `\(name)`", at: token.range,
-                              hint: suggestion.map { "did you mean `\($0)`?" }
-                                  ?? "easings include linear, ease-in, ease-out, ease-in-out, ease-in-out-cubic, cubic-bezier(…) and steps(N)"))
+                report(.unknownEasing(name), at: token.range,
+                       hint: suggestion.map(didYouMean)
+                           ?? "easings include linear, ease-in, ease-out, ease-in-out, ease-in-out-cubic, cubic-bezier(…) and steps(N)")
                 skipArguments()
                 return (.linear, start.union(previous.range))
             }
             rejectHigh(high, on: name)
             if check(.leftParen) {
-                report(.error("unexpected-easing-parameter", "easing `\(name)` takes no parameter", at: peek().range,
-                              hint: "only ease-in, ease-out and ease-in-out take a parameter, as in `ease-out(3)`"))
+                report(.unexpectedEasingParameter(name), at: peek().range,
+                       hint: "only ease-in, ease-out and ease-in-out take a parameter, as in `ease-out(3)`")
                 skipArguments()
             }
             return (easing, start.union(previous.range))
         }
+    }
+
+    /// `ease in out` for `ease-in-out`: the longest run of names after the
+    /// easing name `first` (on its line) that, joined to it by `-`, spells an
+    /// easing; `words` is how many names follow `first`. `nil` when there is
+    /// none, or when the words read fine apart (`with ease in 2s` retimes an
+    /// `ease`d animation).
+    func spacedEasingName(after first: Token) -> (name: String, words: Int)? {
+        var joined = text(first)
+        var found: (name: String, words: Int)?
+        var offset = 0
+        while offset < 4 {
+            let next = peek(offset)
+            guard next.kind == .name, onSameLine(first, next) else { break }
+            joined += "-" + text(next)
+            if EasingNames.easing(named: joined) != nil { found = (joined, offset + 1) }
+            offset += 1
+        }
+        if isWord(peek(), "in"), startsNumber(peek(1)) { return nil }
+        return found
     }
 
     /// `ease-in`, `ease-out`, `ease-in-out`, each with an optional `(c)` or a preceding `high`.
@@ -784,8 +885,7 @@ private struct Parser {
             let close = try closing(open)
             range = range.union(close.range)
             if let high {
-                report(.error("invalid-high", "`high` cannot be combined with an explicit parameter", at: high.range,
-                              hint: "write `\(name)(\(file.text(value.range)))` or `high \(name)`"))
+                report(.highWithParameter, at: high.range, hint: "write `\(name)(\(file.text(value.range)))` or `high \(name)`")
             }
             guard value.value.isFinite else { return (.linear, range) }   // already reported
             parameter = value.value
@@ -794,7 +894,7 @@ private struct Parser {
         do throws(AnimationError) {
             return (try EasingNames.talkCurve(name, parameter: parameter), range)
         } catch {
-            report(.error("invalid-easing", error.description, at: parameterRange ?? range))
+            report(.invalidEasing(error), at: parameterRange ?? range)
             return (.linear, range)
         }
     }
@@ -807,7 +907,7 @@ private struct Parser {
         let names = ["x1", "y1", "x2", "y2"]
         for (index, name) in names.enumerated() {
             if index > 0 { try consume(.comma, after: names[index - 1], hint: usage) }
-            let context = describe(previous)
+            let context = describe(previous).description
             values.append(try number(what: name, after: context, grouped: true))
         }
         let close = try closing(open)
@@ -818,8 +918,7 @@ private struct Parser {
         } catch {
             // Point at the x that is out of range.
             let culprit = (0...1).contains(values[0].value) ? values[2].range : values[0].range
-            report(.error("invalid-easing", error.description, at: culprit,
-                          hint: "x1 and x2 are times and must lie in [0, 1]; y1 and y2 may overshoot"))
+            report(.invalidEasing(error), at: culprit, hint: "x1 and x2 are times and must lie in [0, 1]; y1 and y2 may overshoot")
             return (.linear, range)
         }
     }
@@ -832,8 +931,8 @@ private struct Parser {
         if match(.comma) {
             let positionToken = peek()
             guard positionToken.kind == .name else {
-                throw error("expected-step-position", "expected a step position after `,`, found \(describe(positionToken))",
-                            at: positionToken, hint: "positions are jump-start, jump-end, jump-none, jump-both, start and end")
+                throw error(.expectedStepPosition(found: describe(positionToken)), at: positionToken,
+                            hint: "positions are jump-start, jump-end, jump-none, jump-both, start and end")
             }
             advance()
             let word = text(positionToken)
@@ -843,9 +942,9 @@ private struct Parser {
             case "jump-none": position = .jumpNone
             case "jump-both": position = .jumpBoth
             default:
-                report(.error("unknown-step-position", "unknown step position `\(word)`", at: positionToken.range,
-                              hint: closestMatch(to: word, in: stepPositions).map { "did you mean `\($0)`?" }
-                                  ?? "positions are jump-start, jump-end, jump-none, jump-both, start and end"))
+                report(.unknownStepPosition(word), at: positionToken.range,
+                       hint: closestMatch(to: word, in: stepPositions).map(didYouMean)
+                           ?? "positions are jump-start, jump-end, jump-none, jump-both, start and end")
             }
         }
         let close = try closing(open)
@@ -853,14 +952,14 @@ private struct Parser {
         guard count.value.isFinite else { return (.linear, range) }   // already reported
         guard let exact = count.exact, exact.denominator == 1, let steps = Int(exactly: exact.numerator) else {
             let whole = count.exact.map { $0.denominator == 1 } ?? (count.value == count.value.rounded())
-            report(.error("invalid-count", "the number of steps " + (whole ? "is too large" : "must be a whole number")
-                          + " (got \(file.text(count.range)))", at: count.range))
+            let written = file.text(count.range)
+            report(whole ? .tooManySteps(written) : .fractionalSteps(written), at: count.range)
             return (.linear, range)
         }
         do throws(AnimationError) {
             return (try Easing.steps(steps, position), range)
         } catch {
-            report(.error("invalid-easing", error.description, at: count.range))
+            report(.invalidEasing(error), at: count.range)
             return (.linear, range)
         }
     }
@@ -879,8 +978,7 @@ private struct Parser {
 
     mutating func rejectHigh(_ high: Token?, on name: String) {
         guard let high else { return }
-        report(.error("invalid-high", "`high` only applies to ease-in, ease-out and ease-in-out, not `\(name)`", at: high.range,
-                      hint: "remove `high`"))
+        report(.highNotApplicable(name), at: high.range, hint: "remove `high`")
     }
 
     /// Skips a parenthesised argument list after an easing already reported.
@@ -921,24 +1019,23 @@ private struct Parser {
     }
 
     mutating func nestingTooDeep(at token: Token) -> SyntaxError {
-        error("nesting-too-deep", "expressions nest more than \(maxExpressionNesting) levels deep", at: token,
-              hint: "split the expression into several `let` bindings")
+        error(.nestingTooDeep(limit: maxExpressionNesting), at: token, hint: "split the expression into several `let` bindings")
     }
 
     // MARK: Errors
 
     /// Reports an error (unless the lexer already reported this token) and
     /// returns the error to throw.
-    mutating func error(_ id: String, _ message: String, at token: Token, hint: String? = nil,
+    mutating func error(_ kind: DiagnosticKind, at token: Token, hint: String? = nil,
                         notes: [Diagnostic.Note] = []) -> SyntaxError {
         if token.kind != .invalid {
-            report(.error(id, message, at: token.range, hint: hint, notes: notes))
+            report(kind, at: token.kind == .eof ? endOfText : token.range, hint: hint, notes: notes)
         }
         return SyntaxError()
     }
 
-    mutating func report(_ diagnostic: Diagnostic) {
-        if diagnostics.count < maxParseDiagnostics { diagnostics.append(diagnostic) }
+    mutating func report(_ kind: DiagnosticKind, at range: SourceRange, hint: String? = nil, notes: [Diagnostic.Note] = []) {
+        if diagnostics.count < maxParseDiagnostics { diagnostics.append(Diagnostic(kind, at: range, hint: hint, notes: notes)) }
     }
 
     mutating func expectedAnimation(found token: Token) -> SyntaxError {
@@ -949,8 +1046,8 @@ private struct Parser {
             if next.kind == .name, next.range.start == token.range.end { written += text(next) }
             hint = "a number is not an animation; did you mean `wait \(written)`?"
         }
-        let context = current > 0 ? " after \(describe(previous))" : ""
-        return error("expected-expression", "expected an animation\(context), found \(describe(token))", at: token, hint: hint)
+        let context = current > 0 ? describe(previous).description : nil
+        return error(.expectedExpression(after: context, found: describe(token)), at: token, hint: hint)
     }
 
     /// Something that cannot follow a complete expression (`a revesed`, `a b`, `a )`).
@@ -960,11 +1057,11 @@ private struct Parser {
         if token.kind == .name {
             let word = text(token)
             if let match = closestMatch(to: word, in: Array(modifierWords).sorted()) {
-                hint = "did you mean `\(match)`?"
+                hint = didYouMean(match)
             } else if EasingNames.easing(named: word) != nil {
-                hint = "did you mean `with \(word)`?"
+                hint = didYouMean("with \(word)")
             } else if previous.kind == .name, let verb = closestMatch(to: text(previous), in: verbs), verb != text(previous) {
-                hint = "did you mean `\(verb)`?"
+                hint = didYouMean(verb)
             } else if !reservedWords.contains(word) {
                 hint = "did you forget `;` or `||` before `\(word)`?"
             }
@@ -973,8 +1070,7 @@ private struct Parser {
         } else if token.kind == .rightParen {
             hint = "there is no `(` for this `)` to close"
         }
-        return error("expected-operator", "expected an operator or a modifier after the expression, found \(describe(token))",
-                     at: token, hint: hint)
+        return error(.expectedOperator(found: describe(token)), at: token, hint: hint)
     }
 
     // MARK: Token helpers
@@ -1020,7 +1116,7 @@ private struct Parser {
     @discardableResult
     mutating func consume(_ kind: Token.Kind, after context: @autoclosure () -> String, hint: @autoclosure () -> String? = nil) throws(SyntaxError) -> Token {
         if check(kind) { return advance() }
-        throw error("expected-token", "expected \(kind) after \(context()), found \(describe(peek()))", at: peek(), hint: hint())
+        throw error(.expectedToken(expected: kind.description, after: context(), found: describe(peek())), at: peek(), hint: hint())
     }
 
     @discardableResult
@@ -1028,16 +1124,31 @@ private struct Parser {
         let token = peek()
         if isWord(token, word) { return advance() }
         var hint = hint()
-        if token.kind == .name, let match = closestMatch(to: text(token), in: [word]) { hint = "did you mean `\(match)`?" }
-        throw error("expected-token", "expected `\(word)` after \(context()), found \(describe(token))", at: token, hint: hint)
+        if token.kind == .name, let match = closestMatch(to: text(token), in: [word]) { hint = didYouMean(match) }
+        throw error(.expectedToken(expected: "`\(word)`", after: context(), found: describe(token)), at: token, hint: hint)
     }
 
     /// The `)` matching `open`.
     mutating func closing(_ open: Token) throws(SyntaxError) -> Token {
         if check(.rightParen) { return advance() }
         let location = file.location(of: open.range.start)
-        throw error("unclosed-paren", "expected `)` to close the `(` at \(location), found \(describe(peek()))", at: peek(),
-                    notes: [Diagnostic.Note("the `(` opened here", at: open.range)])
+        throw error(.unclosedParen(openedAt: location, found: describe(peek())), at: peek(),
+                    notes: [Diagnostic.Note(.parenOpenedHere, at: open.range)])
+    }
+
+    /// Whether no line break separates the two.
+    func onSameLine(_ first: Token, _ second: Token) -> Bool {
+        onSameLine(first.range, second.range)
+    }
+
+    func onSameLine(_ first: SourceRange, _ second: SourceRange) -> Bool {
+        var index = max(0, first.end)
+        let end = min(second.start, bytes.count)
+        while index < end {
+            if bytes[index] == UInt8(ascii: "\n") { return false }
+            index += 1
+        }
+        return true
     }
 
     func isWord(_ token: Token, _ word: String) -> Bool {
@@ -1073,15 +1184,13 @@ private struct Parser {
     }
 
     /// How a found token is named in a message.
-    func describe(_ token: Token) -> String {
+    func describe(_ token: Token) -> DiagnosticKind.Found {
         switch token.kind {
-        case .eof: return "end of file"
-        case .invalid: return "an invalid character"
-        case .name, .number:
-            let text = self.text(token)
-            return text.count > 24 ? "`\(text.prefix(24))…`" : "`\(text)`"
+        case .eof: return .endOfFile
+        case .invalid: return .invalidCharacter
+        case .name, .number: return .text(text(token))
         case .leftParen, .rightParen, .comma, .dot, .equals, .semicolon, .star, .plus, .minus, .slash, .caret, .parallel:
-            return token.kind.description
+            return .punctuation(token.kind)
         }
     }
 }

@@ -39,6 +39,20 @@ public struct ResolvedProgram: Sendable {
         if let name { return bindings[name] }
         return program.bindings.last
     }
+
+    /// The hint for `name` when the file binds no such name: the binding it
+    /// likely meant, or else the ones there are (the first ten, in file order).
+    public func hint(forUnknownBinding name: String) -> String {
+        if let match = closestMatch(to: name, in: bindings.keys.sorted()) { return didYouMean(match) }
+        var names: [String] = []
+        var seen: Set<String> = []
+        for binding in program.bindings where seen.insert(binding.name).inserted {
+            names.append("`\(binding.name)`")
+        }
+        if names.isEmpty { return "the file has no `let`" }
+        let shown = names.prefix(10).joined(separator: ", ")
+        return "the file defines " + shown + (names.count > 10 ? " and \(names.count - 10) more" : "")
+    }
 }
 
 private struct Resolver {
@@ -76,9 +90,9 @@ private struct Resolver {
         unknown.sort { $0.1.start < $1.1.start }
         let candidates = bindings.keys.sorted()   // sorted: ties give the same hint on every run
         for (name, range) in unknown.prefix(maxParseDiagnostics) {
-            let hint = closestMatch(to: name, in: candidates).map { "did you mean `\($0)`?" }
+            let hint = closestMatch(to: name, in: candidates).map(didYouMean)
                 ?? (TweenSyntax.Verb(rawValue: name) != nil ? "`\(name)` starts a tween only when a view follows it" : nil)
-            diagnostics.append(.error("unknown-name", "no animation named \(quoted(name))", at: range, hint: hint))
+            report(.unknownName(name), at: range, hint: hint)
         }
         let order = orderBindings(references: references, broken: &broken)
         return ResolvedProgram(program: program, bindings: bindings, order: order, views: views.sorted(),
@@ -90,17 +104,16 @@ private struct Resolver {
         for view in program.views {
             views.insert(view.name)
             if let first = declared[view.name] {
-                diagnostics.append(.error("duplicate-view", "view `\(view.name)` is declared twice", at: view.nameRange,
-                                          hint: "put all of its initial values in one declaration",
-                                          notes: [.init("first declared here", at: first)]))
+                report(.duplicateView(view.name), at: view.nameRange, hint: "put all of its initial values in one declaration",
+                       notes: [.init(.firstDeclared, at: first)])
                 continue
             }
             declared[view.name] = view.nameRange
             var seen: [String: SourceRange] = [:]
             for item in view.initials {
                 if let first = seen[item.property] {
-                    diagnostics.append(.error("duplicate-property", "`\(view.name).\(item.property)` is given two initial values",
-                                              at: item.range, notes: [.init("first given here", at: first)]))
+                    report(.duplicateProperty(view: view.name, property: item.property), at: item.range,
+                           notes: [.init(.firstGiven, at: first)])
                     continue
                 }
                 seen[item.property] = item.range
@@ -112,13 +125,17 @@ private struct Resolver {
     private mutating func collectBindings() {
         for binding in program.bindings {
             if let first = bindings[binding.name] {
-                diagnostics.append(.error("duplicate-let", "`\(binding.name)` is already defined", at: binding.nameRange,
-                                          hint: "rename one of the two bindings",
-                                          notes: [.init("first defined here", at: first.nameRange)]))
+                report(.duplicateLet(binding.name), at: binding.nameRange, hint: "rename one of the two bindings",
+                       notes: [.init(.firstDefined, at: first.nameRange)])
                 continue
             }
             bindings[binding.name] = binding
         }
+    }
+
+    private mutating func report(_ kind: DiagnosticKind, at range: SourceRange, hint: String? = nil,
+                                 notes: [Diagnostic.Note] = []) {
+        diagnostics.append(Diagnostic(kind, at: range, hint: hint, notes: notes))
     }
 
     /// Names referred to by `expr`, and every view its tweens name.
@@ -161,9 +178,8 @@ private struct Resolver {
                     case .visiting:
                         let cycle = path.map(\.name).drop { $0 != target }
                         for name in cycle { broken.insert(name) }
-                        let through = cycle.count > 1 ? " through " + cycle.dropFirst().map { "`\($0)`" }.joined(separator: ", ") : ""
-                        diagnostics.append(.error("cycle", "`\(target)` refers to itself\(through)", at: range,
-                                                  hint: "an animation cannot contain itself; build it from other bindings"))
+                        report(.cycle(target, through: Array(cycle.dropFirst())), at: range,
+                               hint: "an animation cannot contain itself; build it from other bindings")
                     case .done:
                         if broken.contains(target) { broken.insert(top.name) }
                     case nil:

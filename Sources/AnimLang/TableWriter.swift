@@ -196,9 +196,8 @@ public func writeTable(_ outcome: Outcome, _ request: TableRequest, flush: (inou
     let frames = FrameTimes(duration: compiled.duration, fps: request.fps)
     guard let count = frames.count, count <= request.maximumRows else {
         let range = target.nameRange == .none ? target.range : target.nameRange
-        return [.error("too-many-rows",
-                       "`\(target.name)` lasts \(compiled.duration)s: at \(request.fps) fps that is more than \(request.maximumRows) rows",
-                       at: range, hint: "sample fewer rows with a lower --fps, or exactly the times you need with --at")]
+        return [Diagnostic(.tooManyRows(binding: target.name, duration: compiled.duration, fps: request.fps, limit: request.maximumRows),
+                           at: range, hint: "sample fewer rows with a lower --fps, or exactly the times you need with --at")]
     }
     tabulate(compiled, initial: outcome.initial, at: frames, format: request.format, timeDecimals: request.timeDecimals, flush: flush)
     return []

@@ -378,33 +378,37 @@ struct Normalizer {
         }
     }
 
-    /// `wait a ; (x || y || …) = (wait a ; x) || (wait a ; y) || …`. The
-    /// parallel's own rules then factor `wait a` back out only for operands
-    /// that all start with it; when that gives back `wait a ; (x || y || …)`
-    /// the pair stays as it was.
+    /// `wait a ; (x || y || …) = (wait a ; x) || (wait a ; y) || …`, when an
+    /// operand starts with a wait of its own: its delays then differ from the
+    /// others', and the parallel's rules factor `wait a` back out only for
+    /// operands that still share it. When no operand starts with a wait the
+    /// pair is already the shared delay factored out, and stays.
     private mutating func distributeDelays(_ items: [Term]) throws(NormalizationError) -> [Term] {
         var items = items
         var index = 0
-        var rounds = 0
-        // Each replacement moves a delay inward; the bound only guards against a rule cycle.
-        while index + 1 < items.count, rounds < 64 + 4 * items.count {
-            rounds += 1
-            guard case .wait = items[index].kind, case .parallel(let operands) = items[index + 1].kind else {
+        while index + 1 < items.count {
+            guard case .wait = items[index].kind, case .parallel(let operands) = items[index + 1].kind,
+                  operands.contains(where: { if case .wait = firstItem($0).kind { return true } else { return false } }) else {
                 index += 1
                 continue
             }
-            let delay = items[index], parallel = items[index + 1]
+            let delay = items[index]
             var delayed: [Term] = []
             for operand in operands { delayed.append(try sequence([delay, operand])) }
-            let replacement = try self.parallel(delayed).items
-            if replacement.count == 2, replacement[0] === delay, replacement[1] === parallel {
-                index += 1
-                continue
-            }
-            items.replaceSubrange(index...(index + 1), with: replacement)
+            items.replaceSubrange(index...(index + 1), with: try parallel(delayed).items)
             items = try mergeWaits(items)
         }
         return items
+    }
+
+    /// The first item of `term` as a sequence lists it, small powers unrolled
+    /// (``append(_:to:)``).
+    private func firstItem(_ term: Term) -> Term {
+        switch term.kind {
+        case .sequence(let items): return items.first.map(firstItem) ?? term
+        case .power(let body, let count) where count <= Normalizer.unrollLimit / body.items.count: return firstItem(body)
+        default: return term
+        }
     }
 
     private mutating func mergeWaits(_ items: [Term]) throws(NormalizationError) -> [Term] {
@@ -546,6 +550,7 @@ struct Normalizer {
         if children.isEmpty { return zero }
         if let hoisted = try hoistTrailingWaits(children) { return hoisted }
         children = dropAbsorbed(children)
+        if let absorbed = try absorbDelayedSuffixes(children) { return try parallel(absorbed) }
         if let factored = try factorPrefixes(children) { return factored }
         if let factored = try factorSuffixes(children) { return factored }
         if children.count == 1 { return children[0] }
@@ -599,6 +604,58 @@ struct Normalizer {
         }
         let kept = children.filter { !covered.contains(ObjectIdentifier($0)) }
         return kept.isEmpty ? children : kept
+    }
+
+    /// `m` and `P'` when `term` is a parallel `P` all of whose operands start
+    /// with a wait (`m` the shortest): `P = wait m ; P'` (left distributivity
+    /// read backwards). `nil` otherwise.
+    private mutating func commonDelay(of term: Term) throws(NormalizationError) -> (Time, Term)? {
+        guard case .parallel(let operands) = term.kind else { return nil }
+        var delays: [Time] = []
+        for operand in operands {
+            guard case .wait(let d) = firstItem(operand).kind else { return nil }
+            delays.append(d)
+        }
+        guard let shortest = delays.min(), shortest.isPositive else { return nil }
+        var rests: [Term] = []
+        for (operand, delay) in zip(operands, delays) {
+            var items: [Term] = []
+            try append(operand, to: &items)
+            items.removeFirst()
+            guard let remaining = try? delay.subtracting(shortest) else { throw .overflow }
+            rests.append(try sequence([try wait(remaining)] + items))
+        }
+        return (shortest, try parallel(rests))
+    }
+
+    /// `(p ; x) || (wait t ; x) = p ; x` when `p` lasts `t`: right
+    /// distributivity (the prefixes last equally long) and a covered wait.
+    /// ``factorSuffixes(_:)`` finds it where `wait t ; x` is a sequence; this
+    /// finds it where `x` starts with a parallel and the delay went inside it
+    /// (``distributeDelays(_:)``), so `wait t ; x` is spread over several of
+    /// our operands. `nil` when no operand absorbs others so.
+    private mutating func absorbDelayedSuffixes(_ children: [Term]) throws(NormalizationError) -> [Term]? {
+        guard children.count > 1 else { return nil }
+        let present = Set(children.map(ObjectIdentifier.init))
+        for child in children {
+            guard case .sequence(let items) = child.kind else { continue }
+            var offset = Time.zero
+            for index in items.indices {
+                if index > 0, case .parallel(let operands) = items[index].kind,
+                   operands.contains(where: { if case .wait = firstItem($0).kind { return true } else { return false } }) {
+                    let delayed = try sequence([try wait(offset), try sequence(Array(items[index...]))])
+                    let parts: [Term]
+                    if case .parallel(let spread) = delayed.kind { parts = spread } else { parts = [delayed] }
+                    let ids = Set(parts.map(ObjectIdentifier.init))
+                    if !ids.contains(ObjectIdentifier(child)), ids.isSubset(of: present) {
+                        return children.filter { !ids.contains(ObjectIdentifier($0)) }
+                    }
+                }
+                guard let d = items[index].duration, let next = try? offset.adding(d) else { throw .overflow }
+                offset = next
+            }
+        }
+        return nil
     }
 
     /// The terms a term starts with, at time 0, with all of their segments:
@@ -658,6 +715,19 @@ struct Normalizer {
             var items: [Term] = []
             try append(child, to: &items)
             if items.isEmpty { items = [child] }
+            // A delay that went inside a trailing parallel comes back out, so
+            // `y ; x` and `z ; wait c ; x` show the same last item `x`.
+            if let last = items.last, let (delay, core) = try commonDelay(of: last) {
+                items.removeLast()
+                if let previous = items.last, case .wait(let d) = previous.kind {
+                    guard let merged = try? d.adding(delay) else { throw .overflow }
+                    items.removeLast()
+                    items.append(try wait(merged))
+                } else {
+                    items.append(try wait(delay))
+                }
+                items.append(core)
+            }
             unrolled.append(items)
             guard let last = items.last, let total = child.duration else { continue }
             let tail = Tail(last: ObjectIdentifier(last), duration: total)

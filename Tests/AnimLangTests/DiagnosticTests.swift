@@ -121,6 +121,25 @@ private let cases: [DiagnosticCase] = [
     .init("let a = b with linear(2)", "1:22", "easing `linear` takes no parameter"),
     .init("let a = b with compose(ease-in, bogus)", "1:33", "unknown-easing"),
     .init("let a = b with compose(ease-in)", "1:31", "expected `,` after the first easing, found `)`"),
+    // The end of the file: reported where the text stops, just after the
+    // last token (not on the empty line after the file's last newline).
+    .init("let a = b ;\n", "1:12", "expected an animation after `;`, found end of file"),
+    .init("let a = b with\n\n", "1:15", "expected an easing after `with`, found end of file"),
+    .init("let a = b looped 3\n", "1:19", "expected `times` after the count, found end of file"),
+    .init("let a = (b ; c\n# the end\n", "1:15", "unclosed-paren"),
+    .init("view v radius\r\n", "1:14", "expected an initial value after `radius`, found end of file"),
+    // Errors placed at the mistake, not at what follows it.
+    .init("let a = b in 300 millis", "1:18", "unknown duration unit `millis`"),
+    .init("let a = b delayed by 90 degrees", "1:25", "unknown-unit"),
+    .init("let a = wait 1 b", "1:16", "unknown-unit"),
+    .init("let a = b looped forever", "1:18", "expected `once`, `twice` or a count after `looped`, found `forever`"),
+    .init("let a = b looped thrice", "1:18", "expected-count"),
+    .init("let a = move ball from 0 to 100", "1:9", "`move` is not a verb"),
+    .init("let a = rotat square from 0 to 90", "1:9", "`rotat` is not a verb"),
+    .init("let a = fadin all views", "1:9", "unknown-verb"),
+    .init("let a = shift ball.x from 0 to 1", "1:9", "unknown-verb"),
+    .init("let a = b with ease in out", "1:16", "unknown easing `ease in out`"),
+    .init("let a = b with a high ease out ; c", "1:23", "unknown easing `ease out`"),
     // Depth.
     .init("let a = " + String(repeating: "(", count: 300) + "b" + String(repeating: ")", count: 300), "1:265",
           "expressions nest more than 256 levels deep"),
@@ -170,10 +189,45 @@ private let cases: [DiagnosticCase] = [
         ("let a = b ^ 2 reversed", "write `(x ^ 2) reversed`"),
         ("let a = b with steps(2, jump-strat)", "did you mean `jump-start`?"),
         ("let a = b)", "there is no `(` for this `)` to close"),
+        // Hints that say what is wrong.
+        ("let a = b in 300 millis", "did you mean `ms`?"),
+        ("let a = b in 300 milliseconds", "did you mean `ms`?"),
+        ("let a = wait 2 secs", "did you mean `sec`?"),
+        ("let a = b delayed by 90 degrees", "durations take s, sec, seconds or ms"),
+        ("let a = wait 1 b", "durations take a unit: s, sec, seconds or ms; to play `b` next, write `;` or `||` before it"),
+        ("let a = b looped forever", "`looped` takes `once`, `twice` or `N times`"),
+        ("let a = b looped thrice", "did you mean `twice`?"),
+        ("let a = move ball from 0 to 100",
+         "to move `ball`, animate one of its properties: `animate ball.x from A to B`; the verbs are shrink, grow, scale, rotate, fadeIn, fadeOut, fade and animate"),
+        ("let a = shift ball.x from 0 to 1", "the verbs are shrink, grow, scale, rotate, fadeIn, fadeOut, fade and animate"),
+        ("let a = rotat square from 0 to 90", "did you mean `rotate`?"),
+        ("let a = fadin all views", "did you mean `fadeIn`?"),
+        ("let a = b with ease in out", "did you mean `ease-in-out`?"),
+        ("let a = b with ease in", "did you mean `ease-in`?"),
+        ("let a = b with ease out", "did you mean `ease-out`?"),
+        ("let a = b with ease in quad", "did you mean `ease-in-quad`?"),
+        ("let a = b with ease out cubic", "did you mean `ease-out-cubic`?"),
+        ("let a = b with ease in out back", "did you mean `ease-in-out-back`?"),
     ])
     func hints(source: String, hint: String) {
         let (_, diagnostics) = diagnose(source)
         #expect(diagnostics.first?.hint == hint, "\(diagnostics.map(\.message))")
+    }
+
+    /// Near misses that are not mistakes.
+    @Test(arguments: [
+        "let a = b with ease in 2s",          // `ease`, retimed
+        "let a = b with ease in 2s ; c",
+        "let a = b in 2 reversed",
+        "let a = b in 2\nlet c = d",
+        "let a = b looped\nlet c = d",
+        "let a = (b looped) ; c",
+        "let a = wait 1s with ease-in",
+        "let a = fade in ball",
+    ])
+    func nearMissesParseCleanly(source: String) {
+        let (_, diagnostics) = diagnose(source)
+        #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
     }
 
     @Test func everyIndependentErrorIsReportedWithoutCascades() {
@@ -314,6 +368,19 @@ private let cases: [DiagnosticCase] = [
             paren.anim:1:9: note: the `(` opened here
               1 | let a = (b ; c
                 |         ^
+
+            """)
+    }
+
+    @Test func renderAtTheEndOfTheText() {
+        // The file ends with a newline (and a comment): the caret goes just
+        // after the last token, on the last line of real text.
+        let source = "let a =\n  fadeIn b ;\n# nothing follows\n"
+        let file = SourceFile(name: "end.anim", text: source)
+        #expect(render(parse(file).diagnostics, in: file) == """
+            end.anim:2:13: error: expected an animation after `;`, found end of file
+              2 |   fadeIn b ;
+                |             ^
 
             """)
     }

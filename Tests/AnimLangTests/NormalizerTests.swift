@@ -337,7 +337,10 @@ struct NormalizerScaleTests {
         let text = try #require(normalText("""
             let final = (fadeIn a delayed by 1s) || (fadeIn b delayed by 1s) || (fadeIn c delayed by 2s)
             """))
-        #expect(text == "(wait 1s ; (animate a.opacity from 0 to 1 || animate b.opacity from 0 to 1)) || wait 2s ; animate c.opacity from 0 to 1")
+        #expect(text == """
+            wait 1s ; (animate a.opacity from 0 to 1 || animate b.opacity from 0 to 1)
+            || wait 2s ; animate c.opacity from 0 to 1
+            """)
         // Written factored, it meets the same normal form (left distributivity).
         #expect(normalText("let final = wait 1s ; (fadeIn a || fadeIn b || (wait 1s ; fadeIn c))") == text)
     }

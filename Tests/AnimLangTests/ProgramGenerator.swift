@@ -129,7 +129,7 @@ struct ProgramGenerator {
             }
             return Number(exact: nil, value: Double(sign) * pick([1.5e30, 2e19, 1e300, 7.25e22]))
         default:
-            return Number(exact: nil, value: Double(sign) * pick([1e-300, 2.5e-20, 5e-324, 1.0000000000000002]))
+            return Number(exact: nil, value: Double(sign) * pick([1e-300, 2.5e-20, Double.leastNonzeroMagnitude, 1.0000000000000002]))
         }
     }
 

@@ -1,0 +1,258 @@
+// The table of animc's commands and options, and what each command does.
+// A new command is a `Command` value in `interface.commands` and a function
+// here; a new option is one `Options` member, listed by the commands that take it.
+
+import AnimLang
+import Animations
+
+let programName = "animc"
+
+/// The most rows `eval` prints; beyond this, narrow the table with --at or --fps.
+let maximumRows = TableRequest.defaultMaximumRows
+
+// MARK: - Options
+
+/// The times `--at` asks for, and how many decimals the time column shows.
+struct SampleTimes: Sendable {
+    let times: [Time]
+    let decimals: Int
+}
+
+enum Options {
+    static let defaultFPS = 10
+    static let defaultWidth = 60
+
+    static let binding = Option.text("--binding", value: "NAME",
+                                     help: "Use `let NAME` instead of the last `let` of the file.")
+    static let fps = Option.integer("--fps", value: "N", in: 1...1_000_000,
+                                    help: "Rows per second, a whole number from 1 to 1000000.", default: defaultFPS)
+    static let at = Option("--at", value: "T1,T2,...",
+                           help: "Sample exactly these times instead: seconds as decimals or fractions, each with an "
+                               + "optional `s` or `ms`, as `normalize` prints them: 0,1/3,0.5,1500ms.",
+                           read: readTimes)
+    static let format = Option<TableFormat>.choice(
+        "--format",
+        help: "table (aligned, the default on a terminal), csv (lossless, the default otherwise) or json (one object per line).")
+    static let tree = Flag("--tree", help: "Print the normal form as an indented tree.")
+    static let width = Option.integer("--width", value: "N", in: 10...1000,
+                                      help: "Width of the bar chart, in characters.", default: defaultWidth)
+
+    /// `--at`: times in seconds separated by commas; each a decimal
+    /// (`0.25`, `1e-3`) or a fraction (`1/3`), with an optional `s` or `ms`.
+    /// The time column shows as many decimals as the most precise time
+    /// written needs (at least 3, at most 9).
+    @Sendable static func readTimes(_ text: String) throws(InvalidValue) -> SampleTimes {
+        var times: [Time] = []
+        var decimals = 3
+        for piece in text.split(separator: ",", omittingEmptySubsequences: false) {
+            var number = piece.drop { $0 == " " }
+            var divisor: Int64 = 1
+            if number.hasSuffix("ms") {
+                number = number.dropLast(2)
+                divisor = 1000
+            } else if number.hasSuffix("s") {
+                number = number.dropLast()
+            }
+            let value: Time?
+            if let slash = number.firstIndex(of: "/") {
+                let numerator = Time(decimal: number[..<slash])
+                let denominator = Time(decimal: number[number.index(after: slash)...])
+                value = denominator.flatMap { d in d.isZero ? nil : numerator.flatMap { try? $0.divided(by: d) } }
+            } else {
+                value = Time(decimal: number)
+                if let point = number.firstIndex(of: ".") {
+                    let written = number[number.index(after: point)...].prefix { $0.isNumber }.count + (divisor == 1000 ? 3 : 0)
+                    decimals = max(decimals, min(written, 9))
+                }
+            }
+            guard let time = value.flatMap({ try? $0.divided(by: Time(divisor)) }) else {
+                throw InvalidValue(expected: "times in seconds separated by commas", culprit: String(piece))
+            }
+            times.append(time)
+        }
+        return SampleTimes(times: times, decimals: decimals)
+    }
+}
+
+// MARK: - Commands
+
+private let file = ArgumentSpec(name: "FILE", help: "The script; `-` reads standard input.")
+
+let interface = Interface(
+    overview: "animc — Brandon Kase's \"Algebraic Animations\", run from the command line.",
+    commands: [
+        Command(name: "eval", arguments: [file],
+                summary: "Print the value of every property over time, as a table.",
+                discussion: "Evaluate the last `let` of FILE (or the one --binding names) and print the value of every "
+                    + "property over time: a row at 0, 1/fps, 2/fps, … and always a last row at exactly the end, one "
+                    + "column per `view.property`, sorted. A cancelled animation says so instead. At most "
+                    + "\(maximumRows) rows are printed; for more, use --at or a lower --fps.",
+                options: [Options.binding.spec, Options.fps.spec, Options.at.spec, Options.format.spec],
+                examples: ["animc eval examples/talk.anim", "animc eval examples/talk.anim --fps 4 --format table",
+                           "animc eval examples/talk.anim --at 1/3,0.5,1500ms"],
+                run: evalCommand),
+        Command(name: "check", arguments: [file],
+                summary: "Report every error and warning in FILE; print nothing else.",
+                discussion: "Parse, resolve and evaluate FILE, and report every error and warning in it; print nothing "
+                    + "else. Exit 0 when there are no errors (warnings allowed), 1 otherwise.",
+                options: [], examples: ["animc check examples/talk.anim"],
+                run: checkCommand),
+        Command(name: "normalize", arguments: [file],
+                summary: "Print the normal form the laws allow, as a program.",
+                discussion: "Print the normal form of the last `let` of FILE (or the one --binding names) as a complete "
+                    + "program: the `view` declarations, then one `let` with every other binding inlined and `all "
+                    + "views` expanded. Two animations that the exact laws make equal print identically.",
+                options: [Options.binding.spec, Options.tree.spec],
+                examples: ["animc normalize examples/laws.anim --binding distributed"],
+                run: normalizeCommand),
+        Command(name: "timeline", arguments: [file],
+                summary: "List every segment, then draw a bar per property.",
+                discussion: "List every segment of the last `let` of FILE (or the one --binding names): property, start, "
+                    + "end, from, to and easing, sorted by start; then draw a bar per property over the whole duration.",
+                options: [Options.binding.spec, Options.width.spec],
+                examples: ["animc timeline examples/talk-semiring.anim --width 30"],
+                run: timelineCommand),
+        Command(name: "equal",
+                arguments: [ArgumentSpec(name: "FILE1", help: "The first script; `-` reads standard input."),
+                            ArgumentSpec(name: "FILE2", help: "The second script.")],
+                summary: "Say whether two files' animations are the same.",
+                discussion: "Say whether the last bindings of FILE1 and FILE2 (or the ones --binding names) are the "
+                    + "same animation: the same duration and the same set of segments. Exit 0 if they are; 1 if not, "
+                    + "saying where they first differ.",
+                options: [Options.binding.spec],
+                examples: ["animc equal examples/laws.anim examples/laws.anim --binding distributed"],
+                run: equalCommand),
+    ],
+    notes: ["FILE may be `-` for standard input. An option's value follows it (`--fps 4`) or is joined to it "
+        + "by `=` (`--fps=4`).", "`animc COMMAND --help` (or `animc help COMMAND`) describes a command and its options."],
+    exitStatuses: [
+        (0, "success (warnings may have been printed)"),
+        (1, "errors in the script, or the file could not be read (equal: they differ)"),
+        (2, "bad command-line usage"),
+    ],
+    examples: [
+        "animc eval examples/talk.anim",
+        "animc eval examples/talk.anim --fps 4 --format csv",
+        "animc eval examples/talk.anim --at 1/3,0.5,1500ms",
+        "animc check examples/talk.anim",
+        "animc normalize examples/laws.anim --binding distributed",
+        "animc timeline examples/talk-semiring.anim --width 30",
+        "animc eval --help",
+    ],
+    epilogue: "The language is described in grammar.md.",
+    version: "animc 0.1.0")
+
+// MARK: - What they do
+
+@Sendable func evalCommand(_ arguments: ParsedArguments) throws(ExitStatus) {
+    let file = try readSource(arguments.positional(0))
+    let (outcome, _, _) = try evaluated(file, arguments)
+    let format = arguments.value(Options.format) ?? (System.isTerminal(System.standardOutput) ? .table : .csv)
+    let at = arguments.value(Options.at)
+    let request = TableRequest(format: format, fps: Int64(arguments.value(Options.fps) ?? Options.defaultFPS),
+                               times: at?.times, timeDecimals: at?.decimals ?? 3, maximumRows: maximumRows)
+    let errors = writeTable(outcome, request) { chunk in
+        standardOutput.buffer.append(contentsOf: chunk)
+        chunk.removeAll(keepingCapacity: true)
+        standardOutput.flush()
+    }
+    if !errors.isEmpty {
+        report(errors, in: file)
+        throw .failure
+    }
+}
+
+@Sendable func checkCommand(_ arguments: ParsedArguments) throws(ExitStatus) {
+    let file = try readSource(arguments.positional(0))
+    let outcome = run(file)
+    report(outcome.diagnostics, in: file)
+    if outcome.hasErrors { throw .failure }
+}
+
+@Sendable func normalizeCommand(_ arguments: ParsedArguments) throws(ExitStatus) {
+    let file = try readSource(arguments.positional(0))
+    let (outcome, _, _) = try evaluated(file, arguments)
+    do {
+        let normal = try normalize(outcome)
+        standardOutput.write(arguments.isSet(Options.tree) ? formatTree(normal.expr) : format(normal.program))
+    } catch {
+        report(Diagnostic(.cannotNormalize("\(error)"), at: .none), origin: file.name)
+        throw .failure
+    }
+}
+
+@Sendable func timelineCommand(_ arguments: ParsedArguments) throws(ExitStatus) {
+    let file = try readSource(arguments.positional(0))
+    let (_, target, scene) = try evaluated(file, arguments)
+    do {
+        guard let compiled = try scene.compile() else {
+            standardOutput.write("`\(target.name)` is cancelled: it has no segments\n")
+            return
+        }
+        standardOutput.write(timelineText(compiled, width: arguments.value(Options.width) ?? Options.defaultWidth))
+    } catch {
+        report([samplingError(error, binding: target)], in: file)
+        throw .failure
+    }
+}
+
+@Sendable func equalCommand(_ arguments: ParsedArguments) throws(ExitStatus) {
+    let first = try readSource(arguments.positional(0))
+    let (_, _, left) = try evaluated(first, arguments)
+    let second = try readSource(arguments.positional(1))
+    let (_, _, right) = try evaluated(second, arguments)
+    let comparison: Scene.Comparison
+    do {
+        comparison = try Scene.sameAnimation(left, right)
+    } catch {
+        report(Diagnostic(.animation(error), at: .none))
+        throw .failure
+    }
+    switch comparison {
+    case .same:
+        standardOutput.write("equal: \(first.name) and \(second.name) are the same animation\n")
+    case .different(let why):
+        standardOutput.write("different: \(why)\n")
+        throw .failure
+    }
+}
+
+// MARK: - Shared steps
+
+extension ParsedArguments {
+    /// The positional argument at `index` (the parser checked how many there are).
+    func positional(_ index: Int) -> String {
+        positionals.indices.contains(index) ? positionals[index] : "-"
+    }
+}
+
+/// The script at `path` (`-` is standard input); when it cannot be read,
+/// says why and exits 1.
+func readSource(_ path: String) throws(ExitStatus) -> SourceFile {
+    switch System.readAll(path == "-" ? nil : path) {
+    case .success(let bytes):
+        return SourceFile(name: path == "-" ? "<stdin>" : path, bytes: bytes)
+    case .failure(let failure):
+        report(Diagnostic(.unreadableFile(path: path, reason: failure.reason), at: .none))
+        throw .failure
+    }
+}
+
+/// Runs the script and reports its diagnostics; exits 1 when it has errors,
+/// and 2 when `--binding` names a binding the file does not have (a usage
+/// error, not a mistake in the script).
+func evaluated(_ file: SourceFile, _ arguments: ParsedArguments) throws(ExitStatus) -> (Outcome, Binding, Scene) {
+    let name = arguments.value(Options.binding)
+    let outcome = run(file, binding: name)
+    var diagnostics = outcome.diagnostics
+    if let name, outcome.target == nil,
+       let index = diagnostics.firstIndex(where: { $0.id == DiagnosticKind.unknownBinding(name).id }) {
+        let unknown = diagnostics.remove(at: index)
+        report(diagnostics, in: file)
+        throw reportUsage(Diagnostic(.noSuchBinding(name, file: file.name), at: .none, hint: unknown.hint),
+                          usage: "usage: " + arguments.command.usage)
+    }
+    report(diagnostics, in: file)
+    guard !outcome.hasErrors, let target = outcome.target, let scene = outcome.scene else { throw .failure }
+    return (outcome, target, scene)
+}
