@@ -42,12 +42,12 @@ final class Track: @unchecked Sendable {
     /// removed, since Σ is a set).
     let count: Int
     /// `start` and `end` of each segment, for the searches.
-    private let starts: [Instant]
-    private let ends: [Instant]
+    let starts: [Instant]
+    let ends: [Instant]
     /// The segments, in memory of our own: reading an array element of a
     /// struct with references copies it (and counts references); reading
     /// through a pointer does not.
-    private let storage: UnsafeMutablePointer<Segment>
+    let storage: UnsafeMutablePointer<Segment>
 
     /// The segments, sorted by start (a copy, for listing).
     var segments: [Segment] {
@@ -182,7 +182,7 @@ final class Track: @unchecked Sendable {
     }
 
     /// The largest index below `limit` whose segment ends at or after `t`.
-    private func rightmostEnding(atOrAfter t: Instant, before limit: Int) -> Int? {
+    func rightmostEnding(atOrAfter t: Instant, before limit: Int) -> Int? {
         search(node: 1, low: 0, high: leaves, limit: limit, t: t)
     }
 
