@@ -53,9 +53,9 @@ public struct Binding: Equatable, Sendable {
 public struct ViewDeclaration: Equatable, Sendable {
     public struct Initial: Equatable, Sendable {
         public var property: String
-        public var value: Number
+        public var value: ValueSyntax
         public var range: SourceRange
-        public init(property: String, value: Number, range: SourceRange = .none) {
+        public init(property: String, value: ValueSyntax, range: SourceRange = .none) {
             self.property = property
             self.value = value
             self.range = range
@@ -224,7 +224,7 @@ public enum Target: Equatable, Sendable {
 /// (use `with` to ease it).
 public struct TweenSyntax: Equatable, Sendable {
     public enum Verb: String, Equatable, Sendable, CaseIterable {
-        case shrink, grow, scale, rotate, fadeIn, fadeOut, fade, animate
+        case shrink, grow, scale, rotate, fadeIn, fadeOut, fade, animate, color, move
     }
 
     /// The unit of a `rotate` tween's numbers. Rotation is always reported in degrees.
@@ -235,44 +235,58 @@ public struct TweenSyntax: Equatable, Sendable {
     public var verb: Verb
     public var target: Target
     /// The property: explicit for `animate V.P` and `shrink V from PROP …`;
-    /// `nil` means the verb's default (`scale`, `rotation`, `opacity`).
+    /// `nil` means the verb's default (`scale`, `rotation`, `opacity`, `color`;
+    /// `x` and `y` for `move`).
     public var property: String?
-    /// `nil` for `fadeIn`/`fadeOut`, which imply 0 → 1 and 1 → 0.
-    public var from: Number?
-    public var to: Number?
+    /// `from A to B`; `nil` for `fadeIn`/`fadeOut` (0 → 1, 1 → 0) and for keyframes.
+    public var from: ValueSyntax?
+    public var to: ValueSyntax?
+    /// `through v0, v1 at N%, …, vk`: the keyframes (k ≥ 1), when written so.
+    public var keyframes: [Keyframe]?
     /// Only for `rotate`; `nil` means no unit was written (degrees).
     public var angleUnit: AngleUnit?
     public var range: SourceRange
 
-    public init(verb: Verb, target: Target, property: String? = nil, from: Number? = nil, to: Number? = nil, angleUnit: AngleUnit? = nil, range: SourceRange = .none) {
+    public init(verb: Verb, target: Target, property: String? = nil, from: ValueSyntax? = nil, to: ValueSyntax? = nil,
+                keyframes: [Keyframe]? = nil, angleUnit: AngleUnit? = nil, range: SourceRange = .none) {
         self.verb = verb
         self.target = target
         self.property = property
         self.from = from
         self.to = to
+        self.keyframes = keyframes
         self.angleUnit = angleUnit
         self.range = range
     }
 
-    public static func == (lhs: TweenSyntax, rhs: TweenSyntax) -> Bool {
-        lhs.verb == rhs.verb && lhs.target == rhs.target && lhs.property == rhs.property
-            && lhs.from == rhs.from && lhs.to == rhs.to && lhs.angleUnit == rhs.angleUnit
+    /// A tween between two numbers (the common case when building trees by hand).
+    public init(verb: Verb, target: Target, property: String? = nil, from: Number?, to: Number?,
+                angleUnit: AngleUnit? = nil, range: SourceRange = .none) {
+        self.init(verb: verb, target: target, property: property, from: from.map(ValueSyntax.number),
+                  to: to.map(ValueSyntax.number), angleUnit: angleUnit, range: range)
     }
 
-    /// The values it moves between, as reported: `fadeIn` is 0 → 1,
-    /// `fadeOut` 1 → 0, and rotation is in degrees whatever unit was written.
-    /// `nil` only for a hand-built tween missing `from` or `to`.
-    public var values: (from: Double, to: Double)? {
+    public static func == (lhs: TweenSyntax, rhs: TweenSyntax) -> Bool {
+        lhs.verb == rhs.verb && lhs.target == rhs.target && lhs.property == rhs.property
+            && lhs.from == rhs.from && lhs.to == rhs.to && lhs.keyframes == rhs.keyframes && lhs.angleUnit == rhs.angleUnit
+    }
+
+    /// The keyframes it moves through: `from A to B` is `through A, B`;
+    /// `fadeIn` is `0, 1` and `fadeOut` `1, 0`. `nil` only for a hand-built
+    /// tween missing its values.
+    public var stops: [Keyframe]? {
         switch verb {
-        case .fadeIn: return (0, 1)
-        case .fadeOut: return (1, 0)
-        case .shrink, .grow, .scale, .rotate, .fade, .animate:
+        case .fadeIn: return [Keyframe(value: .number(Number(Time(0)))), Keyframe(value: .number(Number(Time(1))))]
+        case .fadeOut: return [Keyframe(value: .number(Number(Time(1)))), Keyframe(value: .number(Number(Time(0))))]
+        case .shrink, .grow, .scale, .rotate, .fade, .animate, .color, .move:
+            if let keyframes { return keyframes }
             guard let from, let to else { return nil }
-            return (inDegrees(from.value), inDegrees(to.value))
+            return [Keyframe(value: from), Keyframe(value: to)]
         }
     }
 
-    private func inDegrees(_ value: Double) -> Double {
+    /// A number as reported: rotation in degrees whatever unit was written.
+    public func reported(_ value: Double) -> Double {
         guard verb == .rotate else { return value }
         switch angleUnit {
         case nil, .degrees?: return value
@@ -281,7 +295,8 @@ public struct TweenSyntax: Equatable, Sendable {
         }
     }
 
-    /// The property this tween animates on each target view.
+    /// The property this tween animates on each target view (`x` for `move`,
+    /// which also animates `y`).
     public var resolvedProperty: String {
         if let property { return property }
         switch verb {
@@ -289,7 +304,71 @@ public struct TweenSyntax: Equatable, Sendable {
         case .rotate: return "rotation"
         case .fadeIn, .fadeOut, .fade: return "opacity"
         case .animate: return "value"
+        case .color: return "color"
+        case .move: return "x"
         }
+    }
+}
+
+/// A value written in a tween or a `view` declaration: a number, a colour
+/// or a point `(x, y)`. Equality ignores ranges and spellings.
+public enum ValueSyntax: Equatable, Sendable {
+    case number(Number)
+    case color(ColorSyntax)
+    case point(x: Number, y: Number, range: SourceRange)
+
+    public var range: SourceRange {
+        switch self {
+        case .number(let number): return number.range
+        case .color(let color): return color.range
+        case .point(_, _, let range): return range
+        }
+    }
+
+    public static func == (lhs: ValueSyntax, rhs: ValueSyntax) -> Bool {
+        switch (lhs, rhs) {
+        case (.number(let a), .number(let b)): return a == b
+        case (.color(let a), .color(let b)): return a == b
+        case (.point(let ax, let ay, _), .point(let bx, let by, _)): return ax == bx && ay == by
+        case (.number, _), (.color, _), (.point, _): return false
+        }
+    }
+}
+
+/// A colour literal: `red`, `#ff8000`, `rgb(255 128 0 / 0.5)`, `hsl(30, 100%, 50%)`.
+public struct ColorSyntax: Equatable, Sendable {
+    public var color: Color
+    /// How it was written, when it was (the printer prefers a name it knows).
+    public var range: SourceRange
+
+    /// Every colour with no alpha is one colour, `transparent`: what it
+    /// mixes is `(0, r·0, g·0, b·0)` whatever its channels.
+    public init(_ color: Color, range: SourceRange = .none) {
+        self.color = color.alpha == 0 ? Color(red: 0, green: 0, blue: 0, alpha: 0) : color
+        self.range = range
+    }
+
+    public static func == (lhs: ColorSyntax, rhs: ColorSyntax) -> Bool {
+        lhs.color.red.bitPattern == rhs.color.red.bitPattern && lhs.color.green.bitPattern == rhs.color.green.bitPattern
+            && lhs.color.blue.bitPattern == rhs.color.blue.bitPattern && lhs.color.alpha.bitPattern == rhs.color.alpha.bitPattern
+    }
+}
+
+/// One value of `through`, with its offset `at N%` when written.
+public struct Keyframe: Equatable, Sendable {
+    public var value: ValueSyntax
+    /// The percentage written after `at` (0 to 100).
+    public var offset: Number?
+    public var range: SourceRange
+
+    public init(value: ValueSyntax, offset: Number? = nil, range: SourceRange = .none) {
+        self.value = value
+        self.offset = offset
+        self.range = range
+    }
+
+    public static func == (lhs: Keyframe, rhs: Keyframe) -> Bool {
+        lhs.value == rhs.value && lhs.offset == rhs.offset
     }
 }
 
@@ -323,6 +402,12 @@ public struct Expr: Equatable, Sendable {
         case retimed(Expr, Duration)
         /// `x with [a|an] [high] EASING`.
         case eased(Expr, Easing, SourceRange)
+        /// `emit NAME`: an instant event.
+        case emit(String)
+        /// `x staggered by DUR [backwards]`.
+        case staggered(Expr, Duration, backwards: Bool)
+        /// `x repeated forever` (`looped: false`) and `x looped forever`.
+        case forever(Expr, looped: Bool)
 
         public static func == (lhs: Kind, rhs: Kind) -> Bool {
             switch lhs {
@@ -340,6 +425,10 @@ public struct Expr: Equatable, Sendable {
             case .delayed(let x, let d): if case .delayed(let y, let e) = rhs { return d == e && x == y }
             case .retimed(let x, let d): if case .retimed(let y, let e) = rhs { return d == e && x == y }
             case .eased(let x, let e, _): if case .eased(let y, let f, _) = rhs { return e == f && x == y }
+            case .emit(let a): if case .emit(let b) = rhs { return a == b }
+            case .staggered(let x, let d, let back):
+                if case .staggered(let y, let e, let other) = rhs { return d == e && back == other && x == y }
+            case .forever(let x, let looped): if case .forever(let y, let other) = rhs { return looped == other && x == y }
             }
             return false
         }
@@ -347,10 +436,14 @@ public struct Expr: Equatable, Sendable {
 
     public var kind: Kind
     public var range: SourceRange
+    /// For a modifier (`reversed`, `looped forever`, `in 2s`, `^ 3`, …): the
+    /// modifier's own words, where its mistakes are shown.
+    public var modifier: SourceRange
 
-    public init(_ kind: Kind, range: SourceRange = .none) {
+    public init(_ kind: Kind, range: SourceRange = .none, modifier: SourceRange = .none) {
         self.kind = kind
         self.range = range
+        self.modifier = modifier
     }
 
     /// Structural equality; source ranges are ignored.

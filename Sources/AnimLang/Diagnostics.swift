@@ -162,6 +162,31 @@ public enum DiagnosticKind: Equatable, Sendable {
     /// An easing's parameters out of their domain (`steps(0)`, a cubic-bezier x outside [0, 1]).
     case invalidEasing(AnimationError)
     case unknownStepPosition(String)
+    /// `through` with a single value.
+    case tooFewKeyframes
+    /// A name where a colour stands that is close to a colour name.
+    case unknownColor(String)
+    /// `rgb(1, 2 3)`.
+    case mixedColorSeparators
+    /// `rgb(…)` with the wrong number of channels; the function's name.
+    case colorArguments(String)
+    /// A colour channel outside its range or with the wrong unit: the channel's
+    /// name, the channel as written, and its range as a message reads it.
+    case colorChannel(String, written: String, range: String)
+
+    // MARK: Lowering: values
+
+    /// An offset on the first or last keyframe (always 0 % and 100 %).
+    case keyframeOffsetOnEnd(first: Bool, written: String)
+    case keyframeOffsetRange(written: String)
+    /// An offset below an earlier one: this one and the earlier one, as written.
+    case decreasingKeyframeOffset(written: String, previous: String)
+    /// A value of the wrong kind for the verb: `fade v from red to blue`.
+    case valueKind(verb: String, expected: String, found: String)
+    /// One property given a colour in one place and a number in another.
+    case mixedValueKinds(property: String, here: String, first: String)
+    /// A part of a sequence after an animation that repeats forever.
+    case neverStarts
 
     // MARK: Resolver
 
@@ -214,6 +239,8 @@ public enum DiagnosticKind: Equatable, Sendable {
     case extraArgument(command: String, argument: String)
     /// Standard input named twice (`animc equal - -`).
     case standardInputTwice
+    /// `eval` of an animation that repeats forever without `--until` or `--at`.
+    case needsUntil(binding: String)
 
     /// The stable identifier.
     public var id: String {
@@ -251,6 +278,14 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .highNotApplicable, .highWithParameter: return "invalid-high"
         case .invalidEasing: return "invalid-easing"
         case .unknownStepPosition: return "unknown-step-position"
+        case .tooFewKeyframes: return "too-few-keyframes"
+        case .unknownColor: return "unknown-color"
+        case .mixedColorSeparators, .colorArguments: return "invalid-color-function"
+        case .colorChannel: return "invalid-color-channel"
+        case .keyframeOffsetOnEnd, .keyframeOffsetRange, .decreasingKeyframeOffset: return "invalid-keyframe-offset"
+        case .valueKind: return "wrong-value-kind"
+        case .mixedValueKinds: return "mixed-kinds"
+        case .neverStarts: return "never-starts"
         case .unknownName: return "unknown-name"
         case .duplicateView: return "duplicate-view"
         case .duplicateProperty: return "duplicate-property"
@@ -280,12 +315,13 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .missingArgument: return "missing-argument"
         case .extraArgument: return "extra-argument"
         case .standardInputTwice: return "standard-input-twice"
+        case .needsUntil: return "needs-until"
         }
     }
 
     public var severity: Diagnostic.Severity {
         switch self {
-        case .piInDegrees:
+        case .piInDegrees, .neverStarts:
             return .warning
         case .leadingDecimalPoint, .lonePipe, .nulByte, .unexpectedCharacter, .invalidUTF8, .expectedItem, .expectedName,
              .reservedName, .expectedProperty, .expectedPropertyName, .expectedToken, .expectedExpression, .expectedOperator,
@@ -298,7 +334,9 @@ public enum DiagnosticKind: Equatable, Sendable {
              .notFiniteDuration, .negativeDuration, .unrepresentableDuration, .timeOverflow, .retimeInstant,
              .nonMonotoneWarp, .animation, .cannotSample, .tooManyRows, .noSuchBinding, .unreadableFile, .cannotNormalize,
              .unknownCommand, .missingCommand, .unknownOption, .optionNotAccepted, .missingValue, .unexpectedValue,
-             .invalidValue, .missingArgument, .extraArgument, .standardInputTwice:
+             .invalidValue, .missingArgument, .extraArgument, .standardInputTwice, .tooFewKeyframes, .unknownColor,
+             .mixedColorSeparators, .colorArguments, .colorChannel, .keyframeOffsetOnEnd, .keyframeOffsetRange,
+             .decreasingKeyframeOffset, .valueKind, .mixedValueKinds, .needsUntil:
             return .error
         }
     }
@@ -333,7 +371,7 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .expectedOperator(let found):
             return "expected an operator or a modifier after the expression, found \(found)"
         case .expectedCount(let word, let found):
-            return "expected `once`, `twice` or a count after `\(word)`, found \(found)"
+            return "expected `once`, `twice`, a count or `forever` after `\(word)`, found \(found)"
         case .expectedTarget(let found):
             return "expected a view name after `animate`, found \(found)"
         case .expectedNumber(let what, let context, let found):
@@ -387,6 +425,28 @@ public enum DiagnosticKind: Equatable, Sendable {
             return error.description
         case .unknownStepPosition(let word):
             return "unknown step position `\(word)`"
+        case .tooFewKeyframes:
+            return "`through` needs two keyframes or more"
+        case .unknownColor(let word):
+            return "unknown colour `\(word)`"
+        case .mixedColorSeparators:
+            return "a colour's channels are separated all by commas or all by spaces"
+        case .colorArguments(let function):
+            return "`\(function)(…)` takes three channels and an optional alpha"
+        case .colorChannel(let channel, let written, let range):
+            return "\(channel) must be \(range), not `\(written)`"
+        case .keyframeOffsetOnEnd(let first, let written):
+            return "the \(first ? "first" : "last") keyframe is always at \(first ? "0%" : "100%"), not \(written)"
+        case .keyframeOffsetRange(let written):
+            return "keyframe offset \(written) is outside 0% to 100%"
+        case .decreasingKeyframeOffset(let written, let previous):
+            return "keyframe offset \(written) comes after \(previous): offsets must not decrease"
+        case .valueKind(let verb, let expected, let found):
+            return "`\(verb)` takes \(expected), not \(found)"
+        case .mixedValueKinds(let property, let here, let first):
+            return "`\(property)` is given \(here) here and \(first) elsewhere: a property holds one kind of value"
+        case .neverStarts:
+            return "this never starts: the animation before it repeats forever"
         case .unknownName(let name):
             return "no animation named \(quoted(name))"
         case .duplicateView(let name):
@@ -452,6 +512,8 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "unexpected argument \(quoted(argument)) for \(command)"
         case .standardInputTwice:
             return "standard input (`-`) can be read only once"
+        case .needsUntil(let binding):
+            return "`\(binding)` repeats forever: choose the rows to print with --until or --at"
         }
     }
 
@@ -467,6 +529,8 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .invalidEasing: return "invalid-easing"
         case .retimeOfInstant: return "retime-instant"
         case .invalidSampling: return "too-large"
+        case .infinite: return "infinite-animation"
+        case .foreverOfInstant: return "forever-of-instant"
         }
     }
 
@@ -488,9 +552,15 @@ public enum NoteKind: Hashable, Sendable {
     case firstDeclared
     case firstGiven
     case firstDefined
+    /// Where a property was first given a value of another kind ("a colour").
+    case firstGivenKind(String)
+    /// The keyframe offset a decreasing one comes after.
+    case earlierOffset
 
     public var message: String {
         switch self {
+        case .firstGivenKind(let kind): return "first given \(kind) here"
+        case .earlierOffset: return "the earlier offset"
         case .parenOpenedHere: return "the `(` opened here"
         case .firstDeclared: return "first declared here"
         case .firstGiven: return "first given here"

@@ -80,7 +80,8 @@ public func samplingError(_ error: AnimationError, binding: Binding) -> Diagnost
     switch error {
     case .overflow:
         hint = "exact time uses 64-bit fractions; use fewer repetitions or simpler durations"
-    case .negativeDuration, .notFinite, .negativeCount, .nonMonotoneWarp, .mixedKinds, .invalidEasing, .retimeOfInstant, .invalidSampling:
+    case .negativeDuration, .notFinite, .negativeCount, .nonMonotoneWarp, .mixedKinds, .invalidEasing, .retimeOfInstant, .invalidSampling,
+         .infinite, .foreverOfInstant:
         hint = "sample a smaller part of it, or repeat with `^ N` (which stays symbolic) instead of listing copies"
     }
     let range = binding.nameRange == .none ? binding.range : binding.nameRange

@@ -29,7 +29,9 @@ public struct Token: Equatable, Sendable {
         /// A decimal literal: `2`, `0.25`, `1e-3`.
         case number
         case leftParen, rightParen, comma, dot, equals, semicolon
-        case star, plus, minus, slash, caret
+        case star, plus, minus, slash, caret, percent
+        /// A hex colour: `#` and 3, 4, 6 or 8 hex digits, not followed by a name character.
+        case color
         /// `||`.
         case parallel
         /// Bytes the lexer already reported (an unexpected character, invalid UTF-8, a NUL).
@@ -53,6 +55,8 @@ public struct Token: Equatable, Sendable {
             case .minus: return "`-`"
             case .slash: return "`/`"
             case .caret: return "`^`"
+            case .percent: return "`%`"
+            case .color: return "colour"
             case .parallel: return "`||`"
             case .invalid: return "invalid character"
             case .eof: return "end of file"
@@ -104,6 +108,10 @@ private struct Lexer {
             case UInt8(ascii: "\n"):
                 index += 1
                 lineStart = index
+            case UInt8(ascii: "#") where hexColorLength() != nil:
+                let length = hexColorLength() ?? 0
+                add(.color, from: index, to: index + 1 + length)
+                index += 1 + length
             case UInt8(ascii: "#"):
                 skipComment()
             case UInt8(ascii: "/") where peek(1) == UInt8(ascii: "/"):
@@ -222,6 +230,23 @@ private struct Lexer {
         }
     }
 
+    /// The number of hex digits of a colour at this `#`: 3, 4, 6 or 8 of them
+    /// followed by something that cannot continue a name; `nil` when this `#`
+    /// starts a comment.
+    func hexColorLength() -> Int? {
+        var length = 0
+        while isHexDigit(peek(1 + length)) { length += 1 }
+        guard [3, 4, 6, 8].contains(length) else { return nil }
+        let next = peek(1 + length)
+        if isLetter(next) || isDigit(next) || next == UInt8(ascii: "_") { return nil }
+        if next == UInt8(ascii: "-"), isLetter(peek(2 + length)) { return nil }
+        return length
+    }
+
+    func isHexDigit(_ byte: UInt8) -> Bool {
+        isDigit(byte) || (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "f")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "F"))
+    }
+
     /// Comments run to the end of the line; they may hold any UTF-8 text, but
     /// not invalid UTF-8 or NUL bytes.
     mutating func skipComment() {
@@ -296,6 +321,7 @@ private struct Lexer {
         case UInt8(ascii: "-"): return .minus
         case UInt8(ascii: "/"): return .slash
         case UInt8(ascii: "^"): return .caret
+        case UInt8(ascii: "%"): return .percent
         default: return nil
         }
     }
@@ -374,7 +400,7 @@ private struct Lexer {
             if !scalar.isASCII, scalar.properties.isAlphabetic {
                 return "names are ASCII: letters, digits, `_` and inner `-`"
             }
-            return "the only punctuation is ( ) , . = ; * + - / ^ ||"
+            return "the only punctuation is ( ) , . = ; * + - / ^ % ||"
         }
     }
 }

@@ -43,7 +43,7 @@ public struct Lowering: Sendable {
 /// operators whose mistakes are in one argument, that argument.
 public struct Origin: Sendable {
     public enum Construct: Sendable {
-        case tween, wait, sequence, parallel, power, looped, reversed, delayed
+        case tween, wait, sequence, parallel, power, looped, reversed, delayed, staggered
         /// `x in DUR`: the duration's range is `detail`.
         case retimed
         /// `x with E`: the easing's range is `detail`.
@@ -64,9 +64,14 @@ private struct Lowerer {
     var terms: [String: Term] = [:]
     var diagnostics: [Diagnostic] = []
     var origins: [ObjectIdentifier: Origin] = [:]
+    /// The kind of value of each property, and where it was first given.
+    var kinds: [Property: (Value.Kind, SourceRange)] = [:]
 
     init(resolved: ResolvedProgram) {
         self.resolved = resolved
+        for (property, value) in resolved.initial {
+            kinds[property] = (value.kind, resolved.initialRanges[property] ?? .none)
+        }
     }
 
     mutating func run() -> Lowering {
@@ -101,25 +106,30 @@ private struct Lowerer {
             return record(Term.parallel(terms), .parallel, expr.range)
         case .sequence(let parts):
             guard let terms = lowerAll(parts) else { return nil }
+            // `(x forever) ; y`: y never starts.
+            if let endless = terms.firstIndex(where: \.isInfinite), endless + 1 < parts.count {
+                let rest = parts[endless + 1].range.union(parts[parts.count - 1].range)
+                diagnostics.append(Diagnostic(.neverStarts, at: rest, hint: "to run it beside the endless part, use `||`"))
+            }
             return built(.sequence, expr.range) { () throws(AnimationError) in try Term.sequence(terms) }
         case .power(let inner, let count), .repeated(let inner, let count):
             // The parser reported every count that is not valid.
             guard let body = lower(inner), let n = count.value else { return nil }
             return built(.power, expr.range) { () throws(AnimationError) in try Term.power(body, n) }
         case .looped(let inner, let count):
-            guard let body = lower(inner), let n = count.value else { return nil }
+            guard let body = lower(inner), let n = count.value, finite(body, expr, "loop") else { return nil }
             let back = record(Term.reversed(body), .looped, expr.range)
             guard let there = built(.looped, expr.range, { () throws(AnimationError) in try Term.sequence([body, back]) }) else { return nil }
             return built(.looped, expr.range) { () throws(AnimationError) in try Term.power(there, n) }
         case .reversed(let inner):
-            guard let body = lower(inner) else { return nil }
+            guard let body = lower(inner), finite(body, expr, "reverse") else { return nil }
             return record(Term.reversed(body), .reversed, expr.range)
         case .delayed(let inner, let duration):
             guard let body = lower(inner), let delay = seconds(duration) else { return nil }
             guard let wait = built(.delayed, expr.range, { () throws(AnimationError) in try Term.wait(delay) }) else { return nil }
             return built(.delayed, expr.range) { () throws(AnimationError) in try Term.sequence([wait, body]) }
         case .retimed(let inner, let duration):
-            guard let body = lower(inner), let target = seconds(duration) else { return nil }
+            guard let body = lower(inner), let target = seconds(duration), finite(body, expr, "retime") else { return nil }
             // A tween lasts what `in` says: `tween in d` is the tween of length d.
             if case .tween(let tween) = body.kind, tween.duration.isPositive {
                 return Term.tween(tween.with(duration: target))
@@ -129,8 +139,29 @@ private struct Lowerer {
             }
             origins[ObjectIdentifier(term)]?.target = target
             return term
+        case .emit(let name):
+            return Term.event(name)
+        case .staggered(let inner, let duration, let backwards):
+            guard let body = lower(inner), let step = seconds(duration) else { return nil }
+            let order = backwards ? resolved.mentionOrder.reversed() : resolved.mentionOrder
+            return built(.staggered, expr.range) { () throws(AnimationError) in try body.staggered(by: step, order: order) }
+        case .forever(let inner, let looped):
+            guard let body = lower(inner) else { return nil }
+            if body.duration?.isZero == true {
+                diagnostics.append(Diagnostic(.animation(.foreverOfInstant), at: expr.modifier,
+                                              hint: "it would repeat infinitely often in no time; give it something that takes time"))
+                return nil
+            }
+            if looped {
+                guard finite(body, expr, "loop") else { return nil }
+                guard let there = built(.looped, expr.range, { () throws(AnimationError) in try Term.sequence([body, Term.reversed(body)]) })
+                else { return nil }
+                return Term.forever(there)
+            }
+            return Term.forever(body)
         case .eased(let inner, let easing, let easingRange):
             guard let body = lower(inner) else { return nil }
+            guard finite(body, expr, "ease") else { return nil }
             let origin = Origin(construct: .eased, range: expr.range, detail: easingRange)
             // On a tween, `with E` composes E into the tween's own easing.
             if case .tween(let tween) = body.kind {
@@ -145,6 +176,14 @@ private struct Lowerer {
             origins[ObjectIdentifier(term)] = origin
             return term
         }
+    }
+
+    /// Whether `body` ends; if not, reports that `operation` needs an end.
+    private mutating func finite(_ body: Term, _ expr: Expr, _ operation: String) -> Bool {
+        guard body.isInfinite else { return true }
+        diagnostics.append(Diagnostic(.animation(.infinite(operation)), at: expr.modifier == .none ? expr.range : expr.modifier,
+                                      hint: "apply it to the part that repeats, before `repeated forever`"))
+        return false
     }
 
     private mutating func lowerAll(_ parts: [Expr]) -> [Term]? {
@@ -166,7 +205,7 @@ private struct Lowerer {
         switch construct {
         case .retimed, .eased:
             origins[ObjectIdentifier(term)] = Origin(construct: construct, range: range, detail: detail)
-        case .tween, .wait, .sequence, .parallel, .power, .looped, .reversed, .delayed:
+        case .tween, .wait, .sequence, .parallel, .power, .looped, .reversed, .delayed, .staggered:
             break
         }
         return term
@@ -183,6 +222,9 @@ private struct Lowerer {
         }
     }
 
+    /// A tween: one leaf per target view and property (`move` animates `x`
+    /// and `y`), each the sequence of its keyframes' pieces (`from A to B` is
+    /// one piece), lasting 1 s in all.
     private mutating func lowerTween(_ tween: TweenSyntax, range: SourceRange) -> Term? {
         let views: [String]
         switch tween.target {
@@ -195,23 +237,171 @@ private struct Lowerer {
                 return nil
             }
         }
-        guard let (from, to) = tween.values else {
+        guard let stops = tween.stops else {
             diagnostics.append(Diagnostic(.incompleteTween, at: range))
             return nil
         }
-        guard from.isFinite, to.isFinite else {
+        // The parser reported `through` with one value.
+        guard stops.count >= 2, let kind = valueKind(of: tween, stops: stops), let durations = pieceDurations(stops, tween: tween) else {
+            return nil
+        }
+        // The channels it animates, each with its values at the stops.
+        var channels: [(name: String, values: [Value])] = []
+        switch kind {
+        case .point:
+            var xs: [Value] = [], ys: [Value] = []
+            for stop in stops {
+                if case .point(let x, let y, _) = stop.value { xs.append(.number(x.value)); ys.append(.number(y.value)) }
+            }
+            channels = [("x", xs), ("y", ys)]
+        case .number, .color:
+            channels = [(tween.resolvedProperty, stops.map { stop in
+                switch stop.value {
+                case .number(let number): return .number(tween.reported(number.value))
+                case .color(let color): return .color(color.color)
+                case .point: return .number(0)  // excluded by valueKind(of:stops:)
+                }
+            })]
+        }
+        // Finite as written, a number can overflow as an angle (`1e307 turns`).
+        for channel in channels where channel.values.contains(where: { !$0.isFinite }) {
             diagnostics.append(Diagnostic(.notFiniteTween, at: range))
             return nil
         }
-        let property = tween.resolvedProperty
+        let first = stops[0].value.range
         var parts: [Term] = []
         for view in views {
-            guard let leaf = built(.tween, range, { () throws(AnimationError) in
-                Term.tween(try Animations.Tween(property: Property(view: view, name: property), from: .number(from), to: .number(to)))
-            }) else { return nil }
-            parts.append(leaf)
+            for channel in channels {
+                let property = Property(view: view, name: channel.name)
+                guard let valueKind = channel.values.first?.kind, checkKind(valueKind, of: property, at: first) else { return nil }
+                var pieces: [Term] = []
+                for index in durations.indices {
+                    guard let leaf = built(.tween, range, { () throws(AnimationError) in
+                        Term.tween(try Animations.Tween(property: property, from: channel.values[index],
+                                                        to: channel.values[index + 1], duration: durations[index]))
+                    }) else { return nil }
+                    pieces.append(leaf)
+                }
+                if pieces.count == 1 {
+                    parts.append(pieces[0])
+                } else {
+                    guard let sequence = built(.tween, range, { () throws(AnimationError) in try Term.sequence(pieces) }) else { return nil }
+                    parts.append(sequence)
+                }
+            }
         }
         return parts.count == 1 ? parts[0] : record(Term.parallel(parts), .tween, range)
+    }
+
+    /// The kind of value a tween's stops hold, checked against its verb:
+    /// numbers for `fade`, `scale`, `rotate` …, colours for `color`, points
+    /// for `move`, numbers or colours (one kind) for `animate`.
+    private mutating func valueKind(of tween: TweenSyntax, stops: [Keyframe]) -> ValueSyntaxKind? {
+        let expected: [ValueSyntaxKind]
+        switch tween.verb {
+        case .shrink, .grow, .scale, .rotate, .fade, .fadeIn, .fadeOut: expected = [.number]
+        case .color: expected = [.color]
+        case .move: expected = [.point]
+        case .animate: expected = [.number, .color]
+        }
+        var chosen: ValueSyntaxKind?
+        for stop in stops {
+            let kind = ValueSyntaxKind(stop.value)
+            if let chosen, kind != chosen {
+                diagnostics.append(Diagnostic(.valueKind(verb: tween.verb.rawValue, expected: "values of one kind", found: "\(chosen.article) and \(kind.article)"),
+                                              at: stop.value.range, hint: "every value of one tween is \(chosen.plural)"))
+                return nil
+            }
+            guard expected.contains(kind) else {
+                let wanted = expected.map(\.plural).joined(separator: " or ")
+                diagnostics.append(Diagnostic(.valueKind(verb: tween.verb.rawValue, expected: wanted, found: kind.article),
+                                              at: stop.value.range, hint: kind.hint(for: tween.verb)))
+                return nil
+            }
+            chosen = kind
+        }
+        return chosen
+    }
+
+    /// Checks that `property` keeps to one kind of value: the first place
+    /// that gives it a value decides.
+    private mutating func checkKind(_ kind: Value.Kind, of property: Property, at range: SourceRange) -> Bool {
+        guard let (first, firstRange) = kinds[property] else {
+            kinds[property] = (kind, range)
+            return true
+        }
+        guard first != kind else { return true }
+        diagnostics.append(Diagnostic(.mixedValueKinds(property: property.description, here: kind.article, first: first.article),
+                                      at: range, hint: "animate colours and numbers on properties of their own",
+                                      notes: firstRange == .none ? [] : [.init(.firstGivenKind(first.article), at: firstRange)]))
+        return false
+    }
+
+    /// The exact length of each piece between consecutive stops (1 s in
+    /// all): offsets written `at N%`, the first at 0 % and the last at 100 %,
+    /// and the missing ones spread evenly between their known neighbours
+    /// (CSS's rule). Reports offsets that are out of range, on the ends, or
+    /// decreasing.
+    private mutating func pieceDurations(_ stops: [Keyframe], tween: TweenSyntax) -> [Time]? {
+        var offsets: [Time?] = Array(repeating: nil, count: stops.count)
+        var failed = false
+        var previous: Number?
+        let hundred = Time(100)
+        for (index, stop) in stops.enumerated() {
+            guard let written = stop.offset else { continue }
+            let text = "\(formatNumber(written.value))%"
+            let onEnd = index == 0 || index == stops.count - 1
+            guard written.value >= 0, written.value <= 100 else {
+                diagnostics.append(Diagnostic(.keyframeOffsetRange(written: text), at: written.range,
+                                              hint: "offsets are percentages of the tween, from 0% to 100%"))
+                failed = true
+                continue
+            }
+            if onEnd, written.value != (index == 0 ? 0 : 100) {
+                diagnostics.append(Diagnostic(.keyframeOffsetOnEnd(first: index == 0, written: text), at: written.range,
+                                              hint: "remove `at \(text)`; to start later or end earlier, hold a value with another keyframe"))
+                failed = true
+                continue
+            }
+            if let previous, written.value < previous.value {
+                diagnostics.append(Diagnostic(.decreasingKeyframeOffset(written: text, previous: "\(formatNumber(previous.value))%"),
+                                              at: written.range, hint: "list keyframes in the order they play; an equal offset makes a jump",
+                                              notes: [.init(.earlierOffset, at: previous.range)]))
+                failed = true
+                continue
+            }
+            previous = written
+            let exact = written.exact ?? Time(seconds: written.value)
+            offsets[index] = exact.flatMap { try? $0.divided(by: hundred) }
+            if offsets[index] == nil { failed = true }
+        }
+        if failed { return nil }
+        offsets[0] = .zero
+        offsets[stops.count - 1] = .one
+        do {
+            // Spread the missing offsets between known neighbours.
+            var known = 0
+            for index in 1..<stops.count {
+                guard let end = offsets[index] else { continue }
+                let gap = index - known
+                if gap > 1, let start = offsets[known] {
+                    let step = try end.subtracting(start).divided(by: Time(Int64(gap)))
+                    for missing in (known + 1)..<index {
+                        offsets[missing] = try start.adding(try step.multiplied(by: Int64(missing - known)))
+                    }
+                }
+                known = index
+            }
+            var durations: [Time] = []
+            for index in 0..<(stops.count - 1) {
+                guard let a = offsets[index], let b = offsets[index + 1] else { return nil }
+                durations.append(try b.subtracting(a))
+            }
+            return durations
+        } catch {
+            diagnostics.append(Diagnostic(.timeOverflow, at: tween.range, hint: "write offsets with fewer digits"))
+            return nil
+        }
     }
 
     /// The exact length of a duration in seconds, or `nil` after reporting why not.
@@ -241,7 +431,7 @@ func evaluationDiagnostic(_ error: AnimationError, origin: Origin) -> Diagnostic
     let range: SourceRange
     switch origin.construct {
     case .retimed, .eased: range = origin.detail ?? origin.range
-    case .tween, .wait, .sequence, .parallel, .power, .looped, .reversed, .delayed: range = origin.range
+    case .tween, .wait, .sequence, .parallel, .power, .looped, .reversed, .delayed, .staggered: range = origin.range
     }
     switch error {
     case .retimeOfInstant where origin.construct == .retimed:
@@ -252,7 +442,58 @@ func evaluationDiagnostic(_ error: AnimationError, origin: Origin) -> Diagnostic
                           hint: "overshooting curves work on a single tween: move `with \(EasingNames.spelling(of: easing))` onto the tweens inside")
     case .overflow:
         return Diagnostic(.timeOverflow, at: range, hint: "exact time uses 64-bit fractions; use fewer repetitions or simpler durations")
-    case .negativeDuration, .notFinite, .negativeCount, .nonMonotoneWarp, .mixedKinds, .invalidEasing, .retimeOfInstant, .invalidSampling:
+    case .negativeDuration, .notFinite, .negativeCount, .nonMonotoneWarp, .mixedKinds, .invalidEasing, .retimeOfInstant, .invalidSampling,
+         .infinite, .foreverOfInstant:
         return Diagnostic(.animation(error), at: range)
+    }
+}
+
+/// The kinds of value a tween is written with (points are sugar for two numbers).
+enum ValueSyntaxKind: Equatable {
+    case number, color, point
+
+    init(_ value: ValueSyntax) {
+        switch value {
+        case .number: self = .number
+        case .color: self = .color
+        case .point: self = .point
+        }
+    }
+
+    var article: String {
+        switch self {
+        case .number: return "a number"
+        case .color: return "a colour"
+        case .point: return "a point"
+        }
+    }
+
+    var plural: String {
+        switch self {
+        case .number: return "numbers"
+        case .color: return "colours"
+        case .point: return "points"
+        }
+    }
+
+    /// What to write instead, when a tween of `verb` was given this kind.
+    func hint(for verb: TweenSyntax.Verb) -> String {
+        switch self {
+        case .color: return "to animate a colour, write `color V from red to blue` or `animate V.fill from red to blue`"
+        case .point: return "to move a view, write `move V from (0, 0) to (100, 50)`"
+        case .number:
+            return verb == .move ? "`move` goes between points: `move V from (0, 0) to (100, 50)`"
+                                 : "`color` goes between colours: `color V from red to #3366ff`"
+        }
+    }
+}
+
+extension Value.Kind {
+    /// "a number", "a colour".
+    var article: String {
+        switch self {
+        case .number: return "a number"
+        case .color: return "a colour"
+        }
     }
 }

@@ -23,7 +23,7 @@ public func normalize(_ outcome: Outcome) throws(NormalizationError) -> NormalFo
     expr = parts.cut(expr).expr
     let views = outcome.program.views.map { view in
         ViewDeclaration(name: view.name, initials: view.initials.map {
-            ViewDeclaration.Initial(property: $0.property, value: Number($0.value.value))
+            ViewDeclaration.Initial(property: $0.property, value: canonical($0.value))
         })
     }
     var seenViews = Set<String>()
@@ -56,7 +56,7 @@ private struct Parts {
         var result = expr
         var height = 0
         switch expr.kind {
-        case .name, .zero, .one, .wait, .tween:
+        case .name, .zero, .one, .wait, .tween, .emit:
             return (expr, 1)
         case .parallel(let operands), .sequence(let operands):
             var cutOperands: [Expr] = []
@@ -94,6 +94,14 @@ private struct Parts {
             let (cutOperand, operandHeight) = part(operand)
             result.kind = .eased(cutOperand, easing, range)
             height = operandHeight
+        case .staggered(let operand, let duration, let backwards):
+            let (cutOperand, operandHeight) = part(operand)
+            result.kind = .staggered(cutOperand, duration, backwards: backwards)
+            height = operandHeight
+        case .forever(let operand, let looped):
+            let (cutOperand, operandHeight) = part(operand)
+            result.kind = .forever(cutOperand, looped: looped)
+            height = operandHeight
         }
         return (result, height + 1)
     }
@@ -117,19 +125,35 @@ public func expression(of term: Term) -> Expr {
     case .wait(let d): return Expr(.wait(Duration(number: Number(d))))
     case .tween(let tween):
         let syntax = TweenSyntax(verb: .animate, target: .view(tween.property.view, .none), property: tween.property.name,
-                           from: Number(tween.from.number ?? 0), to: Number(tween.to.number ?? 0))
+                                 from: valueSyntax(of: tween.from), to: valueSyntax(of: tween.to))
         var expr = Expr(.tween(syntax))
         if tween.duration != .one { expr = Expr(.retimed(expr, Duration(number: Number(tween.duration)))) }
         if case .linear = tween.easing.kind {} else { expr = Expr(.eased(expr, tween.easing, .none)) }
         return expr
-    case .event:
-        // The language has no events yet; nothing lowers to one.
-        return Expr(.one)
+    case .event(let name): return Expr(.emit(name))
     case .sequence(let items): return Expr(.sequence(items.map(expression(of:))))
     case .parallel(let items): return Expr(.parallel(items.map(expression(of:))))
     case .power(let body, let n): return Expr(.power(expression(of: body), Count(Int64(n))))
+    case .forever(let body): return Expr(.forever(expression(of: body), looped: false))
     case .reversed(let inner): return Expr(.reversed(expression(of: inner)))
     case .retimed(let body, let d): return Expr(.retimed(expression(of: body), Duration(number: Number(d))))
     case .eased(let body, let easing): return Expr(.eased(expression(of: body), easing, .none))
+    }
+}
+
+/// A value as syntax: a number, or a colour.
+func valueSyntax(of value: Value) -> ValueSyntax {
+    switch value {
+    case .number(let number): return .number(Number(number))
+    case .color(let color): return .color(ColorSyntax(color))
+    }
+}
+
+/// A written value without its spelling: numbers by value.
+private func canonical(_ value: ValueSyntax) -> ValueSyntax {
+    switch value {
+    case .number(let number): return .number(Number(number.value))
+    case .color(let color): return .color(ColorSyntax(color.color))
+    case .point(let x, let y, _): return .point(x: Number(x.value), y: Number(y.value), range: .none)
     }
 }

@@ -56,7 +56,7 @@ public struct ParseResult: Sendable {
 /// keyword only where the grammar expects it.
 public let reservedWords: Set<String> = [
     "let", "view", "from", "to", "with", "in", "zero", "cancelled", "one", "empty", "wait",
-    "reversed", "looped", "repeated", "delayed", "all", "pi", "tau",
+    "reversed", "looped", "repeated", "delayed", "staggered", "through", "all", "pi", "tau",
 ]
 
 /// How deeply expressions may nest: parentheses, unary minus and `compose(…)`
@@ -78,8 +78,10 @@ private struct Parsed {
     var height: Int
 }
 
-private let modifierWords: Set<String> = ["reversed", "looped", "repeated", "delayed", "in", "with"]
-private let verbs: [String] = ["shrink", "grow", "scale", "rotate", "fadeIn", "fadeOut", "fade", "animate"]
+private let modifierWords: Set<String> = ["reversed", "looped", "repeated", "delayed", "staggered", "in", "with"]
+private let verbs: [String] = ["shrink", "grow", "scale", "rotate", "fadeIn", "fadeOut", "fade", "animate", "color", "move"]
+/// The functional colour notations.
+private let colorFunctions: Set<String> = ["rgb", "rgba", "hsl", "hsla"]
 private let durationUnits: [String] = ["s", "sec", "seconds", "ms"]
 /// Units of time spelt as other languages spell them, and the unit `.anim` spells.
 private let durationUnitAliases: [String: String] = [
@@ -140,6 +142,8 @@ private struct Parser {
             hint = didYouMean(match)
         } else if token.kind == .rightParen {
             hint = "there is no `(` for this `)` to close"
+        } else if token.kind == .color {
+            hint = commentHint(token)
         }
         throw error(.expectedItem(found: describe(token)), at: token, hint: hint)
     }
@@ -166,7 +170,7 @@ private struct Parser {
         while peek().kind == .name, !reservedWords.contains(text(peek())) {
             let property = advance()
             let propertyName = text(property)
-            let value = settled(try number(what: "an initial value", after: "`\(propertyName)`"))
+            let value = try self.value(what: "an initial value", after: "`\(propertyName)`")
             initials.append(ViewDeclaration.Initial(property: propertyName, value: value, range: property.range.union(value.range)))
             range = range.union(value.range)
         }
@@ -279,6 +283,14 @@ private struct Parser {
             case "reversed":
                 advance()
                 result = try wrap(.reversed(result.expr), around: result, through: token.range, at: token)
+            case "looped" where isWord(peek(1), "forever"):
+                advance()
+                let forever = advance()
+                result = try wrap(.forever(result.expr, looped: true), around: result, through: forever.range, at: token)
+            case "repeated" where isWord(peek(1), "forever"):
+                advance()
+                let forever = advance()
+                result = try wrap(.forever(result.expr, looped: false), around: result, through: forever.range, at: token)
             case "looped":
                 advance()
                 let count = try loopCount(after: token)
@@ -287,6 +299,14 @@ private struct Parser {
                 advance()
                 let count = try repeatCount()
                 result = try wrap(.repeated(result.expr, count), around: result, through: previous.range, at: token)
+            case "staggered":
+                advance()
+                try consumeWord("by", after: "`staggered`", hint: "write `x staggered by 80ms`")
+                let duration = try duration(after: "`by`")
+                var end = duration.range
+                let backwards = checkWord("backwards")
+                if backwards { end = advance().range }
+                result = try wrap(.staggered(result.expr, duration, backwards: backwards), around: result, through: end, at: token)
             case "delayed":
                 advance()
                 try consumeWord("by", after: "`delayed`", hint: "write `x delayed by 0.5s`")
@@ -315,11 +335,7 @@ private struct Parser {
             // A word on the same line that was meant as the count: `looped forever`, `looped thrice`.
             let token = peek()
             if token.kind == .name, onSameLine(looped, token), !reservedWords.contains(text(token)) {
-                if isWord(token, "forever") {
-                    report(.expectedCount(after: "looped", found: describe(token)), at: token.range,
-                           hint: "`looped` takes `once`, `twice` or `N times`")
-                    advance()
-                } else if let match = closestMatch(to: text(token), in: ["once", "twice"]) {
+                if let match = closestMatch(to: text(token), in: ["once", "twice", "forever"]) {
                     report(.expectedCount(after: "looped", found: describe(token)), at: token.range, hint: didYouMean(match))
                     advance()
                 }
@@ -338,8 +354,8 @@ private struct Parser {
         if checkWord("twice") { return Count(2, range: advance().range) }
         let token = peek()
         guard startsNumber(token) else {
-            var hint = "write `repeated 3 times`, `repeated once` or `repeated twice`"
-            if token.kind == .name, let match = closestMatch(to: text(token), in: ["once", "twice"]) {
+            var hint = "write `repeated 3 times`, `repeated once`, `repeated twice` or `repeated forever`"
+            if token.kind == .name, let match = closestMatch(to: text(token), in: ["once", "twice", "forever"]) {
                 hint = didYouMean(match)
             }
             throw error(.expectedCount(after: "repeated", found: describe(token)), at: token, hint: hint)
@@ -369,17 +385,26 @@ private struct Parser {
                 advance()
                 let duration = try duration(after: "`wait`")
                 return Parsed(expr: Expr(.wait(duration), range: token.range.union(duration.range)), height: 1)
+            case "emit" where peek(1).kind == .name && !reservedWords.contains(text(peek(1))):
+                advance()
+                let name = advance()
+                return Parsed(expr: Expr(.emit(text(name)), range: token.range.union(name.range)), height: 1)
             default:
                 if reservedWords.contains(word), !reservedBindings.contains(word) { throw expectedAnimation(found: token) }
-                if let tween = try tweenIfPresent() {
-                    return Parsed(expr: Expr(.tween(tween), range: tween.range), height: 1)
+                if let tweens = try tweenIfPresent() {
+                    // `fadeIn a, b and c` is `fadeIn a || fadeIn b || fadeIn c`.
+                    guard tweens.count > 1, let first = tweens.first, let last = tweens.last else {
+                        return Parsed(expr: Expr(.tween(tweens[0]), range: tweens[0].range), height: 1)
+                    }
+                    return Parsed(expr: Expr(.parallel(tweens.map { Expr(.tween($0), range: $0.range) }),
+                                             range: first.range.union(last.range)), height: 2)
                 }
                 if looksLikeTween(at: token) { throw unknownVerb(token) }
                 advance()
                 return Parsed(expr: Expr(.name(word), range: token.range), height: 1)
             }
-        case .number, .rightParen, .comma, .dot, .equals, .semicolon, .star, .plus, .minus, .slash, .caret, .parallel,
-             .invalid, .eof:
+        case .number, .rightParen, .comma, .dot, .equals, .semicolon, .star, .plus, .minus, .slash, .caret, .percent,
+             .color, .parallel, .invalid, .eof:
             throw expectedAnimation(found: token)
         }
     }
@@ -391,27 +416,37 @@ private struct Parser {
         defer { depth -= 1 }
         let inner = try expression()
         let close = try closing(open)
-        return Parsed(expr: Expr(inner.expr.kind, range: open.range.union(close.range)), height: inner.height)
+        return Parsed(expr: Expr(inner.expr.kind, range: open.range.union(close.range), modifier: inner.expr.modifier),
+                      height: inner.height)
     }
 
     // MARK: Tweens
 
-    /// The tween starting here, when the name here is a verb and a target
-    /// follows it; `nil` when the name is just a name (`(grow ; red) ; fade`).
-    mutating func tweenIfPresent() throws(SyntaxError) -> TweenSyntax? {
+    /// The tweens starting here (one per target of a list), when the name
+    /// here is a verb and a target follows it; `nil` when the name is just a
+    /// name (`(grow ; red) ; fade`).
+    mutating func tweenIfPresent() throws(SyntaxError) -> [TweenSyntax]? {
         switch text(peek()) {
         case "fade":
             if isWord(peek(1), "in"), startsTarget(peek(2)) { return fadeInOrOut(.fadeIn, words: 2) }
             if isWord(peek(1), "out"), startsTarget(peek(2)) { return fadeInOrOut(.fadeOut, words: 2) }
-            return startsTarget(peek(1)) ? try fade() : nil
+            return startsTarget(peek(1)) ? try tweens(.fade) : nil
         case "fadeIn":
             return startsTarget(peek(1)) ? fadeInOrOut(.fadeIn, words: 1) : nil
         case "fadeOut":
             return startsTarget(peek(1)) ? fadeInOrOut(.fadeOut, words: 1) : nil
-        case "shrink", "grow", "scale":
-            return startsTarget(peek(1)) ? try scaling() : nil
+        case "shrink":
+            return startsTarget(peek(1)) ? try tweens(.shrink) : nil
+        case "grow":
+            return startsTarget(peek(1)) ? try tweens(.grow) : nil
+        case "scale":
+            return startsTarget(peek(1)) ? try tweens(.scale) : nil
         case "rotate":
-            return startsTarget(peek(1)) ? try rotate() : nil
+            return startsTarget(peek(1)) ? try tweens(.rotate) : nil
+        case "color":
+            return startsTarget(peek(1)) ? try tweens(.color) : nil
+        case "move":
+            return startsTarget(peek(1)) ? try tweens(.move) : nil
         case "animate":
             return startsTarget(peek(1)) ? try animate() : nil
         default:
@@ -421,108 +456,112 @@ private struct Parser {
 
     /// Whether the name here, which does not start a tween, was meant as a
     /// verb: a view follows it on the same line, and it is close to a verb or
-    /// the view is followed by `from` or `.` (`rotat square from 0 to 90`,
-    /// `move ball from 0 to 100`). A name followed by a name is an error
-    /// anyway; this puts it on the verb.
+    /// the view is followed by `from` or `.` (`rotat square from 0 to 90`).
+    /// A name followed by a name is an error anyway; this puts it on the verb.
     func looksLikeTween(at token: Token) -> Bool {
         let target = peek(1)
         guard startsTarget(target), onSameLine(token, target) else { return false }
         if closestMatch(to: text(token), in: verbs) != nil { return true }
         let after = peek(2)
-        return isWord(target, "all") || isWord(after, "from") || after.kind == .dot
+        return isWord(target, "all") || isWord(after, "from") || isWord(after, "through") || after.kind == .dot
     }
 
     /// `rotat square …`: the error is the verb.
     mutating func unknownVerb(_ token: Token) -> SyntaxError {
         let word = text(token)
         let list = "the verbs are " + verbs.dropLast().joined(separator: ", ") + " and " + (verbs.last ?? "")
-        var hint = list
-        if let verb = closestMatch(to: word, in: verbs) {
-            hint = didYouMean(verb)
-        } else if word == "move", peek(1).kind == .name, !isWord(peek(1), "all") {
-            // `move` is not a verb (yet): say how to move a view today.
-            let view = text(peek(1))
-            hint = "to move `\(view)`, animate one of its properties: `animate \(view).x from A to B`; " + list
-        }
-        return error(.unknownVerb(word), at: token, hint: hint)
+        return error(.unknownVerb(word), at: token, hint: closestMatch(to: word, in: verbs).map(didYouMean) ?? list)
     }
 
-    /// ( "fadeIn" | "fade" "in" ) target | ( "fadeOut" | "fade" "out" ) target
-    mutating func fadeInOrOut(_ verb: TweenSyntax.Verb, words: Int) -> TweenSyntax {
+    /// ( "fadeIn" | "fade" "in" ) targets | ( "fadeOut" | "fade" "out" ) targets
+    mutating func fadeInOrOut(_ verb: TweenSyntax.Verb, words: Int) -> [TweenSyntax] {
         let start = advance()
         if words == 2 { advance() }
-        let target = target()
-        return TweenSyntax(verb: verb, target: target, range: start.range.union(target.range))
+        return targets().map { TweenSyntax(verb: verb, target: $0, range: start.range.union($0.range)) }
     }
 
-    /// "fade" target "from" number "to" number
-    mutating func fade() throws(SyntaxError) -> TweenSyntax {
+    /// verb targets values, for `fade`, `shrink`, `grow`, `scale`, `rotate`, `color`, `move`:
+    ///
+    ///     values = "from" [ PROP ] value "to" value
+    ///            | "through" [ PROP ] keyframe { "," keyframe } ;
+    ///     keyframe = value [ "at" number "%" ] ;
+    ///
+    /// (a property only for `shrink`, `grow` and `scale`, a unit only at the end of `rotate`).
+    mutating func tweens(_ verb: TweenSyntax.Verb) throws(SyntaxError) -> [TweenSyntax] {
         let start = advance()
-        let target = target()
+        let targets = self.targets()
         let source = file
-        let (from, to) = try fromTo(after: "`fade \(source.text(target.range))`")
-        return TweenSyntax(verb: .fade, target: target, from: from, to: to, range: start.range.union(to.range))
-    }
-
-    /// ( "shrink" | "grow" | "scale" ) target "from" [ NAME ] number "to" number
-    mutating func scaling() throws(SyntaxError) -> TweenSyntax {
-        let start = advance()
-        let verb: TweenSyntax.Verb = isWord(start, "shrink") ? .shrink : isWord(start, "grow") ? .grow : .scale
-        let target = target()
-        let source = file
-        try consumeWord("from", after: "`\(source.text(start.range)) \(source.text(target.range))`",
-                        hint: "a tween is written `\(source.text(start.range)) V from [PROP] A to B`")
-        var property: String?
-        if peek().kind == .name, !reservedWords.contains(text(peek())) {
-            property = text(advance())
-        }
-        let from = settled(try number(what: "a start value", after: property.map { "`\($0)`" } ?? "`from`"))
-        try consumeWord("to", after: "the start value")
-        let to = settled(try number(what: "an end value", after: "`to`"))
-        return TweenSyntax(verb: verb, target: target, property: property, from: from, to: to, range: start.range.union(to.range))
-    }
-
-    /// "rotate" target "from" number "to" number [ angle-unit ]
-    mutating func rotate() throws(SyntaxError) -> TweenSyntax {
-        let start = advance()
-        let target = target()
-        let source = file
-        let (from, to) = try fromTo(after: "`rotate \(source.text(target.range))`")
-        var range = start.range.union(to.range)
-        let unit = angleUnit(after: to)
-        if unit != nil { range = range.union(previous.range) }
-        if unit == nil || unit == .degrees {
-            for value in [from, to] where value.mentionsPi {
-                warnPiInDegrees(value)
+        let context = "`\(source.text(start.range)) \(source.text(targets[0].range))`"
+        let takesProperty = verb == .shrink || verb == .grow || verb == .scale
+        let values = try tweenValues(after: context, takesProperty: takesProperty,
+                                     usage: "a tween is written `\(source.text(start.range)) V from \(takesProperty ? "[PROP] " : "")A to B`")
+        var range = start.range.union(previous.range)
+        var unit: TweenSyntax.AngleUnit?
+        if verb == .rotate, let last = values.last {
+            if case .number(let number) = last.value { unit = angleUnit(after: number) }
+            if unit != nil { range = range.union(previous.range) }
+            if unit == nil || unit == .degrees {
+                for keyframe in values.all {
+                    if case .number(let number) = keyframe.value, number.mentionsPi { warnPiInDegrees(number) }
+                }
             }
         }
-        return TweenSyntax(verb: .rotate, target: target, from: from, to: to, angleUnit: unit, range: range)
+        return targets.map { target in
+            TweenSyntax(verb: verb, target: target, property: values.property, from: values.from, to: values.to,
+                        keyframes: values.keyframes, angleUnit: unit, range: range)
+        }
     }
 
-    /// "animate" NAME "." NAME "from" number "to" number
-    mutating func animate() throws(SyntaxError) -> TweenSyntax {
+    /// "animate" NAME "." NAME { "," NAME "." NAME } values
+    mutating func animate() throws(SyntaxError) -> [TweenSyntax] {
         let start = advance()
-        let viewToken = peek()
-        guard !isWord(viewToken, "all") else {
-            throw error(.expectedTarget(found: describe(viewToken)), at: viewToken,
-                        hint: "`animate` animates one property of one view: `animate V.PROP from A to B`")
+        var targets: [(view: String, range: SourceRange, property: String)] = []
+        repeat {
+            let viewToken = peek()
+            guard !isWord(viewToken, "all") else {
+                throw error(.expectedTarget(found: describe(viewToken)), at: viewToken,
+                            hint: "`animate` animates one property of one view: `animate V.PROP from A to B`")
+            }
+            guard viewToken.kind == .name, !reservedWords.contains(text(viewToken)) else {
+                throw error(.expectedTarget(found: describe(viewToken)), at: viewToken, hint: "write `animate V.PROP from A to B`")
+            }
+            advance()
+            let view = text(viewToken)
+            try consume(.dot, after: "`animate \(view)`", hint: "write `animate \(view).PROP from A to B`")
+            let propertyToken = peek()
+            guard propertyToken.kind == .name, !reservedWords.contains(text(propertyToken)) else {
+                throw error(.expectedPropertyName(view: view, found: describe(propertyToken)), at: propertyToken,
+                            hint: "write `animate \(view).PROP from A to B`")
+            }
+            advance()
+            targets.append((view, viewToken.range, text(propertyToken)))
+        } while continuesTargetList()
+        let first = targets[0]
+        let values = try tweenValues(after: "`animate \(first.view).\(first.property)`", takesProperty: false,
+                                     usage: "write `animate \(first.view).\(first.property) from A to B`")
+        let range = start.range.union(previous.range)
+        return targets.map { target in
+            TweenSyntax(verb: .animate, target: .view(target.view, target.range), property: target.property, from: values.from,
+                        to: values.to, keyframes: values.keyframes, range: range)
         }
-        advance()
-        let view = text(viewToken)
-        try consume(.dot, after: "`animate \(view)`", hint: "write `animate \(view).PROP from A to B`")
-        let propertyToken = peek()
-        guard propertyToken.kind == .name, !reservedWords.contains(text(propertyToken)) else {
-            throw error(.expectedPropertyName(view: view, found: describe(propertyToken)), at: propertyToken,
-                        hint: "write `animate \(view).PROP from A to B`")
-        }
-        advance()
-        let property = text(propertyToken)
-        let (from, to) = try fromTo(after: "`animate \(view).\(property)`")
-        return TweenSyntax(verb: .animate, target: .view(view, viewToken.range), property: property, from: from, to: to,
-                     range: start.range.union(to.range))
     }
 
-    /// target = NAME | "all" [ "views" ] ;
+    /// targets = target { "," target } [ "and" target ] ;  target = NAME | "all" [ "views" ] ;
+    mutating func targets() -> [Target] {
+        var targets = [target()]
+        while continuesTargetList() { targets.append(target()) }
+        return targets
+    }
+
+    /// Consumes the `,` or `and` before another target, when one follows.
+    mutating func continuesTargetList() -> Bool {
+        guard check(.comma) || checkWord("and") else { return false }
+        let next = peek(1)
+        guard next.kind == .name, !reservedWords.contains(text(next)) || isWord(next, "all") else { return false }
+        advance()
+        return true
+    }
+
     mutating func target() -> Target {
         let token = advance()
         if isWord(token, "all") {
@@ -532,13 +571,196 @@ private struct Parser {
         return .view(text(token), token.range)
     }
 
-    /// `from A to B`.
-    mutating func fromTo(after context: @autoclosure () -> String) throws(SyntaxError) -> (Number, Number) {
-        try consumeWord("from", after: context())
-        let from = settled(try number(what: "a start value", after: "`from`"))
-        try consumeWord("to", after: "the start value")
-        let to = settled(try number(what: "an end value", after: "`to`"))
-        return (from, to)
+    /// The values after a tween's targets: `from A to B` or `through …`.
+    struct TweenValues {
+        var property: String?
+        var from: ValueSyntax?
+        var to: ValueSyntax?
+        var keyframes: [Keyframe]?
+        /// Every value written, in order.
+        var all: [Keyframe] { keyframes ?? [from, to].compactMap { $0.map { Keyframe(value: $0) } } }
+        var last: Keyframe? { all.last }
+    }
+
+    mutating func tweenValues(after context: String, takesProperty: Bool, usage: String) throws(SyntaxError) -> TweenValues {
+        var values = TweenValues()
+        let through = checkWord("through")
+        if through {
+            advance()
+        } else {
+            try consumeWord("from", after: context, hint: usage)
+        }
+        // `grow ball from radius 30 to 60`: a name before a number is the property.
+        if takesProperty, peek().kind == .name, !reservedWords.contains(text(peek())), startsNumber(peek(1)) {
+            values.property = text(advance())
+        }
+        if through {
+            var keyframes: [Keyframe] = []
+            repeat {
+                let value = try self.value(what: keyframes.isEmpty ? "a keyframe" : "a keyframe after `,`",
+                                           after: keyframes.isEmpty ? "`through`" : "`,`")
+                var keyframe = Keyframe(value: value, range: value.range)
+                if checkWord("at") {
+                    advance()
+                    let offset = settled(try number(what: "an offset", after: "`at`"))
+                    let percent = try consume(.percent, after: "the offset", hint: "offsets are percentages: `at 40%`")
+                    keyframe.offset = offset
+                    keyframe.range = value.range.union(percent.range)
+                }
+                keyframes.append(keyframe)
+            } while match(.comma)
+            if keyframes.count < 2 {
+                report(.tooFewKeyframes, at: keyframes[0].range, hint: "`through` lists two values or more: `through 0, 1, 0.5`")
+            }
+            values.keyframes = keyframes
+        } else {
+            values.from = try value(what: "a start value", after: values.property.map { "`\($0)`" } ?? "`from`")
+            try consumeWord("to", after: "the start value")
+            values.to = try value(what: "an end value", after: "`to`")
+        }
+        return values
+    }
+
+    // MARK: Values
+
+    /// value = number | colour | "(" number "," number ")" ;
+    /// colour = "#…" | NAME | ( "rgb" | "rgba" | "hsl" | "hsla" ) "(" … ")" ;
+    mutating func value(what: String, after context: @autoclosure () -> String) throws(SyntaxError) -> ValueSyntax {
+        let token = peek()
+        switch token.kind {
+        case .color:
+            advance()
+            let digits = text(token).dropFirst()
+            guard let color = ColorNames.color(hex: digits) else {
+                throw error(.expectedNumber(what: what, after: context(), found: describe(token)), at: token)
+            }
+            return .color(ColorSyntax(color, range: token.range))
+        case .name where colorFunctions.contains(text(token)) && peek(1).kind == .leftParen:
+            return .color(try colorFunction())
+        case .name where !isWord(token, "pi") && !isWord(token, "tau"):
+            let word = text(token)
+            if let color = ColorNames.color(named: word) {
+                advance()
+                return .color(ColorSyntax(color, range: token.range))
+            }
+            if let match = closestMatch(to: word, in: ColorNames.allNames), !reservedWords.contains(word) {
+                advance()
+                report(.unknownColor(word), at: token.range, hint: didYouMean(match))
+                return .color(ColorSyntax(Color(red: 0, green: 0, blue: 0), range: token.range))
+            }
+            throw error(.expectedNumber(what: what, after: context(), found: describe(token)), at: token)
+        case .leftParen where isPoint():
+            let open = advance()
+            let x = settled(try number(what: "an x", after: "`(`", grouped: true))
+            try consume(.comma, after: "the x", hint: "a point is written `(x, y)`")
+            let y = settled(try number(what: "a y", after: "`,`", grouped: true))
+            let close = try closing(open)
+            return .point(x: x, y: y, range: open.range.union(close.range))
+        default:
+            return .number(settled(try number(what: what, after: context())))
+        }
+    }
+
+    /// Whether the `(` here opens a point: a `,` inside it at its own level.
+    func isPoint() -> Bool {
+        var level = 0
+        var offset = 0
+        while true {
+            let token = peek(offset)
+            switch token.kind {
+            case .leftParen: level += 1
+            case .rightParen:
+                level -= 1
+                if level == 0 { return false }
+            case .comma where level == 1: return true
+            case .eof: return false
+            default: break
+            }
+            if startsItem(token) { return false }
+            offset += 1
+        }
+    }
+
+    /// `rgb(R, G, B)`, `rgb(R G B)`, `rgb(R G B / A)`, `rgba(R, G, B, A)`, and
+    /// `hsl(H, S%, L%)`, `hsl(H S% L% / A)`, `hsla(H, S%, L%, A)` (CSS Color 4;
+    /// `rgba` and `hsla` are the same functions). A channel outside its range
+    /// is an error (CSS would clamp it silently).
+    mutating func colorFunction() throws(SyntaxError) -> ColorSyntax {
+        let name = advance()
+        let word = text(name)
+        let hsl = word.hasPrefix("hsl")
+        let open = advance()
+        var parts: [(number: Number, percent: Bool, range: SourceRange)] = []
+        var separatedByCommas: Bool?
+        var alphaBySlash = false
+        let usage = hsl ? "write `hsl(H, S%, L%)`, `hsl(H S% L% / A)` or `hsla(H, S%, L%, A)`"
+                        : "write `rgb(R, G, B)`, `rgb(R G B / A)` or `rgba(R, G, B, A)`"
+        while !check(.rightParen) {
+            if !parts.isEmpty {
+                if match(.comma) {
+                    if separatedByCommas == false { report(.mixedColorSeparators, at: previous.range, hint: usage) }
+                    separatedByCommas = true
+                } else if match(.slash) {
+                    alphaBySlash = true
+                } else {
+                    if separatedByCommas == true { report(.mixedColorSeparators, at: peek().range, hint: usage) }
+                    separatedByCommas = false
+                }
+            }
+            guard parts.count < 4, startsNumber(peek()) else {
+                throw error(.expectedNumber(what: "a channel", after: "`\(word)(`", found: describe(peek())), at: peek(), hint: usage)
+            }
+            // One factor per channel: `rgb(1 -2 3)` has three channels and `/` separates the alpha.
+            let value = settled(try factor(grouped: true))
+            var range = value.range
+            var percent = false
+            if match(.percent) {
+                percent = true
+                range = range.union(previous.range)
+            } else if hsl, parts.isEmpty, checkWord("deg") {
+                range = range.union(advance().range)
+            }
+            parts.append((value, percent, range))
+            if alphaBySlash, parts.count != 4 {
+                report(.colorArguments(word), at: range, hint: usage)
+            }
+        }
+        let close = advance()
+        let whole = name.range.union(close.range)
+        guard parts.count == 3 || parts.count == 4 else {
+            report(.colorArguments(word), at: whole, hint: usage)
+            return ColorSyntax(Color(red: 0, green: 0, blue: 0), range: whole)
+        }
+        func channel(_ index: Int, _ limit: Double, _ channel: String, percent wanted: Bool) -> Double {
+            let part = parts[index]
+            var value = part.number.value
+            if part.percent != wanted, !(index == 3 && part.percent) {
+                report(.colorChannel(channel, written: file.text(part.range), range: wanted ? "0% to 100%" : "0 to \(formatNumber(limit))"),
+                       at: part.range, hint: usage)
+            }
+            if index == 3, part.percent { value /= 100 }
+            let top = index == 3 ? 1 : (part.percent ? 100 : limit)
+            if !(value >= 0 && value <= top) {
+                report(.colorChannel(channel, written: file.text(part.range),
+                                     range: index == 3 ? "0 to 1" : (wanted ? "0% to 100%" : "0 to \(formatNumber(limit))")),
+                       at: part.range, hint: "CSS would clamp it; animc asks you to write the value you mean")
+                return min(max(value, 0), top)
+            }
+            return value
+        }
+        let alpha = parts.count == 4 ? channel(3, 1, "alpha", percent: false) : 1
+        let color: Color
+        if hsl {
+            let hue = parts[0].number.value
+            if parts[0].percent { report(.colorChannel("hue", written: file.text(parts[0].range), range: "degrees"), at: parts[0].range, hint: usage) }
+            let saturation = channel(1, 100, "saturation", percent: true)
+            let lightness = channel(2, 100, "lightness", percent: true)
+            color = Color(hue: hue.isFinite ? hue : 0, saturation: saturation / 100, lightness: lightness / 100, alpha: alpha)
+        } else {
+            color = Color(red: channel(0, 255, "red", percent: false), green: channel(1, 255, "green", percent: false),
+                          blue: channel(2, 255, "blue", percent: false), alpha: alpha)
+        }
+        return ColorSyntax(color, range: whole)
     }
 
     /// angle-unit = "degrees" | "deg" | "radians" | "rad" | "turns" ;
@@ -730,7 +952,8 @@ private struct Parser {
             return startsNumber(next)
         case .star, .plus:
             return next.kind == .number || next.kind == .minus || isWord(next, "pi") || isWord(next, "tau")
-        case .name, .number, .leftParen, .rightParen, .comma, .dot, .equals, .semicolon, .caret, .parallel, .invalid, .eof:
+        case .name, .number, .leftParen, .rightParen, .comma, .dot, .equals, .semicolon, .caret, .parallel, .percent, .color,
+             .invalid, .eof:
             return false
         }
     }
@@ -999,7 +1222,7 @@ private struct Parser {
     mutating func wrap(_ kind: Expr.Kind, around operand: Parsed, through end: SourceRange, at token: Token) throws(SyntaxError) -> Parsed {
         let height = operand.height + 1
         guard height <= maxExpressionNesting else { throw nestingTooDeep(at: token) }
-        return Parsed(expr: Expr(kind, range: operand.expr.range.union(end)), height: height)
+        return Parsed(expr: Expr(kind, range: operand.expr.range.union(end), modifier: token.range.union(end)), height: height)
     }
 
     /// One n-ary node for a whole chain of one operator.
@@ -1069,8 +1292,16 @@ private struct Parser {
             hint = "did you forget `;` or `||` before `(`?"
         } else if token.kind == .rightParen {
             hint = "there is no `(` for this `)` to close"
+        } else if token.kind == .color {
+            hint = commentHint(token)
         }
         return error(.expectedOperator(found: describe(token)), at: token, hint: hint)
+    }
+
+    /// A hex colour where no value can stand is most likely a comment whose
+    /// first word is made of hex digits (`#fade in`).
+    func commentHint(_ token: Token) -> String {
+        "`\(text(token))` reads as a colour; a comment needs a space after `#`: `# \(text(token).dropFirst())`"
     }
 
     // MARK: Token helpers
@@ -1178,7 +1409,8 @@ private struct Parser {
         switch token.kind {
         case .number, .minus, .leftParen: return true
         case .name: return isWord(token, "pi") || isWord(token, "tau")
-        case .rightParen, .comma, .dot, .equals, .semicolon, .star, .plus, .slash, .caret, .parallel, .invalid, .eof:
+        case .rightParen, .comma, .dot, .equals, .semicolon, .star, .plus, .slash, .caret, .parallel, .percent, .color,
+             .invalid, .eof:
             return false
         }
     }
@@ -1188,8 +1420,9 @@ private struct Parser {
         switch token.kind {
         case .eof: return .endOfFile
         case .invalid: return .invalidCharacter
-        case .name, .number: return .text(text(token))
-        case .leftParen, .rightParen, .comma, .dot, .equals, .semicolon, .star, .plus, .minus, .slash, .caret, .parallel:
+        case .name, .number, .color: return .text(text(token))
+        case .leftParen, .rightParen, .comma, .dot, .equals, .semicolon, .star, .plus, .minus, .slash, .caret, .parallel,
+             .percent:
             return .punctuation(token.kind)
         }
     }

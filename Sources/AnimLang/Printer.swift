@@ -66,7 +66,7 @@ private struct Printer {
     func view(_ view: ViewDeclaration) -> String {
         var out = "view \(view.name)"
         for initial in view.initials {
-            out += " \(initial.property) \(number(initial.value))"
+            out += " \(initial.property) \(value(initial.value))"
         }
         return out
     }
@@ -92,13 +92,14 @@ private struct Printer {
         case .sequence(let operands) where operands.count > 1:
             return chain(operands, separator: ";", parent: .sequence, indent: indent, column: column, depth: depth)
         case .power(let operand, _), .reversed(let operand), .looped(let operand, _), .repeated(let operand, _),
-             .delayed(let operand, _), .retimed(let operand, _), .eased(let operand, _, _):
+             .delayed(let operand, _), .retimed(let operand, _), .eased(let operand, _, _), .staggered(let operand, _, _),
+             .forever(let operand, _):
             let suffix = self.suffix(expr)
             if precedence(operand) <= .power {
                 return block(operand, indent: indent, depth: depth + 1) + suffix
             }
             return layout(operand, indent: indent, column: column, depth: depth + 1) + suffix
-        case .name, .zero, .one, .wait, .tween, .parallel, .sequence:
+        case .name, .zero, .one, .wait, .tween, .emit, .parallel, .sequence:
             return flat(expr, depth: depth)
         }
     }
@@ -158,12 +159,15 @@ private struct Printer {
             out += "wait " + self.duration(duration)
         case .tween(let tween):
             out += self.tween(tween)
+        case .emit(let name):
+            out += "emit " + name
         case .parallel(let operands):
             return writeNary(operands, separator: " || ", parent: .parallel, empty: "zero", depth: depth, into: &out, limit: limit)
         case .sequence(let operands):
             return writeNary(operands, separator: " ; ", parent: .sequence, empty: "one", depth: depth, into: &out, limit: limit)
         case .power(let operand, _), .reversed(let operand), .looped(let operand, _), .repeated(let operand, _),
-             .delayed(let operand, _), .retimed(let operand, _), .eased(let operand, _, _):
+             .delayed(let operand, _), .retimed(let operand, _), .eased(let operand, _, _), .staggered(let operand, _, _),
+             .forever(let operand, _):
             let parenthesized = precedence(operand) <= .power
             if parenthesized { out += "(" }
             guard writeFlat(operand, depth: depth + 1, into: &out, limit: limit) else { return false }
@@ -203,7 +207,9 @@ private struct Printer {
         case .delayed(_, let duration): return " delayed by " + self.duration(duration)
         case .retimed(_, let duration): return " in " + self.duration(duration)
         case .eased(_, let easing, _): return " with \(EasingNames.spelling(of: easing))"
-        case .name, .zero, .one, .wait, .tween, .parallel, .sequence: return ""
+        case .staggered(_, let duration, let backwards): return " staggered by " + self.duration(duration) + (backwards ? " backwards" : "")
+        case .forever(_, let looped): return looped ? " looped forever" : " repeated forever"
+        case .name, .zero, .one, .wait, .tween, .emit, .parallel, .sequence: return ""
         }
     }
 
@@ -213,22 +219,38 @@ private struct Printer {
         case .view(let name, _): target = name
         case .allViews: target = "all views"
         }
-        let from = tween.from.map(number) ?? "0"
-        let to = tween.to.map(number) ?? "1"
         switch tween.verb {
-        case .fadeIn:
-            return "fadeIn \(target)"
-        case .fadeOut:
-            return "fadeOut \(target)"
-        case .fade:
-            return "fade \(target) from \(from) to \(to)"
+        case .fadeIn, .fadeOut:
+            return "\(tween.verb.rawValue) \(target)"
+        case .fade, .color, .move:
+            return "\(tween.verb.rawValue) \(target)" + values(tween, property: nil)
         case .shrink, .grow, .scale:
-            let property = tween.property.map { $0 + " " } ?? ""
-            return "\(tween.verb.rawValue) \(target) from \(property)\(from) to \(to)"
+            return "\(tween.verb.rawValue) \(target)" + values(tween, property: tween.property)
         case .rotate:
-            return "rotate \(target) from \(from) to \(to)" + (tween.angleUnit.map { " " + $0.rawValue } ?? "")
+            return "rotate \(target)" + values(tween, property: nil) + (tween.angleUnit.map { " " + $0.rawValue } ?? "")
         case .animate:
-            return "animate \(target).\(tween.resolvedProperty) from \(from) to \(to)"
+            return "animate \(target).\(tween.resolvedProperty)" + values(tween, property: nil)
+        }
+    }
+
+    /// ` from A to B`, or ` through A, B at 40%, C`, with the property first when written.
+    func values(_ tween: TweenSyntax, property: String?) -> String {
+        let named = property.map { $0 + " " } ?? ""
+        if let keyframes = tween.keyframes {
+            return " through " + named + keyframes.map { keyframe in
+                value(keyframe.value) + (keyframe.offset.map { " at " + number($0) + "%" } ?? "")
+            }.joined(separator: ", ")
+        }
+        let zero = ValueSyntax.number(Number(Time(0)))
+        return " from " + named + value(tween.from ?? zero) + " to " + value(tween.to ?? zero)
+    }
+
+    /// A number, a colour in its canonical spelling, or a point `(x, y)`.
+    func value(_ value: ValueSyntax) -> String {
+        switch value {
+        case .number(let number): return self.number(number)
+        case .color(let color): return ColorNames.spelling(of: color.color)
+        case .point(let x, let y, _): return "(\(number(x)), \(number(y)))"
         }
     }
 
@@ -303,30 +325,33 @@ private struct Printer {
             out += "wait \(self.duration(duration))\n"
         case .tween(let tween):
             out += treeLabel(tween) + "\n"
+        case .emit(let name):
+            out += "emit \(name)\n"
         case .parallel(let operands), .sequence(let operands):
             if case .parallel = expr.kind { out += "parallel\n" } else { out += "sequence\n" }
             for operand in operands {
                 tree(operand, level: level + 1, into: &out)
             }
         case .power(let operand, _), .reversed(let operand), .looped(let operand, _), .repeated(let operand, _),
-             .delayed(let operand, _), .retimed(let operand, _), .eased(let operand, _, _):
+             .delayed(let operand, _), .retimed(let operand, _), .eased(let operand, _, _), .staggered(let operand, _, _),
+             .forever(let operand, _):
             out += String(suffix(expr).dropFirst()) + "\n"
             tree(operand, level: level + 1, into: &out)
         }
     }
 
-    /// `tween VERB VIEW.PROPERTY FROM → TO [UNIT]`.
+    /// `tween VERB VIEW.PROPERTY V0 → V1 [→ V2 …] [UNIT]`.
     func treeLabel(_ tween: TweenSyntax) -> String {
         let target: String
         switch tween.target {
         case .view(let name, _): target = name
         case .allViews: target = "all views"
         }
-        let defaults: (String, String) = tween.verb == .fadeOut ? ("1", "0") : ("0", "1")
-        let from = tween.from.map(number) ?? defaults.0
-        let to = tween.to.map(number) ?? defaults.1
+        let stops = (tween.stops ?? []).map { keyframe in
+            value(keyframe.value) + (keyframe.offset.map { " at " + number($0) + "%" } ?? "")
+        }
         let unit = tween.angleUnit.map { " " + $0.rawValue } ?? ""
-        return "tween \(tween.verb.rawValue) \(target).\(tween.resolvedProperty) \(from) → \(to)\(unit)"
+        return "tween \(tween.verb.rawValue) \(target).\(tween.resolvedProperty) \(stops.joined(separator: " → "))\(unit)"
     }
 
     // MARK: Helpers
@@ -342,8 +367,8 @@ private struct Printer {
                 guard let only = operands.first else { return .primary }
                 expr = only
             case .power: return .power
-            case .reversed, .looped, .repeated, .delayed, .retimed, .eased: return .postfix
-            case .name, .zero, .one, .wait, .tween: return .primary
+            case .reversed, .looped, .repeated, .delayed, .retimed, .eased, .staggered, .forever: return .postfix
+            case .name, .zero, .one, .wait, .tween, .emit: return .primary
             }
         }
     }

@@ -30,8 +30,13 @@ public struct ResolvedProgram: Sendable {
     public let order: [String]
     /// Every view named anywhere in the file, sorted: what `all views` means.
     public let views: [String]
+    /// Every view in order of its first mention in the file (a `view`
+    /// declaration or a tween's target): the order `staggered by` uses.
+    public let mentionOrder: [String]
     /// Declared initial values.
     public let initial: [Property: Value]
+    /// Where each declared initial value is written.
+    public let initialRanges: [Property: SourceRange]
     public let diagnostics: [Diagnostic]
 
     /// The binding `eval` samples: `name`, or else the last `let` in the file.
@@ -61,7 +66,10 @@ private struct Resolver {
     var diagnostics: [Diagnostic] = []
     var bindings: [String: Binding] = [:]
     var views: Set<String> = []
+    /// The first place each view is named.
+    var firstMention: [String: Int] = [:]
     var initial: [Property: Value] = [:]
+    var initialRanges: [Property: SourceRange] = [:]
 
     init(program: Program, broken: Set<String>) {
         self.program = program
@@ -95,14 +103,15 @@ private struct Resolver {
             report(.unknownName(name), at: range, hint: hint)
         }
         let order = orderBindings(references: references, broken: &broken)
+        let mentionOrder = firstMention.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map(\.key)
         return ResolvedProgram(program: program, bindings: bindings, order: order, views: views.sorted(),
-                               initial: initial, diagnostics: diagnostics)
+                               mentionOrder: mentionOrder, initial: initial, initialRanges: initialRanges, diagnostics: diagnostics)
     }
 
     private mutating func collectViewDeclarations() {
         var declared: [String: SourceRange] = [:]
         for view in program.views {
-            views.insert(view.name)
+            mention(view.name, at: view.nameRange)
             if let first = declared[view.name] {
                 report(.duplicateView(view.name), at: view.nameRange, hint: "put all of its initial values in one declaration",
                        notes: [.init(.firstDeclared, at: first)])
@@ -117,7 +126,16 @@ private struct Resolver {
                     continue
                 }
                 seen[item.property] = item.range
-                initial[Property(view: view.name, name: item.property)] = .number(item.value.value)
+                let property = Property(view: view.name, name: item.property)
+                switch item.value {
+                case .number(let number): initial[property] = .number(number.value)
+                case .color(let color): initial[property] = .color(color.color)
+                case .point:
+                    report(.valueKind(verb: "view", expected: "a number or a colour", found: "a point"), at: item.value.range,
+                           hint: "give `x` and `y` their own values: `view \(view.name) x 0 y 0`")
+                    continue
+                }
+                initialRanges[property] = item.value.range
             }
         }
     }
@@ -133,6 +151,11 @@ private struct Resolver {
         }
     }
 
+    private mutating func mention(_ view: String, at range: SourceRange) {
+        views.insert(view)
+        firstMention[view] = min(firstMention[view] ?? Int.max, range.start)
+    }
+
     private mutating func report(_ kind: DiagnosticKind, at range: SourceRange, hint: String? = nil,
                                  notes: [Diagnostic.Note] = []) {
         diagnostics.append(Diagnostic(kind, at: range, hint: hint, notes: notes))
@@ -145,14 +168,15 @@ private struct Resolver {
             switch node.kind {
             case .name(let name):
                 names.append((name, node.range))
-            case .zero, .one, .wait:
+            case .zero, .one, .wait, .emit:
                 break
             case .tween(let tween):
-                if case .view(let name, _) = tween.target { views.insert(name) }
+                if case .view(let name, let range) = tween.target { mention(name, at: range) }
             case .parallel(let parts), .sequence(let parts):
                 stack.append(contentsOf: parts)
             case .power(let inner, _), .reversed(let inner), .looped(let inner, _), .repeated(let inner, _),
-                 .delayed(let inner, _), .retimed(let inner, _), .eased(let inner, _, _):
+                 .delayed(let inner, _), .retimed(let inner, _), .eased(let inner, _, _), .staggered(let inner, _, _),
+                 .forever(let inner, _):
                 stack.append(inner)
             }
         }

@@ -100,7 +100,7 @@ public struct Animation<A> {
     public var reversed: Animation {
         let read = self.read
         let span = scene.duration ?? .zero
-        return Animation(scene: scene.reversed) { frame in read(frame.reversed(in: span)) }
+        return Animation(scene: must { () throws(AnimationError) in try scene.reversed }) { frame in read(frame.reversed(in: span)) }
     }
 
     /// `x * x.reversed`.

@@ -23,6 +23,11 @@ public enum AnimationError: Error, Equatable, Sendable, CustomStringConvertible 
     case retimeOfInstant(String)
     /// A sampling request that cannot be met (too many rows, a time outside the animation, …).
     case invalidSampling(String)
+    /// An operation that needs an end (`reversed`, `looped`, `in`, a warp)
+    /// applied to an animation that repeats forever; the operation's name.
+    case infinite(String)
+    /// `x repeated forever` where `x` lasts no time.
+    case foreverOfInstant
 
     public var description: String {
         switch self {
@@ -44,6 +49,10 @@ public enum AnimationError: Error, Equatable, Sendable, CustomStringConvertible 
             return "cannot stretch an animation of zero duration to \(target)"
         case .invalidSampling(let why):
             return why
+        case .infinite(let operation):
+            return "cannot \(operation) an animation that repeats forever: it has no end to measure from"
+        case .foreverOfInstant:
+            return "cannot repeat forever an animation that lasts 0s"
         }
     }
 }

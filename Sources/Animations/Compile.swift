@@ -7,19 +7,29 @@
 /// number of segments on a property (logarithmically), never on how deeply
 /// the scene's expression was nested.
 public final class CompiledScene: @unchecked Sendable {
-    /// The scene's exact duration.
+    /// The scene's exact duration; for one that repeats forever
+    /// (``isInfinite``), the time its last finite part ends or its first
+    /// endless repetition starts, whichever is later.
     public let duration: Time
+    /// Whether the scene repeats forever.
+    public let isInfinite: Bool
     /// Every property some segment animates, sorted by `view.property`.
     public let properties: [Property]
     let tracks: [Track]
-    /// Repetitions kept symbolic (too many copies to list), in no particular order.
+    /// Repetitions kept symbolic (too many copies to list, or endless), in no particular order.
     public let blocks: [RepetitionBlock]
+    /// The listed events (those outside symbolic repetitions), sorted by time,
+    /// then name; one per name and instant (Σ is a set).
+    public let events: [PlacedEvent]
 
-    init(duration: Time, properties: [Property], tracks: [Track], blocks: [RepetitionBlock]) {
+    init(duration: Time, isInfinite: Bool = false, properties: [Property], tracks: [Track], blocks: [RepetitionBlock],
+         events: [PlacedEvent] = []) {
         self.duration = duration
+        self.isInfinite = isInfinite
         self.properties = properties
         self.tracks = tracks
         self.blocks = blocks
+        self.events = events
     }
 
     /// The listed segments, sorted by start, then property. Segments inside
@@ -47,21 +57,25 @@ public final class RepetitionBlock: @unchecked Sendable {
     let path: Path
     /// The length of one copy, in the block's own time.
     public let period: Time
-    /// How many copies.
+    /// How many copies (`Int.max` for an endless one).
     public let count: Int
+    /// Whether the copies go on forever (`x repeated forever`).
+    public let isEndless: Bool
     /// One copy, compiled in its own time `[0, period]`.
     public let body: CompiledScene
-    /// Where the block starts and ends in the scene.
+    /// Where the block starts and ends in the scene (the end is infinite for an endless block).
     public let start: Instant
     public let end: Instant
 
-    init(path: Path, period: Time, count: Int, body: CompiledScene) throws(AnimationError) {
+    init(path: Path, period: Time, count: Int, isEndless: Bool = false, body: CompiledScene) throws(AnimationError) {
         self.path = path
         self.period = period
-        self.count = count
+        self.count = isEndless ? Int.max : count
+        self.isEndless = isEndless
         self.body = body
         start = path.backward(Instant(.zero), upper: false)
-        end = path.backward(Instant(try period.multiplied(by: Int64(count))), upper: true)
+        end = isEndless ? Instant(approximately: .infinity)
+            : path.backward(Instant(try period.multiplied(by: Int64(count))), upper: true)
     }
 }
 
@@ -79,9 +93,9 @@ extension Scene {
     /// both numbers and colours, and ``AnimationError/invalidSampling(_:)`` when
     /// the scene would list more than ``segmentLimit`` segments.
     public func compile(materializeLimit: Int = Scene.materializeLimit) throws(AnimationError) -> CompiledScene? {
-        guard let root, let duration = root.duration else { return nil }
+        guard let root else { return nil }
         var compiler = Compiler(materializeLimit: materializeLimit)
-        return try compiler.compile(root, duration: duration)
+        return try compiler.compile(root, duration: root.duration)
     }
 }
 
@@ -114,6 +128,11 @@ extension Term {
                 for copy in 0..<min(count, path.collapse == nil ? 2 : 1) {
                     queue.append((body, try path.shifted(by: try period.multiplied(by: Int64(copy)))))
                 }
+            case .forever(let body):
+                let period = body.duration ?? .zero
+                for copy in 0..<(path.collapse == nil ? 2 : 1) {
+                    queue.append((body, try path.shifted(by: try period.multiplied(by: Int64(copy)))))
+                }
             case .sequence(let parts):
                 // Enqueue no more than the budget can visit (a queue longer than the budget ends the search).
                 var offset = Time.zero
@@ -135,7 +154,7 @@ extension Term {
 
 /// Pushes the children of a structural term with their paths (the last
 /// child on top, so that a stack visits them in order).
-private func descend(_ term: Term, _ path: Path, into stack: inout [(Term, Path)]) throws(AnimationError) {
+func descend(_ term: Term, _ path: Path, into stack: inout [(Term, Path)]) throws(AnimationError) {
     switch term.kind {
     case .parallel(let parts):
         for part in parts.reversed() { stack.append((part, path)) }
@@ -168,6 +187,9 @@ private func descend(_ term: Term, _ path: Path, into stack: inout [(Term, Path)
         for copy in (0..<copies).reversed() {
             stack.append((body, try path.shifted(by: try period.multiplied(by: Int64(copy)))))
         }
+    case .forever(let body):
+        // Endless repetition is never listed: only its first copy is visited.
+        stack.append((body, path))
     case .zero, .one, .wait, .tween, .event:
         break
     }
@@ -189,9 +211,10 @@ private struct Compiler {
     /// recur); the term is kept so its identity stays valid.
     private var bodies: [BodyKey: (Term, CompiledScene)] = [:]
 
-    mutating func compile(_ root: Term?, duration: Time) throws(AnimationError) -> CompiledScene {
+    mutating func compile(_ root: Term?, duration: Time?) throws(AnimationError) -> CompiledScene {
         var segments: [Property: [Segment]] = [:]
         var blocks: [RepetitionBlock] = []
+        var events: [PlacedEvent] = []
         var listed = 0
         var stack: [(Term, Path)] = []
         if let root { stack.append((root, .identity)) }
@@ -203,18 +226,29 @@ private struct Compiler {
                     throw .invalidSampling("the animation has more than \(Scene.segmentLimit) segments")
                 }
                 segments[tween.property, default: []].append(path.place(tween))
+            case .event(let name):
+                listed += 1
+                guard listed <= Scene.segmentLimit else {
+                    throw .invalidSampling("the animation has more than \(Scene.segmentLimit) segments")
+                }
+                events.append(PlacedEvent(name: name, time: path.placeInstant()))
+            case .forever(let body) where path.collapse == nil:
+                blocks.append(try symbolicBlock(body, period: body.duration ?? .zero, count: 0, endless: true, path: path))
             case .power(let body, let count)
                 where path.collapse == nil && count.multipliedSaturating(body.leafCount) > materializeLimit:
                 blocks.append(try symbolicBlock(body, period: body.duration ?? .zero, count: count, path: path))
-            case .eased(let body, let easing) where path.collapse == nil && !easing.isContinuous:
+            case .eased(let body, let easing) where path.collapse == nil && !easing.isContinuous && !body.hasEventsOnly:
                 // A warp that jumps (steps, expo's ends) cannot be undone window by
                 // window; sample it as defined, the state of x at D·E(t/D).
                 let span = body.duration ?? .zero
                 blocks.append(try symbolicBlock(body, period: span, count: 1, path: try path.warped(by: easing, span: span)))
-            case .zero, .one, .wait, .event, .sequence, .parallel, .power, .reversed, .retimed, .eased:
+            case .zero, .one, .wait, .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased:
                 try descend(term, path, into: &stack)
             }
         }
+        events.sort()
+        var unique: [PlacedEvent] = []
+        for event in events where unique.last != event { unique.append(event) }
         var byProperty: [Property: [RepetitionBlock]] = [:]
         for block in blocks {
             for property in block.body.properties { byProperty[property, default: []].append(block) }
@@ -238,13 +272,16 @@ private struct Compiler {
             if kind == nil { kind = .number }
             tracks.append(Track(segments: listedSegments, blocks: references))
         }
-        return CompiledScene(duration: duration, properties: properties, tracks: tracks, blocks: blocks)
+        let horizon = duration ?? CompiledScene.horizon(tracks: tracks, blocks: blocks, events: unique)
+        return CompiledScene(duration: horizon, isInfinite: duration == nil, properties: properties, tracks: tracks,
+                             blocks: blocks, events: unique)
     }
 
-    private mutating func symbolicBlock(_ body: Term, period: Time, count: Int, path: Path) throws(AnimationError) -> RepetitionBlock {
+    private mutating func symbolicBlock(_ body: Term, period: Time, count: Int, endless: Bool = false,
+                                        path: Path) throws(AnimationError) -> RepetitionBlock {
         var blockPath = path
         var reversed = false
-        if !path.affine.isIncreasing {
+        if !endless, !path.affine.isIncreasing {
             // (x ^ n) reversed = (x reversed) ^ n: keep the block's own map increasing.
             blockPath.affine = try path.affine.mirrored(in: try period.multiplied(by: Int64(count)))
             reversed = true
@@ -258,7 +295,7 @@ private struct Compiler {
             compiled = try compile(term, duration: period)
             bodies[key] = (body, compiled)
         }
-        return try RepetitionBlock(path: blockPath, period: period, count: count, body: compiled)
+        return try RepetitionBlock(path: blockPath, period: period, count: count, isEndless: endless, body: compiled)
     }
 }
 
@@ -285,5 +322,52 @@ extension Easing {
         case .composed(let outer, let inner): return outer.isContinuous && inner.isContinuous
         case .mirror(let inner): return inner.isContinuous
         }
+    }
+}
+
+/// An event placed in a compiled scene: its name and when it fires.
+public struct PlacedEvent: Hashable, Comparable, Sendable {
+    public let name: String
+    public let time: Instant
+
+    public init(name: String, time: Instant) {
+        self.name = name
+        self.time = time
+    }
+
+    public static func < (lhs: PlacedEvent, rhs: PlacedEvent) -> Bool {
+        lhs.time != rhs.time ? lhs.time < rhs.time : lhs.name < rhs.name
+    }
+}
+
+extension CompiledScene {
+    /// Where the finite part of an endless scene ends: the latest exact end of
+    /// a listed segment, event or finite block, or start of an endless block.
+    static func horizon(tracks: [Track], blocks: [RepetitionBlock], events: [PlacedEvent]) -> Time {
+        var latest = Time.zero
+        for track in tracks {
+            for end in track.ends { if let exact = end.exact, latest < exact { latest = exact } }
+        }
+        for event in events { if let exact = event.time.exact, latest < exact { latest = exact } }
+        for block in blocks {
+            let edge = block.isEndless ? block.start : block.end
+            if let exact = edge.exact, latest < exact { latest = exact }
+        }
+        return latest
+    }
+}
+
+extension Term {
+    /// Whether every leaf inside is an event (no tweens): a warp of such a
+    /// term only moves instants, whatever the easing.
+    var hasEventsOnly: Bool { hasLeaves && views.isEmpty }
+}
+
+extension Path {
+    /// Where the node's own time 0 falls in the scene: an event's instant
+    /// (through a warp, the least time the warp maps to it).
+    func placeInstant() -> Instant {
+        if let collapse { return collapse.point }
+        return backward(Instant(.zero), upper: false)
     }
 }

@@ -27,8 +27,15 @@ extension Scene {
 
     /// Compares two scenes by duration and segment set.
     public static func sameAnimation(_ lhs: Scene, _ rhs: Scene) throws(AnimationError) -> Comparison {
+        if lhs.isCancelled != rhs.isCancelled || lhs.isInfinite != rhs.isInfinite {
+            func describe(_ scene: Scene) -> String {
+                scene.isCancelled ? "is cancelled" : scene.isInfinite ? "repeats forever" : "lasts \(scene.duration ?? .zero)s"
+            }
+            return .different("the first \(describe(lhs)); the second \(describe(rhs))")
+        }
+        if lhs.isCancelled { return .same }
         switch (lhs.duration, rhs.duration) {
-        case (nil, nil): return .same
+        case (nil, nil): break
         case (nil, let d?): return .different("the first is cancelled; the second lasts \(d)s")
         case (let d?, nil): return .different("the first lasts \(d)s; the second is cancelled")
         case (let a?, let b?) where a != b: return .different("durations differ: \(a)s and \(b)s")
@@ -38,6 +45,9 @@ extension Scene {
         // of the same repetition compare segment by segment.
         guard let left = try lhs.compile(materializeLimit: 1_000_000),
               let right = try rhs.compile(materializeLimit: 1_000_000) else { return .same }
+        if lhs.isInfinite, left.duration != right.duration {
+            return .different("their endless parts start at different times: \(left.duration)s and \(right.duration)s")
+        }
         return compare(left, right, context: "")
     }
 
@@ -55,13 +65,26 @@ extension Scene {
                 return .different("\(context)only the second has \(only)")
             }
         }
+        if left.events != right.events {
+            let mine = Set(left.events), theirs = Set(right.events)
+            if let only = left.events.first(where: { !theirs.contains($0) }) {
+                return .different("\(context)only the first has the event `\(only.name)` at \(only.time)s")
+            }
+            if let only = right.events.first(where: { !mine.contains($0) }) {
+                return .different("\(context)only the second has the event `\(only.name)` at \(only.time)s")
+            }
+        }
+        guard left.isInfinite == right.isInfinite else {
+            return .different("\(context)only \(left.isInfinite ? "the first" : "the second") repeats forever")
+        }
         guard left.blocks.count == right.blocks.count else {
             return .different("\(context)they repeat different things symbolically (\(left.blocks.count) and \(right.blocks.count) blocks)")
         }
         let leftBlocks = left.blocks.sorted { ($0.start, $0.count) < ($1.start, $1.count) }
         let rightBlocks = right.blocks.sorted { ($0.start, $0.count) < ($1.start, $1.count) }
         for (x, y) in zip(leftBlocks, rightBlocks) {
-            guard x.start == y.start, x.end == y.end, x.count == y.count, x.period == y.period, x.path == y.path else {
+            guard x.start == y.start, x.end == y.end, x.count == y.count, x.isEndless == y.isEndless, x.period == y.period,
+                  x.path == y.path else {
                 return .different("\(context)a repetition differs: \(x.count) × \(x.period)s from \(x.start)s, and \(y.count) × \(y.period)s from \(y.start)s")
             }
             if case .different(let why) = compare(x.body, y.body, context: "in the repetition from \(x.start)s: ") {

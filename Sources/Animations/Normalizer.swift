@@ -55,6 +55,7 @@ private enum Shape: Hashable {
     case sequence([ObjectIdentifier])
     case parallel([ObjectIdentifier])
     case power(ObjectIdentifier, Int)
+    case forever(ObjectIdentifier)
     case reversed(ObjectIdentifier)
     case eased(ObjectIdentifier, Easing)
 }
@@ -167,7 +168,7 @@ struct Normalizer {
                 result.append(part)
             }
             return result
-        case .zero, .one, .wait, .tween, .event, .power, .reversed, .retimed, .eased:
+        case .zero, .one, .wait, .tween, .event, .power, .forever, .reversed, .retimed, .eased:
             return term.children
         }
     }
@@ -183,6 +184,7 @@ struct Normalizer {
         case .sequence: return try sequence(operands)
         case .parallel: return try parallel(operands)
         case .power(_, let count): return try power(operands[0], count)
+        case .forever: return try forever(operands[0])
         case .reversed: return try reversed(operands[0])
         case .retimed(_, let target): return try retimed(operands[0], to: target)
         case .eased(_, let easing): return try eased(operands[0], easing)
@@ -274,7 +276,7 @@ struct Normalizer {
                 key.firstTween = inner.firstTween
                 key.firstStart = inner.firstStart
             }
-        case .power(let body, _), .reversed(let body), .retimed(let body, _), .eased(let body, _):
+        case .power(let body, _), .forever(let body), .reversed(let body), .retimed(let body, _), .eased(let body, _):
             let inner = orderKey(body)
             key.firstProperty = inner.firstProperty
             key.firstTween = inner.firstTween
@@ -309,6 +311,9 @@ struct Normalizer {
         case .power(let body, let n):
             hash.mix(7)
             hash.mix(UInt64(bitPattern: Int64(n)))
+            hash.mix(orderKeys[ObjectIdentifier(body)]?.fingerprint ?? fingerprint(of: body))
+        case .forever(let body):
+            hash.mix(13)
             hash.mix(orderKeys[ObjectIdentifier(body)]?.fingerprint ?? fingerprint(of: body))
         case .reversed(let body):
             hash.mix(8)
@@ -356,10 +361,15 @@ struct Normalizer {
     /// spelling of a repetition meets the same normal form.
     mutating func sequence(_ parts: [Term]) throws(NormalizationError) -> Term {
         var items: [Term] = []
+        var ended = false
         for part in parts {
             if part.isZero { return zero }
+            // What follows an endless part never starts: `(x forever) ; y = x forever`.
+            if ended { continue }
             try append(part, to: &items)
+            ended = part.isInfinite
         }
+        if let endless = items.firstIndex(where: \.isInfinite) { items.removeSubrange((endless + 1)...) }
         items = try mergeWaits(items)
         items = try distributeDelays(items)
         items = try foldRuns(items)
@@ -373,7 +383,7 @@ struct Normalizer {
         case .sequence(let inner): for item in inner { try append(item, to: &items) }
         case .power(let body, let count) where count <= Normalizer.unrollLimit / body.items.count:
             for _ in 0..<count { items.append(contentsOf: body.items) }
-        case .zero, .wait, .tween, .event, .parallel, .power, .reversed, .retimed, .eased:
+        case .zero, .wait, .tween, .event, .parallel, .power, .forever, .reversed, .retimed, .eased:
             items.append(part)
         }
     }
@@ -541,7 +551,7 @@ struct Normalizer {
             switch part.kind {
             case .parallel(let inner): operands = inner
             case .zero: operands = []
-            case .one, .wait, .tween, .event, .sequence, .power, .reversed, .retimed, .eased: operands = [part]
+            case .one, .wait, .tween, .event, .sequence, .power, .forever, .reversed, .retimed, .eased: operands = [part]
             }
             for operand in operands where seen.insert(ObjectIdentifier(operand)).inserted {
                 children.append(operand)
@@ -583,6 +593,8 @@ struct Normalizer {
         guard changed else { return nil }
         let segments = stripped.filter { !$0.isOne }
         let inner = segments.isEmpty ? one : try parallel(segments)
+        // Beside an endless operand every wait is covered.
+        if children.contains(where: \.isInfinite) { return inner }
         guard let covered = inner.duration, let rest = try? total.subtracting(covered) else { throw .overflow }
         return try sequence([inner, try wait(rest)])
     }
@@ -651,7 +663,8 @@ struct Normalizer {
                         return children.filter { !ids.contains(ObjectIdentifier($0)) }
                     }
                 }
-                guard let d = items[index].duration, let next = try? offset.adding(d) else { throw .overflow }
+                guard let d = items[index].duration else { break }   // an endless item: nothing follows it
+                guard let next = try? offset.adding(d) else { throw .overflow }
                 offset = next
             }
         }
@@ -663,7 +676,7 @@ struct Normalizer {
     private func leadingParts(of term: Term) -> [Term] {
         switch term.kind {
         case .sequence(let items): return items.first.map { [$0] } ?? []
-        case .power(let body, _): return [body]
+        case .power(let body, _), .forever(let body): return [body]
         case .parallel(let items): return items
         case .zero, .one, .wait, .tween, .event, .reversed, .retimed, .eased: return []
         }
@@ -777,7 +790,7 @@ struct Normalizer {
     /// spelling meets one normal form; large ones stay symbolic.
     mutating func power(_ body: Term, _ count: Int) throws(NormalizationError) -> Term {
         if count == 0 { return one }
-        if count == 1 || body.isZero || body.isOne { return body }
+        if count == 1 || body.isZero || body.isOne || body.isInfinite { return body }
         if body.duration == .zero { return body }
         if case .power(let inner, let m) = body.kind {
             let (product, overflow) = m.multipliedReportingOverflow(by: count)
@@ -805,6 +818,19 @@ struct Normalizer {
             return try powerOfNormalBody(inner, product)
         }
         return try make(.power(ObjectIdentifier(body), count)) { () throws(AnimationError) in try Term.power(body, count) }
+    }
+
+    /// `x repeated forever`.
+    ///
+    /// Rules: `zero forever = zero`; `(x forever) forever = x forever`;
+    /// `(x ^ n) forever = x forever` (copies of copies of `x` are copies of
+    /// `x`). The body must last more than an instant (the meaning refuses
+    /// the rest).
+    mutating func forever(_ body: Term) throws(NormalizationError) -> Term {
+        if body.isZero || body.isInfinite { return body }
+        if case .power(let inner, _) = body.kind { return try forever(inner) }
+        guard let d = body.duration, d.isPositive else { throw .programHasErrors }
+        return try make(.forever(ObjectIdentifier(body))) { () throws(AnimationError) in Term.forever(body) }
     }
 
     // MARK: Reversal
@@ -845,6 +871,8 @@ struct Normalizer {
             result = try parallel(parts)
         case .power(let body, let count):
             result = try power(try reversed(body), count)
+        case .forever:
+            throw .programHasErrors   // an endless animation has no end to reverse from
         case .reversed(let inner):
             result = inner
         case .retimed(let body, let target):
@@ -896,6 +924,8 @@ struct Normalizer {
             result = try parallel(parts)
         case .power(let body, let count):
             result = try power(try scaled(body, by: factor, memo: &memo), count)
+        case .forever:
+            throw .programHasErrors   // an endless animation cannot be retimed
         case .reversed(let inner):
             result = try reversed(try scaled(inner, by: factor, memo: &memo))
         case .retimed(let body, let target):
@@ -913,7 +943,8 @@ struct Normalizer {
     /// `x with E`.
     ///
     /// Rules: on a single tween, `E` is composed into the tween's own easing
-    /// (`tween with E1 with E2` = `tween with compose(E1, E2)`); on a composite,
+    /// (`tween with E1 with E2` = `tween with compose(E1, E2)`), and so on
+    /// each tween of a parallel of tweens that all last as long; on a composite,
     /// `(x with E1) with E2 = x with compose(E1, E2)`; a reversal that could not
     /// be absorbed moves outside, `(x reversed) with E = (x with E.mirrored) reversed`;
     /// `with linear`, and a warp of something that lasts 0 or has no segments,
@@ -926,6 +957,17 @@ struct Normalizer {
             return try leaf(tween.with(easing: tween.easing.composed(after: easing)))
         case .eased(let body, let previous):
             return try eased(body, previous.composed(after: easing))
+        case .parallel(let parts) where term.duration?.isPositive == true && parts.allSatisfy({ part in
+            if case .tween(let tween) = part.kind { return tween.duration == term.duration }
+            return false
+        }):
+            // Tweens over one window: `E` is composed into each (``Scene/eased(_:)``).
+            var eased: [Term] = []
+            for part in parts {
+                guard case .tween(let tween) = part.kind else { continue }
+                eased.append(try leaf(tween.with(easing: tween.easing.composed(after: easing))))
+            }
+            return try parallel(eased)
         case .reversed(let inner) where term.hasLeaves && easing.hasWarpFactors && easing.factors[0].hasFamilyMirror:
             // (x reversed) with E = (x with E.mirrored) reversed: an unabsorbed
             // reversal moves outward through every warp factor next to it that
@@ -935,6 +977,8 @@ struct Normalizer {
             let rest = factors.dropFirst(mirrored.count)
             let pushed = try reversed(try eased(inner, composition(Array(mirrored))))
             return rest.isEmpty ? pushed : try eased(pushed, composition(Array(rest)))
+        case .forever:
+            throw .programHasErrors   // an endless animation cannot be warped
         case .one, .wait, .event, .sequence, .parallel, .power, .reversed, .retimed:
             if case .linear = easing.kind { return term }
             // Warping time changes nothing where nothing happens.
@@ -1032,7 +1076,7 @@ extension Term {
     var isWaitLike: Bool {
         switch kind {
         case .one, .wait: return true
-        case .zero, .tween, .event, .sequence, .parallel, .power, .reversed, .retimed, .eased: return false
+        case .zero, .tween, .event, .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased: return false
         }
     }
 }

@@ -76,11 +76,15 @@ public struct Scene: Sendable {
     /// Whether this is the cancelled animation.
     public var isCancelled: Bool { root == nil }
 
-    /// The exact duration, or `nil` when cancelled (−∞ in the max-plus reading).
+    /// The exact duration, or `nil` when cancelled (−∞ in the max-plus
+    /// reading) or when it repeats forever (+∞, ``isInfinite``).
     ///
     /// Law: `duration` is a semiring homomorphism into max-plus:
     /// `zero ↦ −∞`, `one ↦ 0`, `x ; y ↦ Dx + Dy`, `x || y ↦ max(Dx, Dy)`.
     public var duration: Time? { root?.duration }
+
+    /// Whether it repeats forever: `x repeated forever` is in it, not cancelled.
+    public var isInfinite: Bool { root?.isInfinite ?? false }
 
     /// Whether Σ is empty (true for `one`, `wait d`, and for cancelled).
     public var hasNoSegments: Bool { !(root?.hasLeaves ?? false) }
@@ -110,15 +114,19 @@ public struct Scene: Sendable {
     }
 
     /// `parts[0] ; parts[1] ; …` in one step (O(n)); `one` for no parts,
-    /// `zero` when any part is.
+    /// `zero` when any part is. A part that repeats forever never ends: the
+    /// parts after it never start, and are dropped (`(x forever) ; y = x forever`).
     public static func sequence(_ parts: [Scene]) throws(AnimationError) -> Scene {
         var roots: [Term] = []
         roots.reserveCapacity(parts.count)
+        var ended = false
         for part in parts {
             guard let root = part.root else { return .zero }
             // `one` adds neither time nor segments.
+            if ended { continue }
             if case .one = root.kind { continue }
             roots.append(root)
+            ended = root.isInfinite
         }
         switch roots.count {
         case 0: return .one
@@ -155,6 +163,7 @@ public struct Scene: Sendable {
     public func repeated(_ count: Int) throws(AnimationError) -> Scene {
         guard count >= 0 else { throw .negativeCount(count) }
         if count == 0 { return .one }
+        // An infinite animation never ends: its later copies never start.
         guard let root, let duration = root.duration else { return self }
         if count == 1 { return self }
         // All copies coincide when D = 0, and Σ is a set: x ^ n = x.
@@ -163,22 +172,45 @@ public struct Scene: Sendable {
         return Scene(root: try Term.power(root, count))
     }
 
+    /// `x repeated forever`: `x ^ ∞`, copies of `x` one after another
+    /// without end (symbolic, like `^ n`). Throws when `x` lasts no time.
+    ///
+    /// Laws: `(x forever) ^ n = x forever` for `n ≥ 1`; `(x forever) ; y = x forever`;
+    /// `(x forever) forever = x forever`; `zero forever = zero`.
+    public func repeatedForever() throws(AnimationError) -> Scene {
+        guard let root, !root.isInfinite else { return self }
+        guard let duration = root.duration, duration.isPositive else { throw .foreverOfInstant }
+        return Scene(root: Term.forever(root))
+    }
+
     /// `x reversed`: what happened at `t` happens at `D − t`; each window
-    /// `[s, e]` becomes `[D − e, D − s]`.
+    /// `[s, e]` becomes `[D − e, D − s]`. Throws for an animation that
+    /// repeats forever (it has no `D`).
     ///
     /// Laws: `(x reversed) reversed = x`;
     /// `(x ; y) reversed = (y reversed) ; (x reversed)`;
     /// `(x || y) reversed = (x reversed) || (y reversed)` when `Dx = Dy`.
     public var reversed: Scene {
-        guard let root, root.hasLeaves else { return self }
-        if case .reversed(let inner) = root.kind { return Scene(root: inner) }
-        return Scene(root: Term.reversed(root))
+        get throws(AnimationError) {
+            guard let root else { return self }
+            if root.isInfinite { throw .infinite("reverse") }
+            guard root.hasLeaves else { return self }
+            if case .reversed(let inner) = root.kind { return Scene(root: inner) }
+            return Scene(root: Term.reversed(root))
+        }
     }
 
     /// `x looped` (`count = 1`) and `x looped count times`: `(x ; x reversed) ^ count`.
     public func looped(_ count: Int = 1) throws(AnimationError) -> Scene {
         guard count >= 0 else { throw .negativeCount(count) }
-        return try then(reversed).repeated(count)
+        if isInfinite { throw .infinite("loop") }
+        return try then(try reversed).repeated(count)
+    }
+
+    /// `x looped forever`: `(x ; x reversed) repeated forever`.
+    public func loopedForever() throws(AnimationError) -> Scene {
+        if isInfinite { throw .infinite("loop") }
+        return try then(try reversed).repeatedForever()
     }
 
     /// `x delayed by d`: `wait d ; x`.
@@ -193,6 +225,7 @@ public struct Scene: Sendable {
     /// the same factor; `x in D = x`.
     public func retimed(to target: Time) throws(AnimationError) -> Scene {
         guard !target.isNegative else { throw .negativeDuration(target.description) }
+        if isInfinite { throw .infinite("retime") }
         guard let root, let duration = root.duration else { return self }
         if duration == target { return self }
         if duration.isZero { throw .retimeOfInstant(target.description) }
@@ -204,12 +237,16 @@ public struct Scene: Sendable {
 
     /// `x with E`.
     ///
-    /// When Σ is a single forward segment spanning `[0, D]` (a tween, however
-    /// parenthesised, retimed or bound), `E` is composed into that tween's own
-    /// easing, so overshooting curves keep their overshoot. Otherwise it warps
-    /// time: the state of `x with E` at `t` is the state of `x` at `D·E(t/D)`,
-    /// and `E` must be monotone (else time would run backwards: throws
-    /// ``AnimationError/nonMonotoneWarp(_:)``).
+    /// When every segment of Σ plays forwards over exactly `[0, D]` (a tween,
+    /// however parenthesised, retimed or bound; `fadeIn all views`; `a || b`
+    /// of tweens that last as long as each other), `E` is composed into each
+    /// segment's own easing, `p ↦ old(E(p))` with no clamping between, so
+    /// overshooting curves (back, elastic, bounce, springs) keep their
+    /// overshoot; events move with the warp. Otherwise `E` warps time: the
+    /// state of `x with E` at `t` is the state of `x` at `D·E(t/D)`, windows
+    /// mapped through E's inverse, and `E` must be monotone (else time would
+    /// run backwards: throws ``AnimationError/nonMonotoneWarp(_:)``). Throws
+    /// for an animation that repeats forever.
     ///
     /// Law: `(x with E1) with E2 = x with E1.composed(after: E2)` for monotone warps.
     ///
@@ -218,13 +255,18 @@ public struct Scene: Sendable {
     /// ``AnimationError/invalidEasing(_:)`` (a `let` chain easing the last
     /// binding again and again would otherwise make every sample walk the chain).
     public func eased(_ easing: Easing) throws(AnimationError) -> Scene {
+        if isInfinite { throw .infinite("ease") }
         guard let root, let duration = root.duration else { return self }
-        // Composing with linear changes nothing (and needs no search for a single tween).
+        // Composing with linear changes nothing (and needs no search).
         if case .linear = easing.kind { return self }
-        if let single = Scene.singleSpanningTween(root, duration: duration) {
-            let composed = single.easing.composed(after: easing)
-            try Scene.checkDepth(of: composed)
-            return Scene(root: Term.tween(single.with(easing: composed, duration: duration)))
+        if let spanning = Scene.spanningLeaves(root, duration: duration) {
+            for tweenEasing in spanning.easings { try Scene.checkDepth(of: tweenEasing.composed(after: easing)) }
+            let tweens = spanning.hasEvents ? root.restricted(keepingTweens: true, keepingEvents: false) : root
+            let composed = tweens.mappingTweens { $0.with(easing: $0.easing.composed(after: easing)) }
+            guard spanning.hasEvents else { return Scene(root: composed) }
+            // Events move with the warp: the least t' with D·E(t'/D) ≥ t.
+            let events = Term.eased(root.restricted(keepingTweens: false, keepingEvents: true), easing)
+            return Scene(root: Term.parallel([composed, events]))
         }
         guard easing.isMonotone else { throw .nonMonotoneWarp(easing) }
         guard root.hasLeaves, !duration.isZero else { return self }
@@ -248,22 +290,45 @@ public struct Scene: Sendable {
         }
     }
 
-    /// How many nodes ``singleSpanningTween(_:duration:)`` looks at before it
+    /// How many nodes ``spanningLeaves(_:duration:)`` looks at before it
     /// gives up and treats the scene as a composite.
-    static let singleTweenSearchLimit = 1024
+    static let spanningSearchLimit = 4096
 
-    /// The tween when Σ is exactly one forward segment whose window is `[0, D]`
-    /// and whose clock is plain (no warp), else `nil`. Also `nil` when finding
-    /// out would take more than ``singleTweenSearchLimit`` nodes (a tween
-    /// buried that deep, or repeated that often in parallel with itself, is
+    /// When every tween of `root` is placed forwards over exactly `[0, D]`
+    /// on a plain clock (at least one tween): their easings, and whether
+    /// events are there too; else `nil`. Also `nil` when finding out would
+    /// take more than ``spanningSearchLimit`` nodes (what lies that deep is
     /// eased as a composite: the same values for a monotone easing).
-    private static func singleSpanningTween(_ root: Term, duration: Time) -> Tween? {
-        guard let segments = try? root.distinctSegments(limit: 2, visiting: singleTweenSearchLimit, plainOnly: true),
-              segments.count == 1 else { return nil }
-        let segment = segments[0]
-        guard segment.isForward, segment.warp == nil,
-              segment.start.exact == .zero, segment.end.exact == duration else { return nil }
-        return Tween(unchecked: segment.property, from: segment.from, to: segment.to, easing: segment.easing, duration: duration)
+    private static func spanningLeaves(_ root: Term, duration: Time) -> (easings: [Easing], hasEvents: Bool)? {
+        var easings: [Easing] = []
+        var hasEvents = false
+        var queue: [(Term, Path)] = [(root, .identity)]
+        var next = 0
+        while next < queue.count {
+            guard next < spanningSearchLimit else { return nil }
+            let (term, path) = queue[next]
+            next += 1
+            switch term.kind {
+            case .tween(let tween):
+                guard path.collapse == nil, path.stages.isEmpty else { return nil }
+                let segment = path.place(tween)
+                guard segment.isForward, segment.start.exact == .zero, segment.end.exact == duration else { return nil }
+                easings.append(tween.easing)
+            case .event:
+                hasEvents = true
+            case .zero, .one, .wait:
+                break
+            case .power(_, let count) where count > 1:
+                return nil
+            case .forever, .eased:
+                return nil
+            case .sequence, .parallel, .power, .reversed, .retimed:
+                var children: [(Term, Path)] = []
+                guard (try? descend(term, path, into: &children)) != nil else { return nil }
+                queue.append(contentsOf: children.reversed())
+            }
+        }
+        return easings.isEmpty ? nil : (easings, hasEvents)
     }
 
     /// The same scene with every segment on `old` moved to `new`.
@@ -298,12 +363,13 @@ extension Scene: AnimationAlgebra {
             return Scene(root: term)
         case .sequence(let parts), .parallel(let parts):
             var reusable = parts.count == values.count
-            for (part, value) in zip(parts, values) where !reusable || value.root !== part || part.isOne {
+            for (index, (part, value)) in zip(parts, values).enumerated()
+            where value.root !== part || part.isOne || (part.isInfinite && index < parts.count - 1) {
                 reusable = false
                 break
             }
             return reusable ? Scene(root: term) : try interpretByOperations(kind, values)
-        case .zero, .one, .power, .reversed, .retimed, .eased:
+        case .zero, .one, .power, .forever, .reversed, .retimed, .eased:
             return try interpretByOperations(kind, values)
         }
     }

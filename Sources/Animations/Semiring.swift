@@ -91,6 +91,11 @@ public struct Schedule: AnimationAlgebra {
         return try Schedule.sequence(Array(repeating: self, count: count))
     }
 
+    /// An endless repetition has no finite schedule: refused.
+    public func repeatedForever() throws(AnimationError) -> Schedule {
+        throw .infinite("schedule")
+    }
+
     public var reversed: Schedule {
         get throws(AnimationError) {
             guard let duration else { return self }
@@ -123,26 +128,40 @@ public struct Schedule: AnimationAlgebra {
 /// Durations in the max-plus semiring: `+` is `max`, `*` is addition, `zero`
 /// is −∞ (`nil`) and `one` is 0. ``Scene/duration`` is a homomorphism into it.
 public struct MaxPlusDuration: Semiring, Hashable, Sendable, CustomStringConvertible {
-    /// `nil` is −∞.
+    /// `nil` is −∞ (or +∞ when ``infinite``).
     public let value: Time?
     /// Set when an addition overflowed; such a value compares unequal to every ordinary one.
     public let overflowed: Bool
+    /// +∞: an animation that repeats forever.
+    public let infinite: Bool
 
     public init(_ value: Time?) {
         self.value = value
         overflowed = false
+        infinite = false
     }
 
     private init(overflow: Void) {
         value = nil
         overflowed = true
+        infinite = false
     }
+
+    private init(infinity: Void) {
+        value = nil
+        overflowed = false
+        infinite = true
+    }
+
+    /// +∞.
+    public static let infinity = MaxPlusDuration(infinity: ())
 
     public static var zero: MaxPlusDuration { MaxPlusDuration(nil) }
     public static var one: MaxPlusDuration { MaxPlusDuration(.zero) }
 
     public static func + (lhs: MaxPlusDuration, rhs: MaxPlusDuration) -> MaxPlusDuration {
         if lhs.overflowed || rhs.overflowed { return MaxPlusDuration(overflow: ()) }
+        if lhs.infinite || rhs.infinite { return .infinity }
         guard let a = lhs.value else { return rhs }
         guard let b = rhs.value else { return lhs }
         return MaxPlusDuration(max(a, b))
@@ -150,13 +169,16 @@ public struct MaxPlusDuration: Semiring, Hashable, Sendable, CustomStringConvert
 
     public static func * (lhs: MaxPlusDuration, rhs: MaxPlusDuration) -> MaxPlusDuration {
         if lhs.overflowed || rhs.overflowed { return MaxPlusDuration(overflow: ()) }
+        let lhsZero = lhs.value == nil && !lhs.infinite, rhsZero = rhs.value == nil && !rhs.infinite
+        if lhsZero || rhsZero { return .zero }
+        if lhs.infinite || rhs.infinite { return .infinity }
         guard let a = lhs.value, let b = rhs.value else { return .zero }
         guard let sum = try? a.adding(b) else { return MaxPlusDuration(overflow: ()) }
         return MaxPlusDuration(sum)
     }
 
     public var description: String {
-        overflowed ? "overflow" : (value.map { $0.description } ?? "-inf")
+        overflowed ? "overflow" : infinite ? "inf" : (value.map { $0.description } ?? "-inf")
     }
 }
 
@@ -178,14 +200,20 @@ extension MaxPlusDuration: AnimationAlgebra {
     public func repeated(_ count: Int) throws(AnimationError) -> MaxPlusDuration {
         guard count >= 0 else { throw .negativeCount(count) }
         if count == 0 { return .one }
-        guard let value else { return self }
+        guard let value, !infinite else { return self }
         return MaxPlusDuration(try value.multiplied(by: Int64(count)))
+    }
+
+    /// `x ^ ∞`: +∞ (`zero` stays −∞).
+    public func repeatedForever() throws(AnimationError) -> MaxPlusDuration {
+        value == nil && !infinite ? self : .infinity
     }
 
     public var reversed: MaxPlusDuration { self }
 
     public func retimed(to duration: Time) throws(AnimationError) -> MaxPlusDuration {
-        value == nil ? self : MaxPlusDuration(duration)
+        if infinite { throw .infinite("retime") }
+        return value == nil ? self : MaxPlusDuration(duration)
     }
 
     public func eased(_ easing: Easing) throws(AnimationError) -> MaxPlusDuration { self }

@@ -72,6 +72,8 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
         case parallel([Term])
         /// `x ^ n`: n copies in sequence.
         case power(Term, Int)
+        /// `x repeated forever`: `x ^ ∞`, copies of `x` one after another without end.
+        case forever(Term)
         /// `x reversed`.
         case reversed(Term)
         /// `x in d`: every time scaled so that the whole lasts `d`.
@@ -86,8 +88,11 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
     public var kind: Kind { storage ?? .zero }
 
     /// The duration, or `nil` when the term is cancelled (it contains `zero`
-    /// in a place where it annihilates).
+    /// in a place where it annihilates) or lasts forever (``isInfinite``).
     public let duration: Time?
+    /// Whether it lasts forever (`x repeated forever` somewhere it is not
+    /// annihilated). ``duration`` is then `nil`.
+    public let isInfinite: Bool
     /// How many leaves (tweens and events) listing every copy would give (saturating).
     public let leafCount: Int
     /// The most easings on composites (`with`) on one path from here to a leaf.
@@ -97,9 +102,10 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
     /// Whether a tween or an event lies inside.
     public let hasLeaves: Bool
 
-    private init(_ kind: Kind, duration: Time?, leafCount: Int, warpDepth: Int, height: Int, hasLeaves: Bool) {
+    private init(_ kind: Kind, duration: Time?, isInfinite: Bool = false, leafCount: Int, warpDepth: Int, height: Int, hasLeaves: Bool) {
         storage = kind
-        self.duration = duration
+        self.duration = isInfinite ? nil : duration
+        self.isInfinite = isInfinite
         self.leafCount = leafCount
         self.warpDepth = warpDepth
         self.height = height
@@ -133,20 +139,24 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
     /// this builds the node as given). Throws when the total overflows.
     public static func sequence(_ parts: [Term]) throws(AnimationError) -> Term {
         var duration: Time? = .zero
+        var infinite = false, cancelled = false
         var leaves = 0, warps = 0, height = 0
         var hasLeaves = false
         for part in parts {
-            if let total = duration, let d = part.duration {
+            if part.isInfinite {
+                infinite = true
+            } else if part.duration == nil {
+                cancelled = true
+            } else if !infinite, let total = duration, let d = part.duration {
                 duration = try total.adding(d)
-            } else {
-                duration = nil
             }
             leaves = leaves.addingSaturating(part.leafCount)
             warps = max(warps, part.warpDepth)
             height = max(height, part.height)
             hasLeaves = hasLeaves || part.hasLeaves
         }
-        return Term(.sequence(parts), duration: duration, leafCount: leaves, warpDepth: warps, height: height + 1, hasLeaves: hasLeaves)
+        return Term(.sequence(parts), duration: cancelled ? nil : duration, isInfinite: infinite && !cancelled,
+                    leafCount: leaves, warpDepth: warps, height: height + 1, hasLeaves: hasLeaves)
     }
 
     /// `parts[0] || parts[1] || …`.
@@ -154,14 +164,17 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
         var duration: Time?
         var leaves = 0, warps = 0, height = 0
         var hasLeaves = false
+        var infinite = false
         for part in parts {
             if let d = part.duration { duration = max(duration ?? d, d) }
+            infinite = infinite || part.isInfinite
             leaves = leaves.addingSaturating(part.leafCount)
             warps = max(warps, part.warpDepth)
             height = max(height, part.height)
             hasLeaves = hasLeaves || part.hasLeaves
         }
-        return Term(.parallel(parts), duration: duration, leafCount: leaves, warpDepth: warps, height: height + 1, hasLeaves: hasLeaves)
+        return Term(.parallel(parts), duration: duration, isInfinite: infinite, leafCount: leaves, warpDepth: warps,
+                    height: height + 1, hasLeaves: hasLeaves)
     }
 
     /// `body ^ count`; throws for a negative count or when `count·D` overflows.
@@ -175,27 +188,35 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
         } else {
             duration = nil
         }
-        return Term(.power(body, count), duration: duration, leafCount: count == 0 ? 0 : body.leafCount.multipliedSaturating(count),
+        return Term(.power(body, count), duration: duration, isInfinite: count > 0 && body.isInfinite,
+                    leafCount: count == 0 ? 0 : body.leafCount.multipliedSaturating(count),
                     warpDepth: body.warpDepth, height: body.height + 1, hasLeaves: count > 0 && body.hasLeaves)
+    }
+
+    /// `body repeated forever`. (Whether that means anything — `body` must
+    /// last more than an instant — is the meaning's business: ``Scene/repeatedForever()``.)
+    public static func forever(_ body: Term) -> Term {
+        Term(.forever(body), duration: nil, isInfinite: body.duration != nil || body.isInfinite, leafCount: Int.max,
+             warpDepth: body.warpDepth, height: body.height + 1, hasLeaves: body.hasLeaves)
     }
 
     /// `body reversed`.
     public static func reversed(_ body: Term) -> Term {
-        Term(.reversed(body), duration: body.duration, leafCount: body.leafCount, warpDepth: body.warpDepth,
-             height: body.height + 1, hasLeaves: body.hasLeaves)
+        Term(.reversed(body), duration: body.duration, isInfinite: body.isInfinite, leafCount: body.leafCount,
+             warpDepth: body.warpDepth, height: body.height + 1, hasLeaves: body.hasLeaves)
     }
 
     /// `body in target`; throws for a negative target.
     public static func retimed(_ body: Term, to target: Time) throws(AnimationError) -> Term {
         guard !target.isNegative else { throw .negativeDuration(target.description) }
-        return Term(.retimed(body, target), duration: body.duration == nil ? nil : target, leafCount: body.leafCount,
-                    warpDepth: body.warpDepth, height: body.height + 1, hasLeaves: body.hasLeaves)
+        return Term(.retimed(body, target), duration: body.duration == nil ? nil : target, isInfinite: body.isInfinite,
+                    leafCount: body.leafCount, warpDepth: body.warpDepth, height: body.height + 1, hasLeaves: body.hasLeaves)
     }
 
     /// `body with easing`.
     public static func eased(_ body: Term, _ easing: Easing) -> Term {
-        Term(.eased(body, easing), duration: body.duration, leafCount: body.leafCount, warpDepth: body.warpDepth + 1,
-             height: body.height + 1, hasLeaves: body.hasLeaves)
+        Term(.eased(body, easing), duration: body.duration, isInfinite: body.isInfinite, leafCount: body.leafCount,
+             warpDepth: body.warpDepth + 1, height: body.height + 1, hasLeaves: body.hasLeaves)
     }
 
     // MARK: - Structure
@@ -205,7 +226,7 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
         switch kind {
         case .zero, .one, .wait, .tween, .event: return []
         case .sequence(let parts), .parallel(let parts): return parts
-        case .power(let body, _), .reversed(let body), .retimed(let body, _), .eased(let body, _): return [body]
+        case .power(let body, _), .forever(let body), .reversed(let body), .retimed(let body, _), .eased(let body, _): return [body]
         }
     }
 
@@ -216,6 +237,7 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
         case .sequence: return try Term.sequence(children)
         case .parallel: return Term.parallel(children)
         case .power(_, let count): return try Term.power(children[0], count)
+        case .forever: return Term.forever(children[0])
         case .reversed: return Term.reversed(children[0])
         case .retimed(_, let target): return try Term.retimed(children[0], to: target)
         case .eased(_, let easing): return Term.eased(children[0], easing)
@@ -274,6 +296,7 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
                     }
                     stack.append(.text("("))
                 case .power(let body, let count): stack.append(.text(" ^ \(count))")); stack.append(.term(body)); stack.append(.text("("))
+                case .forever(let body): stack.append(.text(" repeated forever)")); stack.append(.term(body)); stack.append(.text("("))
                 case .reversed(let body): stack.append(.text(" reversed)")); stack.append(.term(body)); stack.append(.text("("))
                 case .retimed(let body, let d): stack.append(.text(" in \(d)s)")); stack.append(.term(body)); stack.append(.text("("))
                 case .eased(let body, let e): stack.append(.text(" with \(e))")); stack.append(.term(body)); stack.append(.text("("))
@@ -298,7 +321,7 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
         switch kind {
         case .zero, .one, .wait, .tween, .event: return
         case .sequence(let parts), .parallel(let parts): stack.append(contentsOf: parts)
-        case .power(let body, _), .reversed(let body), .retimed(let body, _), .eased(let body, _): stack.append(body)
+        case .power(let body, _), .forever(let body), .reversed(let body), .retimed(let body, _), .eased(let body, _): stack.append(body)
         }
     }
 }
@@ -331,6 +354,7 @@ public protocol AnimationAlgebra {
     static func sequence(_ parts: [Self]) throws(AnimationError) -> Self
     static func parallel(_ parts: [Self]) throws(AnimationError) -> Self
     func repeated(_ count: Int) throws(AnimationError) -> Self
+    func repeatedForever() throws(AnimationError) -> Self
     var reversed: Self { get throws(AnimationError) }
     func retimed(to duration: Time) throws(AnimationError) -> Self
     func eased(_ easing: Easing) throws(AnimationError) -> Self
@@ -366,7 +390,7 @@ extension Term {
                     stack.append((term, true))
                     for part in parts.reversed() where memo[ObjectIdentifier(part)] == nil { stack.append((part, false)) }
                     continue
-                case .power(let body, _), .reversed(let body), .retimed(let body, _), .eased(let body, _):
+                case .power(let body, _), .forever(let body), .reversed(let body), .retimed(let body, _), .eased(let body, _):
                     stack.append((term, true))
                     if memo[ObjectIdentifier(body)] == nil { stack.append((body, false)) }
                     continue
@@ -385,7 +409,7 @@ extension Term {
                     }
                     values.append(value)
                 }
-            case .power(let body, _), .reversed(let body), .retimed(let body, _), .eased(let body, _):
+            case .power(let body, _), .forever(let body), .reversed(let body), .retimed(let body, _), .eased(let body, _):
                 if let value = memo[ObjectIdentifier(body)] ?? nil { values.append(value) } else { failed = true }
             }
             if failed {
@@ -433,6 +457,7 @@ extension AnimationAlgebra {
         case .sequence: return try Self.sequence(values)
         case .parallel: return try Self.parallel(values)
         case .power(_, let count): return try values[0].repeated(count)
+        case .forever: return try values[0].repeatedForever()
         case .reversed: return try values[0].reversed
         case .retimed(_, let target): return try values[0].retimed(to: target)
         case .eased(_, let easing): return try values[0].eased(easing)
@@ -450,5 +475,120 @@ extension Term: Semiring {
     /// `lhs || rhs` as a term.
     public static func + (lhs: Term, rhs: Term) -> Term {
         Term.parallel([lhs, rhs])
+    }
+}
+
+// MARK: - Restriction and stagger
+
+extension Term {
+    /// The same term with only some of its leaves: every tween that `keep`
+    /// refuses becomes a wait as long as it was, every event refused goes,
+    /// so every remaining leaf keeps its place in time (shared subterms stay
+    /// shared; no recursion). The meaning is Σ filtered: the segments and
+    /// events `keep` accepts, at the same windows and instants.
+    public func restricted(keeping keep: (Term) -> Bool) -> Term {
+        var done: [ObjectIdentifier: Term] = [:]
+        var stack: [(Term, Bool)] = [(self, false)]
+        while let (term, childrenDone) = stack.popLast() {
+            let id = ObjectIdentifier(term)
+            if done[id] != nil { continue }
+            let children = term.children
+            if !childrenDone, !children.isEmpty {
+                stack.append((term, true))
+                for child in children where done[ObjectIdentifier(child)] == nil { stack.append((child, false)) }
+                continue
+            }
+            let result: Term
+            switch term.kind {
+            case .tween(let tween):
+                result = keep(term) ? term : ((try? Term.wait(tween.duration)) ?? .one)
+            case .event:
+                result = keep(term) ? term : .one
+            case .zero, .one, .wait:
+                result = term
+            case .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased:
+                let mapped = children.map { done[ObjectIdentifier($0)] ?? $0 }
+                if zip(mapped, children).allSatisfy({ $0 === $1 }) {
+                    result = term
+                } else {
+                    // Durations are unchanged by restriction, so rebuilding cannot overflow.
+                    result = (try? term.replacingChildren(mapped)) ?? term
+                }
+            }
+            done[id] = result
+        }
+        return done[ObjectIdentifier(self)] ?? self
+    }
+
+    /// ``restricted(keeping:)`` by kind of leaf.
+    public func restricted(keepingTweens: Bool, keepingEvents: Bool) -> Term {
+        restricted { leaf in
+            switch leaf.kind {
+            case .tween: return keepingTweens
+            case .event: return keepingEvents
+            case .zero, .one, .wait, .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased: return true
+            }
+        }
+    }
+
+    /// The views whose properties this term's tweens animate, in no particular order.
+    public var views: Set<String> {
+        var found = Set<String>()
+        var seen = Set<ObjectIdentifier>()
+        var stack = [self]
+        while let term = stack.popLast() {
+            guard seen.insert(ObjectIdentifier(term)).inserted else { continue }
+            if case .tween(let tween) = term.kind { found.insert(tween.property.view) }
+            stack.append(contentsOf: term.children)
+        }
+        return found
+    }
+
+    /// Whether an event lies inside.
+    public var hasEvents: Bool {
+        var seen = Set<ObjectIdentifier>()
+        var stack = [self]
+        while let term = stack.popLast() {
+            guard seen.insert(ObjectIdentifier(term)).inserted else { continue }
+            if case .event = term.kind { return true }
+            stack.append(contentsOf: term.children)
+        }
+        return false
+    }
+
+    /// `x staggered by step`: the views that have segments in `x`, in `order`
+    /// (views it does not list come after, by name), the i-th view's every
+    /// segment shifted by `i·step`; events stay where they are. Built as
+    /// `x|events || x|v0 || (wait step ; x|v1) || (wait 2·step ; x|v2) || …`
+    /// where `x|v` keeps only the segments of view `v` (``restricted(keeping:)``),
+    /// so every operator inside `x` acts on each view as it did.
+    ///
+    /// Duration `D + (n − 1)·step` for n views (`D` for none); `zero`
+    /// staggered is `zero`. Throws for a negative step or when a shift overflows.
+    public func staggered(by step: Time, order: [String]) throws(AnimationError) -> Term {
+        guard !step.isNegative else { throw .negativeDuration(step.description) }
+        let present = views
+        var ordered = order.filter { present.contains($0) }
+        var listed = Set(ordered)
+        for view in present.sorted() where !listed.contains(view) {
+            ordered.append(view)
+            listed.insert(view)
+        }
+        guard !ordered.isEmpty else { return self }
+        var parts: [Term] = []
+        if hasEvents { parts.append(restricted(keepingTweens: false, keepingEvents: true)) }
+        for (index, view) in ordered.enumerated() {
+            let mine = restricted { leaf in
+                if case .tween(let tween) = leaf.kind { return tween.property.view == view }
+                if case .event = leaf.kind { return false }
+                return true
+            }
+            if index == 0 || step.isZero {
+                parts.append(mine)
+            } else {
+                parts.append(try Term.sequence([try Term.wait(try step.multiplied(by: Int64(index))), mine]))
+            }
+        }
+        return parts.count == 1 ? parts[0] : Term.parallel(parts)
     }
 }

@@ -28,7 +28,7 @@ struct EvaluatorDiagnosticTests {
         Case(source: "let a = one in 2s", location: "1:16", id: "retime-instant", message: "cannot stretch"),
         Case(source: "let a = (fadeIn x ; fadeOut x) with ease-out-back", location: "1:37", id: "non-monotone-warp",
              message: "time would run backwards"),
-        Case(source: "let a = (fadeIn x || fadeIn y) with ease-in-elastic", location: "1:37", id: "non-monotone-warp",
+        Case(source: "let a = (fadeIn x || fadeIn y in 2s) with ease-in-elastic", location: "1:43", id: "non-monotone-warp",
              message: "not monotone"),
         Case(source: "let a = fadeIn x with steps(0)", location: "1:29", id: "invalid-easing", message: "at least 1 step"),
         Case(source: "let a = fadeIn x with cubic-bezier(1.5, 0, 1, 1)", location: "1:36", id: "invalid-easing", message: "between 0 and 1"),

@@ -11,7 +11,9 @@ private func lex(_ source: String) -> [String] {
         case .name: return token.text(in: file)
         case .number: return "#" + token.text(in: file)
         case .invalid: return "!" + token.text(in: file)
-        case .leftParen, .rightParen, .comma, .dot, .equals, .semicolon, .star, .plus, .minus, .slash, .caret, .parallel, .eof:
+        case .color: return "colour " + token.text(in: file)
+        case .leftParen, .rightParen, .comma, .dot, .equals, .semicolon, .star, .plus, .minus, .slash, .caret, .parallel, .percent,
+             .eof:
             return token.kind == .parallel ? "||" : token.text(in: file)
         }
     }

@@ -115,11 +115,12 @@ private let twoPi = Number(exact: nil, value: 2 * Double.pi, mentionsPi: true)
         let result = parseSource("view ball radius 20 opacity 0.5\nview dot\nlet a = fadeIn ball")
         #expect(result.diagnostics.isEmpty)
         #expect(result.program.views == [
-            ViewDeclaration(name: "ball", initials: [.init(property: "radius", value: num("20")), .init(property: "opacity", value: num("0.5"))]),
+            ViewDeclaration(name: "ball", initials: [.init(property: "radius", value: .number(num("20"))),
+                                                     .init(property: "opacity", value: .number(num("0.5")))]),
             ViewDeclaration(name: "dot", initials: []),
         ])
         #expect(result.program.items.count == 3)
-        #expect(parseSource("view v x -1 y 2*pi").program.views.first?.initials.map(\.value.value) == [-1, 2 * Double.pi])
+        #expect(parseSource("view v x -1 y 2*pi").program.views.first?.initials.map(\.value) == [.number(num("-1")), .number(twoPi)])
     }
 
     @Test func itemsMayShareALineOrSpanLines() {
@@ -338,7 +339,7 @@ private let twoPi = Number(exact: nil, value: 2 * Double.pi, mentionsPi: true)
 
     @Test func numberFolding() {
         func value(_ source: String) -> Number {
-            if case .tween(let tween) = parseExpr("grow c from 0 to \(source)").kind, let to = tween.to { return to }
+            if case .tween(let tween) = parseExpr("grow c from 0 to \(source)").kind, case .number(let to)? = tween.to { return to }
             Issue.record("expected a tween for \(source)")
             return num("0")
         }

@@ -44,7 +44,11 @@ struct ProgramGenerator {
         for _ in 0..<int(0...2) {
             var initials: [ViewDeclaration.Initial] = []
             for _ in 0..<int(0...3) {
-                initials.append(ViewDeclaration.Initial(property: pick(Self.properties), value: number()))
+                if int(0...3) == 0 {
+                    initials.append(ViewDeclaration.Initial(property: pick(["color", "fill"]), value: .color(color())))
+                } else {
+                    initials.append(ViewDeclaration.Initial(property: pick(Self.properties), value: .number(number())))
+                }
             }
             items.append(.view(ViewDeclaration(name: pick(Self.viewNames), initials: initials)))
         }
@@ -57,7 +61,11 @@ struct ProgramGenerator {
     mutating func expr(depth: Int) -> Expr {
         if depth <= 0 || int(0...9) < 2 { return leaf() }
         let operand = { (generator: inout ProgramGenerator) in generator.expr(depth: depth - 1) }
-        switch int(0...11) {
+        switch int(0...13) {
+        case 12:
+            return Expr(.staggered(operand(&self), duration(), backwards: bool()))
+        case 13:
+            return Expr(.forever(operand(&self), looped: bool()))
         case 0, 1:
             return Expr(.parallel((0..<int(2...4)).map { _ in operand(&self) }))
         case 2, 3:
@@ -85,6 +93,7 @@ struct ProgramGenerator {
         case 2: return Expr(.zero)
         case 3: return Expr(.one)
         case 4: return Expr(.wait(duration()))
+        case 5 where int(0...2) == 0: return Expr(.emit(pick(["tick", "land", "done", "views", "once"])))
         default: return Expr(.tween(tween()))
         }
     }
@@ -96,15 +105,61 @@ struct ProgramGenerator {
         case .fadeIn, .fadeOut:
             return TweenSyntax(verb: verb, target: target)
         case .fade:
-            return TweenSyntax(verb: verb, target: target, from: number(), to: number())
+            return values(TweenSyntax(verb: verb, target: target), { .number($0.number()) })
         case .shrink, .grow, .scale:
             let property = bool() ? pick(Self.properties) : nil
-            return TweenSyntax(verb: verb, target: target, property: property, from: number(), to: number())
+            return values(TweenSyntax(verb: verb, target: target, property: property), { .number($0.number()) })
         case .rotate:
             let unit: TweenSyntax.AngleUnit? = bool() ? nil : pick([.degrees, .radians, .turns])
-            return TweenSyntax(verb: verb, target: target, from: number(), to: number(), angleUnit: unit)
+            return values(TweenSyntax(verb: verb, target: target, angleUnit: unit), { .number($0.number()) })
         case .animate:
-            return TweenSyntax(verb: verb, target: target, property: pick(Self.properties), from: number(), to: number())
+            if int(0...3) == 0 {
+                return values(TweenSyntax(verb: verb, target: target, property: pick(["color", "fill"])), { .color($0.color()) })
+            }
+            return values(TweenSyntax(verb: verb, target: target, property: pick(Self.properties)), { .number($0.number()) })
+        case .color:
+            return values(TweenSyntax(verb: verb, target: target), { .color($0.color()) })
+        case .move:
+            return values(TweenSyntax(verb: verb, target: target), { .point(x: $0.number(), y: $0.number(), range: .none) })
+        }
+    }
+
+    /// `from A to B` (most of the time) or `through` keyframes, some with
+    /// offsets (non-decreasing, none on the ends).
+    private mutating func values(_ tween: TweenSyntax, _ value: (inout ProgramGenerator) -> ValueSyntax) -> TweenSyntax {
+        var tween = tween
+        if int(0...3) > 0 {
+            tween.from = value(&self)
+            tween.to = value(&self)
+            return tween
+        }
+        let count = int(2...5)
+        var offset = 0
+        tween.keyframes = (0..<count).map { index in
+            var keyframe = Keyframe(value: value(&self))
+            if index > 0, index < count - 1, bool() {
+                offset = int(offset...100)
+                keyframe.offset = Number(Time(Int64(offset)))
+            }
+            return keyframe
+        }
+        return tween
+    }
+
+    /// Named colours, exact hex colours, and channels that need `rgb(…)`
+    /// (fractions of 255, alpha below 1).
+    mutating func color() -> ColorSyntax {
+        switch int(0...3) {
+        case 0:
+            return ColorSyntax(ColorNames.color(named: pick(["red", "rebeccapurple", "transparent", "tan", "aqua"])) ?? Color(red: 0, green: 0, blue: 0))
+        case 1:
+            return ColorSyntax(Color(red: Double(int(0...255)), green: Double(int(0...255)), blue: Double(int(0...255))))
+        case 2:
+            return ColorSyntax(Color(red: Double(int(0...255)), green: Double(int(0...255)), blue: Double(int(0...255)),
+                                     alpha: Double(int(0...255)) / 255))
+        default:
+            return ColorSyntax(Color(red: Double(int(0...2550)) / 10, green: Double(int(0...255)) / 7, blue: 255,
+                                     alpha: Double(int(0...100)) / 100))
         }
     }
 

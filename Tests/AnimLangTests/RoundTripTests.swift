@@ -72,8 +72,15 @@ private func reformatExpr(_ source: String) -> String {
                 if case .allViews = tween.target { seen.insert("all views") }
                 if tween.property != nil, tween.verb != .animate { seen.insert("property") }
                 if let unit = tween.angleUnit { seen.insert(unit.rawValue) }
-                tween.from.map(visit)
-                tween.to.map(visit)
+                for stop in tween.stops ?? [] {
+                    switch stop.value {
+                    case .number(let number): visit(number)
+                    case .color: seen.insert("colour")
+                    case .point(let x, let y, _): seen.insert("point"); visit(x); visit(y)
+                    }
+                    if stop.offset != nil { seen.insert("offset") }
+                }
+                if tween.keyframes != nil { seen.insert("keyframes") }
             case .parallel(let operands):
                 seen.insert("parallel")
                 if operands.contains(where: { if case .parallel = $0.kind { return true } else { return false } }) { seen.insert("nested parallel") }
@@ -92,6 +99,9 @@ private func reformatExpr(_ source: String) -> String {
                 seen.insert("eased")
                 visit(easing)
                 visit(operand)
+            case .emit: seen.insert("emit")
+            case .staggered(let operand, _, let backwards): seen.insert(backwards ? "staggered backwards" : "staggered"); visit(operand)
+            case .forever(let operand, let looped): seen.insert(looped ? "looped forever" : "repeated forever"); visit(operand)
             }
         }
         for _ in 0..<500 {
@@ -108,6 +118,8 @@ private func reformatExpr(_ source: String) -> String {
             "linear", "talk", "cubic-bezier", "penner", "compose",
             "steps jump-start", "steps jump-end", "steps jump-none", "steps jump-both",
             "exact", "inexact", "negative", "fraction", "view",
+            "color", "move", "colour", "point", "keyframes", "offset", "emit", "staggered", "staggered backwards",
+            "looped forever", "repeated forever",
         ]
         #expect(expected.subtracting(seen).isEmpty, "never generated: \(expected.subtracting(seen).sorted())")
         #expect(!seen.contains("mirrored"))

@@ -53,7 +53,7 @@ struct AlgebraAPITests {
             let (a, sa) = try term(depth - 1), (b, sb) = try term(depth - 1)
             switch random.below(5) {
             case 0: return (a + b, sa + sb)
-            case 1: return (Term.reversed(a), sa.reversed)
+            case 1: return (Term.reversed(a), try sa.reversed)
             case 2: return (Term.pow(a, 2), try sa.repeated(2))
             default: return (a * b, sa * sb)
             }

@@ -234,6 +234,7 @@ struct LawTests {
             var result = MaxPlusDuration.one
             for _ in 0..<n { result = result * maxPlus(x) }
             return result
+        case .forever(let x): return maxPlus(x) == .zero ? .zero : .infinity
         case .reversed(let x), .eased(let x, _): return maxPlus(x)
         case .retimed(let x, let d): return maxPlus(x) == .zero ? .zero : MaxPlusDuration(d)
         }
