@@ -220,7 +220,8 @@ public enum DiagnosticKind: Equatable, Sendable {
 
     // MARK: Command line
 
-    /// `eval` at a frame rate that gives more rows than the limit.
+    /// `eval` at a frame rate that gives more rows than the limit, over the
+    /// animation's duration (or up to `--until`).
     case tooManyRows(binding: String, duration: Time, fps: Int64, limit: Int)
     /// `--binding NAME` naming no binding of `file`.
     case noSuchBinding(String, file: String)
@@ -241,6 +242,8 @@ public enum DiagnosticKind: Equatable, Sendable {
     case standardInputTwice
     /// `eval` of an animation that repeats forever without `--until` or `--at`.
     case needsUntil(binding: String)
+    /// Two options that exclude each other.
+    case conflictingOptions(String, String)
 
     /// The stable identifier.
     public var id: String {
@@ -316,6 +319,7 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .extraArgument: return "extra-argument"
         case .standardInputTwice: return "standard-input-twice"
         case .needsUntil: return "needs-until"
+        case .conflictingOptions: return "conflicting-options"
         }
     }
 
@@ -336,7 +340,7 @@ public enum DiagnosticKind: Equatable, Sendable {
              .unknownCommand, .missingCommand, .unknownOption, .optionNotAccepted, .missingValue, .unexpectedValue,
              .invalidValue, .missingArgument, .extraArgument, .standardInputTwice, .tooFewKeyframes, .unknownColor,
              .mixedColorSeparators, .colorArguments, .colorChannel, .keyframeOffsetOnEnd, .keyframeOffsetRange,
-             .decreasingKeyframeOffset, .valueKind, .mixedValueKinds, .needsUntil:
+             .decreasingKeyframeOffset, .valueKind, .mixedValueKinds, .needsUntil, .conflictingOptions:
             return .error
         }
     }
@@ -485,7 +489,7 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .cannotSample(let binding, let error):
             return "cannot sample `\(binding)`: \(error)"
         case .tooManyRows(let binding, let duration, let fps, let limit):
-            return "`\(binding)` lasts \(duration)s: at \(fps) fps that is more than \(limit) rows"
+            return "`\(binding)` from 0 to \(duration)s at \(fps) fps is more than \(limit) rows"
         case .noSuchBinding(let name, let file):
             return "no binding named \(quoted(name)) in \(file)"
         case .unreadableFile(let path, let reason):
@@ -514,6 +518,8 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "standard input (`-`) can be read only once"
         case .needsUntil(let binding):
             return "`\(binding)` repeats forever: choose the rows to print with --until or --at"
+        case .conflictingOptions(let first, let second):
+            return "\(first) and \(second) cannot be used together"
         }
     }
 

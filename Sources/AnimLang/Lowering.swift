@@ -307,7 +307,7 @@ private struct Lowerer {
         var chosen: ValueSyntaxKind?
         for stop in stops {
             let kind = ValueSyntaxKind(stop.value)
-            if let chosen, kind != chosen {
+            if let chosen, kind != chosen, expected.contains(kind) {
                 diagnostics.append(Diagnostic(.valueKind(verb: tween.verb.rawValue, expected: "values of one kind", found: "\(chosen.article) and \(kind.article)"),
                                               at: stop.value.range, hint: "every value of one tween is \(chosen.plural)"))
                 return nil

@@ -14,9 +14,15 @@ public enum TableFormat: String, Sendable, CaseIterable {
 /// Writes a sampled table as bytes, row by row, into a caller-owned buffer
 /// (the caller flushes it in large chunks). Values are formatted by hand
 /// (``Value/write(_:into:)``): no `String(format:)`, no per-number allocation.
+///
+/// When the animation has events, each row ends with the column (CSV), key
+/// (JSON) or last column (table) `events`: the events that fired since the
+/// row before, `tick×3 land` (JSON: `["tick×3","land"]`), empty when none.
 public struct TableWriter: Sendable {
     public let format: TableFormat
     public let columns: [Property]
+    /// Whether rows end with the `events` column.
+    public let hasEvents: Bool
     /// Decimal places of the time column in the `table` format.
     public let timeDecimals: Int
     private let names: [[UInt8]]
@@ -25,9 +31,10 @@ public struct TableWriter: Sendable {
 
     /// `latest` is the largest time the table will show (it sets the width
     /// of the time column).
-    public init(format: TableFormat, columns: [Property], timeDecimals: Int = 3, latest: Time = .zero) {
+    public init(format: TableFormat, columns: [Property], timeDecimals: Int = 3, latest: Time = .zero, hasEvents: Bool = false) {
         self.format = format
         self.columns = columns
+        self.hasEvents = hasEvents
         self.timeDecimals = max(0, min(timeDecimals, 9))
         names = columns.map { Array($0.description.utf8) }
         widths = names.map { max($0.count, 10) }
@@ -45,6 +52,7 @@ public struct TableWriter: Sendable {
                 out.append(contentsOf: "  ".utf8)
                 pad(name, to: width, into: &out)
             }
+            if hasEvents { out.append(contentsOf: "  events".utf8) }
             out.append(newline)
         case .csv:
             out.append(contentsOf: "time".utf8)
@@ -52,14 +60,16 @@ public struct TableWriter: Sendable {
                 out.append(comma)
                 out.append(contentsOf: name)
             }
+            if hasEvents { out.append(contentsOf: ",events".utf8) }
             out.append(newline)
         case .json:
             break
         }
     }
 
-    /// One row: the time, then one value per column.
-    public func writeRow(time: Time, values: [Value], into out: inout [UInt8]) {
+    /// One row: the time, then one value per column, then (when the table
+    /// has them) the events that fired since the row before.
+    public func writeRow(time: Time, values: [Value], events: [EventFiring] = [], into out: inout [UInt8]) {
         switch format {
         case .table:
             var cell: [UInt8] = []
@@ -71,12 +81,20 @@ public struct TableWriter: Sendable {
                 value.write(.display, into: &cell)
                 pad(cell, to: width, into: &out)
             }
+            if hasEvents, !events.isEmpty {
+                out.append(contentsOf: "  ".utf8)
+                writeEvents(events, into: &out)
+            }
             out.append(newline)
         case .csv:
             writeTime(time, into: &out)
             for value in values {
                 out.append(comma)
                 value.write(.lossless, into: &out)
+            }
+            if hasEvents {
+                out.append(comma)
+                writeEvents(events, into: &out)
             }
             out.append(newline)
         case .json:
@@ -88,16 +106,46 @@ public struct TableWriter: Sendable {
                 out.append(contentsOf: "\":".utf8)
                 value.write(.json, into: &out)
             }
+            if hasEvents {
+                out.append(contentsOf: ",\"events\":[".utf8)
+                for (index, firing) in events.enumerated() {
+                    if index > 0 { out.append(comma) }
+                    out.append(UInt8(ascii: "\""))
+                    writeFiring(firing, into: &out)
+                    out.append(UInt8(ascii: "\""))
+                }
+                out.append(UInt8(ascii: "]"))
+            }
             out.append(contentsOf: "}\n".utf8)
         }
     }
 
-    /// What a cancelled animation prints instead of a table.
+    /// `tick×3 land`: each name once, `×N` when it fired N ≥ 2 times. (Event
+    /// names are plain names: nothing to quote in CSV or escape in JSON.)
+    private func writeEvents(_ events: [EventFiring], into out: inout [UInt8]) {
+        for (index, firing) in events.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: " ")) }
+            writeFiring(firing, into: &out)
+        }
+    }
+
+    private func writeFiring(_ firing: EventFiring, into out: inout [UInt8]) {
+        out.append(contentsOf: firing.name.utf8)
+        if firing.count >= 2 {
+            out.append(contentsOf: "×".utf8)
+            writeInteger(Int64(firing.count), into: &out)
+        }
+    }
+
+    /// What a cancelled animation prints instead of a table: for people, a
+    /// sentence; as data, a table with no rows (CSV: the header `time`;
+    /// JSON Lines: nothing), so a program reading it finds no frames rather
+    /// than a frame it cannot parse.
     public func writeCancelled(binding: String, into out: inout [UInt8]) {
         switch format {
         case .table: out.append(contentsOf: "`\(binding)` is cancelled: it has no frames\n".utf8)
-        case .csv: out.append(contentsOf: "cancelled\n".utf8)
-        case .json: out.append(contentsOf: "{\"cancelled\":true}\n".utf8)
+        case .csv: out.append(contentsOf: "time\n".utf8)
+        case .json: break
         }
     }
 
@@ -125,20 +173,28 @@ public struct TableWriter: Sendable {
 
 /// Samples `scene` at `times` and writes the whole table through `writer`,
 /// handing the buffer to `flush` whenever it holds 64 KiB (and once at the end).
+/// When the scene has events, each row lists those that fired since the
+/// row before (the first row: at or before its time).
 public func tabulate<Times: Sequence<Time>>(_ scene: CompiledScene, initial: [Property: Value], at times: Times,
-                                            format: TableFormat, timeDecimals: Int = 3,
+                                            format: TableFormat, timeDecimals: Int = 3, latest: Time? = nil,
                                             flush: (inout [UInt8]) -> Void) {
     let sampler = scene.sampler(initial: initial)
-    // Frame times end at the duration; explicit times may go past it.
-    let latest = times is FrameTimes ? scene.duration : max(scene.duration, times.max() ?? .zero)
-    let writer = TableWriter(format: format, columns: sampler.columns, timeDecimals: timeDecimals, latest: latest)
+    // Frame times end where they say; explicit times may go past the duration.
+    let latest = latest ?? (times is FrameTimes ? scene.duration : max(scene.duration, times.max() ?? .zero))
+    let hasEvents = scene.hasEvents
+    let writer = TableWriter(format: format, columns: sampler.columns, timeDecimals: timeDecimals, latest: latest,
+                             hasEvents: hasEvents)
     var out: [UInt8] = []
     out.reserveCapacity(1 << 16)
     writer.writeHeader(into: &out)
     var row: [Value] = []
+    var previous: Instant?
     for t in times {
         sampler.sample(at: t, into: &row)
-        writer.writeRow(time: t, values: row, into: &out)
+        let now = Instant(t)
+        let events = hasEvents ? scene.events(after: previous, through: now) : []
+        writer.writeRow(time: t, values: row, events: events, into: &out)
+        previous = now
         if out.count >= 1 << 16 { flush(&out) }
     }
     flush(&out)
@@ -151,16 +207,20 @@ public struct TableRequest: Sendable {
     public var fps: Int64
     /// Exactly these times instead.
     public var times: [Time]?
+    /// Frame rows up to this time instead of the duration (needed for an
+    /// animation that repeats forever; past the end every property holds).
+    public var until: Time?
     /// Decimal places of the time column in the `table` format.
     public var timeDecimals: Int
     /// The most rows a frame table may have.
     public var maximumRows: Int
 
-    public init(format: TableFormat, fps: Int64 = 10, times: [Time]? = nil, timeDecimals: Int = 3,
+    public init(format: TableFormat, fps: Int64 = 10, times: [Time]? = nil, until: Time? = nil, timeDecimals: Int = 3,
                 maximumRows: Int = TableRequest.defaultMaximumRows) {
         self.format = format
         self.fps = fps
         self.times = times
+        self.until = until
         self.timeDecimals = timeDecimals
         self.maximumRows = maximumRows
     }
@@ -193,25 +253,31 @@ public func writeTable(_ outcome: Outcome, _ request: TableRequest, flush: (inou
         tabulate(compiled, initial: outcome.initial, at: times, format: request.format, timeDecimals: request.timeDecimals, flush: flush)
         return []
     }
-    let frames = FrameTimes(duration: compiled.duration, fps: request.fps)
+    let range = target.nameRange == .none ? target.range : target.nameRange
+    if compiled.isInfinite, request.until == nil {
+        return [Diagnostic(.needsUntil(binding: target.name), at: range,
+                           hint: "print its first 5 seconds with --until 5s, or chosen instants with --at")]
+    }
+    let end = request.until ?? compiled.duration
+    let frames = FrameTimes(duration: end, fps: request.fps)
     guard let count = frames.count, count <= request.maximumRows else {
-        let range = target.nameRange == .none ? target.range : target.nameRange
-        return [Diagnostic(.tooManyRows(binding: target.name, duration: compiled.duration, fps: request.fps, limit: request.maximumRows),
+        return [Diagnostic(.tooManyRows(binding: target.name, duration: end, fps: request.fps, limit: request.maximumRows),
                            at: range, hint: "sample fewer rows with a lower --fps, or exactly the times you need with --at")]
     }
-    tabulate(compiled, initial: outcome.initial, at: frames, format: request.format, timeDecimals: request.timeDecimals, flush: flush)
+    tabulate(compiled, initial: outcome.initial, at: frames, format: request.format, timeDecimals: request.timeDecimals,
+             latest: end, flush: flush)
     return []
 }
 
 /// The table of a whole file as text, as `animc eval` prints it: for tests,
 /// examples and tools that want a string. Errors come back as rendered diagnostics.
 public func evaluateToText(_ file: SourceFile, binding: String? = nil, fps: Int64 = 10, at times: [Time]? = nil,
-                           format: TableFormat = .table) -> (output: String, diagnostics: String, succeeded: Bool) {
+                           until: Time? = nil, format: TableFormat = .table) -> (output: String, diagnostics: String, succeeded: Bool) {
     let outcome = run(file, binding: binding)
     var diagnostics = render(outcome.diagnostics, in: file)
     guard !outcome.hasErrors, outcome.scene != nil else { return ("", diagnostics, false) }
     var bytes: [UInt8] = []
-    let errors = writeTable(outcome, TableRequest(format: format, fps: fps, times: times)) { chunk in
+    let errors = writeTable(outcome, TableRequest(format: format, fps: fps, times: times, until: until)) { chunk in
         bytes.append(contentsOf: chunk)
         chunk.removeAll(keepingCapacity: true)
     }

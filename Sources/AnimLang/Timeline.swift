@@ -1,37 +1,60 @@
 import Animations
 
 /// The choreography of a compiled scene as text: every segment on one line
-/// (property, start, end, from, to, easing), sorted by start, then a Gantt
-/// chart with one bar per property over the whole duration.
+/// (property, start, end, from, to, easing), sorted by start, and every
+/// event with its time; then a Gantt chart with one bar per property and
+/// one per event name over the whole duration.
 ///
 /// ```
 /// property        start  end  from  to  easing
 /// circle.opacity  0      1    0     1   linear
 /// circle.radius   1      2    100   10  ease-in-out
 ///
+/// event  time
+/// land   2
+///
 /// circle.opacity  |====================                                        |
 /// circle.radius   |                    ====================                    |
+/// emit land       |                                                           *|
 ///                 0s                                                         3s
 /// ```
 ///
 /// A segment that plays backwards shows its values in the order it plays
 /// them, with the easing it plays with (`mirror(E)` when `E` has no named
-/// mirror). Repetitions kept symbolic are listed once, with one copy's segments.
+/// mirror). Repetitions kept symbolic are listed once, with one copy's
+/// segments and events; one that repeats forever is drawn for two periods
+/// past the chart's last finite time, up to an end marked `…`.
 public func timelineText(_ scene: CompiledScene, width: Int = 60) -> String {
     var rows: [[String]] = [["property", "start", "end", "from", "to", "easing"]]
     for segment in scene.segments {
         rows.append(row(for: segment, offset: nil))
     }
-    var text = rows.count > 1 || scene.blocks.isEmpty ? alignedColumns(rows) : ""
+    var text = rows.count > 1 || (scene.blocks.isEmpty && scene.events.isEmpty) ? alignedColumns(rows) : ""
+    if !scene.events.isEmpty {
+        text += (text.isEmpty ? "" : "\n") + alignedColumns(eventRows(scene.events))
+    }
     for block in scene.blocks {
-        text += "\(text.isEmpty ? "" : "\n")repeated \(block.count) times, every \(block.period)s, from \(block.start)s to \(block.end)s; one copy:\n"
-        var blockRows: [[String]] = [["property", "start", "end", "from", "to", "easing"]]
-        for segment in block.body.segments { blockRows.append(row(for: segment, offset: nil)) }
-        text += alignedColumns(blockRows).split(separator: "\n", omittingEmptySubsequences: false)
+        let times = block.isEndless ? "forever" : "\(block.count) times"
+        let until = block.isEndless ? "" : " to \(block.end)s"
+        text += "\(text.isEmpty ? "" : "\n")repeated \(times), every \(block.period)s, from \(block.start)s\(until); one copy:\n"
+        var blockText = ""
+        if !block.body.segments.isEmpty {
+            var blockRows: [[String]] = [["property", "start", "end", "from", "to", "easing"]]
+            for segment in block.body.segments { blockRows.append(row(for: segment, offset: nil)) }
+            blockText = alignedColumns(blockRows)
+        }
+        if !block.body.events.isEmpty {
+            blockText += (blockText.isEmpty ? "" : "\n") + alignedColumns(eventRows(block.body.events))
+        }
+        text += blockText.split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n")
     }
     text += "\n" + gantt(scene, width: max(10, width))
     return text
+}
+
+private func eventRows(_ events: [PlacedEvent]) -> [[String]] {
+    [["event", "time"]] + events.map { [$0.name, $0.time.description] }
 }
 
 private func row(for segment: Segment, offset: Time?) -> [String] {
@@ -59,22 +82,36 @@ private func alignedColumns(_ rows: [[String]]) -> String {
 }
 
 /// One bar per property: `=` where a segment is active, `|` for an
-/// instantaneous jump, `~` over a symbolic repetition.
+/// instantaneous jump, `~` over a symbolic repetition; then one bar per
+/// event name, `*` where it fires (`~` over a repetition that holds it).
 private func gantt(_ scene: CompiledScene, width: Int) -> String {
-    let total = scene.duration.seconds
+    // An endless repetition is drawn for two of its periods past the last finite time.
+    let endlessSpan = scene.blocks.filter(\.isEndless).map { $0.period.seconds * 2 }.max() ?? 0
+    let total = scene.duration.seconds + endlessSpan
     var properties = scene.properties
-    for block in scene.blocks { properties.append(contentsOf: block.body.properties) }
+    var eventNames = scene.events.map(\.name)
+    for block in scene.blocks {
+        properties.append(contentsOf: block.body.properties)
+        eventNames.append(contentsOf: block.body.events.map(\.name))
+    }
     properties = Array(Set(properties)).sorted()
+    eventNames = Array(Set(eventNames)).sorted()
     var bars: [Property: [Character]] = [:]
+    var eventBars: [String: [Character]] = [:]
     for property in properties { bars[property] = Array(repeating: " ", count: width) }
+    for name in eventNames { eventBars[name] = Array(repeating: " ", count: width) }
     func cell(_ seconds: Double) -> Int {
-        guard total > 0 else { return 0 }
+        guard total > 0, seconds.isFinite else { return seconds == .infinity ? width - 1 : 0 }
         return min(width - 1, max(0, Int((seconds / total * Double(width)).rounded(.down))))
     }
     for block in scene.blocks {
+        let first = cell(block.start.seconds)
+        let last = max(first, cell(block.end.seconds))
         for property in block.body.properties {
-            let first = cell(block.start.seconds)
-            for index in first...max(first, cell(block.end.seconds)) { bars[property]?[index] = "~" }
+            for index in first...last { bars[property]?[index] = "~" }
+        }
+        for event in block.body.events {
+            for index in first...last { eventBars[event.name]?[index] = "~" }
         }
     }
     for segment in scene.segments {
@@ -90,13 +127,19 @@ private func gantt(_ scene: CompiledScene, width: Int) -> String {
             bars[segment.property]?[index] = "="
         }
     }
-    let nameWidth = properties.map { $0.description.count }.max() ?? 0
-    var out = ""
-    for property in properties {
-        let name = property.description
-        out += name + String(repeating: " ", count: nameWidth - name.count + 2) + "|" + String(bars[property] ?? []) + "|\n"
+    for event in scene.events {
+        eventBars[event.name]?[cell(event.time.seconds)] = "*"
     }
-    let startLabel = "0s", endLabel = "\(scene.duration)s"
+    let labels = properties.map(\.description) + eventNames.map { "emit " + $0 }
+    let nameWidth = labels.map(\.count).max() ?? 0
+    var out = ""
+    func line(_ label: String, _ bar: [Character]) {
+        out += label + String(repeating: " ", count: nameWidth - label.count + 2) + "|" + String(bar) + "|\n"
+    }
+    for property in properties { line(property.description, bars[property] ?? []) }
+    for name in eventNames { line("emit " + name, eventBars[name] ?? []) }
+    let startLabel = "0s"
+    let endLabel = endlessSpan > 0 ? "\(formatNumber(total))s …" : "\(scene.duration)s"
     let gap = max(1, width + 2 - startLabel.count - endLabel.count)
     out += String(repeating: " ", count: nameWidth + 2) + startLabel + String(repeating: " ", count: gap) + endLabel + "\n"
     return out

@@ -24,12 +24,22 @@ extension CompiledScene {
     /// compiled.events(after: Instant(Time(1)), through: Instant(Time(2)))   // [tick×3, land]
     /// ```
     public func events(after: Instant?, through: Instant) -> [EventFiring] {
+        guard hasEvents else { return [] }
         var tally = EventTally()
-        collectEvents(after: after, through: through, into: &tally)
+        collectEvents(after: after, through: through, into: &tally) { $0 }
         return tally.firings
     }
 
-    func collectEvents(after: Instant?, through: Instant, into tally: inout EventTally) {
+    /// Whether any event lies in the scene (listed, or in a symbolic repetition).
+    public var hasEvents: Bool {
+        !events.isEmpty || blocks.contains { $0.body.hasEvents }
+    }
+
+    /// Adds the firings in `(after, through]` (times in this scene's own
+    /// clock) to `tally`, each first firing mapped by `toScene` to the
+    /// outermost scene's clock.
+    func collectEvents(after: Instant?, through: Instant, into tally: inout EventTally, toScene: @escaping (Instant) -> Instant) {
+        guard hasEvents else { return }
         // Listed events: (after, through] by binary search on the sorted list.
         var low = 0, high = events.count
         if let after {
@@ -40,96 +50,177 @@ extension CompiledScene {
         }
         var index = low
         while index < events.count, events[index].time <= through {
-            tally.add(events[index].name, count: 1, at: events[index].time)
+            tally.add(events[index].name, at: toScene(events[index].time))
             index += 1
         }
-        for block in blocks where !block.body.events.isEmpty {
-            block.collectEvents(after: after, through: through, into: &tally)
+        for block in blocks where block.body.hasEvents {
+            block.collectEvents(after: after, through: through, into: &tally, toScene: toScene)
         }
+    }
+
+    /// The names of the events that fire exactly at `t` (this scene's clock).
+    func names(firingAt t: Instant) -> Set<String> {
+        var names = Set<String>()
+        for event in events where event.time == t { names.insert(event.name) }
+        for block in blocks where block.body.hasEvents && !(t < block.start) && !(block.end < t) {
+            let local = block.path.forward(t)
+            for (copy, offset) in block.copies(at: local) {
+                _ = copy
+                names.formUnion(block.body.names(firingAt: offset))
+            }
+        }
+        return names
     }
 }
 
-/// Firings gathered for one interval.
+/// Firings gathered for one interval: the instants visited one by one (a
+/// set, so two sources firing one name at one instant make one event, as
+/// Σ is a set), plus the firings of whole copies counted by arithmetic.
 struct EventTally {
-    private var byName: [String: (count: Int, first: Instant)] = [:]
+    private var byName: [String: (instants: Set<Instant>, counted: Int, first: Instant)] = [:]
 
-    mutating func add(_ name: String, count: Int, at time: Instant) {
-        guard count > 0 else { return }
-        if let known = byName[name] {
-            byName[name] = (known.count.addingSaturating(count), min(known.first, time))
+    /// One firing of `name` at `time`.
+    mutating func add(_ name: String, at time: Instant) {
+        if var known = byName[name] {
+            known.instants.insert(time)
+            known.first = min(known.first, time)
+            byName[name] = known
         } else {
-            byName[name] = (count, time)
+            byName[name] = ([time], 0, time)
         }
     }
 
+    /// `count` firings of `name` counted by arithmetic, the first at `time`.
+    mutating func add(_ name: String, count: Int, from time: Instant) {
+        guard count > 0 else { return }
+        if var known = byName[name] {
+            known.counted = known.counted.addingSaturating(count)
+            known.first = min(known.first, time)
+            byName[name] = known
+        } else {
+            byName[name] = ([], count, time)
+        }
+    }
+
+    /// Takes back firings counted twice by arithmetic (where one copy ends
+    /// and the next starts).
+    mutating func remove(_ name: String, count: Int) {
+        guard count > 0, var known = byName[name], known.counted != Int.max else { return }
+        known.counted = max(0, known.counted - count)
+        byName[name] = known
+    }
+
     var firings: [EventFiring] {
-        byName.map { EventFiring(name: $0.key, count: $0.value.count, first: $0.value.first) }
+        byName.map { EventFiring(name: $0.key, count: $0.value.counted.addingSaturating($0.value.instants.count), first: $0.value.first) }
             .sorted { $0.first != $1.first ? $0.first < $1.first : $0.name < $1.name }
     }
 }
 
 extension RepetitionBlock {
-    /// Counts the copies' events in `(after, through]`. A body event at
-    /// offset `o` fires in copy `k` at the scene time the block's map gives
-    /// `k·P + o`; copies whose instants coincide (an event at the end of one
-    /// copy and at the start of the next) are one event, as Σ is a set.
-    func collectEvents(after: Instant?, through: Instant, into tally: inout EventTally) {
-        guard period.isPositive else { return }
+    /// How many firings of whole copies one interval visits one by one;
+    /// beyond this they are counted by arithmetic. (Counted firings are not
+    /// compared with those of other repetitions: two repetitions of one
+    /// name that meet at an instant, in an interval spanning more than this
+    /// many firings, count that instant twice.)
+    static let eventVisitLimit = 4096
+
+    /// Counts the copies' events in `(after, through]` (the parent's clock):
+    /// the copies the interval cuts are visited (at most two: the first and
+    /// the last), and the whole copies between them are counted by
+    /// arithmetic from one copy's totals, so an interval spanning a billion
+    /// copies, or copies of copies, costs no more than one spanning two.
+    /// Copies meet at instants (one's end is the next one's start): an event
+    /// firing at both is one event there, as Σ is a set.
+    func collectEvents(after: Instant?, through: Instant, into tally: inout EventTally, toScene: @escaping (Instant) -> Instant) {
         if let after, !(after < end) { return }
         if through < start { return }
+        let parent = { (local: Instant) in toScene(self.path.backward(local, upper: false)) }
         // The interval in the block's own time; the map is increasing.
-        let lower: Instant? = after.map { $0 < start ? nil : path.forward($0) } ?? nil
-        let upper = through < end ? path.forward(through) : nil
-        // Each (name, offset mod P) is one arithmetic progression of copies.
-        var progressions: [Progression: (low: Int, high: Int)] = [:]
-        for event in body.events {
-            var offset = event.time, shift = 0
-            if let exact = offset.exact, exact == period {
-                offset = Instant(.zero)
-                shift = 1
+        let lower: Instant? = after.flatMap { $0 < start ? nil : path.forward($0) }
+        let whole = isEndless ? nil : (try? period.multiplied(by: Int64(count))).map { Instant($0) }
+        let upper: Instant? = through < end ? path.forward(through) : whole
+        guard period.isPositive else {
+            // Every copy in one instant: one copy's events.
+            body.collectEvents(after: lower, through: upper ?? Instant(.zero), into: &tally, toScene: parent)
+            return
+        }
+        guard let upper else { return }
+        let lastCopy = isEndless ? Int.max - 1 : count - 1
+        let first = min(lower.map(copyIndex) ?? 0, lastCopy)
+        let last = min(copyIndex(upper), lastCopy)
+        guard first <= last else { return }
+        let end = Instant(period)
+        func shifted(_ copy: Int) -> (Instant) -> Instant {
+            { local in parent(self.shift(local, byCopies: copy)) }
+        }
+        if first == last {
+            body.collectEvents(after: lower.map { shift($0, byCopies: -first) }, through: min(shift(upper, byCopies: -last), end),
+                               into: &tally, toScene: shifted(first))
+            return
+        }
+        body.collectEvents(after: lower.map { shift($0, byCopies: -first) }, through: end, into: &tally, toScene: shifted(first))
+        let between = last - first - 1
+        let totals = between > 0 ? copyTotals : []
+        if between > 0, totals.reduce(0, { $0.addingSaturating($1.count) }).multipliedSaturating(between) <= RepetitionBlock.eventVisitLimit {
+            // Few enough to visit: every instant goes into the set.
+            for copy in (first + 1)..<last {
+                body.collectEvents(after: nil, through: end, into: &tally, toScene: shifted(copy))
             }
-            let key = Progression(name: event.name, offset: offset)
-            let range = (low: shift, high: isEndless ? Int.max : count - 1 + shift)
-            if let known = progressions[key] {
-                progressions[key] = (min(known.low, range.low), max(known.high, range.high))
-            } else {
-                progressions[key] = range
+        } else if between > 0 {
+            for firing in totals {
+                tally.add(firing.name, count: firing.count.multipliedSaturating(between), from: shifted(first + 1)(firing.first))
+            }
+            for name in boundaryNames {
+                tally.remove(name, count: last - first)
             }
         }
-        for (key, range) in progressions {
-            // Copies k with lower < k·P + o ≤ upper, within the range.
-            var first = range.low, last = range.high
-            if let lower { first = max(first, copiesAtOrBelow(lower, offset: key.offset)) }
-            if let upper { last = min(last, copiesAtOrBelow(upper, offset: key.offset) - 1) }
-            guard first <= last, first < Int.max else { continue }
-            let count = last == Int.max ? Int.max : last - first + 1
-            let local = localTime(copy: first, offset: key.offset)
-            tally.add(key.name, count: count, at: path.backward(local, upper: false))
-        }
+        body.collectEvents(after: nil, through: min(shift(upper, byCopies: -last), end), into: &tally, toScene: shifted(last))
     }
 
-    private struct Progression: Hashable {
-        let name: String
-        let offset: Instant
+    /// One copy's firings over `[0, period]`.
+    var copyTotals: [EventFiring] {
+        var tally = EventTally()
+        body.collectEvents(after: nil, through: Instant(period), into: &tally) { $0 }
+        return tally.firings
     }
 
-    /// The number of copies `k ≥ 0` with `k·P + offset ≤ u`, that is
-    /// ⌊(u − offset) / P⌋ + 1 (0 when none), saturating.
-    private func copiesAtOrBelow(_ u: Instant, offset: Instant) -> Int {
-        if let exact = u.exact, let o = offset.exact, let difference = try? exact.subtracting(o) {
-            if difference.isNegative { return 0 }
-            let quotient = difference.floorQuotient(dividingBy: period)
-            return quotient >= Int128(Int.max - 1) ? Int.max : Int(quotient) + 1
+    /// The names that fire both where a copy starts and where it ends: where
+    /// two copies meet, one event, not two.
+    var boundaryNames: Set<String> {
+        body.names(firingAt: Instant(.zero)).intersection(body.names(firingAt: Instant(period)))
+    }
+
+    /// `local` moved by `copies` periods.
+    func shift(_ local: Instant, byCopies copies: Int) -> Instant {
+        if let exact = local.exact, let offset = try? period.multiplied(by: Int64(copies)), let moved = try? exact.adding(offset) {
+            return Instant(moved)
         }
-        let quotient = ((u.seconds - offset.seconds) / period.seconds).rounded(.down)
+        return Instant(approximately: local.seconds + period.seconds * Double(copies))
+    }
+
+    /// The copy `local` falls in, ⌊local / P⌋ (0 before the first; saturating).
+    func copyIndex(_ local: Instant) -> Int {
+        if let exact = local.exact {
+            if exact.isNegative { return 0 }
+            let quotient = exact.floorQuotient(dividingBy: period)
+            return quotient >= Int128(Int.max - 1) ? Int.max - 1 : Int(quotient)
+        }
+        let quotient = (local.seconds / period.seconds).rounded(.down)
         guard quotient >= 0 else { return 0 }
-        return quotient < 9e18 ? Int(quotient) + 1 : Int.max
+        return quotient < 9e18 ? Int(quotient) : Int.max - 1
     }
 
-    private func localTime(copy: Int, offset: Instant) -> Instant {
-        if let o = offset.exact, let shift = try? period.multiplied(by: Int64(copy)), let sum = try? shift.adding(o) {
-            return Instant(sum)
+    /// The copies that hold block time `local` and the offset into each: one,
+    /// or two where one copy ends and the next starts.
+    func copies(at local: Instant) -> [(Int, Instant)] {
+        guard period.isPositive else { return [(0, local)] }
+        let lastCopy = isEndless ? Int.max - 1 : count - 1
+        let copy = min(copyIndex(local), lastCopy)
+        var result = [(copy, shift(local, byCopies: -copy))]
+        let offset = result[0].1
+        if copy > 0, offset.exact == .zero || (offset.exact == nil && offset.seconds == 0) {
+            result.append((copy - 1, Instant(period)))
         }
-        return Instant(approximately: period.seconds * Double(copy) + offset.seconds)
+        return result
     }
 }

@@ -30,12 +30,23 @@ enum Options {
                            help: "Sample exactly these times instead: seconds as decimals or fractions, each with an "
                                + "optional `s` or `ms`, as `normalize` prints them: 0,1/3,0.5,1500ms.",
                            read: readTimes)
+    static let until = Option("--until", value: "T",
+                              help: "Print frame rows up to time T instead of the end (an animation that repeats "
+                                  + "forever needs it, or --at): seconds as for --at, e.g. 5, 2.5s, 1500ms.",
+                              read: readTime)
     static let format = Option<TableFormat>.choice(
         "--format",
         help: "table (aligned, the default on a terminal), csv (lossless, the default otherwise) or json (one object per line).")
     static let tree = Flag("--tree", help: "Print the normal form as an indented tree.")
     static let width = Option.integer("--width", value: "N", in: 10...1000,
                                       help: "Width of the bar chart, in characters.", default: defaultWidth)
+
+    /// `--until`: one time, written as for `--at`.
+    @Sendable static func readTime(_ text: String) throws(InvalidValue) -> SampleTimes {
+        let read = try readTimes(text)
+        guard read.times.count == 1 else { throw InvalidValue(expected: "one time in seconds", culprit: text) }
+        return read
+    }
 
     /// `--at`: times in seconds separated by commas; each a decimal
     /// (`0.25`, `1e-3`) or a fraction (`1/3`), with an optional `s` or `ms`.
@@ -85,11 +96,14 @@ let interface = Interface(
                 summary: "Print the value of every property over time, as a table.",
                 discussion: "Evaluate the last `let` of FILE (or the one --binding names) and print the value of every "
                     + "property over time: a row at 0, 1/fps, 2/fps, … and always a last row at exactly the end, one "
-                    + "column per `view.property`, sorted. A cancelled animation says so instead. At most "
-                    + "\(maximumRows) rows are printed; for more, use --at or a lower --fps.",
-                options: [Options.binding.spec, Options.fps.spec, Options.at.spec, Options.format.spec],
+                    + "column per `view.property`, sorted. When the animation has events, a last column `events` "
+                    + "lists those that fired since the row before (`tick×3 land`). A cancelled animation says so "
+                    + "instead (as data: a table with no rows). An animation that repeats forever needs --until or "
+                    + "--at. At most \(maximumRows) rows are printed; for more, use --at or a lower --fps.",
+                options: [Options.binding.spec, Options.fps.spec, Options.at.spec, Options.until.spec, Options.format.spec],
                 examples: ["animc eval examples/talk.anim", "animc eval examples/talk.anim --fps 4 --format table",
-                           "animc eval examples/talk.anim --at 1/3,0.5,1500ms"],
+                           "animc eval examples/talk.anim --at 1/3,0.5,1500ms",
+                           "animc eval examples/spinner.anim --until 3s --fps 4"],
                 run: evalCommand),
         Command(name: "check", arguments: [file],
                 summary: "Report every error and warning in FILE; print nothing else.",
@@ -145,12 +159,19 @@ let interface = Interface(
 // MARK: - What they do
 
 @Sendable func evalCommand(_ arguments: ParsedArguments) throws(ExitStatus) {
+    if arguments.value(Options.at) != nil, arguments.value(Options.until) != nil {
+        throw reportUsage(Diagnostic(.conflictingOptions("--at", "--until"), at: .none,
+                                     hint: "--at prints exactly the times it lists; --until prints frames up to a time"),
+                          usage: "usage: " + arguments.command.usage)
+    }
     let file = try readSource(arguments.positional(0))
     let (outcome, _, _) = try evaluated(file, arguments)
     let format = arguments.value(Options.format) ?? (System.isTerminal(System.standardOutput) ? .table : .csv)
     let at = arguments.value(Options.at)
+    let until = arguments.value(Options.until)
     let request = TableRequest(format: format, fps: Int64(arguments.value(Options.fps) ?? Options.defaultFPS),
-                               times: at?.times, timeDecimals: at?.decimals ?? 3, maximumRows: maximumRows)
+                               times: at?.times, until: until?.times.first,
+                               timeDecimals: max(at?.decimals ?? 3, until?.decimals ?? 3), maximumRows: maximumRows)
     let errors = writeTable(outcome, request) { chunk in
         standardOutput.buffer.append(contentsOf: chunk)
         chunk.removeAll(keepingCapacity: true)

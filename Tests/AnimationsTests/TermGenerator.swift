@@ -117,10 +117,23 @@ struct TermGenerator {
         Double(random.below(21) - 10) / 2
     }
 
+    /// Colours with and without alpha (premultiplied mixing matters there).
+    static let colors: [Color] = [
+        Color(red: 255, green: 0, blue: 0), Color(red: 0, green: 0, blue: 255, alpha: 0), Color(red: 10, green: 200, blue: 30, alpha: 0.5),
+        Color(red: 0, green: 0, blue: 0, alpha: 0), Color(red: 255, green: 255, blue: 255, alpha: 0.25),
+    ]
+
+    /// A property whose values are colours.
+    static let colorProperty = Property(view: "b", name: "fill")
+
     mutating func tween() -> Term {
         let easing = random.chance(60) ? Easing.linear
             : random.chance(75) ? random.pick(TermGenerator.monotoneEasings) : random.pick(TermGenerator.overshootingEasings)
         let duration = random.chance(10) ? Time.zero : self.duration(allowZero: false)
+        if random.chance(20) {
+            return .tween(Tween(unchecked: TermGenerator.colorProperty, from: .color(random.pick(TermGenerator.colors)),
+                                to: .color(random.pick(TermGenerator.colors)), easing: easing, duration: duration))
+        }
         return .tween(random.pick(TermGenerator.properties), value(), value(), duration, easing)
     }
 
@@ -130,6 +143,7 @@ struct TermGenerator {
             case 0: return .zero
             case 1: return .one
             case 2, 3: return .waiting(duration())
+            case 4: return .event(random.pick(["tick", "land"]))
             default: return tween()
             }
         }
@@ -153,6 +167,8 @@ struct SampledTable: Equatable, CustomStringConvertible {
     let duration: Time
     let columns: [Property]
     let rows: [[Value]]
+    /// The events column: what fired since the row before, as `eval` prints it.
+    let events: [String]
 
     init?(_ scene: Scene, at times: [Time], materializeLimit: Int = Scene.materializeLimit) throws {
         guard let compiled = try scene.compile(materializeLimit: materializeLimit) else { return nil }
@@ -160,24 +176,31 @@ struct SampledTable: Equatable, CustomStringConvertible {
         let sampler = compiled.sampler()
         columns = sampler.columns
         var rows: [[Value]] = []
+        var events: [String] = []
         var row: [Value] = []
+        var previous: Instant?
         for t in times {
             sampler.sample(at: t, into: &row)
             rows.append(row)
+            events.append(compiled.events(after: previous, through: Instant(t)).map(\.description).joined(separator: " "))
+            previous = Instant(t)
         }
         self.rows = rows
+        self.events = events
     }
 
-    /// Bit-for-bit equality of every value.
+    /// Bit-for-bit equality of every value, and the same events.
     static func == (lhs: SampledTable, rhs: SampledTable) -> Bool {
         lhs.duration == rhs.duration && lhs.columns == rhs.columns
-            && lhs.rows.map { $0.map(\.bits) } == rhs.rows.map { $0.map(\.bits) }
+            && lhs.rows.map { $0.map(\.bits) } == rhs.rows.map { $0.map(\.bits) } && lhs.events == rhs.events
     }
 
     func isClose(to other: SampledTable, tolerance: Double) -> Bool {
-        guard duration == other.duration, columns == other.columns, rows.count == other.rows.count else { return false }
+        guard duration == other.duration, columns == other.columns, rows.count == other.rows.count, events == other.events else {
+            return false
+        }
         for (a, b) in zip(rows, other.rows) {
-            for (x, y) in zip(a, b) where !(abs((x.number ?? .nan) - (y.number ?? .nan)) <= tolerance) && x != y { return false }
+            for (x, y) in zip(a, b) where !x.isClose(to: y, tolerance: tolerance) { return false }
         }
         return true
     }
@@ -186,8 +209,11 @@ struct SampledTable: Equatable, CustomStringConvertible {
     func firstDifference(from other: SampledTable, times: [Time], tolerance: Double = 0) -> String {
         if duration != other.duration { return "durations \(duration) vs \(other.duration)" }
         if columns != other.columns { return "columns \(columns) vs \(other.columns)" }
+        for (index, (a, b)) in zip(events, other.events).enumerated() where a != b {
+            return "at t = \(times[index]) events: \(a) vs \(b)"
+        }
         for (index, (a, b)) in zip(rows, other.rows).enumerated() {
-            for (column, (x, y)) in zip(a, b).enumerated() where x.bits != y.bits && !(abs((x.number ?? .nan) - (y.number ?? .nan)) <= tolerance) {
+            for (column, (x, y)) in zip(a, b).enumerated() where x.bits != y.bits && !x.isClose(to: y, tolerance: tolerance) {
                 return "at t = \(times[index]) \(columns[column]): \(x) vs \(y)"
             }
         }
@@ -212,6 +238,20 @@ func sampleTimes(upTo span: Time) -> [Time] {
 }
 
 extension Value {
+    /// Equal, or every component within `tolerance` (colour channels on their 0–255 scale).
+    func isClose(to other: Value, tolerance: Double) -> Bool {
+        if self == other { return true }
+        switch (self, other) {
+        case (.number(let a), .number(let b)):
+            return abs(a - b) <= tolerance
+        case (.color(let a), .color(let b)):
+            return abs(a.red - b.red) <= 255 * tolerance && abs(a.green - b.green) <= 255 * tolerance
+                && abs(a.blue - b.blue) <= 255 * tolerance && abs(a.alpha - b.alpha) <= tolerance
+        case (.number, _), (.color, _):
+            return false
+        }
+    }
+
     /// The bit patterns of every component, for bit-for-bit comparison.
     var bits: [UInt64] {
         switch self {

@@ -40,9 +40,15 @@ struct CommandLineTests {
     }
 
     @Test func cancelledAnimationsSaySo() throws {
-        let result = try animc(["eval", "examples/cancelled.anim"])
-        #expect(result.status == 0)
-        #expect(result.output == "cancelled\n")
+        // As data, a table with no rows; for people, a sentence.
+        let csv = try animc(["eval", "examples/cancelled.anim"])
+        #expect(csv.status == 0)
+        #expect(csv.output == "time\n")
+        let json = try animc(["eval", "examples/cancelled.anim", "--format", "json"])
+        #expect(json.status == 0)
+        #expect(json.output == "")
+        let table = try animc(["eval", "examples/cancelled.anim", "--format", "table"])
+        #expect(table.output.contains("is cancelled: it has no frames"))
     }
 
     @Test func scriptErrorsExitOne() throws {
