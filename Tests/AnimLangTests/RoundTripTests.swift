@@ -52,6 +52,10 @@ private func reformatExpr(_ source: String) -> String {
             case .cubicBezier: seen.insert("cubic-bezier")
             case .steps(_, let position): seen.insert("steps " + position.rawValue)
             case .penner: seen.insert("penner")
+            case .spring(let spring):
+                seen.insert(spring.dampingRatio < 1 ? "spring under" : spring.dampingRatio == 1 ? "spring critical" : "spring over")
+                if spring.angularFrequency != 1 { seen.insert("spring physical") }
+                if spring.velocity != 0 { seen.insert("spring velocity") }
             case .composed(let outer, let inner):
                 seen.insert("compose")
                 visit(outer)
@@ -106,6 +110,7 @@ private func reformatExpr(_ source: String) -> String {
             "parallel", "sequence", "nested parallel", "nested sequence",
             "power", "reversed", "looped", "repeated", "delayed", "retimed", "eased",
             "linear", "talk", "cubic-bezier", "penner", "compose",
+            "spring under", "spring critical", "spring over", "spring physical", "spring velocity",
             "steps jump-start", "steps jump-end", "steps jump-none", "steps jump-both",
             "exact", "inexact", "negative", "fraction", "view",
         ]
