@@ -803,7 +803,8 @@ private struct Parser {
         return try easing(high: high)
     }
 
-    /// easing = easing-name [ "(" number ")" ] | "cubic-bezier" "(" … ")" | "steps" "(" … ")" | "compose" "(" easing "," easing ")" ;
+    /// easing = easing-name [ "(" number ")" ] | "cubic-bezier" "(" … ")" | "steps" "(" … ")" | "compose" "(" easing "," easing ")"
+    ///        | [ "smooth" | "snappy" | "bouncy" ] "spring" | "spring" "(" spring-parameters ")" ;
     mutating func easing(high: Token?) throws(SyntaxError) -> (Easing, SourceRange) {
         let token = peek()
         guard token.kind == .name, !reservedWords.contains(text(token)) else {
@@ -832,11 +833,16 @@ private struct Parser {
         case "compose":
             rejectHigh(high, on: name)
             return try compose(token, start: start)
+        case "spring":
+            rejectHigh(high, on: name)
+            return try spring(token, start: start)
+        case _ where EasingNames.springAdjectives.contains(where: { $0.word == name }):
+            return adjectiveSpring(token, high: high, start: start)
         case _ where EasingNames.parameterizedCurves.contains(name):
             return try talkCurve(token, high: high)
         default:
             guard let easing = EasingNames.easing(named: name) else {
-                let suggestion = closestMatch(to: name, in: EasingNames.allNames + EasingNames.functionalForms)
+                let suggestion = hyphenatedSpring(name) ?? closestMatch(to: name, in: EasingNames.allNames + EasingNames.functionalForms)
                 report(.unknownEasing(name), at: token.range,
                        hint: suggestion.map(didYouMean)
                            ?? "easings include linear, ease-in, ease-out, ease-in-out, ease-in-out-cubic, cubic-bezier(…) and steps(N)")
@@ -850,6 +856,169 @@ private struct Parser {
                 skipArguments()
             }
             return (easing, start.union(previous.range))
+        }
+    }
+
+    /// `bouncy spring` for `bouncy-spring`, which is not one name.
+    func hyphenatedSpring(_ name: String) -> String? {
+        for (word, _) in EasingNames.springAdjectives where name == word + "-spring" { return word + " spring" }
+        return nil
+    }
+
+    /// `smooth spring`, `snappy spring`, `bouncy spring`, after the adjective
+    /// `token`. The adjective is no keyword anywhere else, so it does not
+    /// stop `let bouncy = …`; here anything but `spring` after it is a mistake.
+    mutating func adjectiveSpring(_ token: Token, high: Token?, start: SourceRange) -> (Easing, SourceRange) {
+        let word = text(token)
+        rejectHigh(high, on: "\(word) spring")
+        let next = peek()
+        if isWord(next, "spring") {
+            advance()
+            if check(.leftParen) {
+                report(.unexpectedEasingParameter("\(word) spring"), at: peek().range,
+                       hint: "write `\(word) spring` alone, or describe the spring with `spring(bounce 0.3)` or `spring(stiffness 200, damping 12)`")
+                skipArguments()
+            }
+            return (EasingNames.spring(adjective: word) ?? .linear, start.union(previous.range))
+        }
+        // What follows goes with the mistake when it was meant as the easing
+        // (`bouncy sprung`, `bouncy ease-out`), so it does not dangle.
+        var hint = "`\(word)` describes a spring: write `\(word) spring`"
+        if next.kind == .name, onSameLine(token, next) {
+            let written = text(next)
+            if closestMatch(to: written, in: ["spring"]) != nil {
+                hint = didYouMean("\(word) spring")
+                advance()
+                skipArguments()
+            } else if EasingNames.easing(named: written) != nil || EasingNames.functionalForms.contains(written) {
+                hint = "`\(word)` describes springs only: write `\(word) spring`, or `\(written)` alone"
+                advance()
+                skipArguments()
+            }
+        }
+        report(.springAdjectiveAlone(word, found: describe(next)), at: token.range, hint: hint)
+        return (.linear, start.union(previous.range))
+    }
+
+    /// `spring`, or `spring(PARAMETERS)`: `bounce B` alone, or any of
+    /// `stiffness K`, `damping C`, `mass M`, `velocity V` (at least one, each
+    /// once, in any order, separated by commas). Every mistake is reported at
+    /// the parameter it concerns; a spring with one is `linear` afterwards.
+    mutating func spring(_ token: Token, start: SourceRange) throws(SyntaxError) -> (Easing, SourceRange) {
+        guard check(.leftParen) else { return (EasingNames.spring(adjective: nil) ?? .linear, start.union(token.range)) }
+        let open = advance()
+        let usage = "write `spring(bounce 0.3)` or `spring(stiffness 200, damping 12)`"
+        if check(.rightParen) {
+            let close = advance()
+            report(.missingSpringParameter, at: open.range.union(close.range),
+                   hint: "write `spring` alone for the default, or for example `spring(bounce 0.3)` or `spring(stiffness 200, damping 12)`")
+            return (.linear, start.union(close.range))
+        }
+        var given: [SpringParameter] = []
+        var valid = true
+        var written = open.range   // the last parameter, name and value
+        repeat {
+            let nameToken = peek()
+            guard nameToken.kind == .name else {
+                throw error(.expectedToken(expected: "a spring parameter", after: describe(previous).description, found: describe(nameToken)),
+                            at: nameToken, hint: usage)
+            }
+            advance()
+            let name = text(nameToken)
+            guard startsNumber(peek()) else {
+                throw error(.expectedNumber(what: "a value", after: "`\(name)`", found: describe(peek())), at: peek(),
+                            hint: "write each parameter as a name and a number, as in `spring(stiffness 200, damping 12)`")
+            }
+            let value = try number(what: "a value", after: "`\(name)`", grouped: true)
+            written = nameToken.range.union(value.range)
+            if !EasingNames.springParameterNames.contains(name) {
+                report(.unknownSpringParameter(name), at: nameToken.range,
+                       hint: closestMatch(to: name, in: EasingNames.springParameterNames).map(didYouMean)
+                           ?? "spring parameters are stiffness, damping, mass and velocity, or bounce alone")
+                valid = false
+            } else if let first = given.first(where: { $0.name == name }) {
+                report(.duplicateSpringParameter(name), at: nameToken.range, hint: "give each parameter once",
+                       notes: [Diagnostic.Note(.firstGiven, at: first.nameRange)])
+                valid = false
+            } else {
+                given.append(SpringParameter(name: name, nameRange: nameToken.range, value: value))
+            }
+            if !value.value.isFinite { valid = false }   // reported with the number
+        } while match(.comma)
+        if peek().kind == .name, !startsItem(peek()) {
+            throw error(.expectedToken(expected: "`,`", after: "`\(file.text(written))`", found: describe(peek())),
+                        at: peek(), hint: "separate spring parameters with commas: `spring(stiffness 200, damping 12)`")
+        }
+        let close = try closing(open)
+        let range = start.union(close.range)
+        guard valid else { return (.linear, range) }
+        return (springFromParameters(given, arguments: open.range.union(close.range)), range)
+    }
+
+    /// A parameter of `spring(…)` as written.
+    struct SpringParameter {
+        var name: String
+        var nameRange: SourceRange
+        var value: Number
+    }
+
+    /// The spring that valid, distinct, finite `parameters` describe, after
+    /// checking each against its domain (reported at its value); `linear`
+    /// after a mistake.
+    mutating func springFromParameters(_ parameters: [SpringParameter], arguments: SourceRange) -> Easing {
+        if let bounce = parameters.first(where: { $0.name == EasingNames.springBounceParameter }) {
+            if let other = parameters.first(where: { $0.name != EasingNames.springBounceParameter }) {
+                report(.conflictingSpringParameters(other.name), at: other.nameRange,
+                       hint: "describe a spring either by `bounce` alone or by stiffness, damping, mass and velocity")
+                return .linear
+            }
+            let b = bounce.value.value, written = file.text(bounce.value.range)
+            if b == 1 {
+                report(.springNeverSettles("bounce \(written)"), at: bounce.value.range,
+                       hint: "a bounce of 1 leaves no damping; take one below 1, such as `spring(bounce 0.9)`")
+                return .linear
+            }
+            guard b > -1, b < 1 else {
+                report(.invalidSpringParameter(name: bounce.name, written: written), at: bounce.value.range,
+                       hint: "0 does not bounce (it is `spring`), towards 1 bounces more, below 0 creeps slower than `spring`")
+                return .linear
+            }
+            do throws(AnimationError) {
+                return try Easing.spring(bounce: b)
+            } catch {
+                report(.invalidEasing(error), at: bounce.value.range)
+                return .linear
+            }
+        }
+        var values: [String: Double] = [:]
+        var valid = true
+        for parameter in parameters {
+            let value = parameter.value.value, written = file.text(parameter.value.range)
+            values[parameter.name] = value
+            let hint: String
+            switch parameter.name {
+            case "stiffness" where !(value > 0): hint = "stiffness is how hard the spring pulls: a positive number (100 by default)"
+            case "mass" where !(value > 0): hint = "mass is a positive number (1 by default)"
+            case "damping" where value < 0: hint = "damping is 0 or more (10 by default)"
+            default: continue
+            }
+            report(.invalidSpringParameter(name: parameter.name, written: written), at: parameter.value.range, hint: hint)
+            valid = false
+        }
+        guard valid else { return .linear }
+        if let damping = parameters.first(where: { $0.name == "damping" }), damping.value.value == 0 {
+            let stiffness = values["stiffness"] ?? 100, mass = values["mass"] ?? 1
+            report(.springNeverSettles("damping \(file.text(damping.value.range))"), at: damping.value.range,
+                   hint: "give it some damping: `damping \(formatNumber(2 * (stiffness * mass).squareRoot()))` is critical for this "
+                       + "stiffness and mass, less bounces, more creeps")
+            return .linear
+        }
+        do throws(AnimationError) {
+            return try EasingNames.spring(physical: values)
+        } catch {
+            report(.invalidEasing(error), at: arguments,
+                   hint: "stiffness, damping and mass this far apart make a spring too slow to compute; bring them closer together")
+            return .linear
         }
     }
 
