@@ -873,7 +873,9 @@ struct Oscillator: Hashable, Sendable {
         case .under(let d, let a):
             return 1 - exp(-zeta * tau) * (cos(d * tau) + a * sin(d * tau))
         case .critical(let c):
-            return 1 - exp(-tau) * (1 + c * tau)
+            // e^(−τ) + c·(τe^(−τ)) rather than e^(−τ)(1 + cτ), which overflows for a huge c.
+            let decay = exp(-tau)
+            return 1 - (decay + c * (tau * decay))
         case .over(let s, let r1, _, _, let b):
             // A·e^(r1τ) + B·e^(r2τ) = e^(r1τ)·(1 + B·(e^(−2sτ) − 1)): no cancellation as s → 0.
             return 1 - exp(r1 * tau) * (1 + b * expm1(-2 * s * tau))
@@ -949,16 +951,22 @@ private func bisectDoubles(_ low: Double, _ high: Double, _ isHigh: (Double) -> 
 
 /// The shortest decimal (fewest significant digits) near `x` that `accepts`
 /// takes, trying `x` rounded to 1, 2, … 17 digits and then `x` and its four
-/// nearest neighbours; `nil` when none is accepted.
+/// nearest neighbours; `nil` when none is accepted. (Rounding scales by a
+/// power of ten, exact up to 10^22 and correctly rounded beyond; `accepts`
+/// has the last word either way.)
 private func shortestDecimal(near x: Double, accepts: (Double) -> Bool) -> Double? {
     guard x.isFinite else { return nil }
     if x != 0 {
         let magnitude = Int(log10(abs(x)).rounded(.down))
         for digits in 1...17 {
             let decimals = digits - 1 - magnitude
-            guard abs(decimals) <= 22 else { break }   // 10^22 is the largest exact power of ten
             var scale = 1.0
-            for _ in 0..<abs(decimals) { scale *= 10 }
+            if abs(decimals) <= 22 {
+                for _ in 0..<abs(decimals) { scale *= 10 }
+            } else {
+                scale = pow(10, Double(abs(decimals)))
+            }
+            guard scale.isFinite, scale > 0 else { break }
             let candidate = decimals >= 0 ? (x * scale).rounded() / scale : (x / scale).rounded() * scale
             if candidate.isFinite, accepts(candidate) { return candidate }
         }
