@@ -73,17 +73,21 @@ public enum EasingNames {
     /// The physical form with the parameters given (by name, as
     /// ``springPhysicalParameters`` spells them) and the others at their defaults.
     public static func spring(physical given: [String: Double]) throws(AnimationError) -> Easing {
-        var values: [Double] = []
-        for (name, defaultValue) in springPhysicalParameters { values.append(given[name] ?? defaultValue) }
-        return try Easing.spring(stiffness: values[0], damping: values[1], mass: values[2], velocity: values[3])
+        func value(_ name: String) -> Double {
+            given[name] ?? springPhysicalParameters.first(where: { $0.name == name })?.defaultValue ?? 0
+        }
+        return try Easing.spring(stiffness: value("stiffness"), damping: value("damping"), mass: value("mass"),
+                                 velocity: value("velocity"))
     }
 
     /// The canonical spelling of a spring, the one spelling of its `(ζ, ω, v)`:
     /// with `ω = 1` and `v = 0`, `spring` (ζ = 1), `snappy spring`,
     /// `bouncy spring`, else `spring(bounce B)`; otherwise (or when no bounce
     /// gives exactly this ζ) `spring(stiffness K, damping C)` with mass 1 and
-    /// `, velocity V` when `v ≠ 0`. Each number is the shortest decimal that
-    /// reads back as exactly the same spring.
+    /// `, velocity V` when `v ≠ 0`, or with the shortest other mass
+    /// (`, mass M`) when no mass of 1 reproduces ζ exactly
+    /// (``Animations/Easing/Spring/physicalParameters``). Each number is the
+    /// shortest decimal that reads back as exactly the same spring.
     static func springSpelling(_ spring: Easing.Spring) -> String {
         if spring.angularFrequency == 1, spring.velocity == 0 {
             if spring.dampingRatio == 1 { return "spring" }
@@ -92,18 +96,11 @@ public enum EasingNames {
             }
             if let bounce = spring.bounce { return "spring(bounce \(formatNumber(bounce)))" }
         }
-        if let p = spring.physicalParameters {
-            var out = "spring(stiffness \(formatNumber(p.stiffness)), damping \(formatNumber(p.damping))"
-            if p.mass != 1 { out += ", mass \(formatNumber(p.mass))" }
-            if p.velocity != 0 { out += ", velocity \(formatNumber(p.velocity))" }
-            return out + ")"
-        }
-        // Only frequencies beyond about 1e±154 get here (their square is not a
-        // normal double): the nearest physical spelling, which reads back as
-        // a spring of the same curve.
-        let omega = spring.angularFrequency
-        return "spring(stiffness \(formatNumber(omega * omega)), damping \(formatNumber(2 * spring.dampingRatio * omega))"
-            + (spring.velocity == 0 ? ")" : ", velocity \(formatNumber(spring.velocity)))")
+        let p = spring.physicalParameters
+        var out = "spring(stiffness \(formatNumber(p.stiffness)), damping \(formatNumber(p.damping))"
+        if p.mass != 1 { out += ", mass \(formatNumber(p.mass))" }
+        if p.velocity != 0 { out += ", velocity \(formatNumber(p.velocity))" }
+        return out + ")"
     }
 
     /// Every bare easing name, sorted, for "did you mean" hints and documentation.

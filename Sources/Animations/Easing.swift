@@ -789,24 +789,35 @@ extension Easing {
         /// Stiffness, damping, mass and velocity that
         /// ``Easing/spring(stiffness:damping:mass:velocity:)`` turns into exactly
         /// this spring, each as short a decimal as does: mass 1 when it can be,
-        /// else the shortest mass that can; `nil` in the rare case no mass tried
-        /// can (a frequency whose square is not a normal double, say).
+        /// else the shortest mass that can. Should no mass tried reproduce the
+        /// spring exactly (no test has found one that does not, from the
+        /// smallest to the largest parameters), parameters of the same curve,
+        /// balanced so that each is a finite number.
         ///
         /// Why a mass 1 is not always enough: with it, `ζ = C / (2√K)`, and the
         /// quotients of the doubles `C` by a fixed `2√K` miss some doubles when
         /// `2√K`'s significand exceeds `ζ`'s; a mass that puts `√(K·M)` just
         /// above a power of two leaves none out.
-        public var physicalParameters: (stiffness: Double, damping: Double, mass: Double, velocity: Double)? {
+        public var physicalParameters: (stiffness: Double, damping: Double, mass: Double, velocity: Double) {
             if let found = physicalParameters(mass: 1) { return found }
-            let omega = angularFrequency
-            let mass = exp2(log2(omega).rounded(.up)) / omega * (1 + 1e-9)
+            // Masses M = 2^j/ω a hair up, so that √(K·M) ≈ ωM sits just above 2^j:
+            // first near 1 (M in [1, 2)), then, for springs whose K = ω²M or
+            // C = 2ζωM would overflow or underflow there, the M that puts the
+            // geometric mean of K and C at 1, then that of K, C and M.
+            let logOmega = log2(angularFrequency), logZeta = log2(dampingRatio)
             var found: (stiffness: Double, damping: Double, mass: Double, velocity: Double)?
-            _ = shortestDecimal(near: mass) { m in
-                guard m > 0, m.isFinite, let parameters = physicalParameters(mass: m) else { return false }
-                found = parameters
-                return true
+            for exponent in [logOmega, -(1 + logZeta + logOmega) / 2, -(1 + logZeta) / 3] {
+                let mass = exp2(exponent.rounded(.up) - logOmega) * (1 + 1e-9)
+                _ = shortestDecimal(near: mass) { m in
+                    guard m > 0, m.isFinite, let parameters = physicalParameters(mass: m) else { return false }
+                    found = parameters
+                    return true
+                }
+                if let found { return found }
             }
-            return found
+            // K = ω²M, C = 2ζωM and M with their geometric mean at 1, by logarithms.
+            let logMass = -(1 + logZeta) / 3 - logOmega
+            return (exp2(2 * logOmega + logMass), exp2(1 + logZeta + logOmega + logMass), exp2(logMass), velocity)
         }
 
         /// ``physicalParameters`` with the given mass, when there are some.

@@ -109,3 +109,32 @@ import Animations
         #expect(try Scene.sameAnimation(scene("spring(bounce 0.3)"), scene("spring(bounce 0.31)")) != .same)
     }
 }
+
+extension SpringSpellingTests {
+    /// Springs with extreme parameters print too, and read back as the same
+    /// spring (or, past the limit the printer documents, as one of the same curve).
+    @Test func extremeSpringsPrintAndReadBack() throws {
+        let magnitudes = ["1e-300", "1e-150", "1e-20", "0.001", "1", "1000", "1e20", "1e150", "1e300"]
+        var exact = 0, sameCurve: [String] = []
+        for k in magnitudes {
+            for c in magnitudes {
+                for m in ["1e-300", "1", "1e300"] {
+                    for v in ["0", "-1e300", "3"] {
+                        let written = "spring(stiffness \(k), damping \(c), mass \(m), velocity \(v))"
+                        guard let easing = Self.easing(written), let spring = easing.spring else { continue }
+                        let printed = EasingNames.spelling(of: easing)
+                        let again = try #require(Self.easing(printed)?.spring, "\(written) prints as \(printed), which does not read")
+                        if again == spring {
+                            exact += 1
+                        } else {
+                            sameCurve.append(written)
+                            #expect(abs(again.dampingRatio / spring.dampingRatio - 1) < 1e-15, "\(written) → \(printed)")
+                        }
+                    }
+                }
+            }
+        }
+        #expect(exact > 300)
+        #expect(sameCurve.isEmpty, "not exact: \(sameCurve)")
+    }
+}
