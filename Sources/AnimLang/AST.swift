@@ -275,20 +275,39 @@ public struct TweenSyntax: Equatable, Sendable {
     /// `fadeIn` is `0, 1` and `fadeOut` `1, 0`. `nil` only for a hand-built
     /// tween missing its values.
     public var stops: [Keyframe]? {
+        stopCount.map { count in (0..<count).map(stop) }
+    }
+
+    /// How many stops: 2 for `from A to B` and the fades, the keyframes'
+    /// count for `through`; `nil` for a hand-built tween missing its values.
+    public var stopCount: Int? {
         switch verb {
-        case .fadeIn: return [Keyframe(value: .number(Number(Time(0)))), Keyframe(value: .number(Number(Time(1))))]
-        case .fadeOut: return [Keyframe(value: .number(Number(Time(1)))), Keyframe(value: .number(Number(Time(0))))]
+        case .fadeIn, .fadeOut: return 2
         case .shrink, .grow, .scale, .rotate, .fade, .animate, .color, .move:
-            if let keyframes { return keyframes }
-            guard let from, let to else { return nil }
-            return [Keyframe(value: from), Keyframe(value: to)]
+            if let keyframes { return keyframes.count }
+            return from != nil && to != nil ? 2 : nil
+        }
+    }
+
+    /// The stop at `index` (below ``stopCount``), read without building ``stops``.
+    public func stop(_ index: Int) -> Keyframe {
+        switch verb {
+        case .fadeIn: return Keyframe(value: .number(Number(Time(index == 0 ? 0 : 1))))
+        case .fadeOut: return Keyframe(value: .number(Number(Time(index == 0 ? 1 : 0))))
+        case .shrink, .grow, .scale, .rotate, .fade, .animate, .color, .move:
+            if let keyframes { return keyframes[index] }
+            return Keyframe(value: (index == 0 ? from : to) ?? .number(Number(Time(0))))
         }
     }
 
     /// A number as reported: rotation in degrees whatever unit was written.
     public func reported(_ value: Double) -> Double {
-        guard verb == .rotate else { return value }
-        switch angleUnit {
+        verb == .rotate ? TweenSyntax.degrees(value, unit: angleUnit) : value
+    }
+
+    /// An angle written in `unit` (degrees when `nil`), in degrees.
+    public static func degrees(_ value: Double, unit: AngleUnit?) -> Double {
+        switch unit {
         case nil, .degrees?: return value
         case .radians?: return value * 180 / Double.pi
         case .turns?: return value * 360

@@ -162,6 +162,22 @@ public enum DiagnosticKind: Equatable, Sendable {
     /// An easing's parameters out of their domain (`steps(0)`, a cubic-bezier x outside [0, 1]).
     case invalidEasing(AnimationError)
     case unknownStepPosition(String)
+    /// `spring(stifness 200)`: a name that is no parameter of `spring(…)`.
+    case unknownSpringParameter(String)
+    /// `spring(damping 10, damping 12)`.
+    case duplicateSpringParameter(String)
+    /// `spring()`.
+    case missingSpringParameter
+    /// `spring(bounce 0.3, mass 2)`: `bounce` with a parameter of the physical form (named).
+    case conflictingSpringParameters(String)
+    /// A spring parameter out of its domain (`bounce` outside (−1, 1), `stiffness`
+    /// or `mass` ≤ 0, `damping` < 0), with the value as written.
+    case invalidSpringParameter(name: String, written: String)
+    /// `damping 0`, `bounce 1`: no damping, so the spring never settles (the parameter as written).
+    case springNeverSettles(String)
+    /// `with a bouncy ease-out`: `smooth`, `snappy` or `bouncy` not followed by `spring`.
+    case springAdjectiveAlone(String, found: Found)
+
     /// `through` with a single value.
     case tooFewKeyframes
     /// A name where a colour stands that is close to a colour name.
@@ -289,6 +305,13 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .valueKind: return "wrong-value-kind"
         case .mixedValueKinds: return "mixed-kinds"
         case .neverStarts: return "never-starts"
+        case .unknownSpringParameter: return "unknown-spring-parameter"
+        case .duplicateSpringParameter: return "duplicate-spring-parameter"
+        case .missingSpringParameter: return "missing-spring-parameter"
+        case .conflictingSpringParameters: return "conflicting-spring-parameters"
+        case .invalidSpringParameter: return "invalid-easing"
+        case .springNeverSettles: return "spring-never-settles"
+        case .springAdjectiveAlone: return "unknown-easing"
         case .unknownName: return "unknown-name"
         case .duplicateView: return "duplicate-view"
         case .duplicateProperty: return "duplicate-property"
@@ -333,7 +356,9 @@ public enum DiagnosticKind: Equatable, Sendable {
              .nestingTooDeep, .modifierAfterPower, .unknownVerb, .unknownUnit, .unknownAngleUnit, .negativeCount,
              .fractionalCount, .inexactCount, .countTooLarge, .fractionalSteps, .tooManySteps, .numberTooLarge,
              .notFiniteNumber, .divisionByZero, .unknownEasing, .unexpectedEasingParameter, .highNotApplicable,
-             .highWithParameter, .invalidEasing, .unknownStepPosition, .unknownName, .duplicateView, .duplicateProperty,
+             .highWithParameter, .invalidEasing, .unknownStepPosition, .unknownSpringParameter, .duplicateSpringParameter,
+             .missingSpringParameter, .conflictingSpringParameters, .invalidSpringParameter, .springNeverSettles,
+             .springAdjectiveAlone, .unknownName, .duplicateView, .duplicateProperty,
              .duplicateLet, .cycle, .unknownBinding, .noBinding, .noViews, .incompleteTween, .notFiniteTween,
              .notFiniteDuration, .negativeDuration, .unrepresentableDuration, .timeOverflow, .retimeInstant,
              .nonMonotoneWarp, .animation, .cannotSample, .tooManyRows, .noSuchBinding, .unreadableFile, .cannotNormalize,
@@ -451,6 +476,24 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "`\(property)` is given \(here) here and \(first) elsewhere: a property holds one kind of value"
         case .neverStarts:
             return "this never starts: the animation before it repeats forever"
+        case .unknownSpringParameter(let name):
+            return "unknown spring parameter \(quoted(name))"
+        case .duplicateSpringParameter(let name):
+            return "spring parameter `\(name)` is given twice"
+        case .missingSpringParameter:
+            return "`spring()` needs at least one parameter"
+        case .conflictingSpringParameters(let name):
+            return "`bounce` cannot be combined with `\(name)`"
+        case .invalidSpringParameter(let name, let written):
+            switch name {
+            case "bounce": return "spring bounce must be greater than -1 and less than 1 (got \(written))"
+            case "damping": return "spring damping must not be negative (got \(written))"
+            default: return "spring \(name) must be positive (got \(written))"
+            }
+        case .springNeverSettles(let parameter):
+            return "a spring with `\(parameter)` has no damping, so it never settles"
+        case .springAdjectiveAlone(let adjective, let found):
+            return "`\(adjective)` names a kind of spring: expected `spring` after it, found \(found)"
         case .unknownName(let name):
             return "no animation named \(quoted(name))"
         case .duplicateView(let name):
@@ -483,7 +526,12 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .retimeInstant(let target):
             return "cannot stretch an animation that lasts 0s to \(target)s"
         case .nonMonotoneWarp(let easing):
-            return "`\(EasingNames.spelling(of: easing))` cannot ease a composite animation: it is not monotone, so time would run backwards"
+            // A spring is the reason when every other factor is monotone: it counts as
+            // not monotone by rule (semantics §6.4), even where it does not overshoot.
+            let springs = easing.factors.filter { $0.spring != nil }
+            let becauseOfSprings = !springs.isEmpty && easing.factors.allSatisfy { $0.spring != nil || $0.isMonotone }
+            let why = becauseOfSprings ? "springs count as not monotone (most overshoot)" : "it is not monotone"
+            return "`\(EasingNames.spelling(of: easing))` cannot ease a composite animation: \(why), so time would run backwards"
         case .animation(let error):
             return error.description
         case .cannotSample(let binding, let error):

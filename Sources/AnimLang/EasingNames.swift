@@ -10,6 +10,7 @@ import Animations
 /// easing(named: "ease-in-out-back")          // Easing.penner(.back, .inOut)
 /// spelling(of: try Easing.easeOut(1.5))      // "ease-out(1.5)"
 /// spelling(of: Easing.cssEaseIn)             // "css-ease-in"
+/// spelling(of: try Easing.spring(bounce: 0.3))   // "bouncy spring" (ζ = 0.7)
 /// ```
 public enum EasingNames {
     /// The talk's curves, which take an optional parameter `(c)` or `high`.
@@ -37,8 +38,70 @@ public enum EasingNames {
         ("ease", .ease), ("css-ease-in", .cssEaseIn), ("css-ease-out", .cssEaseOut), ("css-ease-in-out", .cssEaseInOut),
     ]
 
-    /// The functional forms (`cubic-bezier(…)`, `steps(…)`, `compose(…)`), for hints.
-    public static let functionalForms = ["cubic-bezier", "steps", "compose"]
+    /// The functional forms (`cubic-bezier(…)`, `steps(…)`, `compose(…)`, `spring(…)`), for hints.
+    public static let functionalForms = ["cubic-bezier", "steps", "compose", "spring"]
+
+    // MARK: Springs
+
+    /// The words that name a spring by its damping ratio (`a bouncy spring`),
+    /// with `ω = 1` and `v = 0`. They are not reserved: only `with` reads them,
+    /// and only before `spring`.
+    public static let springAdjectives: [(word: String, dampingRatio: Double)] = [
+        ("smooth", 1), ("snappy", 0.85), ("bouncy", 0.7),
+    ]
+
+    /// The parameters of the physical form `spring(stiffness K, damping C, mass M, velocity V)`
+    /// with their defaults, in the order the printer writes them.
+    public static let springPhysicalParameters: [(name: String, defaultValue: Double)] = [
+        ("stiffness", 100), ("damping", 10), ("mass", 1), ("velocity", 0),
+    ]
+
+    /// The parameter of `spring(bounce B)`, which stands alone.
+    public static let springBounceParameter = "bounce"
+
+    /// Every name `spring(…)` takes, for "did you mean" hints.
+    public static let springParameterNames: [String] = springPhysicalParameters.map(\.name) + [springBounceParameter]
+
+    /// `spring`, `smooth spring`, `snappy spring` or `bouncy spring`: the spring
+    /// an adjective (or none) names; `nil` for another word.
+    public static func spring(adjective: String?) -> Easing? {
+        guard let adjective else { return try? Easing.spring(dampingRatio: 1) }
+        guard let entry = springAdjectives.first(where: { $0.word == adjective }) else { return nil }
+        return try? Easing.spring(dampingRatio: entry.dampingRatio)
+    }
+
+    /// The physical form with the parameters given (by name, as
+    /// ``springPhysicalParameters`` spells them) and the others at their defaults.
+    public static func spring(physical given: [String: Double]) throws(AnimationError) -> Easing {
+        func value(_ name: String) -> Double {
+            given[name] ?? springPhysicalParameters.first(where: { $0.name == name })?.defaultValue ?? 0
+        }
+        return try Easing.spring(stiffness: value("stiffness"), damping: value("damping"), mass: value("mass"),
+                                 velocity: value("velocity"))
+    }
+
+    /// The canonical spelling of a spring, the one spelling of its `(ζ, ω, v)`:
+    /// with `ω = 1` and `v = 0`, `spring` (ζ = 1), `snappy spring`,
+    /// `bouncy spring`, else `spring(bounce B)`; otherwise (or when no bounce
+    /// gives exactly this ζ) `spring(stiffness K, damping C)` with mass 1 and
+    /// `, velocity V` when `v ≠ 0`, or with the shortest other mass
+    /// (`, mass M`) when no mass of 1 reproduces ζ exactly
+    /// (``Animations/Easing/Spring/physicalParameters``). Each number is the
+    /// shortest decimal that reads back as exactly the same spring.
+    static func springSpelling(_ spring: Easing.Spring) -> String {
+        if spring.angularFrequency == 1, spring.velocity == 0 {
+            if spring.dampingRatio == 1 { return "spring" }
+            if let entry = springAdjectives.first(where: { $0.dampingRatio == spring.dampingRatio }) {
+                return "\(entry.word) spring"
+            }
+            if let bounce = spring.bounce { return "spring(bounce \(formatNumber(bounce)))" }
+        }
+        let p = spring.physicalParameters
+        var out = "spring(stiffness \(formatNumber(p.stiffness)), damping \(formatNumber(p.damping))"
+        if p.mass != 1 { out += ", mass \(formatNumber(p.mass))" }
+        if p.velocity != 0 { out += ", velocity \(formatNumber(p.velocity))" }
+        return out + ")"
+    }
 
     /// Every bare easing name, sorted, for "did you mean" hints and documentation.
     public static let allNames: [String] = namedTable.keys.sorted()
@@ -50,6 +113,7 @@ public enum EasingNames {
             "ease-out": .talkEaseOut,
             "ease-in-out": .talkEaseInOut,
         ]
+        table["spring"] = spring(adjective: nil)
         if let start = try? Easing.steps(1, .jumpStart) { table["step-start"] = start }
         if let end = try? Easing.steps(1, .jumpEnd) { table["step-end"] = end }
         for (name, easing) in cssKeywords { table[name] = easing }
@@ -69,8 +133,8 @@ public enum EasingNames {
 
     /// The `.anim` spelling of an easing: `linear`, `ease-out(1.5)`,
     /// `cubic-bezier(0.1, 0.7, 1, 0.1)`, `steps(4, jump-start)`,
-    /// `ease-in-out-bounce`, `compose(ease-in, steps(3))`, `mirror(ease-in)`.
-    /// It reads back as the same easing.
+    /// `ease-in-out-bounce`, `snappy spring`, `spring(stiffness 200, damping 12)`,
+    /// `compose(ease-in, steps(3))`, `mirror(ease-in)`. It reads back as the same easing.
     public static func spelling(of easing: Easing) -> String {
         var out = ""
         write(easing, into: &out)
@@ -97,6 +161,8 @@ public enum EasingNames {
             out += position == .jumpEnd ? "steps(\(count))" : "steps(\(count), \(position.rawValue))"
         case .penner(let curve, let mode):
             out += "ease-\(mode.rawValue)-\(curve.rawValue)"
+        case .spring(let spring):
+            out += springSpelling(spring)
         case .composed(let outer, let inner):
             out += "compose("
             write(outer, into: &out)

@@ -65,12 +65,12 @@ private struct Lowerer {
     var diagnostics: [Diagnostic] = []
     var origins: [ObjectIdentifier: Origin] = [:]
     /// The kind of value of each property, and where it was first given.
-    var kinds: [Property: (Value.Kind, SourceRange)] = [:]
+    var kinds: [Property: KindPlace] = [:]
 
     init(resolved: ResolvedProgram) {
         self.resolved = resolved
         for (property, value) in resolved.initial {
-            kinds[property] = (value.kind, resolved.initialRanges[property] ?? .none)
+            kinds[property] = KindPlace(kind: value.kind, range: resolved.initialRanges[property] ?? .none)
         }
     }
 
@@ -224,12 +224,14 @@ private struct Lowerer {
 
     /// A tween: one leaf per target view and property (`move` animates `x`
     /// and `y`), each the sequence of its keyframes' pieces (`from A to B` is
-    /// one piece), lasting 1 s in all.
+    /// one piece), lasting 1 s in all. (Read through ``TweenSyntax/stop(_:)``:
+    /// most tweens are one piece on one view, and lowering them makes no array.)
     private mutating func lowerTween(_ tween: TweenSyntax, range: SourceRange) -> Term? {
-        let views: [String]
+        var single: String?
+        var views: [String] = []
         switch tween.target {
         case .view(let name, _):
-            views = [name]
+            single = name
         case .allViews(let targetRange):
             views = resolved.views
             if views.isEmpty {
@@ -237,83 +239,86 @@ private struct Lowerer {
                 return nil
             }
         }
-        guard let stops = tween.stops else {
+        guard let count = tween.stopCount else {
             diagnostics.append(Diagnostic(.incompleteTween, at: range))
             return nil
         }
         // The parser reported `through` with one value.
-        guard stops.count >= 2, let kind = valueKind(of: tween, stops: stops), let durations = pieceDurations(stops, tween: tween) else {
+        guard count >= 2, let kind = valueKind(of: tween, count: count), let lengths = pieceLengths(tween, count: count) else {
             return nil
         }
-        // The channels it animates, each with its values at the stops.
-        var channels: [(name: String, values: [Value])] = []
-        switch kind {
-        case .point:
-            var xs: [Value] = [], ys: [Value] = []
-            for stop in stops {
-                if case .point(let x, let y, _) = stop.value { xs.append(.number(x.value)); ys.append(.number(y.value)) }
+        // The channels it animates (`x` and `y` for points), and their value at each stop.
+        let property = tween.resolvedProperty
+        let channels = kind == .point ? 2 : 1
+        let unit = tween.verb == .rotate ? tween.angleUnit : nil
+        func value(_ stop: Int, channel: Int) -> Value {
+            switch tween.stop(stop).value {
+            case .number(let number): return .number(TweenSyntax.degrees(number.value, unit: unit))
+            case .color(let color): return .color(color.color)
+            case .point(let x, let y, _): return .number(channel == 0 ? x.value : y.value)
             }
-            channels = [("x", xs), ("y", ys)]
-        case .number, .color:
-            channels = [(tween.resolvedProperty, stops.map { stop in
-                switch stop.value {
-                case .number(let number): return .number(tween.reported(number.value))
-                case .color(let color): return .color(color.color)
-                case .point: return .number(0)  // excluded by valueKind(of:stops:)
-                }
-            })]
         }
         // Finite as written, a number can overflow as an angle (`1e307 turns`).
-        for channel in channels where channel.values.contains(where: { !$0.isFinite }) {
-            diagnostics.append(Diagnostic(.notFiniteTween, at: range))
-            return nil
-        }
-        let first = stops[0].value.range
-        var parts: [Term] = []
-        for view in views {
-            for channel in channels {
-                let property = Property(view: view, name: channel.name)
-                guard let valueKind = channel.values.first?.kind, checkKind(valueKind, of: property, at: first) else { return nil }
-                var pieces: [Term] = []
-                for index in durations.indices {
-                    guard let leaf = built(.tween, range, { () throws(AnimationError) in
-                        Term.tween(try Animations.Tween(property: property, from: channel.values[index],
-                                                        to: channel.values[index + 1], duration: durations[index]))
-                    }) else { return nil }
-                    pieces.append(leaf)
-                }
-                if pieces.count == 1 {
-                    parts.append(pieces[0])
-                } else {
-                    guard let sequence = built(.tween, range, { () throws(AnimationError) in try Term.sequence(pieces) }) else { return nil }
-                    parts.append(sequence)
-                }
+        for stop in 0..<count {
+            for channel in 0..<channels where !value(stop, channel: channel).isFinite {
+                diagnostics.append(Diagnostic(.notFiniteTween, at: range))
+                return nil
             }
         }
-        return parts.count == 1 ? parts[0] : record(Term.parallel(parts), .tween, range)
+        let first = tween.stop(0).value.range
+        // One term per view and channel: a leaf, or the sequence of the keyframes' pieces.
+        func channelTerm(_ view: String, _ channel: Int) -> Term? {
+            let name = kind == .point ? (channel == 0 ? "x" : "y") : property
+            let property = Property(view: view, name: name)
+            guard checkKind(value(0, channel: channel).kind, of: property, at: first) else { return nil }
+            func piece(_ index: Int) -> Term? {
+                built(.tween, range) { () throws(AnimationError) in
+                    Term.tween(try Animations.Tween(property: property, from: value(index, channel: channel),
+                                                    to: value(index + 1, channel: channel), duration: lengths[index]))
+                }
+            }
+            if lengths.count == 1 { return piece(0) }
+            var pieces: [Term] = []
+            for index in 0..<lengths.count {
+                guard let leaf = piece(index) else { return nil }
+                pieces.append(leaf)
+            }
+            return built(.tween, range) { () throws(AnimationError) in try Term.sequence(pieces) }
+        }
+        if let single, channels == 1 { return channelTerm(single, 0) }
+        var parts: [Term] = []
+        for view in single.map({ [$0] }) ?? views {
+            for channel in 0..<channels {
+                guard let term = channelTerm(view, channel) else { return nil }
+                parts.append(term)
+            }
+        }
+        return record(Term.parallel(parts), .tween, range)
     }
 
     /// The kind of value a tween's stops hold, checked against its verb:
     /// numbers for `fade`, `scale`, `rotate` …, colours for `color`, points
     /// for `move`, numbers or colours (one kind) for `animate`.
-    private mutating func valueKind(of tween: TweenSyntax, stops: [Keyframe]) -> ValueSyntaxKind? {
-        let expected: [ValueSyntaxKind]
-        switch tween.verb {
-        case .shrink, .grow, .scale, .rotate, .fade, .fadeIn, .fadeOut: expected = [.number]
-        case .color: expected = [.color]
-        case .move: expected = [.point]
-        case .animate: expected = [.number, .color]
+    private mutating func valueKind(of tween: TweenSyntax, count: Int) -> ValueSyntaxKind? {
+        func accepts(_ kind: ValueSyntaxKind) -> Bool {
+            switch tween.verb {
+            case .shrink, .grow, .scale, .rotate, .fade, .fadeIn, .fadeOut: return kind == .number
+            case .color: return kind == .color
+            case .move: return kind == .point
+            case .animate: return kind != .point
+            }
         }
         var chosen: ValueSyntaxKind?
-        for stop in stops {
+        for index in 0..<count {
+            let stop = tween.stop(index)
             let kind = ValueSyntaxKind(stop.value)
-            if let chosen, kind != chosen, expected.contains(kind) {
+            if let chosen, kind != chosen, accepts(kind) {
                 diagnostics.append(Diagnostic(.valueKind(verb: tween.verb.rawValue, expected: "values of one kind", found: "\(chosen.article) and \(kind.article)"),
                                               at: stop.value.range, hint: "every value of one tween is \(chosen.plural)"))
                 return nil
             }
-            guard expected.contains(kind) else {
-                let wanted = expected.map(\.plural).joined(separator: " or ")
+            guard accepts(kind) else {
+                let wanted = [ValueSyntaxKind.number, .color, .point].filter(accepts).map(\.plural).joined(separator: " or ")
                 diagnostics.append(Diagnostic(.valueKind(verb: tween.verb.rawValue, expected: wanted, found: kind.article),
                                               at: stop.value.range, hint: kind.hint(for: tween.verb)))
                 return nil
@@ -326,10 +331,11 @@ private struct Lowerer {
     /// Checks that `property` keeps to one kind of value: the first place
     /// that gives it a value decides.
     private mutating func checkKind(_ kind: Value.Kind, of property: Property, at range: SourceRange) -> Bool {
-        guard let (first, firstRange) = kinds[property] else {
-            kinds[property] = (kind, range)
+        guard let place = kinds[property] else {
+            kinds[property] = KindPlace(kind: kind, range: range)
             return true
         }
+        let first = place.kind, firstRange = place.range
         guard first != kind else { return true }
         diagnostics.append(Diagnostic(.mixedValueKinds(property: property.description, here: kind.article, first: first.article),
                                       at: range, hint: "animate colours and numbers on properties of their own",
@@ -342,7 +348,12 @@ private struct Lowerer {
     /// and the missing ones spread evenly between their known neighbours
     /// (CSS's rule). Reports offsets that are out of range, on the ends, or
     /// decreasing.
-    private mutating func pieceDurations(_ stops: [Keyframe], tween: TweenSyntax) -> [Time]? {
+    private mutating func pieceLengths(_ tween: TweenSyntax, count: Int) -> PieceLengths? {
+        // Most tweens: `from A to B`, or keyframes without offsets.
+        guard let stops = tween.keyframes, stops.contains(where: { $0.offset != nil }) else {
+            guard let piece = Time(numerator: 1, denominator: Int64(count - 1)) else { return nil }
+            return .equal(piece, count: count - 1)
+        }
         var offsets: [Time?] = Array(repeating: nil, count: stops.count)
         var failed = false
         var previous: Number?
@@ -397,7 +408,7 @@ private struct Lowerer {
                 guard let a = offsets[index], let b = offsets[index + 1] else { return nil }
                 durations.append(try b.subtracting(a))
             }
-            return durations
+            return .listed(durations)
         } catch {
             diagnostics.append(Diagnostic(.timeOverflow, at: tween.range, hint: "write offsets with fewer digits"))
             return nil
@@ -446,6 +457,32 @@ func evaluationDiagnostic(_ error: AnimationError, origin: Origin) -> Diagnostic
          .infinite, .foreverOfInstant:
         return Diagnostic(.animation(error), at: range)
     }
+}
+
+/// The lengths of a tween's pieces: most often equal (no offsets written).
+private enum PieceLengths {
+    case equal(Time, count: Int)
+    case listed([Time])
+
+    var count: Int {
+        switch self {
+        case .equal(_, let count): return count
+        case .listed(let lengths): return lengths.count
+        }
+    }
+
+    subscript(index: Int) -> Time {
+        switch self {
+        case .equal(let length, _): return length
+        case .listed(let lengths): return lengths[index]
+        }
+    }
+}
+
+/// A property's kind of value and where it was first given.
+private struct KindPlace {
+    let kind: Value.Kind
+    let range: SourceRange
 }
 
 /// The kinds of value a tween is written with (points are sugar for two numbers).

@@ -59,6 +59,13 @@ public let reservedWords: Set<String> = [
     "reversed", "looped", "repeated", "delayed", "staggered", "through", "all", "pi", "tau",
 ]
 
+/// ``reservedWords`` as bytes, by length, for ``Parser/isReserved(_:)``.
+private let reservedWordBytes: [[[UInt8]]] = {
+    var table: [[[UInt8]]] = Array(repeating: [], count: (reservedWords.map(\.utf8.count).max() ?? 0) + 1)
+    for word in reservedWords.sorted() { table[word.utf8.count].append(Array(word.utf8)) }
+    return table
+}()
+
 /// How deeply expressions may nest: parentheses, unary minus and `compose(…)`
 /// in the source, and levels of the syntax tree. Deeper input gets the
 /// `nesting-too-deep` error instead of exhausting the stack.
@@ -167,7 +174,7 @@ private struct Parser {
         let (name, nameRange) = try declaredName(after: keyword, role: .view)
         var initials: [ViewDeclaration.Initial] = []
         var range = keyword.range.union(nameRange)
-        while peek().kind == .name, !reservedWords.contains(text(peek())) {
+        while peek().kind == .name, !isReserved(peek()) {
             let property = advance()
             let propertyName = text(property)
             let value = try self.value(what: "an initial value", after: "`\(propertyName)`")
@@ -334,7 +341,7 @@ private struct Parser {
         guard startsNumber(peek()) else {
             // A word on the same line that was meant as the count: `looped forever`, `looped thrice`.
             let token = peek()
-            if token.kind == .name, onSameLine(looped, token), !reservedWords.contains(text(token)) {
+            if token.kind == .name, onSameLine(looped, token), !isReserved(token) {
                 if let match = closestMatch(to: text(token), in: ["once", "twice", "forever"]) {
                     report(.expectedCount(after: "looped", found: describe(token)), at: token.range, hint: didYouMean(match))
                     advance()
@@ -385,12 +392,12 @@ private struct Parser {
                 advance()
                 let duration = try duration(after: "`wait`")
                 return Parsed(expr: Expr(.wait(duration), range: token.range.union(duration.range)), height: 1)
-            case "emit" where peek(1).kind == .name && !reservedWords.contains(text(peek(1))):
+            case "emit" where peek(1).kind == .name && !isReserved(peek(1)):
                 advance()
                 let name = advance()
                 return Parsed(expr: Expr(.emit(text(name)), range: token.range.union(name.range)), height: 1)
             default:
-                if reservedWords.contains(word), !reservedBindings.contains(word) { throw expectedAnimation(found: token) }
+                if isReserved(token), !reservedBindings.contains(word) { throw expectedAnimation(found: token) }
                 if let tweens = try tweenIfPresent() {
                     // `fadeIn a, b and c` is `fadeIn a || fadeIn b || fadeIn c`.
                     guard tweens.count > 1, let first = tweens.first, let last = tweens.last else {
@@ -491,9 +498,8 @@ private struct Parser {
         let start = advance()
         let targets = self.targets()
         let source = file
-        let context = "`\(source.text(start.range)) \(source.text(targets[0].range))`"
         let takesProperty = verb == .shrink || verb == .grow || verb == .scale
-        let values = try tweenValues(after: context, takesProperty: takesProperty,
+        let values = try tweenValues(after: "`\(source.text(start.range)) \(source.text(targets[0].range))`", takesProperty: takesProperty,
                                      usage: "a tween is written `\(source.text(start.range)) V from \(takesProperty ? "[PROP] " : "")A to B`")
         var range = start.range.union(previous.range)
         var unit: TweenSyntax.AngleUnit?
@@ -515,26 +521,31 @@ private struct Parser {
     /// "animate" NAME "." NAME { "," NAME "." NAME } values
     mutating func animate() throws(SyntaxError) -> [TweenSyntax] {
         let start = advance()
-        var targets: [(view: String, range: SourceRange, property: String)] = []
+        struct PropertyTarget {
+            let view: String
+            let range: SourceRange
+            let property: String
+        }
+        var targets: [PropertyTarget] = []
         repeat {
             let viewToken = peek()
             guard !isWord(viewToken, "all") else {
                 throw error(.expectedTarget(found: describe(viewToken)), at: viewToken,
                             hint: "`animate` animates one property of one view: `animate V.PROP from A to B`")
             }
-            guard viewToken.kind == .name, !reservedWords.contains(text(viewToken)) else {
+            guard viewToken.kind == .name, !isReserved(viewToken) else {
                 throw error(.expectedTarget(found: describe(viewToken)), at: viewToken, hint: "write `animate V.PROP from A to B`")
             }
             advance()
             let view = text(viewToken)
             try consume(.dot, after: "`animate \(view)`", hint: "write `animate \(view).PROP from A to B`")
             let propertyToken = peek()
-            guard propertyToken.kind == .name, !reservedWords.contains(text(propertyToken)) else {
+            guard propertyToken.kind == .name, !isReserved(propertyToken) else {
                 throw error(.expectedPropertyName(view: view, found: describe(propertyToken)), at: propertyToken,
                             hint: "write `animate \(view).PROP from A to B`")
             }
             advance()
-            targets.append((view, viewToken.range, text(propertyToken)))
+            targets.append(PropertyTarget(view: view, range: viewToken.range, property: text(propertyToken)))
         } while continuesTargetList()
         let first = targets[0]
         let values = try tweenValues(after: "`animate \(first.view).\(first.property)`", takesProperty: false,
@@ -557,7 +568,7 @@ private struct Parser {
     mutating func continuesTargetList() -> Bool {
         guard check(.comma) || checkWord("and") else { return false }
         let next = peek(1)
-        guard next.kind == .name, !reservedWords.contains(text(next)) || isWord(next, "all") else { return false }
+        guard next.kind == .name, !isReserved(next) || isWord(next, "all") else { return false }
         advance()
         return true
     }
@@ -582,16 +593,17 @@ private struct Parser {
         var last: Keyframe? { all.last }
     }
 
-    mutating func tweenValues(after context: String, takesProperty: Bool, usage: String) throws(SyntaxError) -> TweenValues {
+    mutating func tweenValues(after context: @autoclosure () -> String, takesProperty: Bool,
+                              usage: @autoclosure () -> String) throws(SyntaxError) -> TweenValues {
         var values = TweenValues()
         let through = checkWord("through")
         if through {
             advance()
         } else {
-            try consumeWord("from", after: context, hint: usage)
+            try consumeWord("from", after: context(), hint: usage())
         }
         // `grow ball from radius 30 to 60`: a name before a number is the property.
-        if takesProperty, peek().kind == .name, !reservedWords.contains(text(peek())), startsNumber(peek(1)) {
+        if takesProperty, peek().kind == .name, !isReserved(peek()), startsNumber(peek(1)) {
             values.property = text(advance())
         }
         if through {
@@ -1026,10 +1038,11 @@ private struct Parser {
         return try easing(high: high)
     }
 
-    /// easing = easing-name [ "(" number ")" ] | "cubic-bezier" "(" … ")" | "steps" "(" … ")" | "compose" "(" easing "," easing ")" ;
+    /// easing = easing-name [ "(" number ")" ] | "cubic-bezier" "(" … ")" | "steps" "(" … ")" | "compose" "(" easing "," easing ")"
+    ///        | [ "smooth" | "snappy" | "bouncy" ] "spring" | "spring" "(" spring-parameters ")" ;
     mutating func easing(high: Token?) throws(SyntaxError) -> (Easing, SourceRange) {
         let token = peek()
-        guard token.kind == .name, !reservedWords.contains(text(token)) else {
+        guard token.kind == .name, !isReserved(token) else {
             throw error(.expectedEasing(after: describe(previous).description, found: describe(token)), at: token,
                         hint: "for example `with ease-in-out`, `with linear` or `with steps(4)`")
         }
@@ -1055,11 +1068,16 @@ private struct Parser {
         case "compose":
             rejectHigh(high, on: name)
             return try compose(token, start: start)
+        case "spring":
+            rejectHigh(high, on: name)
+            return try spring(token, start: start)
+        case _ where EasingNames.springAdjectives.contains(where: { $0.word == name }):
+            return adjectiveSpring(token, high: high, start: start)
         case _ where EasingNames.parameterizedCurves.contains(name):
             return try talkCurve(token, high: high)
         default:
             guard let easing = EasingNames.easing(named: name) else {
-                let suggestion = closestMatch(to: name, in: EasingNames.allNames + EasingNames.functionalForms)
+                let suggestion = hyphenatedSpring(name) ?? closestMatch(to: name, in: EasingNames.allNames + EasingNames.functionalForms)
                 report(.unknownEasing(name), at: token.range,
                        hint: suggestion.map(didYouMean)
                            ?? "easings include linear, ease-in, ease-out, ease-in-out, ease-in-out-cubic, cubic-bezier(…) and steps(N)")
@@ -1073,6 +1091,169 @@ private struct Parser {
                 skipArguments()
             }
             return (easing, start.union(previous.range))
+        }
+    }
+
+    /// `bouncy spring` for `bouncy-spring`, which is not one name.
+    func hyphenatedSpring(_ name: String) -> String? {
+        for (word, _) in EasingNames.springAdjectives where name == word + "-spring" { return word + " spring" }
+        return nil
+    }
+
+    /// `smooth spring`, `snappy spring`, `bouncy spring`, after the adjective
+    /// `token`. The adjective is no keyword anywhere else, so it does not
+    /// stop `let bouncy = …`; here anything but `spring` after it is a mistake.
+    mutating func adjectiveSpring(_ token: Token, high: Token?, start: SourceRange) -> (Easing, SourceRange) {
+        let word = text(token)
+        rejectHigh(high, on: "\(word) spring")
+        let next = peek()
+        if isWord(next, "spring") {
+            advance()
+            if check(.leftParen) {
+                report(.unexpectedEasingParameter("\(word) spring"), at: peek().range,
+                       hint: "write `\(word) spring` alone, or describe the spring with `spring(bounce 0.3)` or `spring(stiffness 200, damping 12)`")
+                skipArguments()
+            }
+            return (EasingNames.spring(adjective: word) ?? .linear, start.union(previous.range))
+        }
+        // What follows goes with the mistake when it was meant as the easing
+        // (`bouncy sprung`, `bouncy ease-out`), so it does not dangle.
+        var hint = "`\(word)` describes a spring: write `\(word) spring`"
+        if next.kind == .name, onSameLine(token, next) {
+            let written = text(next)
+            if closestMatch(to: written, in: ["spring"]) != nil {
+                hint = didYouMean("\(word) spring")
+                advance()
+                skipArguments()
+            } else if EasingNames.easing(named: written) != nil || EasingNames.functionalForms.contains(written) {
+                hint = "`\(word)` describes springs only: write `\(word) spring`, or `\(written)` alone"
+                advance()
+                skipArguments()
+            }
+        }
+        report(.springAdjectiveAlone(word, found: describe(next)), at: token.range, hint: hint)
+        return (.linear, start.union(previous.range))
+    }
+
+    /// `spring`, or `spring(PARAMETERS)`: `bounce B` alone, or any of
+    /// `stiffness K`, `damping C`, `mass M`, `velocity V` (at least one, each
+    /// once, in any order, separated by commas). Every mistake is reported at
+    /// the parameter it concerns; a spring with one is `linear` afterwards.
+    mutating func spring(_ token: Token, start: SourceRange) throws(SyntaxError) -> (Easing, SourceRange) {
+        guard check(.leftParen) else { return (EasingNames.spring(adjective: nil) ?? .linear, start.union(token.range)) }
+        let open = advance()
+        let usage = "write `spring(bounce 0.3)` or `spring(stiffness 200, damping 12)`"
+        if check(.rightParen) {
+            let close = advance()
+            report(.missingSpringParameter, at: open.range.union(close.range),
+                   hint: "write `spring` alone for the default, or for example `spring(bounce 0.3)` or `spring(stiffness 200, damping 12)`")
+            return (.linear, start.union(close.range))
+        }
+        var given: [SpringParameter] = []
+        var valid = true
+        var written = open.range   // the last parameter, name and value
+        repeat {
+            let nameToken = peek()
+            guard nameToken.kind == .name else {
+                throw error(.expectedToken(expected: "a spring parameter", after: describe(previous).description, found: describe(nameToken)),
+                            at: nameToken, hint: usage)
+            }
+            advance()
+            let name = text(nameToken)
+            guard startsNumber(peek()) else {
+                throw error(.expectedNumber(what: "a value", after: "`\(name)`", found: describe(peek())), at: peek(),
+                            hint: "write each parameter as a name and a number, as in `spring(stiffness 200, damping 12)`")
+            }
+            let value = try number(what: "a value", after: "`\(name)`", grouped: true)
+            written = nameToken.range.union(value.range)
+            if !EasingNames.springParameterNames.contains(name) {
+                report(.unknownSpringParameter(name), at: nameToken.range,
+                       hint: closestMatch(to: name, in: EasingNames.springParameterNames).map(didYouMean)
+                           ?? "spring parameters are stiffness, damping, mass and velocity, or bounce alone")
+                valid = false
+            } else if let first = given.first(where: { $0.name == name }) {
+                report(.duplicateSpringParameter(name), at: nameToken.range, hint: "give each parameter once",
+                       notes: [Diagnostic.Note(.firstGiven, at: first.nameRange)])
+                valid = false
+            } else {
+                given.append(SpringParameter(name: name, nameRange: nameToken.range, value: value))
+            }
+            if !value.value.isFinite { valid = false }   // reported with the number
+        } while match(.comma)
+        if peek().kind == .name, !startsItem(peek()) {
+            throw error(.expectedToken(expected: "`,`", after: "`\(file.text(written))`", found: describe(peek())),
+                        at: peek(), hint: "separate spring parameters with commas: `spring(stiffness 200, damping 12)`")
+        }
+        let close = try closing(open)
+        let range = start.union(close.range)
+        guard valid else { return (.linear, range) }
+        return (springFromParameters(given, arguments: open.range.union(close.range)), range)
+    }
+
+    /// A parameter of `spring(…)` as written.
+    struct SpringParameter {
+        var name: String
+        var nameRange: SourceRange
+        var value: Number
+    }
+
+    /// The spring that valid, distinct, finite `parameters` describe, after
+    /// checking each against its domain (reported at its value); `linear`
+    /// after a mistake.
+    mutating func springFromParameters(_ parameters: [SpringParameter], arguments: SourceRange) -> Easing {
+        if let bounce = parameters.first(where: { $0.name == EasingNames.springBounceParameter }) {
+            if let other = parameters.first(where: { $0.name != EasingNames.springBounceParameter }) {
+                report(.conflictingSpringParameters(other.name), at: other.nameRange,
+                       hint: "describe a spring either by `bounce` alone or by stiffness, damping, mass and velocity")
+                return .linear
+            }
+            let b = bounce.value.value, written = file.text(bounce.value.range)
+            if b == 1 {
+                report(.springNeverSettles("bounce \(written)"), at: bounce.value.range,
+                       hint: "a bounce of 1 leaves no damping; take one below 1, such as `spring(bounce 0.9)`")
+                return .linear
+            }
+            guard b > -1, b < 1 else {
+                report(.invalidSpringParameter(name: bounce.name, written: written), at: bounce.value.range,
+                       hint: "0 does not bounce (it is `spring`), towards 1 bounces more, below 0 creeps slower than `spring`")
+                return .linear
+            }
+            do throws(AnimationError) {
+                return try Easing.spring(bounce: b)
+            } catch {
+                report(.invalidEasing(error), at: bounce.value.range)
+                return .linear
+            }
+        }
+        var values: [String: Double] = [:]
+        var valid = true
+        for parameter in parameters {
+            let value = parameter.value.value, written = file.text(parameter.value.range)
+            values[parameter.name] = value
+            let hint: String
+            switch parameter.name {
+            case "stiffness" where !(value > 0): hint = "stiffness is how hard the spring pulls: a positive number (100 by default)"
+            case "mass" where !(value > 0): hint = "mass is a positive number (1 by default)"
+            case "damping" where value < 0: hint = "damping is 0 or more (10 by default)"
+            default: continue
+            }
+            report(.invalidSpringParameter(name: parameter.name, written: written), at: parameter.value.range, hint: hint)
+            valid = false
+        }
+        guard valid else { return .linear }
+        if let damping = parameters.first(where: { $0.name == "damping" }), damping.value.value == 0 {
+            let stiffness = values["stiffness"] ?? 100, mass = values["mass"] ?? 1
+            report(.springNeverSettles("damping \(file.text(damping.value.range))"), at: damping.value.range,
+                   hint: "give it some damping: `damping \(formatNumber(2 * (stiffness * mass).squareRoot()))` is critical for this "
+                       + "stiffness and mass, less bounces, more creeps")
+            return .linear
+        }
+        do throws(AnimationError) {
+            return try EasingNames.spring(physical: values)
+        } catch {
+            report(.invalidEasing(error), at: arguments,
+                   hint: "stiffness, damping and mass this far apart make a spring too slow to compute; bring them closer together")
+            return .linear
         }
     }
 
@@ -1382,6 +1563,20 @@ private struct Parser {
         return true
     }
 
+    /// Whether `token` is one of ``reservedWords``, read from its bytes
+    /// (no string is made: the parser asks this of most names it meets).
+    func isReserved(_ token: Token) -> Bool {
+        guard token.kind == .name else { return false }
+        let length = token.range.end - token.range.start
+        guard length < reservedWordBytes.count else { return false }
+        for word in reservedWordBytes[length] where bytes[token.range.start] == word[0] {
+            var index = 1
+            while index < length, bytes[token.range.start + index] == word[index] { index += 1 }
+            if index == length { return true }
+        }
+        return false
+    }
+
     func isWord(_ token: Token, _ word: String) -> Bool {
         guard token.kind == .name, token.range.end - token.range.start == word.utf8.count else { return false }
         var index = token.range.start
@@ -1402,7 +1597,7 @@ private struct Parser {
 
     /// A target: a name that is not reserved, or `all`.
     func startsTarget(_ token: Token) -> Bool {
-        token.kind == .name && (isWord(token, "all") || !reservedWords.contains(text(token)))
+        token.kind == .name && (isWord(token, "all") || !isReserved(token))
     }
 
     func startsNumber(_ token: Token) -> Bool {

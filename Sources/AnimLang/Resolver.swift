@@ -66,8 +66,12 @@ private struct Resolver {
     var diagnostics: [Diagnostic] = []
     var bindings: [String: Binding] = [:]
     var views: Set<String> = []
-    /// The first place each view is named.
-    var firstMention: [String: Int] = [:]
+    /// Each view declared, and each view a tween names, with the first place
+    /// it is named (tweens are visited in source order, so the first time a
+    /// view is seen is its first mention among them).
+    var declaredAt: [(String, Int)] = []
+    var targetedAt: [(String, Int)] = []
+    var targeted: Set<String> = []
     var initial: [Property: Value] = [:]
     var initialRanges: [Property: SourceRange] = [:]
 
@@ -103,7 +107,12 @@ private struct Resolver {
             report(.unknownName(name), at: range, hint: hint)
         }
         let order = orderBindings(references: references, broken: &broken)
-        let mentionOrder = firstMention.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.map(\.key)
+        var firstMention: [String: Int] = [:]
+        for (view, position) in declaredAt + targetedAt where position < firstMention[view, default: Int.max] {
+            firstMention[view] = position
+        }
+        views.formUnion(targeted)
+        let mentionOrder = firstMention.sorted { $0.value != $1.value ? $0.value < $1.value : $0.key < $1.key }.map(\.key)
         return ResolvedProgram(program: program, bindings: bindings, order: order, views: views.sorted(),
                                mentionOrder: mentionOrder, initial: initial, initialRanges: initialRanges, diagnostics: diagnostics)
     }
@@ -111,7 +120,8 @@ private struct Resolver {
     private mutating func collectViewDeclarations() {
         var declared: [String: SourceRange] = [:]
         for view in program.views {
-            mention(view.name, at: view.nameRange)
+            views.insert(view.name)
+            declaredAt.append((view.name, view.nameRange.start))
             if let first = declared[view.name] {
                 report(.duplicateView(view.name), at: view.nameRange, hint: "put all of its initial values in one declaration",
                        notes: [.init(.firstDeclared, at: first)])
@@ -151,11 +161,6 @@ private struct Resolver {
         }
     }
 
-    private mutating func mention(_ view: String, at range: SourceRange) {
-        views.insert(view)
-        firstMention[view] = min(firstMention[view] ?? Int.max, range.start)
-    }
-
     private mutating func report(_ kind: DiagnosticKind, at range: SourceRange, hint: String? = nil,
                                  notes: [Diagnostic.Note] = []) {
         diagnostics.append(Diagnostic(kind, at: range, hint: hint, notes: notes))
@@ -171,9 +176,11 @@ private struct Resolver {
             case .zero, .one, .wait, .emit:
                 break
             case .tween(let tween):
-                if case .view(let name, let range) = tween.target { mention(name, at: range) }
+                if case .view(let name, let range) = tween.target, targeted.insert(name).inserted {
+                    targetedAt.append((name, range.start))
+                }
             case .parallel(let parts), .sequence(let parts):
-                stack.append(contentsOf: parts)
+                stack.append(contentsOf: parts.reversed())   // popped in source order
             case .power(let inner, _), .reversed(let inner), .looped(let inner, _), .repeated(let inner, _),
                  .delayed(let inner, _), .retimed(let inner, _), .eased(let inner, _, _), .staggered(let inner, _, _),
                  .forever(let inner, _):

@@ -163,11 +163,12 @@ public struct TableWriter: Sendable {
     private func writeTime(_ time: Time, into out: inout [UInt8]) {
         if time.denominator == 1 {
             writeInteger(time.numerator, into: &out)
-        } else if let decimal = time.decimalDescription, decimal.utf8.count <= 18 {
-            out.append(contentsOf: decimal.utf8)
-        } else {
-            writeShortest(time.seconds, into: &out)
+            return
         }
+        let mark = out.count
+        if time.writeDecimal(into: &out), out.count - mark <= 18 { return }
+        out.removeSubrange(mark...)
+        writeShortest(time.seconds, into: &out)
     }
 }
 

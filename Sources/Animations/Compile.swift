@@ -318,7 +318,9 @@ extension Easing {
         switch kind {
         case .steps: return false
         case .penner(let curve, _): return curve != .expo
-        case .linear, .easeIn, .easeOut, .easeInOut, .cubicBezier: return true
+        // A spring's end step, from x(T) to E(1) = 1, is within ε = 0.001 and
+        // never warps time anyway (springs count as non-monotone).
+        case .linear, .easeIn, .easeOut, .easeInOut, .cubicBezier, .spring: return true
         case .composed(let outer, let inner): return outer.isContinuous && inner.isContinuous
         case .mirror(let inner): return inner.isContinuous
         }

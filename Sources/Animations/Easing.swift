@@ -31,13 +31,15 @@ import Darwin
 /// * CSS `steps(n, position)` as the CSS Easing spec defines it (the "before flag" unset).
 /// * the Penner set as easings.net defines it: quad, cubic, quart, quint, sine, expo,
 ///   circ, back, elastic, bounce, each `in`, `out` and `in-out`.
+/// * springs (``Spring``): the damped oscillator released at 0 and pulled to 1,
+///   its whole settling fitted into [0, 1]: `E(p) = x(p·T)` for `p < 1`, `E(1) = 1`.
 ///
 /// Inputs outside [0, 1] only arise when an overshooting curve is composed into
 /// another (`x with back` on a tween keeps the overshoot). Each family then uses
 /// its formula where it is defined on all reals (polynomials, sine, expo, back,
 /// elastic, the talk's `easeInOut`), CSS's tangent extrapolation (`cubic-bezier`)
 /// or CSS's rule (`steps`); the others (the talk's `easeIn`/`easeOut`, circ,
-/// bounce) clamp the input to [0, 1] first.
+/// bounce, springs) clamp the input to [0, 1] first.
 public struct Easing: Hashable, Sendable {
     /// Where a `steps` easing puts its jumps (CSS `<step-position>`).
     public enum StepPosition: String, Hashable, Sendable, CaseIterable {
@@ -70,6 +72,9 @@ public struct Easing: Hashable, Sendable {
         case cubicBezier(x1: Double, y1: Double, x2: Double, y2: Double)
         case steps(Int, StepPosition)
         case penner(PennerCurve, PennerMode)
+        /// A damped spring (``Spring``); build it with ``Easing/spring(dampingRatio:angularFrequency:velocity:)``,
+        /// ``Easing/spring(bounce:)`` or ``Easing/spring(stiffness:damping:mass:velocity:)``.
+        case spring(Spring)
         /// `composed(outer, inner)` is `p ↦ outer(inner(p))`; compositions
         /// nest to the right (``composed(after:)`` keeps them so).
         case composed(Easing, Easing)
@@ -94,7 +99,7 @@ public struct Easing: Hashable, Sendable {
         switch kind {
         case .composed(let outer, let inner): depth = max(outer.depth, inner.depth) + 1
         case .mirror(let inner): depth = inner.depth + 1
-        case .linear, .easeIn, .easeOut, .easeInOut, .cubicBezier, .steps, .penner: depth = 1
+        case .linear, .easeIn, .easeOut, .easeInOut, .cubicBezier, .steps, .penner, .spring: depth = 1
         }
     }
 
@@ -151,6 +156,49 @@ public struct Easing: Hashable, Sendable {
     /// A Penner curve as easings.net defines it.
     public static func penner(_ curve: PennerCurve, _ mode: PennerMode) -> Easing {
         Easing(.penner(curve, mode))
+    }
+
+    /// A spring with damping ratio `ζ = dampingRatio` and angular frequency
+    /// `ω = angularFrequency` (rad/s), starting with velocity `v = velocity`
+    /// (see ``Spring``). `ζ` and `ω` must be positive and finite, `v` finite,
+    /// and the settling time finite: `ζ = 0` never settles.
+    public static func spring(dampingRatio: Double, angularFrequency: Double = 1, velocity: Double = 0) throws(AnimationError) -> Easing {
+        Easing(.spring(try Spring(dampingRatio: dampingRatio, angularFrequency: angularFrequency, velocity: velocity)))
+    }
+
+    /// SwiftUI's `Spring(duration:bounce:)` shape, `−1 < bounce < 1`: damping
+    /// ratio `1 − bounce` for `bounce ≥ 0`, `1 / (1 + bounce)` below (see
+    /// ``Spring/dampingRatio(bounce:)``); `ω = 1`, `v = 0`. `bounce` 1 would
+    /// have no damping and never settle.
+    public static func spring(bounce: Double) throws(AnimationError) -> Easing {
+        guard bounce.isFinite else { throw .notFinite("the spring bounce") }
+        if bounce == 1 { throw .invalidEasing("a spring with bounce 1 has no damping and never settles") }
+        guard bounce > -1, bounce < 1 else {
+            throw .invalidEasing("spring bounce must be greater than -1 and less than 1 (got \(formatNumber(bounce)))")
+        }
+        return try spring(dampingRatio: Spring.dampingRatio(bounce: bounce))
+    }
+
+    /// A mass `mass` on a spring of stiffness `stiffness` with damping
+    /// coefficient `damping`, starting with velocity `velocity`:
+    /// `ζ = damping / (2√(stiffness·mass))`, `ω = √(stiffness/mass)`, `v = velocity`
+    /// (see ``Spring/parameters(stiffness:damping:mass:velocity:)``). Stiffness
+    /// and mass must be positive, damping positive (0 never settles), all finite.
+    public static func spring(stiffness: Double, damping: Double, mass: Double, velocity: Double) throws(AnimationError) -> Easing {
+        for (value, name) in [(stiffness, "stiffness"), (damping, "damping"), (mass, "mass"), (velocity, "velocity")]
+        where !value.isFinite {
+            throw .notFinite("the spring \(name)")
+        }
+        for (value, name) in [(stiffness, "stiffness"), (mass, "mass")] where !(value > 0) {
+            throw .invalidEasing("spring \(name) must be positive (got \(formatNumber(value)))")
+        }
+        guard damping >= 0 else { throw .invalidEasing("spring damping must not be negative (got \(formatNumber(damping)))") }
+        guard damping > 0 else { throw .invalidEasing("a spring with no damping never settles") }
+        let p = Spring.parameters(stiffness: stiffness, damping: damping, mass: mass, velocity: velocity)
+        guard p.dampingRatio > 0 else {
+            throw .invalidEasing("this spring's damping is too small next to its stiffness and mass for it to settle")
+        }
+        return try spring(dampingRatio: p.dampingRatio, angularFrequency: p.angularFrequency, velocity: p.velocity)
     }
 
     /// The talk's ease-in with its default parameter 2.
@@ -220,6 +268,8 @@ public struct Easing: Hashable, Sendable {
             return stepsValue(p, count, position)
         case .penner(let curve, let mode):
             return pennerValue(curve, mode, p)
+        case .spring(let spring):
+            return spring.progress(p)
         case .composed(let outer, let inner):
             return outer(inner(p))
         case .mirror(let inner):
@@ -248,6 +298,10 @@ public struct Easing: Hashable, Sendable {
             case .back, .elastic, .bounce: return false
             case .quad, .cubic, .quart, .quint, .sine, .expo, .circ: return true
             }
+        case .spring:
+            // semantics.md §6.4: every spring counts as overshooting, even the
+            // critically damped ones that do not (the rule stays one word long).
+            return false
         case .composed(let outer, let inner):
             return outer.isMonotone && inner.isMonotone
         case .mirror(let inner):
@@ -260,7 +314,7 @@ public struct Easing: Hashable, Sendable {
     /// talk's `easeInOut` and `linear` their own; `cubic-bezier(x1, y1, x2, y2)`
     /// ↔ `cubic-bezier(1−x2, 1−y2, 1−x1, 1−y1)`; a composition factor by
     /// factor), otherwise the wrapper ``Kind-swift.enum/mirror(_:)`` (the talk's
-    /// `easeIn`/`easeOut`, `steps`). ``hasFamilyMirror`` tells which.
+    /// `easeIn`/`easeOut`, `steps`, springs). ``hasFamilyMirror`` tells which.
     ///
     /// Law: `mirrored.mirrored == self`. A reversed tween with easing `E` is
     /// the tween with its ends swapped and easing `E.mirrored`.
@@ -276,7 +330,7 @@ public struct Easing: Hashable, Sendable {
         switch kind {
         case .linear, .easeInOut:
             return self
-        case .easeIn, .easeOut, .steps:
+        case .easeIn, .easeOut, .steps, .spring:
             return nil
         case .cubicBezier(let x1, let y1, let x2, let y2):
             return Easing(.cubicBezier(x1: complement(x2), y1: complement(y2), x2: complement(x1), y2: complement(y1)))
@@ -598,4 +652,343 @@ private func bounceOut(_ input: Double) -> Double {
         x -= 2.625 / d1
         return n1 * x * x + 0.984375
     }
+}
+
+// MARK: - Springs
+
+extension Easing {
+    /// A damped spring as an easing (semantics.md §6.4): the motion of
+    ///
+    ///     x'' + 2ζω·x' + ω²(x − 1) = 0,   x(0) = 0,   x'(0) = v
+    ///
+    /// with damping ratio `ζ` (``dampingRatio``), angular frequency `ω` in rad/s
+    /// (``angularFrequency``) and initial velocity `v` (``velocity``):
+    ///
+    /// * `ζ < 1`: `x(t) = 1 − e^(−ζωt)·(cos(ω_d t) + ((ζω − v)/ω_d)·sin(ω_d t))`, `ω_d = ω√(1 − ζ²)`;
+    /// * `ζ = 1`: `x(t) = 1 − e^(−ωt)·(1 + (ω − v)·t)`;
+    /// * `ζ > 1`: `x(t) = 1 − (A·e^(r1 t) + B·e^(r2 t))`, `r1,2 = −ω(ζ ∓ √(ζ² − 1))`,
+    ///   `A = (−v − r2)/(r1 − r2)`, `B = 1 − A`.
+    ///
+    /// Its settling time `T` (``settlingTime``) is the least `t` after which the
+    /// envelope of `|x − 1|` (``envelope(at:)``) stays within ε = 0.001
+    /// (``settlingThreshold``): in closed form for `ζ < 1`, and for `ζ ≥ 1` the
+    /// largest root of `|A|e^(r1 t) + |B|e^(r2 t) = ε` (`ζ = 1`:
+    /// `e^(−ωt)(1 + |ω − v|·t) = ε`), found by bisection to neighbouring
+    /// doubles (far inside the 1e-12 relative the note asks for).
+    ///
+    /// As an easing, the whole settling is fitted into [0, 1]: `E(p) = x(p·T)`
+    /// for `0 ≤ p < 1` and `E(1) = 1` (a step of at most ε at the end). An input
+    /// outside [0, 1], which only composing an overshooting curve into a spring
+    /// produces, is clamped first: below 0 the spring has not been released
+    /// (0), above 1 it has come to rest (1).
+    ///
+    /// The curve depends only on `ζ` and `v/ω` (`ω` scales time, and `T` with
+    /// it), but a spring is the value `(ζ, ω, v)`: springs are equal when all
+    /// three are. The arithmetic runs in units of `1/ω` (`τ = ωt`), so a very
+    /// stiff or very soft spring loses nothing to overflow.
+    ///
+    /// ```swift
+    /// let bouncy = try Easing.spring(dampingRatio: 0.7)   // `bouncy spring`
+    /// bouncy.spring?.settlingTime    // 10.349182…: e^(−0.7 T)·√(1 + 0.7²/0.51) = 0.001
+    /// bouncy(0.4)                    // 1.0442445…: x(0.4·T) overshoots
+    /// bouncy.isMonotone              // false, as for every spring
+    /// ```
+    public struct Spring: Hashable, Sendable {
+        /// ζ: 1 is critical damping, below it the spring oscillates, above it creeps.
+        public let dampingRatio: Double
+        /// ω, the undamped angular frequency, in radians per second.
+        public let angularFrequency: Double
+        /// v = x'(0), in units of the distance to travel per second.
+        public let velocity: Double
+        /// T, in seconds: the least time after which the envelope stays within ``settlingThreshold``.
+        public let settlingTime: Double
+        /// `ωT`: the settling time in units of `1/ω`, which is what the curve uses.
+        let normalizedSettlingTime: Double
+        /// The motion with `ω = 1` and velocity `v/ω`.
+        let motion: Oscillator
+
+        /// ε: how close to rest a spring must stay to count as settled.
+        public static let settlingThreshold = 0.001
+
+        /// A spring with damping ratio `ζ > 0`, angular frequency `ω > 0` and
+        /// initial velocity `v`, all finite, whose settling time is finite.
+        public init(dampingRatio: Double, angularFrequency: Double = 1, velocity: Double = 0) throws(AnimationError) {
+            guard dampingRatio.isFinite else { throw .notFinite("the spring damping ratio") }
+            guard angularFrequency.isFinite else { throw .notFinite("the spring angular frequency") }
+            guard velocity.isFinite else { throw .notFinite("the spring velocity") }
+            if dampingRatio == 0 { throw .invalidEasing("a spring with no damping (damping ratio 0) never settles") }
+            guard dampingRatio > 0 else {
+                throw .invalidEasing("the spring damping ratio must be positive (got \(formatNumber(dampingRatio)))")
+            }
+            guard angularFrequency > 0 else {
+                throw .invalidEasing("the spring angular frequency must be positive (got \(formatNumber(angularFrequency)))")
+            }
+            let normalizedVelocity = velocity / angularFrequency
+            guard normalizedVelocity.isFinite else {
+                throw .invalidEasing("the spring's velocity is too large for its frequency (v/ω is not finite)")
+            }
+            let motion = Oscillator(dampingRatio: dampingRatio, velocity: normalizedVelocity)
+            let normalized = motion.settlingTime()
+            let seconds = normalized / angularFrequency
+            guard normalized.isFinite, normalized > 0, seconds.isFinite, seconds > 0 else {
+                throw .invalidEasing("this spring takes too long to settle to be computed (damping ratio \(formatNumber(dampingRatio)))")
+            }
+            self.dampingRatio = dampingRatio
+            self.angularFrequency = angularFrequency
+            self.velocity = velocity + 0   // −0 is 0: equal springs hash and print alike
+            self.settlingTime = seconds
+            self.normalizedSettlingTime = normalized
+            self.motion = motion
+        }
+
+        /// The damping ratio of SwiftUI's `Spring(duration:bounce:)`: `1 − bounce`
+        /// for `bounce ≥ 0`, `1 / (1 + bounce)` below (a negative bounce overdamps).
+        public static func dampingRatio(bounce: Double) -> Double {
+            bounce >= 0 ? 1 - bounce : 1 / (1 + bounce)
+        }
+
+        /// `ζ`, `ω` and `v` of a mass on a spring: `ζ = damping / (2√(stiffness·mass))`,
+        /// `ω = √(stiffness/mass)`, `v = velocity`, computed exactly so (the
+        /// printer relies on it to spell a spring that reads back the same).
+        public static func parameters(stiffness: Double, damping: Double, mass: Double, velocity: Double)
+            -> (dampingRatio: Double, angularFrequency: Double, velocity: Double) {
+            (damping / (2 * (stiffness * mass).squareRoot()), (stiffness / mass).squareRoot(), velocity)
+        }
+
+        /// The displacement `x(t)` at `t` seconds after release (`t ≥ 0`).
+        public func position(at t: Double) -> Double {
+            motion.displacement(t * angularFrequency)
+        }
+
+        /// The envelope that bounds `|x(t) − 1|` at `t` seconds: `e^(−ζωt)·√(1 + ((ζω − v)/ω_d)²)`
+        /// for `ζ < 1`, `e^(−ωt)(1 + |ω − v|·t)` for `ζ = 1`, `|A|e^(r1 t) + |B|e^(r2 t)` for `ζ > 1`.
+        public func envelope(at t: Double) -> Double {
+            motion.envelope(t * angularFrequency)
+        }
+
+        /// The eased progress at `p`: `x(p·T)` on [0, 1), 1 from 1 on, 0 below 0.
+        func progress(_ p: Double) -> Double {
+            if p.isNaN { return p }
+            if p <= 0 { return 0 }
+            if p >= 1 { return 1 }
+            return motion.displacement(p * normalizedSettlingTime)
+        }
+
+        /// The bounce ``Easing/spring(bounce:)`` turns into exactly this spring,
+        /// as short a decimal as does; `nil` unless `ω = 1` and `v = 0`, or when
+        /// no double does (the damping ratios below ½ that `1 − bounce` cannot
+        /// reach).
+        public var bounce: Double? {
+            guard angularFrequency == 1, velocity == 0 else { return nil }
+            let near = dampingRatio <= 1 ? 1 - dampingRatio : 1 / dampingRatio - 1
+            return shortestDecimal(near: near) { bounce in
+                bounce > -1 && bounce < 1 && Spring.dampingRatio(bounce: bounce) == dampingRatio
+            }
+        }
+
+        /// Stiffness, damping, mass and velocity that
+        /// ``Easing/spring(stiffness:damping:mass:velocity:)`` turns into exactly
+        /// this spring, each as short a decimal as does: mass 1 when it can be,
+        /// else the shortest mass that can. Should no mass tried reproduce the
+        /// spring exactly (no test has found one that does not, from the
+        /// smallest to the largest parameters), parameters of the same curve,
+        /// balanced so that each is a finite number.
+        ///
+        /// Why a mass 1 is not always enough: with it, `ζ = C / (2√K)`, and the
+        /// quotients of the doubles `C` by a fixed `2√K` miss some doubles when
+        /// `2√K`'s significand exceeds `ζ`'s; a mass that puts `√(K·M)` just
+        /// above a power of two leaves none out.
+        public var physicalParameters: (stiffness: Double, damping: Double, mass: Double, velocity: Double) {
+            if let found = physicalParameters(mass: 1) { return found }
+            // Masses M = 2^j/ω a hair up, so that √(K·M) ≈ ωM sits just above 2^j:
+            // first near 1 (M in [1, 2)), then, for springs whose K = ω²M or
+            // C = 2ζωM would overflow or underflow there, the M that puts the
+            // geometric mean of K and C at 1, then that of K, C and M.
+            let logOmega = log2(angularFrequency), logZeta = log2(dampingRatio)
+            var found: (stiffness: Double, damping: Double, mass: Double, velocity: Double)?
+            for exponent in [logOmega, -(1 + logZeta + logOmega) / 2, -(1 + logZeta) / 3] {
+                let mass = exp2(exponent.rounded(.up) - logOmega) * (1 + 1e-9)
+                _ = shortestDecimal(near: mass) { m in
+                    guard m > 0, m.isFinite, let parameters = physicalParameters(mass: m) else { return false }
+                    found = parameters
+                    return true
+                }
+                if let found { return found }
+            }
+            // K = ω²M, C = 2ζωM and M with their geometric mean at 1, by logarithms.
+            let logMass = -(1 + logZeta) / 3 - logOmega
+            return (exp2(2 * logOmega + logMass), exp2(1 + logZeta + logOmega + logMass), exp2(logMass), velocity)
+        }
+
+        /// ``physicalParameters`` with the given mass, when there are some.
+        private func physicalParameters(mass: Double) -> (stiffness: Double, damping: Double, mass: Double, velocity: Double)? {
+            let omega = angularFrequency, zeta = dampingRatio
+            let stiffness = shortestDecimal(near: omega * omega * mass) { k in
+                k > 0 && k.isFinite && Spring.parameters(stiffness: k, damping: 0, mass: mass, velocity: 0).angularFrequency == omega
+            }
+            guard let stiffness else { return nil }
+            let damping = shortestDecimal(near: 2 * zeta * (stiffness * mass).squareRoot()) { c in
+                c > 0 && c.isFinite
+                    && Spring.parameters(stiffness: stiffness, damping: c, mass: mass, velocity: 0).dampingRatio == zeta
+            }
+            guard let damping else { return nil }
+            return (stiffness, damping, mass, velocity)
+        }
+    }
+
+    /// The spring of this easing, when it is one.
+    public var spring: Spring? {
+        if case .spring(let spring) = kind { return spring }
+        return nil
+    }
+}
+
+/// A spring with `ω = 1`, `x'' + 2ζx' + (x − 1) = 0`, `x(0) = 0`, `x'(0) = u`,
+/// in the form that stays accurate in each regime: near `ζ = 1` from either
+/// side nothing is divided by a small difference, and for `ζ > 1` the slow
+/// root is `−1/(ζ + s)`, `s = √(ζ² − 1)`, rather than `s − ζ`.
+struct Oscillator: Hashable, Sendable {
+    enum Regime: Hashable, Sendable {
+        /// `ζ < 1`: `d = √(1 − ζ²)`, `a = (ζ − u)/d`.
+        case under(d: Double, a: Double)
+        /// `ζ = 1`: `c = 1 − u`.
+        case critical(c: Double)
+        /// `ζ > 1`: `s = √(ζ² − 1)`, roots `r1 = −1/(ζ + s)`, `r2 = −(ζ + s)`, coefficients `A`, `B`.
+        case over(s: Double, r1: Double, r2: Double, a: Double, b: Double)
+    }
+
+    let zeta: Double
+    let regime: Regime
+
+    init(dampingRatio zeta: Double, velocity u: Double) {
+        self.zeta = zeta
+        if zeta < 1 {
+            let d = ((1 - zeta) * (1 + zeta)).squareRoot()
+            regime = .under(d: d, a: (zeta - u) / d)
+        } else if zeta == 1 {
+            regime = .critical(c: 1 - u)
+        } else {
+            // (ζ − 1)(ζ + 1) keeps the digits of ζ² − 1 near 1 and overflows only past 1e154.
+            let s = zeta < 0x1p500 ? ((zeta - 1) * (zeta + 1)).squareRoot()
+                : zeta * ((1 - 1 / zeta) * (1 + 1 / zeta)).squareRoot()
+            let sum = zeta + s
+            let r1 = -1 / sum
+            // A = (−u − r2)/(r1 − r2) with r1 − r2 = 2s; B = 1 − A = (u + r1)/(2s).
+            regime = .over(s: s, r1: r1, r2: -sum, a: (sum - u) / (2 * s), b: (u + r1) / (2 * s))
+        }
+    }
+
+    /// `x(τ)`.
+    func displacement(_ tau: Double) -> Double {
+        switch regime {
+        case .under(let d, let a):
+            return 1 - exp(-zeta * tau) * (cos(d * tau) + a * sin(d * tau))
+        case .critical(let c):
+            // e^(−τ) + c·(τe^(−τ)) rather than e^(−τ)(1 + cτ), which overflows for a huge c.
+            let decay = exp(-tau)
+            return 1 - (decay + c * (tau * decay))
+        case .over(let s, let r1, _, _, let b):
+            // A·e^(r1τ) + B·e^(r2τ) = e^(r1τ)·(1 + B·(e^(−2sτ) − 1)): no cancellation as s → 0.
+            return 1 - exp(r1 * tau) * (1 + b * expm1(-2 * s * tau))
+        }
+    }
+
+    /// The envelope of `|x(τ) − 1|`.
+    func envelope(_ tau: Double) -> Double {
+        switch regime {
+        case .under(_, let a):
+            return exp(-zeta * tau) * hypot(1, a)
+        case .critical(let c):
+            return exp(logCriticalEnvelope(tau, abs(c)))
+        case .over(_, let r1, let r2, let a, let b):
+            return abs(a) * exp(r1 * tau) + abs(b) * exp(r2 * tau)
+        }
+    }
+
+    /// `ln(e^(−τ)(1 + cτ))`, without overflow for a huge `c`.
+    private func logCriticalEnvelope(_ tau: Double, _ c: Double) -> Double {
+        let product = c * tau
+        return product.isFinite ? -tau + log1p(product) : -tau + log(c) + log(tau)
+    }
+
+    /// The least τ after which the envelope stays within ε (`+∞` or NaN when
+    /// it is beyond the doubles). Every bracket below is finite or the result
+    /// is not, and bisection on bit patterns ends within 64 steps.
+    func settlingTime() -> Double {
+        let epsilon = Easing.Spring.settlingThreshold
+        switch regime {
+        case .under(_, let a):
+            // The envelope decreases: e^(−ζτ)·√(1 + a²) = ε.
+            return (log(hypot(1, a)) - log(epsilon)) / zeta
+        case .critical(let c):
+            // ln f(τ) = −τ + ln(1 + |c|τ) rises until τ* = 1 − 1/|c| (when |c| > 1), then falls;
+            // f(τ*) ≥ f(0) = 1 > ε. Since 1 + |c|τ ≤ (1 + |c|)(1 + τ) ≤ 2(1 + |c|)e^(τ/2),
+            // f ≤ ε from τ = 2(ln 2 + ln(1 + |c|) − ln ε) on.
+            let magnitude = abs(c)
+            let low = magnitude > 1 ? 1 - 1 / magnitude : 0
+            let high = 2 * (log(2) + log1p(magnitude) - log(epsilon))
+            let target = log(epsilon)
+            guard high.isFinite else { return .infinity }
+            return bisectDoubles(low, high) { logCriticalEnvelope($0, magnitude) <= target }
+        case .over(_, let r1, let r2, let a, let b):
+            // Both terms fall, so their sum does: one root. Since r2 < r1 < 0,
+            // the sum is at most (|A| + |B|)e^(r1τ), within ε from τ = ln((|A| + |B|)/ε)/|r1| on.
+            guard r1.isFinite, r2.isFinite, a.isFinite, b.isFinite, r1 < 0 else { return .infinity }
+            let f = { (tau: Double) -> Double in abs(a) * exp(r1 * tau) + abs(b) * exp(r2 * tau) }
+            var high = (log(abs(a) + abs(b)) - log(epsilon)) / -r1
+            guard high.isFinite else { return .infinity }
+            while !(f(high) <= epsilon) {   // rounding can leave the bound a hair short
+                high *= 2
+                if !high.isFinite { return .infinity }
+            }
+            return bisectDoubles(0, high) { f($0) <= epsilon }
+        }
+    }
+}
+
+/// The least double in `[low, high]` (both finite and ≥ 0) where `isHigh`
+/// holds, given that it fails at `low`, holds at `high`, and never fails again
+/// once it holds. Bisects the bit patterns, which order non-negative doubles as
+/// their values, down to neighbouring doubles: at most 64 steps.
+private func bisectDoubles(_ low: Double, _ high: Double, _ isHigh: (Double) -> Bool) -> Double {
+    var low = low.bitPattern, high = high.bitPattern
+    if isHigh(Double(bitPattern: low)) { return Double(bitPattern: low) }
+    while high - low > 1 {
+        let mid = low + (high - low) / 2
+        if isHigh(Double(bitPattern: mid)) { high = mid } else { low = mid }
+    }
+    return Double(bitPattern: high)
+}
+
+/// The shortest decimal (fewest significant digits) near `x` that `accepts`
+/// takes, trying `x` rounded to 1, 2, … 17 digits and then `x` and its four
+/// nearest neighbours; `nil` when none is accepted. (Rounding scales by a
+/// power of ten, exact up to 10^22 and correctly rounded beyond; `accepts`
+/// has the last word either way.)
+private func shortestDecimal(near x: Double, accepts: (Double) -> Bool) -> Double? {
+    guard x.isFinite else { return nil }
+    if x != 0 {
+        let magnitude = Int(log10(abs(x)).rounded(.down))
+        for digits in 1...17 {
+            let decimals = digits - 1 - magnitude
+            var scale = 1.0
+            if abs(decimals) <= 22 {
+                for _ in 0..<abs(decimals) { scale *= 10 }
+            } else {
+                scale = pow(10, Double(abs(decimals)))
+            }
+            guard scale.isFinite, scale > 0 else { break }
+            let candidate = decimals >= 0 ? (x * scale).rounded() / scale : (x / scale).rounded() * scale
+            if candidate.isFinite, accepts(candidate) { return candidate }
+        }
+    }
+    var up = x, down = x
+    if accepts(x) { return x }
+    for _ in 0..<4 {
+        up = up.nextUp
+        down = down.nextDown
+        if accepts(up) { return up }
+        if accepts(down) { return down }
+    }
+    return nil
 }

@@ -1051,6 +1051,9 @@ private struct Fingerprint {
             mix(26)
             mix(curve.rawValue)
             mix(mode.rawValue)
+        case .spring(let spring):
+            mix(29)
+            for parameter in [spring.dampingRatio, spring.angularFrequency, spring.velocity] { mixNumber(parameter) }
         case .composed(let outer, let inner):
             mix(27)
             mix(outer)

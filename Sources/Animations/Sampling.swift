@@ -183,7 +183,10 @@ final class Track: @unchecked Sendable {
 
     /// The largest index below `limit` whose segment ends at or after `t`.
     func rightmostEnding(atOrAfter t: Instant, before limit: Int) -> Int? {
-        search(node: 1, low: 0, high: leaves, limit: limit, t: t)
+        guard limit > 0 else { return nil }
+        // Most often the segment that started last is still running (a chain).
+        if !(ends[limit - 1] < t) { return limit - 1 }
+        return search(node: 1, low: 0, high: leaves, limit: limit - 1, t: t)
     }
 
     private func search(node: Int, low: Int, high: Int, limit: Int, t: Instant) -> Int? {

@@ -221,30 +221,46 @@ public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The finite decimal expansion, when the denominator has no prime factor
     /// other than 2 and 5; `nil` otherwise.
     public var decimalDescription: String? {
+        var bytes: [UInt8] = []
+        guard writeDecimal(into: &bytes) else { return nil }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends ``decimalDescription`` to `out` without making a string
+    /// (tables print a time per row); `false`, appending nothing, when the
+    /// value has no finite decimal expansion of at most 30 places.
+    public func writeDecimal(into out: inout [UInt8]) -> Bool {
         var twos = 0, fives = 0
         var rest = denominator
         while rest % 2 == 0 { rest /= 2; twos += 1 }
         while rest % 5 == 0 { rest /= 5; fives += 1 }
         let places = max(twos, fives)
         // Past 30 places the expansion is unreadable anyway (and 10^places would overflow).
-        guard rest == 1, places <= 30 else { return nil }
+        guard rest == 1, places <= 30 else { return false }
         // numerator / denominator = numerator * (10^places / denominator) / 10^places
         var scale: Int128 = 1
         for _ in 0..<places { scale *= 10 }
         let (scaled, overflow) = Int128(numerator).multipliedReportingOverflow(by: scale / Int128(denominator))
-        guard !overflow else { return nil }
-        let negative = scaled < 0
-        let magnitude = negative ? -scaled : scaled
-        var digits = String(magnitude)
-        if digits.count <= places {
-            digits = String(repeating: "0", count: places - digits.count + 1) + digits
+        guard !overflow else { return false }
+        if scaled < 0 { out.append(UInt8(ascii: "-")) }
+        // The digits, least significant first (64-bit division when they fit).
+        var digits: [UInt8] = []
+        if let small = UInt64(exactly: scaled.magnitude) {
+            var rest = small
+            repeat {
+                digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
+                rest /= 10
+            } while rest > 0
+        } else {
+            digits = Array(String(scaled.magnitude).utf8.reversed())
         }
-        let split = digits.index(digits.endIndex, offsetBy: -places)
-        var text = String(digits[..<split])
+        while digits.count <= places { digits.append(UInt8(ascii: "0")) }
+        out.append(contentsOf: digits[places...].reversed())
         if places > 0 {
-            text += "." + digits[split...]
+            out.append(UInt8(ascii: "."))
+            out.append(contentsOf: digits[..<places].reversed())
         }
-        return (negative ? "-" : "") + text
+        return true
     }
 
     /// Reduces `n / d` to lowest terms with a positive denominator; `nil` when

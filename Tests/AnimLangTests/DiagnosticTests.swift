@@ -121,6 +121,32 @@ private let cases: [DiagnosticCase] = [
     .init("let a = b with linear(2)", "1:22", "easing `linear` takes no parameter"),
     .init("let a = b with compose(ease-in, bogus)", "1:33", "unknown-easing"),
     .init("let a = b with compose(ease-in)", "1:31", "expected `,` after the first easing, found `)`"),
+    // Springs: each mistake at the parameter it concerns.
+    .init("let a = b with spring(stifness 200)", "1:23", "unknown spring parameter `stifness`"),
+    .init("let a = b with spring(damping 10, damping 12)", "1:35", "spring parameter `damping` is given twice"),
+    .init("let a = b with spring()", "1:22", "`spring()` needs at least one parameter"),
+    .init("let a = b with spring(bounce 0.3, mass 2)", "1:35", "`bounce` cannot be combined with `mass`"),
+    .init("let a = b with spring(velocity 2, bounce 0.3)", "1:23", "conflicting-spring-parameters"),
+    .init("let a = b with spring(bounce 1.5)", "1:30", "spring bounce must be greater than -1 and less than 1 (got 1.5)"),
+    .init("let a = b with spring(bounce -1)", "1:30", "invalid-easing"),
+    .init("let a = b with spring(stiffness 0)", "1:33", "spring stiffness must be positive (got 0)"),
+    .init("let a = b with spring(mass -2)", "1:28", "spring mass must be positive (got -2)"),
+    .init("let a = b with spring(damping -1)", "1:31", "spring damping must not be negative (got -1)"),
+    .init("let a = b with spring(damping 0)", "1:31", "a spring with `damping 0` has no damping, so it never settles"),
+    .init("let a = b with spring(bounce 1)", "1:30", "a spring with `bounce 1` has no damping, so it never settles"),
+    .init("let a = b with spring(stiffness 1e999)", "1:33", "non-finite-number"),
+    .init("let a = b with spring(velocity 1e300 * 1e300)", "1:32", "non-finite-number"),
+    .init("let a = b with a bouncy ease-out", "1:18", "`bouncy` names a kind of spring: expected `spring` after it, found `ease-out`"),
+    .init("let a = b with snappy", "1:16", "unknown-easing"),
+    .init("let a = b with smooth sprung", "1:16", "unknown-easing"),
+    .init("let a = b with bouncy-spring", "1:16", "unknown easing `bouncy-spring`"),
+    .init("let a = b with bouncy spring(bounce 0.2)", "1:29", "easing `bouncy spring` takes no parameter"),
+    .init("let a = b with spring(stiffness 200 damping 12)", "1:37", "expected `,` after `stiffness 200`, found `damping`"),
+    .init("let a = b with spring(0.3)", "1:23", "expected a spring parameter after `(`, found `0.3`"),
+    .init("let a = b with spring(bounce)", "1:29", "expected a value after `bounce`, found `)`"),
+    .init("let a = b with spring(bounce 0.3,)", "1:34", "expected a spring parameter after `,`, found `)`"),
+    .init("let a = b with high spring", "1:16", "`high` only applies to ease-in, ease-out and ease-in-out, not `spring`"),
+    .init("let a = b with spring(stiffness 1e-320, damping 1e10)", "1:22", "invalid-easing"),
     // The end of the file: reported where the text stops, just after the
     // last token (not on the empty line after the file's last newline).
     .init("let a = b ;\n", "1:12", "expected an animation after `;`, found end of file"),
@@ -205,6 +231,20 @@ private let cases: [DiagnosticCase] = [
         ("let a = b with ease in quad", "did you mean `ease-in-quad`?"),
         ("let a = b with ease out cubic", "did you mean `ease-out-cubic`?"),
         ("let a = b with ease in out back", "did you mean `ease-in-out-back`?"),
+        // Springs.
+        ("let a = b with spring(stifness 200)", "did you mean `stiffness`?"),
+        ("let a = b with spring(bounse 0.2)", "did you mean `bounce`?"),
+        ("let a = b with spring(velocty 3)", "did you mean `velocity`?"),
+        ("let a = b with spring(wobble 3)", "spring parameters are stiffness, damping, mass and velocity, or bounce alone"),
+        ("let a = b with spring(damping 0)", "give it some damping: `damping 20` is critical for this stiffness and mass, less bounces, more creeps"),
+        ("let a = b with spring(stiffness 400, mass 4, damping 0)", "give it some damping: `damping 80` is critical for this stiffness and mass, less bounces, more creeps"),
+        ("let a = b with spring(bounce 1)", "a bounce of 1 leaves no damping; take one below 1, such as `spring(bounce 0.9)`"),
+        ("let a = b with a bouncy ease-out", "`bouncy` describes springs only: write `bouncy spring`, or `ease-out` alone"),
+        ("let a = b with snappy", "`snappy` describes a spring: write `snappy spring`"),
+        ("let a = b with smooth sprung", "did you mean `smooth spring`?"),
+        ("let a = b with bouncy-spring", "did you mean `bouncy spring`?"),
+        ("let a = b with sprung", "did you mean `spring`?"),
+        ("let a = b spring", "did you mean `with spring`?"),
     ])
     func hints(source: String, hint: String) {
         let (_, diagnostics) = diagnose(source)
@@ -221,6 +261,11 @@ private let cases: [DiagnosticCase] = [
         "let a = (b looped) ; c",
         "let a = wait 1s with ease-in",
         "let a = fade in ball",
+        // The words of spring names stay plain names everywhere else.
+        "let bouncy = fadeIn smooth\nlet snappy = bouncy ; snappy-view\nlet a = bouncy with snappy spring",
+        "view smooth x 1\nlet spring = fadeIn smooth with spring ; spring",
+        "let a = b with bouncy spring in 2s",
+        "let a = b with bouncy\n  spring",
     ])
     func nearMissesParseCleanly(source: String) {
         let (_, diagnostics) = diagnose(source)

@@ -29,7 +29,8 @@ struct SourceGenerator {
     static let anyEasings = ["linear", "ease-in", "ease-out(1.5)", "ease-in-out", "ease", "css-ease-in",
                              "cubic-bezier(0.1, 0.7, 0.6, 1.2)", "steps(3)", "steps(2, jump-start)", "ease-in-quad",
                              "ease-out-cubic", "ease-in-out-sine", "ease-in-expo", "ease-out-circ", "ease-out-back",
-                             "ease-in-elastic", "ease-out-bounce", "compose(ease-in-quad, ease-out-sine)"]
+                             "ease-in-elastic", "ease-out-bounce", "compose(ease-in-quad, ease-out-sine)",
+                             "bouncy spring", "spring(stiffness 200, damping 12, velocity -3)", "spring(bounce -0.5)"]
     static let monotoneEasings = ["linear", "ease-in", "ease-out(1.5)", "ease-in-out", "ease", "css-ease-out",
                                   "ease-in-quad", "ease-out-cubic", "ease-in-out-sine", "steps(4)",
                                   "compose(ease-in-quad, ease-out-sine)"]

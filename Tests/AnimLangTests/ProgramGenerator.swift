@@ -206,10 +206,11 @@ struct ProgramGenerator {
     }
 
     /// Every family: linear, named, the talk's curves with parameters,
-    /// cubic-bezier, steps in every position, compositions.
+    /// cubic-bezier, steps in every position, springs in every spelling,
+    /// compositions.
     mutating func easing(depth: Int) -> Easing {
         do {
-            switch int(0...(depth > 0 ? 6 : 5)) {
+            switch int(0...(depth > 0 ? 7 : 6)) {
             case 0:
                 return .linear
             case 1:
@@ -229,11 +230,38 @@ struct ProgramGenerator {
                 return try .steps(int(position == .jumpNone ? 2...12 : 1...12), position)
             case 5:
                 return EasingNames.easing(named: pick(["ease", "css-ease-in", "step-start", "ease-in-out-elastic", "ease-out-back"])) ?? .linear
+            case 6:
+                return try spring()
             default:
                 return easing(depth: depth - 1).composed(after: easing(depth: depth - 1))
             }
         } catch {
             return .linear
+        }
+    }
+
+    /// A spring: named, by bounce (under-, critically and over-damped), or
+    /// physical with some of its parameters (decimals and inexact values,
+    /// masses other than 1, velocities of either sign).
+    mutating func spring() throws(AnimationError) -> Easing {
+        switch int(0...3) {
+        case 0:
+            return EasingNames.spring(adjective: pick([nil, "smooth", "snappy", "bouncy"])) ?? .linear
+        case 1:
+            return try .spring(bounce: pick([0, 0.3, 0.5, 0.9, 0.99, -0.25, -0.5, -0.9, 0.123456789, -1.0 / 3]))
+        default:
+            var given: [String: Double] = [:]
+            for (name, _) in EasingNames.springPhysicalParameters where bool() {
+                switch name {
+                case "stiffness", "mass":
+                    given[name] = pick([1, 0.5, 2, 100, 170, 300, 1e-3, 12.34, Double.pi, 1e6])
+                case "damping":
+                    given[name] = pick([1, 10, 12, 20, 26, 0.5, 100, 2 * Double.pi / 3])
+                default:
+                    given[name] = pick([0, 5, -5, 0.25, -100, 1.0 / 7])
+                }
+            }
+            return try EasingNames.spring(physical: given)
         }
     }
 

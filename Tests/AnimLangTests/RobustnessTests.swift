@@ -6,12 +6,14 @@ import Glibc
 #endif
 
 /// Inputs built to break animc: very deep, very long, very wrong, or at the
-/// limits of exact time. Each gives a result or clear, located errors, in
-/// under 5 seconds in a debug build, without exhausting the stack (here or
-/// when the values are freed).
+/// limits of exact time. Each gives a result or clear, located errors,
+/// without exhausting the stack (here or when the values are freed), and
+/// without the blow-up a quadratic step would cause: `limit` is a guard
+/// against that (such a step takes minutes on these inputs), not a
+/// measurement; speed is measured by `bench/run.sh` in instructions.
 @Suite(.serialized)
 struct RobustnessTests {
-    static let limit = Swift.Duration.seconds(5)
+    static let limit = Swift.Duration.seconds(20)
 
     /// What `animc eval` does with a file: run it, compile the value, sample a few instants.
     struct EndToEnd {

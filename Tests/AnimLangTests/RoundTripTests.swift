@@ -52,6 +52,10 @@ private func reformatExpr(_ source: String) -> String {
             case .cubicBezier: seen.insert("cubic-bezier")
             case .steps(_, let position): seen.insert("steps " + position.rawValue)
             case .penner: seen.insert("penner")
+            case .spring(let spring):
+                seen.insert(spring.dampingRatio < 1 ? "spring under" : spring.dampingRatio == 1 ? "spring critical" : "spring over")
+                if spring.angularFrequency != 1 { seen.insert("spring physical") }
+                if spring.velocity != 0 { seen.insert("spring velocity") }
             case .composed(let outer, let inner):
                 seen.insert("compose")
                 visit(outer)
@@ -116,6 +120,7 @@ private func reformatExpr(_ source: String) -> String {
             "parallel", "sequence", "nested parallel", "nested sequence",
             "power", "reversed", "looped", "repeated", "delayed", "retimed", "eased",
             "linear", "talk", "cubic-bezier", "penner", "compose",
+            "spring under", "spring critical", "spring over", "spring physical", "spring velocity",
             "steps jump-start", "steps jump-end", "steps jump-none", "steps jump-both",
             "exact", "inexact", "negative", "fraction", "view",
             "color", "move", "colour", "point", "keyframes", "offset", "emit", "staggered", "staggered backwards",
@@ -155,6 +160,23 @@ private func reformatExpr(_ source: String) -> String {
         ("x with steps(3, start)", "x with steps(3, jump-start)"),
         ("x with compose(ease-in, linear)", "x with ease-in"),
         ("x with compose(ease-in, steps(2))", "x with compose(ease-in, steps(2))"),
+        // Springs: one spelling per (ζ, ω, v), the shortest that reads back exactly.
+        ("x with smooth spring", "x with spring"),
+        ("x with a bouncy spring", "x with bouncy spring"),
+        ("x with spring(bounce 0.3)", "x with bouncy spring"),
+        ("x with spring(bounce 0.15)", "x with snappy spring"),
+        ("x with spring(bounce 0)", "x with spring"),
+        ("x with spring(bounce -0.5)", "x with spring(bounce -0.5)"),
+        ("x with spring(bounce 0.7)", "x with spring(bounce 0.7)"),
+        ("x with spring(stiffness 1, damping 1)", "x with spring(bounce 0.5)"),
+        ("x with spring(stiffness 1, damping 0.2)", "x with spring(stiffness 1, damping 0.2)"),
+        ("x with spring(damping 12, stiffness 200)", "x with spring(stiffness 200, damping 12)"),
+        ("x with spring(stiffness 100)", "x with spring(stiffness 100, damping 10)"),
+        ("x with spring(velocity 5)", "x with spring(stiffness 100, damping 10, velocity 5)"),
+        ("x with spring(mass 2, stiffness 200)", "x with spring(stiffness 100, damping 5)"),
+        ("x with spring(mass 4, stiffness 4)", "x with spring(bounce -0.2)"),
+        ("x with spring(stiffness 1e300)", "x with spring(stiffness 1e+300, damping 10)"),
+        ("x with compose(spring, ease-in)", "x with compose(spring, ease-in)"),
         ("fade in c", "fadeIn c"),
         ("fade out all", "fadeOut all views"),
         ("fade all from 0 to 1", "fade all views from 0 to 1"),
@@ -343,6 +365,7 @@ private func reformatExpr(_ source: String) -> String {
         "delayed", "by", "wait", "zero", "one", "empty", "cancelled", "pi", "tau", "degrees", "radians", "turns",
         "s", "ms", "sec", "2", "0.5", "1e-3", "3", "0", "1/3", "(", ")", ",", ".", "=", ";", "*", "+", "-", "/", "^",
         "||", "|", "@", "#", "\n", ".5", "1e999", "1000", "123456789012345.678", "9007199254740993", "2e19", "1e-400",
+        "spring", "spring", "smooth", "snappy", "bouncy", "bounce", "stiffness", "damping", "mass", "velocity",
     ]
 
     @Test(arguments: [11, 12, 13, 14, 15, 16] as [UInt64])

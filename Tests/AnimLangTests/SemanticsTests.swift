@@ -129,6 +129,40 @@ struct SemanticsTests {
              source: "let f = rotate a from 0 to 0.5 turns ; rotate b from 0 to pi radians ; rotate c from 0 to 90 deg",
              duration: "3",
              expectations: [("1", "a.rotation", 180), ("2", "b.rotation", 180), ("3", "c.rotation", 90)]),
+        // Springs (§6.4): E(p) = x(p·T), the whole settling fitted into the window.
+        // `bouncy spring`: ζ = 0.7, ω = 1, v = 0, T = ln(√(1 + 0.7²/0.51)/0.001)/0.7 = 10.349182.
+        // At t = 0.5: τ = T/2 = 5.1745911, e^(−0.7τ) = 0.0267235, ω_d τ = √0.51·τ = 3.6953972,
+        // cos = −0.8505298, sin = −0.5259269, (ζω − v)/ω_d = 0.9801961, so
+        // x = 1 − 0.0267235·(−0.8505298 − 0.9801961·0.5259269) = 1.0365053: 103.65053.
+        // The other values are make_spring_golden.py's (AnimationsTests/Golden): 100·E(t).
+        Case(name: "a bouncy spring",
+             source: "let f = animate v.x from 0 to 100 with a bouncy spring",
+             duration: "1",
+             expectations: [("0", "v.x", 0), ("0.1", "v.x", 32.187939577962765), ("0.2", "v.x", 74.908258128602967),
+                            ("0.3", "v.x", 97.950792422407562), ("0.4", "v.x", 104.42445830084934),
+                            ("0.5", "v.x", 103.65053367312986), ("0.6", "v.x", 101.5759353513497),
+                            ("0.7", "v.x", 100.27160758224534), ("0.8", "v.x", 99.824477283649504),
+                            ("0.9", "v.x", 99.810487990639507), ("1", "v.x", 100)]),
+        // `spring(stiffness 200, damping 10)` in 2 s: ζ = 10/(2√200) = 0.3535534, ω = √200 = 14.142136,
+        // ω_d = ω√(1 − ζ²) = 13.228757, T = ln(√(1 + (ζω/ω_d)²)/0.001)/(ζω) = 1.3949042 s of spring
+        // fitted into the 2 s window, so t = 0.5 is p = 0.25, spring time T/4 = 0.3487260:
+        // e^(−5·0.3487260) = 0.1748844, ω_d·0.3487260 = 4.6132120, cos = −0.0990145,
+        // sin = −0.9950860, ζω/ω_d = 0.3779645: x = 1 − 0.1748844·(−0.0990145 − 0.3779645·0.9950860)
+        // = 1.0830913. The rest from the golden script, at p = t/2.
+        Case(name: "a physical spring fitted into its window",
+             source: "let f = animate v.x from 0 to 100 in 2s with spring(stiffness 200, damping 10)",
+             duration: "2",
+             expectations: [("0", "v.x", 0), ("0.2", "v.x", 95.381903927183309), ("0.4", "v.x", 126.03205715729136),
+                            ("0.5", "v.x", 108.30913478458906), ("0.6", "v.x", 94.118828350106132),
+                            ("1", "v.x", 102.77069107540402), ("1.5", "v.x", 99.64991386163039),
+                            ("1.8", "v.x", 100.17246402991566), ("2", "v.x", 100)]),
+        // Reversing a spring tween plays it backwards: at t the value the tween had at 1 − t,
+        // 100·E(1 − t) (the spring has no mirror of its own; the tween keeps the wrapper).
+        Case(name: "a spring tween reversed",
+             source: "let t = animate v.x from 0 to 100 with bouncy spring\nlet f = t reversed",
+             duration: "1",
+             expectations: [("0", "v.x", 100), ("0.5", "v.x", 103.65053367312986), ("0.8", "v.x", 74.908258128602967),
+                            ("1", "v.x", 0)]),
         // zero annihilates sequences; `x ^ 0` is one.
         Case(name: "cancelled",
              source: "let f = fadeIn a ; zero",

@@ -28,13 +28,13 @@ struct GoldenSample: Sendable {
 }
 
 /// The directory holding this source file, from `#filePath` (no bundle resources).
-private func testDirectory(_ path: String = #filePath) -> String {
+func testDirectory(_ path: String = #filePath) -> String {
     guard let slash = path.lastIndex(of: "/") else { return "." }
     return String(path[..<slash])
 }
 
 /// The whole file as a string, or nil when it cannot be read.
-private func readTextFile(_ path: String) -> String? {
+func readTextFile(_ path: String) -> String? {
     guard let file = fopen(path, "rb") else { return nil }
     defer { fclose(file) }
     var bytes: [UInt8] = []
@@ -47,7 +47,7 @@ private func readTextFile(_ path: String) -> String? {
     return String(decoding: bytes, as: UTF8.self)
 }
 
-private func trimmed(_ text: Substring) -> String {
+func trimmed(_ text: Substring) -> String {
     var slice = text
     while let first = slice.first, first == " " || first == "\t" || first == "\r" { slice.removeFirst() }
     while let last = slice.last, last == " " || last == "\t" || last == "\r" { slice.removeLast() }
