@@ -35,7 +35,9 @@ public func playerPage(_ export: WebExport) -> String {
     html += "<h2>Events</h2>\n<ol id=\"log\" class=\"log\"><li class=\"none\">" + (export.events.isEmpty ? "none in this animation" : "none yet") + "</li></ol>\n"
     html += "</aside>\n</main>\n"
     html += controls
-    html += "<script>\nconst EXPORT = " + waapiJSON(export) + ";\nconst DRAWN = " + stage.drawnJSON + ";\n" + playerScript + "</script>\n</body>\n</html>\n"
+    // Inside <script>, `</` could end the element: `<\/` means the same in a JavaScript string.
+    let data = waapiJSON(export).replacingAll("</", with: "<\\/").replacingAll("<!--", with: "<\\!--")
+    html += "<script>\nconst EXPORT = " + data + ";\nconst DRAWN = " + stage.drawnJSON + ";\n" + playerScript + "</script>\n</body>\n</html>\n"
     return html
 }
 

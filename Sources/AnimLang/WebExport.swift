@@ -92,6 +92,11 @@ public struct WebExport: Sendable {
     public struct Event: Sendable {
         public let name: String
         public let time: Time
+
+        public init(name: String, time: Time) {
+            self.name = name
+            self.time = time
+        }
     }
 
     /// The binding exported, and the file it came from.
@@ -141,15 +146,33 @@ public func webExport(_ outcome: Outcome, source: String = "") -> (WebExport?, [
     guard let compiled else {
         return (WebExport(binding: target.name, source: source, duration: .zero, isCancelled: true, views: [], events: []), [])
     }
-    let order = firstMentionOrder(outcome.program)
-    var builder = WebExportBuilder(scene: compiled, initial: outcome.initial)
-    let export = builder.export(binding: target.name, source: source, viewOrder: order, declaredViews: outcome.program.views.map(\.name))
+    let (export, approximated) = WebExport.make(compiled, binding: target.name, source: source, initial: outcome.initial,
+                                                viewOrder: firstMentionOrder(outcome.program),
+                                                declaredViews: outcome.program.views.map(\.name))
     let range = target.nameRange == .none ? target.range : target.nameRange
-    let warnings = builder.approximated.map { item in
+    let warnings = approximated.map { item in
         Diagnostic(.exportApproximated(property: item.property.description, from: item.from, to: item.to), at: range,
                    hint: "the browser shows it less closely than 1e-4 of its range there; `animc eval` has the exact values")
     }
     return (export, warnings)
+}
+
+extension WebExport {
+    /// The web export of a compiled scene (``webExport(_:source:)`` is this for a
+    /// file), and where it could not follow a property within its bound.
+    /// `viewOrder` orders the views (the rest follow, sorted); `events` stands
+    /// in for the scene's own until `CompiledScene` lists them (see ``placedEvents(_:)``).
+    public static func make(_ scene: CompiledScene, binding: String, source: String = "", initial: [Property: Value] = [:],
+                            viewOrder: [String] = [], declaredViews: [String] = [], events: [Event] = [])
+        -> (WebExport, [(property: Property, from: Double, to: Double)]) {
+        var builder = WebExportBuilder(scene: scene, initial: initial)
+        var export = builder.export(binding: binding, source: source, viewOrder: viewOrder, declaredViews: declaredViews)
+        if !events.isEmpty {
+            export = WebExport(binding: export.binding, source: export.source, duration: export.duration, isCancelled: false,
+                               views: export.views, events: (export.events + events).sorted { $0.time < $1.time })
+        }
+        return (export, builder.approximated)
+    }
 }
 
 /// View names in order of first mention: a `view` declaration or a tween's

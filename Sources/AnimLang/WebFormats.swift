@@ -205,8 +205,8 @@ func jsonString(_ text: String) -> String {
         case "\n": out += "\\n"
         case "\r": out += "\\r"
         case "\t": out += "\\t"
-        // Safe inside a <script> element and in JavaScript source.
-        case "<", ">", "&", "\u{2028}", "\u{2029}":
+        // Also valid JavaScript (which before ES2019 had no raw U+2028 or U+2029 in strings).
+        case "\u{2028}", "\u{2029}":
             out += "\\u" + hex4(scalar.value)
         default:
             if scalar.value < 0x20 {
@@ -229,8 +229,8 @@ func commentSafe(_ text: String) -> String {
     text.replacingAll("*/", with: "* /").replacingAll("--", with: "- -")
 }
 
-private extension String {
-    /// Every occurrence of `target` replaced (the library links no Foundation).
+extension String {
+    /// Every occurrence of `target` replaced by `replacement` (AnimLang links no Foundation).
     func replacingAll(_ target: String, with replacement: String) -> String {
         guard !target.isEmpty else { return self }
         var out = ""
