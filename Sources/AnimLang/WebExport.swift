@@ -233,7 +233,7 @@ private struct Span {
         case split(from: Value, to: Value, first: String, second: String)
         /// From `from` to `to` along `linear(…)`.
         case approximated(from: Value, to: Value, curve: LinearCurve)
-        /// Numbers between `low` and `high` along `linear(…)` (ties and warps).
+        /// Numbers from `low` to `high` along `linear(…)` (ties and warps); the curve may leave [low, high].
         case normalized(low: Double, high: Double, curve: LinearCurve)
         /// Colours as keyframes at fractions of the span (interpolated premultiplied, as CSS does).
         case baked([(Double, Value)])
@@ -317,8 +317,8 @@ private struct WebExportBuilder {
         case .approximated(let from, let to, let curve):
             guard case .number(let a) = from, case .number(let b) = to else { return }
             for point in curve.points { widen(a + (b - a) * point.output) }
-        case .normalized(let low, let high, _):
-            widen(low, high)
+        case .normalized(let low, let high, let curve):
+            for point in curve.points { widen(low + (high - low) * point.output) }
         case .baked:
             break
         }
@@ -529,8 +529,14 @@ private struct WebExportBuilder {
         }
         if !curve.isWithinBound { noteApproximation(property, piece) }
         let outputs = curve.points.map(\.output)
-        let low = outputs.min() ?? 0, high = outputs.max() ?? 0
-        guard high > low else { return [Span(start: piece.start, end: piece.end, curve: .hold(.number(low)))] }
+        let least = outputs.min() ?? 0, most = outputs.max() ?? 0
+        guard most > least else { return [Span(start: piece.start, end: piece.end, curve: .hold(.number(least)))] }
+        // Keyframes on the values at the ends (which the breakpoints then make exact),
+        // unless the curve comes back near where it started: then on its least and greatest.
+        var low = least, high = most
+        if let first = outputs.first, let last = outputs.last, abs(last - first) >= (most - least) / 4 {
+            (low, high) = (first, last)
+        }
         if curve.points.count == 2, let first = curve.points.first, let last = curve.points.last {
             return [Span(start: piece.start, end: piece.end,
                          curve: .eased(from: .number(first.output), to: .number(last.output), easing: "linear", ends: (0, 1)))]
