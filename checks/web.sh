@@ -20,5 +20,5 @@ if ! command -v chromium-headless-shell >/dev/null 2>&1 && [ ! -x /usr/lib/chrom
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium-headless-shell >/dev/null
 fi
 
-swift build >/dev/null
+swift build
 python3 checks/web_check.py --animc .build/debug/animc --screenshots docs/images "$@"
