@@ -5,8 +5,10 @@ family. Forms the language gains later (colours, `emit`, springs) are used
 when `animc check` accepts a probe of them, so the check grows with it.
 """
 
+import json
 import os
 import random
+from fractions import Fraction
 import subprocess
 import tempfile
 
@@ -99,6 +101,14 @@ class Generator:
             return f"{inner} with {self.easing(monotone=True)}"
         return f"{inner} {modifier}"
 
+    def repetition(self, index):
+        """A repetition too long to list (kept symbolic, exported with an iteration count), then a tail."""
+        rng = self.rng
+        count = rng.choice([12000, 30000, 1000000])
+        lines = [f"# generated program {index} (checks/web_programs.py)",
+                 f"let final = ({self.expr(2)}) ^ {count} ; {self.expr(1)}"]
+        return "\n".join(lines) + "\n"
+
     def program(self, index):
         rng = self.rng
         lines = [f"# generated program {index} (checks/web_programs.py)"]
@@ -138,15 +148,37 @@ def eval_line(source):
     return []
 
 
+def with_times(animc, source):
+    """`source` with a `# eval: --at` line: 41 instants spread over its duration (exact fractions of it)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".anim", delete=False) as handle:
+        handle.write(source)
+        path = handle.name
+    try:
+        result = subprocess.run([animc, "export", path, "--to", "waapi"], capture_output=True, text=True)
+        if result.returncode != 0:
+            return None
+        duration = Fraction(str(json.loads(result.stdout)["duration"])).limit_denominator(10**6)
+    finally:
+        os.unlink(path)
+    times = sorted({duration * k / 40 for k in range(41)} | {Fraction(1, 4), duration - Fraction(1, 8)})
+    times = [t for t in times if 0 <= t <= duration]
+    return "# eval: --at " + ",".join(f"{t.numerator}/{t.denominator}" for t in times) + "\n" + source
+
+
 def generate_programs(count, seed, animc):
-    """`count` programs that `animc eval` accepts (at most 400 rows each), the same for the same seed."""
+    """`count` programs that `animc eval` accepts (at most 400 rows each), the same for the same seed;
+    one in twenty repeats a part too many times to list, sampled at chosen instants."""
     features = {name for name, probe in PROBES.items() if accepted(animc, probe)}
     rng = random.Random(seed)
     programs = []
     attempts = 0
     while len(programs) < count and attempts < count * 20:
         attempts += 1
-        source = Generator(rng, features).program(len(programs))
-        if accepted(animc, source):
+        generator = Generator(rng, features)
+        if len(programs) % 20 == 19:
+            source = with_times(animc, generator.repetition(len(programs)))
+        else:
+            source = generator.program(len(programs))
+        if source and accepted(animc, source):
             programs.append(source)
     return programs
