@@ -233,6 +233,9 @@ public enum DiagnosticKind: Equatable, Sendable {
     case animation(AnimationError)
     /// A binding whose value cannot be sampled.
     case cannotSample(binding: String, AnimationError)
+    /// A web export that follows a property less closely than its bound
+    /// (1e-4 of the range) between two times, in seconds.
+    case exportApproximated(property: String, from: Double, to: Double)
 
     // MARK: Command line
 
@@ -242,6 +245,8 @@ public enum DiagnosticKind: Equatable, Sendable {
     /// `--binding NAME` naming no binding of `file`.
     case noSuchBinding(String, file: String)
     case unreadableFile(path: String, reason: String)
+    /// `-o PATH` that cannot be written.
+    case unwritableFile(path: String, reason: String)
     case cannotNormalize(String)
     case unknownCommand(String)
     case missingCommand
@@ -328,8 +333,10 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .nonMonotoneWarp: return "non-monotone-warp"
         case .animation(let error): return DiagnosticKind.id(of: error)
         case .cannotSample: return "cannot-sample"
+        case .exportApproximated: return "export-approximated"
         case .tooManyRows: return "too-many-rows"
         case .unreadableFile: return "unreadable-file"
+        case .unwritableFile: return "unwritable-file"
         case .cannotNormalize: return "cannot-normalize"
         case .unknownCommand: return "unknown-command"
         case .missingCommand: return "missing-command"
@@ -348,7 +355,7 @@ public enum DiagnosticKind: Equatable, Sendable {
 
     public var severity: Diagnostic.Severity {
         switch self {
-        case .piInDegrees, .neverStarts:
+        case .piInDegrees, .neverStarts, .exportApproximated:
             return .warning
         case .leadingDecimalPoint, .lonePipe, .nulByte, .unexpectedCharacter, .invalidUTF8, .expectedItem, .expectedName,
              .reservedName, .expectedProperty, .expectedPropertyName, .expectedToken, .expectedExpression, .expectedOperator,
@@ -361,7 +368,7 @@ public enum DiagnosticKind: Equatable, Sendable {
              .springAdjectiveAlone, .unknownName, .duplicateView, .duplicateProperty,
              .duplicateLet, .cycle, .unknownBinding, .noBinding, .noViews, .incompleteTween, .notFiniteTween,
              .notFiniteDuration, .negativeDuration, .unrepresentableDuration, .timeOverflow, .retimeInstant,
-             .nonMonotoneWarp, .animation, .cannotSample, .tooManyRows, .noSuchBinding, .unreadableFile, .cannotNormalize,
+             .nonMonotoneWarp, .animation, .cannotSample, .tooManyRows, .noSuchBinding, .unreadableFile, .unwritableFile, .cannotNormalize,
              .unknownCommand, .missingCommand, .unknownOption, .optionNotAccepted, .missingValue, .unexpectedValue,
              .invalidValue, .missingArgument, .extraArgument, .standardInputTwice, .tooFewKeyframes, .unknownColor,
              .mixedColorSeparators, .colorArguments, .colorChannel, .keyframeOffsetOnEnd, .keyframeOffsetRange,
@@ -542,6 +549,10 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "no binding named \(quoted(name)) in \(file)"
         case .unreadableFile(let path, let reason):
             return "cannot read \(path): \(reason)"
+        case .unwritableFile(let path, let reason):
+            return "cannot write \(path): \(reason)"
+        case .exportApproximated(let property, let from, let to):
+            return "the web export follows `\(property)` less closely than 1e-4 of its range between \(formatNumber(from))s and \(formatNumber(to))s"
         case .cannotNormalize(let why):
             return "cannot normalize: \(why)"
         case .unknownCommand(let command):

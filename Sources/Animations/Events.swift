@@ -224,3 +224,33 @@ extension RepetitionBlock {
         return result
     }
 }
+
+extension CompiledScene {
+    /// Every firing, listed one by one (repetitions expanded), sorted by
+    /// time then name, one per name and instant; `nil` when there are more
+    /// than `limit` or the scene repeats forever. For exporters, which
+    /// write each event down.
+    public func allEvents(limit: Int = 100_000) -> [PlacedEvent]? {
+        var found: [PlacedEvent] = []
+        guard collectAll(into: &found, limit: limit, toScene: { $0 }) else { return nil }
+        return Array(Set(found)).sorted()
+    }
+
+    private func collectAll(into found: inout [PlacedEvent], limit: Int, toScene: (Instant) -> Instant) -> Bool {
+        for event in events {
+            found.append(PlacedEvent(name: event.name, time: toScene(event.time)))
+            if found.count > limit { return false }
+        }
+        for block in blocks where block.body.hasEvents {
+            guard !block.isEndless else { return false }
+            let copies = block.period.isPositive ? block.count : 1
+            for copy in 0..<copies {
+                let placed = block.body.collectAll(into: &found, limit: limit) { local in
+                    toScene(block.path.backward(block.shift(local, byCopies: copy), upper: false))
+                }
+                guard placed else { return false }
+            }
+        }
+        return true
+    }
+}

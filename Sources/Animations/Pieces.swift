@@ -36,6 +36,36 @@ public struct Piece: Sendable {
     }
 
     public let rule: Rule
+    /// The segment that plays, for a ``Rule-swift.enum/tween(from:to:easing:p0:p1:)``
+    /// piece: its exact window tells where, inside the piece, its easing's
+    /// own breakpoints fall (the jumps of `steps`, say) in exact time.
+    public let segment: Segment?
+
+    public init(start: Instant, end: Instant, rule: Rule, segment: Segment? = nil) {
+        self.start = start
+        self.end = end
+        self.rule = rule
+        self.segment = segment
+    }
+}
+
+extension Piece {
+    /// The same piece `delta` later, its segment too (an exporter placing
+    /// the last copy of a ``Repetition``); `nil` when exact time overflows.
+    public func shifted(by delta: Time) -> Piece? {
+        func move(_ t: Instant) -> Instant? {
+            guard let exact = t.exact else { return Instant(approximately: t.seconds + delta.seconds) }
+            return (try? exact.adding(delta)).map(Instant.init)
+        }
+        guard let start = move(start), let end = move(end) else { return nil }
+        var moved: Segment?
+        if let segment {
+            guard let s = move(segment.start), let e = move(segment.end) else { return nil }
+            moved = Segment(property: segment.property, from: segment.from, to: segment.to, easing: segment.easing,
+                            start: s, end: e, isForward: segment.isForward, warp: nil)
+        }
+        return Piece(start: start, end: end, rule: rule, segment: moved)
+    }
 }
 
 extension CompiledScene {
@@ -43,6 +73,10 @@ extension CompiledScene {
     /// `initial` is its declared initial value. Empty when no segment
     /// animates it (it then holds `initial` throughout).
     public func pieces(of property: Property, initial: Value? = nil) -> [Piece] {
+        pieces(of: property, initial: initial, mergingHolds: true)
+    }
+
+    func pieces(of property: Property, initial: Value?, mergingHolds: Bool) -> [Piece] {
         guard let track = track(for: property) else { return [] }
         var breakpoints: [Instant] = [Instant(.zero), Instant(duration)]
         for index in 0..<track.count {
@@ -61,13 +95,13 @@ extension CompiledScene {
         }
         var pieces: [Piece] = []
         for (start, end) in zip(unique, unique.dropFirst()) {
-            let rule = track.rule(between: start, and: end, initial: initial)
+            let (rule, segment) = track.rule(between: start, and: end, initial: initial)
             // Neighbours with one hold make one piece.
-            if case .hold(let value) = rule, let last = pieces.last, case .hold(let previous) = last.rule, previous == value {
+            if mergingHolds, case .hold(let value) = rule, let last = pieces.last, case .hold(let previous) = last.rule, previous == value {
                 pieces[pieces.count - 1] = Piece(start: last.start, end: end, rule: rule)
                 continue
             }
-            pieces.append(Piece(start: start, end: end, rule: rule))
+            pieces.append(Piece(start: start, end: end, rule: rule, segment: segment))
         }
         return pieces
     }
@@ -75,10 +109,10 @@ extension CompiledScene {
 
 extension Track {
     /// The rule over the open interval `(start, end)`, which no breakpoint crosses.
-    func rule(between start: Instant, and end: Instant, initial: Value?) -> Piece.Rule {
+    func rule(between start: Instant, and end: Instant, initial: Value?) -> (Piece.Rule, Segment?) {
         // Inside a symbolic repetition's window: sample.
         for reference in blocks where reference.block.start < end && start < reference.block.end {
-            return .sampled
+            return (.sampled, nil)
         }
         let middle: Instant
         if let a = start.exact, let b = end.exact, let sum = try? a.adding(b), let half = try? sum.divided(by: Time(2)) {
@@ -103,14 +137,124 @@ extension Track {
             }
             var distinct: [Segment] = []
             for winner in winners where !distinct.contains(storage[winner]) { distinct.append(storage[winner]) }
-            guard distinct.count == 1, let segment = distinct.first, segment.warp == nil, !segment.isJump else { return .sampled }
-            return .tween(from: segment.from, to: segment.to, easing: segment.easing,
-                          p0: segment.progress(at: start), p1: segment.progress(at: end))
+            guard distinct.count == 1, let segment = distinct.first, segment.warp == nil, !segment.isJump else { return (.sampled, nil) }
+            return (.tween(from: segment.from, to: segment.to, easing: segment.easing,
+                           p0: segment.progress(at: start), p1: segment.progress(at: end)), segment)
         }
         // Held: the rule gives one value for the whole interval.
         var resolution = Resolution()
         resolve(at: middle, into: &resolution)
-        guard let value = resolution.value(initial: initial) else { return .sampled }
-        return .hold(value)
+        guard let value = resolution.value(initial: initial) else { return (.sampled, nil) }
+        return (.hold(value), nil)
+    }
+}
+
+/// A symbolic repetition (`x ^ 1_000_000_000`, kept as one block by
+/// ``Scene/compile(materializeLimit:)``) seen from a property whose window
+/// it governs alone: no listed segment and no other repetition of the
+/// property overlaps its window, and its copies run on a plain clock (no
+/// easing warp above it). There ``CompiledScene/pieces(of:initial:)`` can
+/// only say `.sampled`; this says what every copy does, so an exporter can
+/// play one copy `count` times (a CSS iteration count) instead of listing them.
+///
+/// ```swift
+/// for repetition in compiled.repetitions(of: lamp) {
+///     // copy 0 plays `first`; copy k ≥ 1 plays `later` shifted by (k − 1)·period
+/// }
+/// ```
+///
+/// The first copy can differ from the others: before its first segment
+/// starts, a copy shows what the previous copy ended on, and copy 0 shows
+/// what the scene held before the repetition. Every later copy is the same.
+public struct Repetition: Sendable {
+    /// Where copy 0 starts and the last copy ends, in the scene's time.
+    public let start: Instant
+    public let end: Instant
+    /// The length of one copy in the scene's time.
+    public let period: Time
+    /// How many copies (at least 2).
+    public let count: Int
+    /// The pieces of copy 0, in the scene's time `[start, start + period]`.
+    public let first: [Piece]
+    /// The pieces of copy 1, in the scene's time `[start + period, start + 2·period]`;
+    /// copy k shows them shifted by `(k − 1)·period`.
+    public let later: [Piece]
+}
+
+extension CompiledScene {
+    /// The symbolic repetitions that alone govern `property` over their
+    /// windows (see ``Repetition``), in order of start. Each lies inside one
+    /// `.sampled` piece of ``pieces(of:initial:)``; any other repetition on
+    /// the property (under a warp, or overlapped by other segments) is left
+    /// to sampling.
+    public func repetitions(of property: Property, initial: Value? = nil) -> [Repetition] {
+        guard let track = track(for: property) else { return [] }
+        var result: [Repetition] = []
+        for reference in track.blocks {
+            let block = reference.block
+            let path = block.path
+            guard path.stages.isEmpty, path.collapse == nil, path.affine.isIncreasing, block.count >= 2,
+                  let period = try? block.period.divided(by: path.affine.scale),
+                  block.start.exact != nil, block.end.exact != nil else { continue }
+            var overlapped = false
+            for index in 0..<track.count where !(track.ends[index] <= block.start || block.end <= track.starts[index]) {
+                overlapped = true
+                break
+            }
+            for other in track.blocks where other.block !== block && other.block.start < block.end && block.start < other.block.end {
+                overlapped = true
+            }
+            guard !overlapped else { continue }
+            let body = block.body.pieces(of: property, initial: nil, mergingHolds: false)
+            guard let first = placeCopy(body, of: block, copy: 0, property: property, initial: initial),
+                  let later = placeCopy(body, of: block, copy: 1, property: property, initial: initial) else { continue }
+            result.append(Repetition(start: block.start, end: block.end, period: period, count: block.count, first: first, later: later))
+        }
+        result.sort { $0.start < $1.start }
+        return result
+    }
+
+    /// The value of `property` at an instant, exact or not.
+    public func value(of property: Property, at t: Instant, initial: Value? = nil) -> Value? {
+        guard let track = track(for: property) else { return initial }
+        var resolution = Resolution()
+        track.resolve(at: t, into: &resolution)
+        return resolution.value(initial: initial)
+    }
+
+    /// A copy of a block's body pieces in the scene's time. Holds take the
+    /// value the scene shows there (a copy's holds depend on its neighbours);
+    /// tweens keep their rule, and their segment is placed in the scene.
+    private func placeCopy(_ body: [Piece], of block: RepetitionBlock, copy: Int, property: Property, initial: Value?) -> [Piece]? {
+        guard let shift = try? block.period.multiplied(by: Int64(copy)) else { return nil }
+        func scene(_ u: Instant) -> Instant? {
+            guard let exact = u.exact, let shifted = try? exact.adding(shift) else { return nil }
+            return block.path.affine.invert(Instant(shifted))
+        }
+        var placed: [Piece] = []
+        for piece in body {
+            guard let start = scene(piece.start), let end = scene(piece.end) else { return nil }
+            switch piece.rule {
+            case .hold:
+                let middle: Instant
+                if let a = start.exact, let b = end.exact, let sum = try? a.adding(b), let half = try? sum.divided(by: Time(2)) {
+                    middle = Instant(half)
+                } else {
+                    middle = Instant(approximately: (start.seconds + end.seconds) / 2)
+                }
+                guard let value = value(of: property, at: middle, initial: initial) else { return nil }
+                placed.append(Piece(start: start, end: end, rule: .hold(value)))
+            case .tween:
+                let segment = piece.segment.flatMap { segment -> Segment? in
+                    guard let s = scene(segment.start), let e = scene(segment.end) else { return nil }
+                    return Segment(property: segment.property, from: segment.from, to: segment.to, easing: segment.easing,
+                                   start: s, end: e, isForward: segment.isForward, warp: nil)
+                }
+                placed.append(Piece(start: start, end: end, rule: piece.rule, segment: segment))
+            case .sampled:
+                placed.append(Piece(start: start, end: end, rule: .sampled))
+            }
+        }
+        return placed
     }
 }

@@ -40,6 +40,9 @@ enum Options {
     static let tree = Flag("--tree", help: "Print the normal form as an indented tree.")
     static let width = Option.integer("--width", value: "N", in: 10...1000,
                                       help: "Width of the bar chart, in characters.", default: defaultWidth)
+    static let to = Option<WebFormat>.choice(
+        "--to", help: "html: a page that plays it; css: a stylesheet; waapi: Web Animations JSON.", default: .html)
+    static let output = Option.text("--output", short: "o", value: "OUT", help: "Write to OUT instead of standard output.")
 
     /// `--until`: one time, written as for `--at`.
     @Sendable static func readTime(_ text: String) throws(InvalidValue) -> SampleTimes {
@@ -136,6 +139,16 @@ let interface = Interface(
                 options: [Options.binding.spec],
                 examples: ["animc equal examples/laws.anim examples/laws.anim --binding distributed"],
                 run: equalCommand),
+        Command(name: "export", arguments: [file],
+                summary: "Write a page, CSS or Web Animations JSON that plays it.",
+                discussion: "Export the last `let` of FILE (or the one --binding names) for browsers: every property "
+                    + "`view.p` becomes a registered custom property `--p` on the view's element, animated by its own "
+                    + "keyframes over the whole animation. --to html writes one self-contained page that plays it "
+                    + "(controls, a readout of every property, `#t=1.5` to seek); css a stylesheet; waapi JSON for "
+                    + "`element.animate`. Easings CSS has stay exact; others become `linear()` within 1e-4 of their range.",
+                options: [Options.binding.spec, Options.to.spec, Options.output.spec],
+                examples: ["animc export examples/talk.anim -o talk.html", "animc export examples/talk.anim --to css"],
+                run: exportCommand),
     ],
     notes: ["FILE may be `-` for standard input. An option's value follows it (`--fps 4`) or is joined to it "
         + "by `=` (`--fps=4`).", "`animc COMMAND --help` (or `animc help COMMAND`) describes a command and its options."],
@@ -151,6 +164,7 @@ let interface = Interface(
         "animc check examples/talk.anim",
         "animc normalize examples/laws.anim --binding distributed",
         "animc timeline examples/talk-semiring.anim --width 30",
+        "animc export examples/talk.anim -o talk.html",
         "animc eval --help",
     ],
     epilogue: "The language is described in grammar.md.",
@@ -213,6 +227,23 @@ let interface = Interface(
         standardOutput.write(timelineText(compiled, width: arguments.value(Options.width) ?? Options.defaultWidth))
     } catch {
         report([samplingError(error, binding: target)], in: file)
+        throw .failure
+    }
+}
+
+@Sendable func exportCommand(_ arguments: ParsedArguments) throws(ExitStatus) {
+    let file = try readSource(arguments.positional(0))
+    let (outcome, _, _) = try evaluated(file, arguments)
+    let (export, diagnostics) = webExport(outcome, source: file.name)
+    report(diagnostics, in: file)
+    guard let export else { throw .failure }
+    let text = (arguments.value(Options.to) ?? .html).text(export)
+    guard let path = arguments.value(Options.output), path != "-" else {
+        standardOutput.write(text)
+        return
+    }
+    if case .failure(let failure) = System.writeFile(path, Array(text.utf8)) {
+        report(Diagnostic(.unwritableFile(path: path, reason: failure.reason), at: .none))
         throw .failure
     }
 }

@@ -33,6 +33,8 @@ struct DiagnosticCatalogTests {
         .nonMonotoneWarp(.linear), .animation(.negativeCount(-1)), .cannotSample(binding: "a", .overflow("x")),
         .tooManyRows(binding: "a", duration: Time(2), fps: 10, limit: 1), .noSuchBinding("nope", file: "a.anim"),
         .unreadableFile(path: "a.anim", reason: "No such file or directory"), .cannotNormalize("x"),
+        .unwritableFile(path: "out/a.html", reason: "No such file or directory"),
+        .exportApproximated(property: "a.x", from: 0, to: 1e9),
         .unknownCommand("frobnicate"), .missingCommand, .unknownOption("--bogus", command: "eval"),
         .optionNotAccepted("--width", command: "eval"), .missingValue(option: "--fps"), .unexpectedValue(option: "--tree"),
         .invalidValue(option: "--fps", value: "0", expected: "a whole number from 1 to 1000000"),

@@ -64,6 +64,33 @@ struct CommandLineTests {
         #expect(unreadable.errors.contains("cannot read no/such/file.anim"))
     }
 
+    @Test func exportWritesEachFormat() throws {
+        let page = try animc(["export", "examples/talk.anim"])
+        #expect(page.status == 0)
+        #expect(page.output.hasPrefix("<!doctype html>") && page.output.contains("window.animc"))
+        let css = try animc(["export", "-", "--to", "css"], input: "let f = animate a.x from 0 to 10\n")
+        #expect(css.status == 0)
+        #expect(css.output.contains("@property --x { syntax: '<number>'; inherits: false; initial-value: 0; }"))
+        #expect(css.output.contains("animation:\n    animc-a-x 1000ms linear 0ms 1 normal both;"))
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("animc-export-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let written = try animc(["export", "examples/jumps.anim", "--to=waapi", "-o", path])
+        #expect(written.status == 0 && written.output.isEmpty)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
+        #expect(json?["duration"] as? Double == 1)
+    }
+
+    @Test func exportMistakes() throws {
+        let format = try animc(["export", "examples/talk.anim", "--to", "pdf"])
+        #expect(format.status == 2)
+        #expect(format.errors.contains("animc: error: --to takes html, css or waapi, not `pdf`"))
+        let unwritable = try animc(["export", "examples/talk.anim", "-o", "no/such/dir/talk.html"])
+        #expect(unwritable.status == 1)
+        #expect(unwritable.errors.contains("animc: error: cannot write no/such/dir/talk.html: No such file or directory"))
+        let script = try animc(["export", "-"], input: "let a = fadeIn x with ease-inout\n")
+        #expect(script.status == 1 && script.output.isEmpty)
+    }
+
     @Test func tooManyRowsIsRefusedWithAHint() throws {
         let result = try animc(["eval", "examples/forever.anim"])
         #expect(result.status == 1)

@@ -1,0 +1,561 @@
+import Animations
+
+/// `--to html`: one self-contained page that plays the animation (exports.md
+/// §1 and §3). No network and no files besides itself, so it works from
+/// `file://`.
+///
+/// The stage is SVG: a shape per view, in first-mention order, sitting in a
+/// line, evenly spaced: side by side, or one above the other when the views
+/// travel further sideways than up and down (so that their paths do not
+/// cross). A view is a circle when it has a `radius`, else a square
+/// (`width`, `height`, `size`, default 60); `x` and `y` move it from its home,
+/// `scale` and `rotation` (degrees) act about its centre, `opacity` is clamped
+/// to [0, 1], `color` (or `fill`) fills it; a view that sets no colour gets
+/// one of ten distinct ones. The stage holds every position reached, with a
+/// margin. Every other property is a number in the readout beside the stage.
+///
+/// The Web Animations API plays the exported keyframes (``waapiJSON(_:)``,
+/// embedded): the page never computes a value itself. It reads them back
+/// from the elements' computed custom properties, for its readout and for
+/// tests: `window.animc = { duration, cancelled, seek(t), values() }`, where
+/// `seek(t)` pauses at `t` seconds and `values()` maps `"view.property"` to a
+/// number or a CSS colour string. Events are `animc-event` DOM events
+/// (`detail.name`, `detail.time`), fired on the stage (they bubble to the
+/// document) as the playhead passes them, playing or seeking forwards.
+///
+/// Controls: play/pause (space), a scrubber with the time, speed 0.25×–4×,
+/// loop, ←/→ to step one frame (1/60 s); `#t=1.5` in the address seeks there
+/// and pauses.
+public func playerPage(_ export: WebExport) -> String {
+    let stage = StageLayout(export)
+    var html = pageHead(export, stage)
+    html += "<main>\n<section class=\"stage-panel\">\n"
+    html += stage.svg
+    html += "</section>\n<aside>\n<h2>Values</h2>\n<table class=\"readout\"><tbody id=\"readout\"></tbody></table>\n"
+    html += "<h2>Events</h2>\n<ol id=\"log\" class=\"log\"><li class=\"none\">" + (export.events.isEmpty ? "none in this animation" : "none yet") + "</li></ol>\n"
+    html += "</aside>\n</main>\n"
+    html += controls
+    // Inside <script>, `</` could end the element: `<\/` means the same in a JavaScript string.
+    let data = waapiJSON(export).replacingAll("</", with: "<\\/").replacingAll("<!--", with: "<\\!--")
+    html += "<script>\nconst EXPORT = " + data + ";\nconst DRAWN = " + stage.drawnJSON + ";\n" + playerScript + "</script>\n</body>\n</html>\n"
+    return html
+}
+
+/// Which drawing each property drives (exports.md §1).
+enum Drawing {
+    static let properties: Set<String> = ["x", "y", "radius", "width", "height", "size", "scale", "rotation", "opacity", "color", "fill"]
+    static let defaultSide = 60.0
+    /// Tableau's ten categorical colours: distinct, readable on white.
+    static let palette = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"]
+}
+
+/// Where each view sits and how big the stage is.
+struct StageLayout {
+    struct Placed {
+        let view: WebExport.View
+        let home: (x: Double, y: Double)
+        let isCircle: Bool
+        let color: String
+        /// Row: below the centre, clear of the shape at its largest (it follows the view).
+        /// Stack: left of the lane, clear of every position (it stays).
+        let label: (x: Double, y: Double)
+    }
+
+    let placed: [Placed]
+    let bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)
+    /// One above the other (labels fixed at the left of their lanes), or side by side (labels under the shapes).
+    let stacked: Bool
+
+    /// The smallest zoom the page shows the stage at; labels keep their size
+    /// on screen, so they take up to 1 / minimumZoom times their room at zoom 1.
+    static let minimumZoom = 0.6
+
+    init(_ export: WebExport) {
+        let margin = 28.0, gap = 28.0
+        let labelGrowth = 1 / StageLayout.minimumZoom
+        let labelHeight = 16.0 * labelGrowth
+        func labelWidth(_ name: String) -> Double { (Double(name.count) * 7.4 + 6) * labelGrowth }
+        func channel(_ view: WebExport.View, _ name: String) -> WebExport.Channel? {
+            view.channels.first { $0.property.name == name && $0.kind == .number }
+        }
+        func extent(_ view: WebExport.View, _ name: String, default value: Double) -> ClosedRange<Double> {
+            channel(view, name)?.extent ?? value...value
+        }
+        func largest(_ range: ClosedRange<Double>) -> Double { max(abs(range.lowerBound), abs(range.upperBound)) }
+        // Each view's reach around its home: every position its shape takes.
+        var reaches: [(minX: Double, minY: Double, maxX: Double, maxY: Double, circle: Bool, half: Double)] = []
+        var travelX = 0.0, travelY = 0.0
+        for view in export.views {
+            let circle = channel(view, "radius") != nil
+            var halfWidth: Double, halfHeight: Double
+            if circle {
+                halfWidth = largest(extent(view, "radius", default: 30))
+                halfHeight = halfWidth
+            } else {
+                let size = largest(extent(view, "size", default: Drawing.defaultSide))
+                halfWidth = largest(channel(view, "width")?.extent ?? size...size) / 2
+                halfHeight = largest(channel(view, "height")?.extent ?? size...size) / 2
+                if let rotation = channel(view, "rotation"), rotation.extent != 0...0 {
+                    let corner = (halfWidth * halfWidth + halfHeight * halfHeight).squareRoot()
+                    halfWidth = corner
+                    halfHeight = corner
+                }
+            }
+            let scale = largest(extent(view, "scale", default: 1))
+            halfWidth *= scale
+            halfHeight *= scale
+            let x = extent(view, "x", default: 0), y = extent(view, "y", default: 0)
+            travelX = max(travelX, x.upperBound - x.lowerBound)
+            travelY = max(travelY, y.upperBound - y.lowerBound)
+            reaches.append((x.lowerBound - halfWidth, y.lowerBound - halfHeight, x.upperBound + halfWidth, y.upperBound + halfHeight,
+                            circle, halfHeight))
+        }
+        // Side by side, or stacked when the views travel sideways, so that their paths do not cross.
+        let stacked = travelX > travelY
+        var placed: [Placed] = []
+        var cursor = 0.0
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for (index, view) in export.views.enumerated() {
+            let reach = reaches[index]
+            var box = (reach.minX, reach.minY, reach.maxX, reach.maxY)
+            let label: (x: Double, y: Double)
+            if stacked {
+                label = (reach.minX - 10, 0)
+                box.0 -= labelWidth(view.name) + 10
+                box.1 = min(box.1, -labelHeight / 2)
+                box.3 = max(box.3, labelHeight / 2)
+            } else {
+                label = (0, reach.half + 8)
+                let halfLabel = labelWidth(view.name) / 2
+                box.0 = min(box.0, reach.minX + (reach.maxX - reach.minX) / 2 - halfLabel)
+                box.2 = max(box.2, reach.minX + (reach.maxX - reach.minX) / 2 + halfLabel)
+                box.3 = reach.maxY + 8 + labelHeight
+            }
+            let home: (x: Double, y: Double)
+            if stacked {
+                home = (0, cursor - box.1)
+                cursor = home.y + box.3 + gap
+            } else {
+                home = (cursor - box.0, 0)
+                cursor = home.x + box.2 + gap
+            }
+            minX = min(minX, home.x + box.0)
+            minY = min(minY, home.y + box.1)
+            maxX = max(maxX, home.x + box.2)
+            maxY = max(maxY, home.y + box.3)
+            placed.append(Placed(view: view, home: home, isCircle: reach.circle, color: Drawing.palette[index % Drawing.palette.count],
+                                 label: label))
+        }
+        if placed.isEmpty { (minX, minY, maxX, maxY) = (0, 0, 240, 120) }
+        self.placed = placed
+        self.stacked = stacked
+        bounds = (minX - margin, minY - margin, maxX + margin, maxY + margin)
+    }
+
+    /// `<svg>` with a group per view (the element its properties animate).
+    var svg: String {
+        let width = bounds.maxX - bounds.minX, height = bounds.maxY - bounds.minY
+        var out = "<svg id=\"stage\" class=\"\(stacked ? "stacked" : "row")\" xmlns=\"http://www.w3.org/2000/svg\" "
+        out += "viewBox=\"\(px(bounds.minX)) \(px(bounds.minY)) \(px(width)) \(px(height))\" "
+        out += "data-width=\"\(px(width))\" data-height=\"\(px(height))\" data-minimum-zoom=\"\(px(StageLayout.minimumZoom))\" "
+        out += "role=\"img\" aria-label=\"the stage\">\n"
+        out += "<defs><pattern id=\"grid\" width=\"20\" height=\"20\" patternUnits=\"userSpaceOnUse\"><path d=\"M 20 0 L 0 0 0 20\" class=\"grid\"/></pattern></defs>\n"
+        out += "<rect class=\"backdrop\" x=\"\(px(bounds.minX))\" y=\"\(px(bounds.minY))\" width=\"\(px(width))\" height=\"\(px(height))\" fill=\"url(#grid)\"/>\n"
+        for item in placed {
+            out += "<g class=\"home\" transform=\"translate(\(px(item.home.x)) \(px(item.home.y)))\"><path d=\"M -6 0 H 6 M 0 -6 V 6\"/></g>\n"
+            if stacked {
+                out += "<text class=\"label lane\" x=\"\(px(item.home.x + item.label.x))\" y=\"\(px(item.home.y))\">\(htmlEscaped(item.view.name))</text>\n"
+            }
+        }
+        for item in placed {
+            let name = htmlEscaped(item.view.name)
+            out += "<g class=\"view\" data-view=\"\(name)\">"
+            out += "<g class=\"body\">" + (item.isCircle ? "<circle class=\"shape\" cx=\"0\" cy=\"0\"/>" : "<rect class=\"shape\"/>") + "</g>"
+            if !stacked { out += "<text class=\"label\" x=\"0\" y=\"\(px(item.label.y))\">\(name)</text>" }
+            out += "</g>\n"
+        }
+        out += "</svg>\n"
+        return out
+    }
+
+    /// The drawing rules: each view reads only the properties it has.
+    var css: String {
+        var out = ""
+        for item in placed {
+            func number(_ name: String) -> String? {
+                item.view.channels.first { $0.property.name == name && $0.kind == .number }?.variable
+            }
+            let sel = selector(of: item.view.name)
+            let x = number("x").map { "calc((\(px(item.home.x)) + var(\($0))) * 1px)" } ?? "\(px(item.home.x))px"
+            let y = number("y").map { "calc((\(px(item.home.y)) + var(\($0))) * 1px)" } ?? "\(px(item.home.y))px"
+            out += "\(sel) { transform: translate(\(x), \(y)); }\n"
+            var inherited: [String] = []
+            var body: [String] = []
+            var transforms: [String] = []
+            if let rotation = number("rotation") {
+                inherited.append(rotation)
+                transforms.append("rotate(calc(var(\(rotation)) * 1deg))")
+            }
+            if let scale = number("scale") {
+                inherited.append(scale)
+                transforms.append("scale(var(\(scale)))")
+            }
+            if !transforms.isEmpty { body.append("transform: " + transforms.joined(separator: " ")) }
+            if let opacity = number("opacity") {
+                inherited.append(opacity)
+                body.append("opacity: clamp(0, var(\(opacity)), 1)")
+            }
+            out += "\(sel) > .body { " + (inherited.map { "\($0): inherit; " } + body.map { $0 + "; " }).joined() + "}\n"
+            var shape: [String] = []
+            var shapeInherited: [String] = []
+            let fill = item.view.channels.first { ($0.property.name == "color" || $0.property.name == "fill") && $0.kind == .color }
+            if let fill {
+                shapeInherited.append(fill.variable)
+                shape.append("fill: var(\(fill.variable))")
+            } else {
+                shape.append("fill: \(item.color)")
+            }
+            if item.isCircle, let radius = number("radius") {
+                shapeInherited.append(radius)
+                shape.append("r: calc(max(0, var(\(radius))) * 1px)")
+            } else {
+                let size = number("size")
+                func side(_ name: String) -> String {
+                    if let own = number(name) {
+                        shapeInherited.append(own)
+                        return "var(\(own))"
+                    }
+                    if let size { return "var(\(size))" }
+                    return px(Drawing.defaultSide)
+                }
+                if let size { shapeInherited.append(size) }
+                let width = side("width"), height = side("height")
+                shape.append("width: calc(max(0, \(width)) * 1px)")
+                shape.append("height: calc(max(0, \(height)) * 1px)")
+                shape.append("x: calc(\(width) * -0.5px)")
+                shape.append("y: calc(\(height) * -0.5px)")
+                shape.append("rx: 4px")
+            }
+            // The shape is inside the body, two levels below the view's element.
+            let twice = Array(Set(shapeInherited)).sorted()
+            if !twice.isEmpty {
+                out += "\(sel) > .body { " + twice.map { "\($0): inherit; " }.joined() + "}\n"
+            }
+            out += "\(sel) .shape { " + (twice.map { "\($0): inherit; " } + shape.map { $0 + "; " }).joined() + "}\n"
+        }
+        return out
+    }
+
+    /// `{"view.property": true}` for each property the drawing shows.
+    var drawnJSON: String {
+        var keys: [String] = []
+        for item in placed {
+            for channel in item.view.channels where Drawing.properties.contains(channel.property.name) {
+                if (channel.property.name == "color" || channel.property.name == "fill") && channel.kind != .color { continue }
+                keys.append(jsonString(channel.property.description) + ": true")
+            }
+        }
+        return "{" + keys.joined(separator: ", ") + "}"
+    }
+}
+
+private func px(_ value: Double) -> String {
+    formatNumber((value * 100).rounded() / 100)
+}
+
+func htmlEscaped(_ text: String) -> String {
+    var out = ""
+    for character in text {
+        switch character {
+        case "&": out += "&amp;"
+        case "<": out += "&lt;"
+        case ">": out += "&gt;"
+        case "\"": out += "&quot;"
+        default: out.append(character)
+        }
+    }
+    return out
+}
+
+private func pageHead(_ export: WebExport, _ stage: StageLayout) -> String {
+    let title = "`\(export.binding)`" + (export.source.isEmpty ? "" : " of \(export.source)")
+    var out = "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+    out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+    out += "<meta name=\"generator\" content=\"animc export --to html\">\n"
+    out += "<title>\(htmlEscaped(export.binding)) — animc</title>\n<style>\n"
+    for registration in registrations(export) {
+        out += "@property \(registration.name) { syntax: '\(registration.syntax)'; inherits: false; initial-value: \(registration.initial); }\n"
+    }
+    out += pageStyle
+    out += stage.css
+    out += "</style>\n</head>\n<body>\n<header><h1>\(htmlEscaped(title).replacingBackticks)</h1>"
+    out += "<p class=\"meta\">" + (export.isCancelled ? "cancelled: nothing plays" : "\(formatNumber(export.duration.seconds)) s · "
+        + "\(export.views.count) view\(export.views.count == 1 ? "" : "s") · "
+        + "\(export.columns.count) propert\(export.columns.count == 1 ? "y" : "ies")") + "</p></header>\n"
+    return out
+}
+
+private extension String {
+    /// `` `name` `` as `<code>name</code>`.
+    var replacingBackticks: String {
+        var out = ""
+        var open = false
+        for character in self {
+            if character == "`" {
+                out += open ? "</code>" : "<code>"
+                open.toggle()
+            } else {
+                out.append(character)
+            }
+        }
+        return out + (open ? "</code>" : "")
+    }
+}
+
+private let controls = """
+<footer class="controls">
+<button id="play" type="button" title="Play or pause (space)" aria-label="Play"><svg viewBox="0 0 16 16" aria-hidden="true"><path class="when-paused" d="M4 2.5v11l9.5-5.5z"/><path class="when-playing" d="M3.5 2.5h3.2v11H3.5zM9.3 2.5h3.2v11H9.3z"/></svg></button>
+<button id="back" type="button" title="One frame back (←)" aria-label="One frame back"><svg viewBox="0 0 16 16" aria-hidden="true"><path d="M3 3h2v10H3zM13.5 3v10L6 8z"/></svg></button>
+<button id="forward" type="button" title="One frame forward (→)" aria-label="One frame forward"><svg viewBox="0 0 16 16" aria-hidden="true"><path d="M11 3h2v10h-2zM2.5 3v10L10 8z"/></svg></button>
+<input id="scrubber" type="range" min="0" max="1" step="any" value="0" aria-label="Time">
+<output id="time" class="time">0.000 s</output>
+<label class="speed">speed <select id="speed"><option value="0.25">0.25×</option><option value="0.5">0.5×</option><option value="1" selected>1×</option><option value="2">2×</option><option value="4">4×</option></select></label>
+<label class="loop"><input id="loop" type="checkbox" checked> loop</label>
+</footer>
+
+"""
+
+private let pageStyle = """
+:root { color-scheme: light; --ink: #1d2330; --muted: #667085; --line: #e4e7ec; --panel: #f8f9fb; --accent: #3a64d8; }
+* { box-sizing: border-box; }
+html, body { margin: 0; height: 100%; }
+body { font: 14px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: var(--ink); background: #fff; display: flex; flex-direction: column; }
+header { display: flex; align-items: baseline; gap: 16px; padding: 10px 18px; border-bottom: 1px solid var(--line); }
+h1 { font-size: 16px; font-weight: 600; margin: 0; }
+h1 code { font: 600 15px ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; }
+.meta { margin: 0; color: var(--muted); }
+main { flex: 1; display: flex; min-height: 0; }
+.stage-panel { flex: 1; overflow: auto; display: flex; padding: 16px; background: #fcfcfd; min-width: 0; }
+#stage { display: block; margin: auto; background: #fff; border: 1px solid var(--line); border-radius: 8px; box-shadow: 0 1px 2px rgba(16, 24, 40, 0.06); flex: none; }
+.grid { fill: none; stroke: #eef0f4; stroke-width: 1; }
+.home path { stroke: #c7ccd6; stroke-width: 1; fill: none; }
+.shape { stroke: rgba(0, 0, 0, 0.25); stroke-width: 1; }
+.label { font: calc(12px / var(--zoom, 1)) ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; fill: #344054; text-anchor: middle; dominant-baseline: hanging; paint-order: stroke; stroke: #fff; stroke-width: calc(3px / var(--zoom, 1)); }
+.label.lane { text-anchor: end; dominant-baseline: middle; }
+aside { width: 320px; border-left: 1px solid var(--line); background: var(--panel); overflow: auto; padding: 6px 14px 14px; }
+h2 { font-size: 12px; text-transform: uppercase; letter-spacing: 0.06em; color: var(--muted); margin: 12px 0 6px; }
+.readout { width: 100%; border-collapse: collapse; font: 12.5px ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; }
+.readout td { padding: 3px 4px; border-bottom: 1px solid var(--line); white-space: nowrap; }
+.readout td.value { text-align: right; font-variant-numeric: tabular-nums; }
+.readout tr.other td.name::after { content: " ·"; color: var(--muted); }
+.readout .view-row td { color: var(--muted); font-family: system-ui, sans-serif; font-size: 11px; padding-top: 8px; border-bottom: none; }
+.swatch { display: inline-block; width: 11px; height: 11px; border-radius: 3px; border: 1px solid rgba(0,0,0,0.2); vertical-align: -1px; margin-right: 6px; }
+.log { list-style: none; margin: 0; padding: 0; font: 12.5px ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; max-height: 30vh; overflow: auto; }
+.log li { padding: 2px 0; border-bottom: 1px solid var(--line); }
+.log li.none { color: var(--muted); font-family: system-ui, sans-serif; }
+.log .at { color: var(--muted); display: inline-block; min-width: 72px; }
+.controls { display: flex; align-items: center; gap: 10px; padding: 10px 18px; border-top: 1px solid var(--line); background: #fff; }
+.controls button { width: 36px; height: 32px; padding: 0; border: 1px solid var(--line); border-radius: 6px; background: #fff; cursor: pointer; display: inline-flex; align-items: center; justify-content: center; }
+.controls button svg { width: 16px; height: 16px; fill: #344054; }
+.controls button#play { background: var(--accent); border-color: var(--accent); }
+.controls button#play svg { fill: #fff; }
+#play .when-playing, #play.playing .when-paused { display: none; }
+#play.playing .when-playing { display: inline; }
+#scrubber { flex: 1; accent-color: var(--accent); }
+.time { font: 13px ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; min-width: 150px; text-align: right; font-variant-numeric: tabular-nums; }
+.speed, .loop { color: var(--muted); white-space: nowrap; }
+.cancelled { color: var(--muted); font-size: 15px; }
+
+"""
+
+private let playerScript = """
+"use strict";
+(() => {
+  const D = EXPORT.duration;
+  const stage = document.getElementById("stage");
+  const animations = [];
+  const columns = [];
+  for (const element of EXPORT.elements) {
+    const el = document.querySelector(element.selector);
+    for (const channel of element.channels) el.style.setProperty(channel.variable, channel.start);
+    for (const call of element.animations) {
+      const animation = el.animate(call.keyframes, call.options);
+      animation.pause();
+      animations.push(animation);
+    }
+  }
+  for (const element of EXPORT.elements) {
+    const el = document.querySelector(element.selector);
+    for (const channel of element.channels) {
+      columns.push({ key: channel.property, view: element.view, el, variable: channel.variable, color: channel.kind === "color" });
+    }
+  }
+  // The columns animc eval prints: every property, sorted by view.property (code points).
+  const byCode = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+  const sorted = columns.slice().sort((a, b) => byCode(a.key, b.key));
+
+  const read = (column) => getComputedStyle(column.el).getPropertyValue(column.variable).trim();
+  function values() {
+    const out = {};
+    for (const column of sorted) {
+      const text = read(column);
+      out[column.key] = column.color ? text : parseFloat(text);
+    }
+    return out;
+  }
+
+  // The readout: one row per property, grouped by view in stage order.
+  const readout = document.getElementById("readout");
+  const cells = [];
+  let lastView = null;
+  for (const column of columns) {
+    if (column.view !== lastView) {
+      const header = readout.insertRow();
+      header.className = "view-row";
+      const cell = header.insertCell();
+      cell.colSpan = 2;
+      cell.textContent = column.view;
+      lastView = column.view;
+    }
+    const row = readout.insertRow();
+    if (!DRAWN[column.key]) { row.className = "other"; row.title = "not drawn: shown here only"; }
+    row.insertCell().textContent = column.key.slice(column.view.length + 1);
+    row.cells[0].className = "name";
+    const cell = row.insertCell();
+    cell.className = "value";
+    cells.push({ column, cell });
+  }
+  function formatNumber(x) {
+    if (!isFinite(x)) return String(x);
+    const a = Math.abs(x);
+    return a !== 0 && (a >= 1e6 || a < 1e-3) ? x.toExponential(3) : x.toFixed(3);
+  }
+  function updateReadout() {
+    for (const { column, cell } of cells) {
+      const text = read(column);
+      if (column.color) {
+        cell.innerHTML = "";
+        const swatch = document.createElement("span");
+        swatch.className = "swatch";
+        swatch.style.background = text;
+        cell.append(swatch, text);
+      } else {
+        cell.textContent = formatNumber(parseFloat(text));
+      }
+    }
+  }
+
+  // Events fire as the playhead passes them: (previous, now], or [0, now] at first.
+  const log = document.getElementById("log");
+  let passed = -Infinity;
+  function pass(from, to) {
+    for (const event of EXPORT.events) {
+      if (event.time > from && event.time <= to) {
+        stage.dispatchEvent(new CustomEvent("animc-event", { bubbles: true, detail: { name: event.name, time: event.time } }));
+        const none = log.querySelector(".none");
+        if (none) none.remove();
+        const item = document.createElement("li");
+        item.innerHTML = '<span class="at"></span>';
+        item.firstChild.textContent = event.time.toFixed(3) + " s";
+        item.append(event.name);
+        log.prepend(item);
+      }
+    }
+  }
+
+  // The clock: every animation shares the document timeline; the first
+  // (or a silent one, when nothing moves) tells the time.
+  const clock = document.body.animate([{ opacity: 1 }, { opacity: 1 }], { duration: D * 1000, fill: "both" });
+  clock.pause();
+  const all = [clock, ...animations];
+  const play = document.getElementById("play"), scrubber = document.getElementById("scrubber");
+  const time = document.getElementById("time"), speed = document.getElementById("speed"), loop = document.getElementById("loop");
+  scrubber.max = String(D);
+  let playing = false;
+
+  function now() { return Math.min(D, Math.max(0, (clock.currentTime || 0) / 1000)); }
+  function show(t) {
+    scrubber.value = String(t);
+    time.value = t.toFixed(3) + " / " + D.toFixed(3) + " s";
+    updateReadout();
+  }
+  function setTime(t) {
+    for (const animation of all) animation.currentTime = t * 1000;
+  }
+  function seek(t) {
+    t = Math.min(D, Math.max(0, Number(t) || 0));
+    setTime(t);
+    if (t >= passed) pass(passed, t);
+    passed = t;
+    show(t);
+  }
+  function pause() {
+    for (const animation of all) animation.pause();
+    playing = false;
+    play.classList.remove("playing");
+    play.setAttribute("aria-label", "Play");
+  }
+  function start() {
+    if (D <= 0) return;
+    if (now() >= D) { passed = -Infinity; setTime(0); }
+    for (const animation of all) { animation.playbackRate = Number(speed.value); animation.play(); }
+    playing = true;
+    play.classList.add("playing");
+    play.setAttribute("aria-label", "Pause");
+  }
+  function frame() {
+    if (playing) {
+      let t = now();
+      if (t >= D) {
+        pass(passed, D);
+        if (loop.checked) { passed = -Infinity; setTime(0); t = 0; } else { pause(); t = D; }
+      }
+      pass(passed, t);
+      passed = t;
+      show(t);
+    }
+    requestAnimationFrame(frame);
+  }
+
+  play.addEventListener("click", () => (playing ? pause() : start()));
+  const step = (frames) => { pause(); seek(now() + frames / 60); };
+  document.getElementById("back").addEventListener("click", () => step(-1));
+  document.getElementById("forward").addEventListener("click", () => step(1));
+  scrubber.addEventListener("input", () => { pause(); seek(Number(scrubber.value)); });
+  speed.addEventListener("change", () => { for (const animation of all) animation.playbackRate = Number(speed.value); });
+  document.addEventListener("keydown", (event) => {
+    if (event.target instanceof HTMLSelectElement || (event.target instanceof HTMLInputElement && event.target.type !== "range" && event.target.type !== "checkbox")) return;
+    if (event.key === " ") { event.preventDefault(); playing ? pause() : start(); }
+    else if (event.key === "ArrowLeft") { event.preventDefault(); step(-1); }
+    else if (event.key === "ArrowRight") { event.preventDefault(); step(1); }
+  });
+
+  // Fit the stage to its panel (scrolling below the smallest zoom); labels keep their size on screen.
+  function fit() {
+    const panel = stage.parentElement;
+    const width = Number(stage.dataset.width), height = Number(stage.dataset.height);
+    const room = Math.min((panel.clientWidth - 32) / width, (panel.clientHeight - 32) / height);
+    const zoom = Math.max(Number(stage.dataset.minimumZoom), Math.min(1.6, room));
+    stage.style.width = width * zoom + "px";
+    stage.style.height = height * zoom + "px";
+    stage.style.setProperty("--zoom", String(zoom));
+  }
+  addEventListener("resize", fit);
+  fit();
+
+  function fromAddress() {
+    const match = /(?:^|[#&])t=([0-9]*\\.?[0-9]+(?:e[-+]?[0-9]+)?)/i.exec(location.hash);
+    if (match) { pause(); seek(parseFloat(match[1])); return true; }
+    return false;
+  }
+  addEventListener("hashchange", fromAddress);
+
+  window.animc = { duration: D, cancelled: EXPORT.cancelled, seek(t) { pause(); seek(t); }, values };
+  if (EXPORT.cancelled) {
+    document.querySelector(".stage-panel").innerHTML = '<p class="cancelled">This animation is cancelled: it has nothing to play.</p>';
+  }
+  if (!fromAddress()) { seek(0); start(); }
+  requestAnimationFrame(frame);
+})();
+
+"""

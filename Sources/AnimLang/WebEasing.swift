@@ -1,0 +1,282 @@
+import Animations
+
+/// How an easing reaches CSS (exports.md §2): exactly where CSS has the
+/// curve, and as `linear(…)` points within a stated bound everywhere else.
+///
+/// ```swift
+/// cssEasing(of: .cssEaseInOut)                 // .single("ease-in-out")
+/// cssEasing(of: .penner(.quad, .in))           // .single("cubic-bezier(0.333…, 0, 0.666…, 0.333…)")
+/// cssEasing(of: .penner(.cubic, .inOut))       // .split(first: cubic in, second: cubic out)
+/// cssEasing(of: .penner(.elastic, .out))       // nil: approximate it with `LinearCurve`
+/// ```
+public enum CSSEasing: Equatable, Sendable {
+    /// One CSS `<easing-function>` for the whole segment.
+    case single(String)
+    /// Two, for the halves of the segment's window: the first takes the value
+    /// from its start to the middle of its range, the second from there to its end.
+    case split(first: String, second: String)
+}
+
+/// The exact CSS form of `easing` over a whole segment played forwards, or
+/// `nil` when CSS has no such curve.
+///
+/// * `linear`; CSS `cubic-bezier` (its keywords `ease`, `ease-in`, `ease-out`,
+///   `ease-in-out` by name); `steps(n, jump-…)`.
+/// * Penner quad, cubic and back, as cubic Béziers with x handles at 1/3 and
+///   2/3 (so x(t) = t and y(t) is the curve's own polynomial in Bernstein
+///   form): `y = t²` is `(0, 1/3)`, `y = t³` is `(0, 0)`, back-in
+///   `y = (c + 1)t³ − c·t²` is `(0, −c/3)`; the out forms are their mirrors.
+///   The in-out forms are an in curve and an out curve on the two halves of
+///   the window (back in-out with `c2 = 1.70158 × 1.525`), so they `.split`.
+///
+/// Every other curve (the talk's power curves, the other Penner families,
+/// springs and whatever families come after, compositions, mirrors of
+/// `steps`) returns `nil`: an exporter approximates it with ``LinearCurve``.
+/// Unknown families fall through on purpose, so a new easing is exported
+/// (approximated) without a change here.
+public func cssEasing(of easing: Easing) -> CSSEasing? {
+    if case .linear = easing.kind { return .single("linear") }
+    if case .cubicBezier(let x1, let y1, let x2, let y2) = easing.kind {
+        return .single(cubicBezierText(x1, y1, x2, y2))
+    }
+    if case .steps(let count, let position) = easing.kind {
+        return .single("steps(\(count), \(position.rawValue))")
+    }
+    if case .penner(let curve, let mode) = easing.kind {
+        let back = 1.70158, backInOut = 1.70158 * 1.525
+        let third = 1.0 / 3, twoThirds = 2.0 / 3
+        func inCurve(_ y2: Double, _ y1: Double = 0) -> String { cubicBezierText(third, y1, twoThirds, y2) }
+        func outCurve(_ y2: Double, _ y1: Double = 0) -> String { cubicBezierText(third, 1 - y2, twoThirds, 1 - y1) }
+        // (y1, y2) of each in curve; the out curve mirrors it.
+        let handles: (Double, Double)
+        switch curve {
+        case .quad: handles = (0, third)
+        case .cubic: handles = (0, 0)
+        case .back: handles = (0, -(mode == .inOut ? backInOut : back) / 3)
+        case .quart, .quint, .sine, .expo, .circ, .elastic, .bounce: return nil
+        }
+        switch mode {
+        case .in: return .single(inCurve(handles.1, handles.0))
+        case .out: return .single(outCurve(handles.1, handles.0))
+        case .inOut: return .split(first: inCurve(handles.1, handles.0), second: outCurve(handles.1, handles.0))
+        }
+    }
+    return nil
+}
+
+/// `ease` and friends by name, else `cubic-bezier(x1, y1, x2, y2)` in shortest form.
+private func cubicBezierText(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) -> String {
+    switch (x1, y1, x2, y2) {
+    case (0.25, 0.1, 0.25, 1): return "ease"
+    case (0.42, 0, 1, 1): return "ease-in"
+    case (0, 0, 0.58, 1): return "ease-out"
+    case (0.42, 0, 0.58, 1): return "ease-in-out"
+    default: return "cubic-bezier(\(cssNumber(x1)), \(cssNumber(y1)), \(cssNumber(x2)), \(cssNumber(y2)))"
+    }
+}
+
+/// The CSS curve's output just after 0 and just before 1, as a fraction of
+/// the way from the keyframe's value to the next: 0 and 1, except for steps
+/// that jump at their start or end (the "before flag" is unset inside an
+/// animation's active phase, so `steps(4, jump-start)` shows ¼ at 0).
+func cssEasingEnds(_ text: String, of easing: Easing) -> (start: Double, beforeEnd: Double) {
+    guard case .steps(let count, let position) = easing.kind else { return (0, 1) }
+    let n = Double(count)
+    switch position {
+    case .jumpStart: return (1 / n, 1)
+    case .jumpEnd: return (0, (n - 1) / n)
+    case .jumpNone: return (0, 1)
+    case .jumpBoth: return (1 / (n + 1), n / (n + 1))
+    }
+}
+
+/// A piecewise-linear curve through `points` (input, output), inputs rising
+/// from 0 to 1: what CSS `linear(…)` draws. ``approximating(_:tolerance:maximumPoints:)``
+/// builds one for any function on [0, 1].
+///
+/// **The bound.** Between its points the curve is within `tolerance × R` of
+/// the function, where `R` is the function's range on [0, 1] (its largest
+/// value less its smallest), except at a jump, where no line can follow it:
+/// there two points on neighbouring doubles make a step; a jump at 0 or 1 is
+/// left out (the curve follows the function's limits there, and the
+/// exporter holds the exact value at the breakpoint). With the exporter's tolerance of 1e-4 a
+/// property eased by any curve CSS cannot name is off by at most 1e-4 of what
+/// it travels over that interval. `EasingCSSTests` checks this on every
+/// family CSS cannot name, sampling each curve 200,000 times.
+public struct LinearCurve: Equatable, Sendable {
+    public var points: [(input: Double, output: Double)]
+    /// Whether the bound holds: false when `maximumPoints` ran out first.
+    public var isWithinBound: Bool
+    /// Where the function jumps: the input just past each jump (its
+    /// neighbouring point is the double just before).
+    public var jumps: [Double] = []
+
+    /// The exporter's tolerance, relative to the range.
+    public static let tolerance = 1e-4
+    /// Narrower than this, a change of more than the tolerance is taken for a jump.
+    public static let minimumWidth = 1e-10
+
+    public static func == (lhs: LinearCurve, rhs: LinearCurve) -> Bool {
+        lhs.isWithinBound == rhs.isWithinBound && lhs.jumps == rhs.jumps && lhs.points.count == rhs.points.count
+            && zip(lhs.points, rhs.points).allSatisfy { $0.input == $1.input && $0.output == $1.output }
+    }
+
+    /// The curve's value at `x` in [0, 1] (at a jump, the last point's output, as CSS does).
+    public func callAsFunction(_ x: Double) -> Double {
+        guard let first = points.first else { return 0 }
+        if x <= first.input { return first.output }
+        var low = 0, high = points.count - 1
+        guard x < points[high].input else { return points[high].output }
+        // The last point with input ≤ x.
+        while high - low > 1 {
+            let mid = (low + high) / 2
+            if points[mid].input <= x { low = mid } else { high = mid }
+        }
+        let a = points[low], b = points[low + 1]
+        let width = b.input - a.input
+        return width > 0 ? a.output + (b.output - a.output) * (x - a.input) / width : b.output
+    }
+
+    /// Points of `function` on [0, 1] whose polyline is within `tolerance × R`
+    /// of it (see the bound above). Starts from 64 equal intervals and halves
+    /// any interval whose line misses the function by more than half the
+    /// tolerance at one of 16 interior checks, down to ``minimumWidth``; then
+    /// drops every point whose neighbours' line passes within half the
+    /// tolerance of it (a straight stretch keeps only its ends).
+    public static func approximating(_ function: (Double) -> Double, tolerance: Double = LinearCurve.tolerance,
+                                     maximumPoints: Int = 4000) -> LinearCurve {
+        let start = 64
+        var low = Double.infinity, high = -Double.infinity
+        var grid: [Double] = []
+        grid.reserveCapacity(start + 1)
+        for index in 0...start {
+            let value = function(Double(index) / Double(start))
+            grid.append(value)
+            low = min(low, value)
+            high = max(high, value)
+        }
+        // Denser for the range, so a spike between grid points is counted.
+        for index in 0..<(start * 16) {
+            let value = function((Double(index) + 0.5) / Double(start * 16))
+            low = min(low, value)
+            high = max(high, value)
+        }
+        let range = high - low
+        guard range.isFinite, range > 1e-12 * max(abs(low), abs(high)) else {
+            return LinearCurve(points: [(0, grid[0]), (1, grid[start])], isWithinBound: range.isFinite, jumps: [])
+        }
+        // Below a 10¹²th of the values themselves, differences are rounding: no curve to follow.
+        let allowed = max(tolerance * range / 2, 1e-12 * max(abs(low), abs(high)))
+        var points: [(input: Double, output: Double)] = [(0, grid[0])]
+        var within = true
+        var jumps: [Double] = []
+        // Intervals still to check, the leftmost on top.
+        var pending: [(Double, Double, Double, Double)] = []
+        for index in stride(from: start - 1, through: 0, by: -1) {
+            pending.append((Double(index) / Double(start), grid[index], Double(index + 1) / Double(start), grid[index + 1]))
+        }
+        let checks = 16
+        while let (a, fa, b, fb) = pending.popLast() {
+            var worst = 0.0
+            for check in 1...checks {
+                let x = a + (b - a) * Double(check) / Double(checks + 1)
+                let line = fa + (fb - fa) * Double(check) / Double(checks + 1)
+                let miss = abs(function(x) - line)
+                worst = miss.isNaN ? .infinity : max(worst, miss)
+            }
+            if b - a <= minimumWidth, worst > allowed {
+                // A jump: narrow it to two neighbouring doubles, so that only an
+                // input within a rounding error of it can land on the slope.
+                var (low, high, fLow, fHigh) = (a, b, fa, fb)
+                while high.nextDown > low {
+                    let middle = low + (high - low) / 2
+                    guard middle > low, middle < high else { break }
+                    let value = function(middle)
+                    if abs(value - fLow) > abs(fHigh - value) { (high, fHigh) = (middle, value) } else { (low, fLow) = (middle, value) }
+                }
+                if low > a { points.append((low, fLow)) }
+                points.append((high, fHigh))
+                if high < b { points.append((b, fb)) }
+                jumps.append(high)
+                continue
+            }
+            if worst <= allowed || points.count + pending.count >= maximumPoints {
+                if worst > allowed { within = false }
+                points.append((b, fb))
+                continue
+            }
+            let middle = a + (b - a) / 2
+            let value = function(middle)
+            pending.append((middle, value, b, fb))
+            pending.append((a, fa, middle, value))
+        }
+        var kept = simplified(points, allowed: allowed)
+        // A jump at either end belongs to the breakpoint there (the exporter holds the
+        // breakpoint's own value around it): the curve keeps its limits inside.
+        if kept.count >= 3, kept[1].input - kept[0].input <= 2 * minimumWidth {
+            kept.removeFirst()
+            kept[0].input = 0
+            jumps.removeAll { $0 <= 2 * minimumWidth }
+        }
+        if kept.count >= 3, kept[kept.count - 1].input - kept[kept.count - 2].input <= 2 * minimumWidth {
+            kept.removeLast()
+            kept[kept.count - 1].input = 1
+            jumps.removeAll { $0 >= 1 - 2 * minimumWidth }
+        }
+        return LinearCurve(points: kept, isWithinBound: within, jumps: jumps)
+    }
+
+    /// Drops the points a straight line through their neighbours passes
+    /// within `allowed` of: the polyline is within `allowed` of the function,
+    /// the simpler one within `allowed` of the polyline at every dropped
+    /// vertex (where two polylines differ most), so within twice as much of
+    /// the function. Jumps stay: their points are never within reach.
+    private static func simplified(_ points: [(input: Double, output: Double)], allowed: Double) -> [(input: Double, output: Double)] {
+        guard points.count > 2 else { return points }
+        var kept = [points[0]]
+        var anchor = 0
+        var candidate = 1
+        while candidate < points.count - 1 {
+            // Can the line from the anchor reach past the candidate?
+            let next = candidate + 1
+            let a = points[anchor], b = points[next]
+            var fits = b.input > a.input
+            if fits {
+                for index in (anchor + 1)...candidate {
+                    let point = points[index]
+                    let line = a.output + (b.output - a.output) * (point.input - a.input) / (b.input - a.input)
+                    if abs(line - point.output) > allowed {
+                        fits = false
+                        break
+                    }
+                }
+            }
+            if !fits {
+                kept.append(points[candidate])
+                anchor = candidate
+            }
+            candidate += 1
+        }
+        kept.append(points[points.count - 1])
+        return kept
+    }
+
+    /// `linear(0 0%, 0.25 10%, …, 1 100%)`: every point with its input.
+    public var css: String {
+        var out = "linear("
+        for (index, point) in points.enumerated() {
+            if index > 0 { out += ", " }
+            // Outputs to 1e-10 (far below the bound); inputs in full, for the widths of jumps.
+            out += cssNumber((point.output * 1e10).rounded() / 1e10) + " " + cssNumber(point.input * 100) + "%"
+        }
+        return out + ")"
+    }
+}
+
+/// A number as CSS reads it: shortest round-trip digits, never `inf` or `nan`
+/// (CSS has no literal for them; the largest finite number stands in).
+func cssNumber(_ value: Double) -> String {
+    if value.isNaN { return "0" }
+    if value.isInfinite { return value > 0 ? "3.4e38" : "-3.4e38" }
+    return formatNumber(value == 0 ? 0 : value)
+}

@@ -1,0 +1,694 @@
+import Animations
+
+/// An animation as the web plays it (exports.md §2): every property `V.P`
+/// becomes a registered custom property `--P` on view `V`'s element, animated
+/// by its own keyframes over the whole duration with fill `both`. `animc
+/// export --to waapi|css|html` writes this one model three ways
+/// (``waapiJSON(_:)``, ``stylesheet(_:)``, ``playerPage(_:source:)``).
+///
+/// ```swift
+/// let outcome = run(SourceFile(name: "talk.anim", text: source))
+/// let (export, diagnostics) = webExport(outcome)
+/// export?.views.map(\.name)        // ["circle", "square"]: first mention first
+/// ```
+///
+/// **Keyframes** come from the compiled timeline, piece by piece
+/// (``CompiledScene/pieces(of:initial:)``):
+/// * a hold is two keyframes with one value;
+/// * one segment over its whole window keeps its easing where CSS has it
+///   (``cssEasing(of:)``): forwards as written, backwards as its mirror; a
+///   `steps` segment that CSS cannot say (in part, or backwards) becomes
+///   holds split at its exact jump times;
+/// * everything else (other curves, part of a segment, ties, warps) is a
+///   `linear(…)` curve within 1e-4 of the interval's range (``LinearCurve``),
+///   or for colours that need it, keyframes within the same bound.
+///
+/// **Instants.** At a breakpoint the value is what `animc eval` says there
+/// (``CompiledScene/value(of:at:initial:)``), which may be neither side's (the
+/// segment that started last wins at its end, then an older one resumes).
+/// Where the value jumps, the breakpoint's value is held over a window of
+/// ``window`` (in fractions of the duration) on the side that differs, so that
+/// the browser's rounding of the time cannot land on the wrong side; CSS
+/// `steps()` intervals are placed ``stepLead`` of their length early for the
+/// same reason (a browser computes a jump instant as ½ − 1e-17 about a
+/// third of the time).
+///
+/// **Repetitions** kept symbolic (`x ^ 1_000_000_000`) become a second
+/// animation on the property with an iteration count, placed after the
+/// base one so it wins while it runs (``CompiledScene/repetitions(of:initial:)``).
+public struct WebExport: Sendable {
+    /// A keyframe: where, what, and the easing of the interval it starts (`nil`: linear).
+    public struct Keyframe: Sendable {
+        public var offset: Double
+        public var value: Value
+        public var easing: String?
+        /// What the browser shows at this keyframe's offset, when its curve
+        /// does not start at its value (`steps(4, jump-start)` shows ¼ of the
+        /// way at once); `nil` when it shows `value`.
+        public var shown: Value?
+
+        public init(offset: Double, value: Value, easing: String? = nil, shown: Value? = nil) {
+            self.offset = offset
+            self.value = value
+            self.easing = easing
+            self.shown = shown
+        }
+    }
+
+    /// One `element.animate(keyframes, options)` call.
+    public struct Animation: Sendable {
+        public var keyframes: [Keyframe]
+        /// Seconds.
+        public var delay: Double
+        /// Seconds (one iteration).
+        public var duration: Double
+        public var iterations: Int
+        /// `both` for the property's base animation, `none` for repetitions layered on it.
+        public var fillsBoth: Bool
+    }
+
+    /// One property of one view.
+    public struct Channel: Sendable {
+        public let property: Property
+        /// The custom property: `--radius`.
+        public let variable: String
+        public let kind: Value.Kind
+        /// The value at time 0, written as the element's own value (the
+        /// property keeps it when nothing animates it).
+        public let start: Value
+        /// The base animation first, then any repetitions layered on it.
+        public let animations: [Animation]
+        /// The least and greatest number it takes (overshoots included), for laying out a stage; `nil` for colours.
+        public let extent: ClosedRange<Double>?
+    }
+
+    /// A view: its element, and its properties sorted by name.
+    public struct View: Sendable {
+        public let name: String
+        public let channels: [Channel]
+    }
+
+    /// An event and where it fires.
+    public struct Event: Sendable {
+        public let name: String
+        public let time: Time
+
+        public init(name: String, time: Time) {
+            self.name = name
+            self.time = time
+        }
+    }
+
+    /// The binding exported, and the file it came from.
+    public let binding: String
+    public let source: String
+    /// The duration, exactly.
+    public let duration: Time
+    /// A cancelled animation has no views and no duration.
+    public let isCancelled: Bool
+    /// In first-mention order (the first `view` declaration or tween target in the file).
+    public let views: [View]
+    /// Sorted by time.
+    public let events: [Event]
+
+    /// Half-width of the window that holds a breakpoint's value, as a fraction of the duration.
+    public static let window = 1e-10
+    /// How early a CSS `steps()` interval starts, as a fraction of its own length.
+    public static let stepLead = 1e-9
+
+    /// Every channel, in column order (sorted by `view.property`, as `animc eval` prints them).
+    public var columns: [Channel] {
+        views.flatMap(\.channels).sorted { $0.property < $1.property }
+    }
+
+    public init(binding: String, source: String, duration: Time, isCancelled: Bool, views: [View], events: [Event]) {
+        self.binding = binding
+        self.source = source
+        self.duration = duration
+        self.isCancelled = isCancelled
+        self.views = views
+        self.events = events
+    }
+}
+
+/// The web export of an evaluated file (see ``WebExport``), with what to
+/// tell the user: an error when the scene cannot be sampled, a warning for
+/// each property the export could not follow within its bound. `nil` when
+/// `outcome` has errors.
+public func webExport(_ outcome: Outcome, source: String = "") -> (WebExport?, [Diagnostic]) {
+    guard !outcome.hasErrors, let target = outcome.target, let scene = outcome.scene else { return (nil, []) }
+    let compiled: CompiledScene?
+    do {
+        compiled = try scene.compile()
+    } catch {
+        return (nil, [samplingError(error, binding: target)])
+    }
+    guard let compiled else {
+        return (WebExport(binding: target.name, source: source, duration: .zero, isCancelled: true, views: [], events: []), [])
+    }
+    let (export, approximated) = WebExport.make(compiled, binding: target.name, source: source, initial: outcome.initial,
+                                                viewOrder: outcome.resolved.mentionOrder,
+                                                declaredViews: outcome.program.views.map(\.name))
+    let range = target.nameRange == .none ? target.range : target.nameRange
+    let warnings = approximated.map { item in
+        Diagnostic(.exportApproximated(property: item.property.description, from: item.from, to: item.to), at: range,
+                   hint: "the browser shows it less closely than 1e-4 of its range there; `animc eval` has the exact values")
+    }
+    return (export, warnings)
+}
+
+extension WebExport {
+    /// The web export of a compiled scene (``webExport(_:source:)`` is this for a
+    /// file), and where it could not follow a property within its bound.
+    /// `viewOrder` orders the views (the rest follow, sorted); `events` stands
+    /// are added to the scene's own (see ``placedEvents(_:)``).
+    public static func make(_ scene: CompiledScene, binding: String, source: String = "", initial: [Property: Value] = [:],
+                            viewOrder: [String] = [], declaredViews: [String] = [], events: [Event] = [])
+        -> (WebExport, [(property: Property, from: Double, to: Double)]) {
+        var builder = WebExportBuilder(scene: scene, initial: initial)
+        var export = builder.export(binding: binding, source: source, viewOrder: viewOrder, declaredViews: declaredViews)
+        if !events.isEmpty {
+            export = WebExport(binding: export.binding, source: export.source, duration: export.duration, isCancelled: false,
+                               views: export.views, events: (export.events + events).sorted { $0.time < $1.time })
+        }
+        return (export, builder.approximated)
+    }
+}
+
+/// The scene's events, each firing written down (exact times; a time a warp
+/// moved is the nearest exact decimal). None when there are too many to
+/// list (more than 100,000) or they repeat forever.
+func placedEvents(_ scene: CompiledScene) -> [WebExport.Event] {
+    (scene.allEvents() ?? []).map { event in
+        WebExport.Event(name: event.name, time: event.time.exact ?? Time(seconds: event.time.seconds) ?? .zero)
+    }
+}
+
+// MARK: - Building
+
+/// One stretch of a property's timeline and the curve the browser draws over it.
+private struct Span {
+    var start: Instant
+    var end: Instant
+    var curve: Curve
+    /// Steps: placed ``WebExport/stepLead`` early (see ``WebExport``).
+    var leads = false
+
+    enum Curve {
+        case hold(Value)
+        /// From `from` to `to` with a CSS easing; `ends` are its outputs just after 0 and just before 1.
+        case eased(from: Value, to: Value, easing: String, ends: (Double, Double))
+        /// Two CSS easings on the two halves, through the middle of the range.
+        case split(from: Value, to: Value, first: String, second: String)
+        /// From `from` to `to` along `linear(…)`.
+        case approximated(from: Value, to: Value, curve: LinearCurve)
+        /// Numbers from `low` to `high` along `linear(…)` (ties and warps); the curve may leave [low, high].
+        case normalized(low: Double, high: Double, curve: LinearCurve)
+        /// Colours as keyframes at fractions of the span (interpolated premultiplied, as CSS does).
+        case baked([(Double, Value)])
+    }
+
+    /// What the browser shows at the span's first instant.
+    var startValue: Value {
+        switch curve {
+        case .hold(let value): return value
+        case .eased(let from, let to, _, let ends): return Value.interpolate(from: from, to: to, progress: ends.0)
+        case .split(let from, _, _, _): return from
+        case .approximated(let from, let to, let curve):
+            return Value.interpolate(from: from, to: to, progress: curve.points.first?.output ?? 0)
+        case .normalized(let low, let high, let curve): return .number(low + (high - low) * (curve.points.first?.output ?? 0))
+        case .baked(let points): return points.first?.1 ?? .number(0)
+        }
+    }
+
+    /// What it shows just before its end.
+    var endLimit: Value {
+        switch curve {
+        case .hold(let value): return value
+        case .eased(let from, let to, _, let ends): return Value.interpolate(from: from, to: to, progress: ends.1)
+        case .split(_, let to, _, _): return to
+        case .approximated(let from, let to, let curve):
+            return Value.interpolate(from: from, to: to, progress: curve.points.last?.output ?? 1)
+        case .normalized(let low, let high, let curve): return .number(low + (high - low) * (curve.points.last?.output ?? 1))
+        case .baked(let points): return points.last?.1 ?? .number(0)
+        }
+    }
+
+    /// Its keyframes over `[a, b]` (offsets), the first saying what it shows when that is not its value.
+    func keyframes(from a: Double, to b: Double) -> [WebExport.Keyframe] {
+        var keyframes = plainKeyframes(from: a, to: b)
+        if let first = keyframes.first, !nearlyEqual(first.value, startValue) { keyframes[0].shown = startValue }
+        return keyframes
+    }
+
+    private func plainKeyframes(from a: Double, to b: Double) -> [WebExport.Keyframe] {
+        switch curve {
+        case .hold(let value):
+            return [.init(offset: a, value: value, easing: nil), .init(offset: b, value: value, easing: nil)]
+        case .eased(let from, let to, let easing, _):
+            return [.init(offset: a, value: from, easing: easing == "linear" ? nil : easing), .init(offset: b, value: to, easing: nil)]
+        case .split(let from, let to, let first, let second):
+            let middle = Value.interpolate(from: from, to: to, progress: 0.5)
+            return [.init(offset: a, value: from, easing: first), .init(offset: a + (b - a) / 2, value: middle, easing: second),
+                    .init(offset: b, value: to, easing: nil)]
+        case .approximated(let from, let to, let curve):
+            return [.init(offset: a, value: from, easing: curve.css), .init(offset: b, value: to, easing: nil)]
+        case .normalized(let low, let high, let curve):
+            return [.init(offset: a, value: .number(low), easing: curve.css), .init(offset: b, value: .number(high), easing: nil)]
+        case .baked(let points):
+            return points.map { .init(offset: a + (b - a) * $0.0, value: $0.1, easing: nil) }
+        }
+    }
+}
+
+private struct WebExportBuilder {
+    let scene: CompiledScene
+    let initial: [Property: Value]
+    /// Where a curve could not be followed within the bound.
+    var approximated: [(property: Property, from: Double, to: Double)] = []
+    /// The numbers the property being built takes, so far.
+    var extent: ClosedRange<Double>?
+
+    mutating func widen(_ values: Double...) {
+        for value in values where value.isFinite {
+            extent = extent.map { min($0.lowerBound, value)...max($0.upperBound, value) } ?? value...value
+        }
+    }
+
+    /// Widens the extent by a span's values, overshoots included.
+    private mutating func widen(by span: Span) {
+        switch span.curve {
+        case .hold(let value):
+            if case .number(let x) = value { widen(x) }
+        case .eased(let from, let to, _, _), .split(let from, let to, _, _):
+            guard case .number(let a) = from, case .number(let b) = to else { return }
+            widen(a, b)
+        case .approximated(let from, let to, let curve):
+            guard case .number(let a) = from, case .number(let b) = to else { return }
+            for point in curve.points { widen(a + (b - a) * point.output) }
+        case .normalized(let low, let high, let curve):
+            for point in curve.points { widen(low + (high - low) * point.output) }
+        case .baked:
+            break
+        }
+    }
+
+    init(scene: CompiledScene, initial: [Property: Value]) {
+        self.scene = scene
+        self.initial = initial
+    }
+
+    mutating func export(binding: String, source: String, viewOrder: [String], declaredViews: [String]) -> WebExport {
+        let columns = Set(scene.properties).union(initial.keys).sorted()
+        var kinds: [String: Set<Value.Kind>] = [:]
+        var starts: [Property: Value] = [:]
+        for property in columns {
+            let start = scene.value(of: property, at: Instant(.zero), initial: initial[property]) ?? initial[property] ?? .number(0)
+            starts[property] = start
+            kinds[property.name, default: []].insert(start.kind)
+        }
+        var byView: [String: [WebExport.Channel]] = [:]
+        for property in columns {
+            let start = starts[property] ?? .number(0)
+            // One registration per name: a name that is a colour on one view and a number on another gets a suffix for colours.
+            let clash = (kinds[property.name]?.count ?? 0) > 1 && start.kind == .color
+            extent = nil
+            let animations = animations(of: property)
+            var range = extent
+            if case .number(let value) = start { range = range.map { min($0.lowerBound, value)...max($0.upperBound, value) } ?? value...value }
+            let channel = WebExport.Channel(property: property, variable: "--" + property.name + (clash ? "-color" : ""),
+                                            kind: start.kind, start: start, animations: animations,
+                                            extent: start.kind == .number ? range : nil)
+            byView[property.view, default: []].append(channel)
+        }
+        var names = viewOrder.filter { byView[$0] != nil || declaredViews.contains($0) }
+        for name in byView.keys.sorted() where !names.contains(name) { names.append(name) }
+        let views = names.map { WebExport.View(name: $0, channels: byView[$0] ?? []) }
+        return WebExport(binding: binding, source: source, duration: scene.duration, isCancelled: false, views: views,
+                         events: placedEvents(scene).sorted { $0.time < $1.time })
+    }
+
+    // MARK: Animations of one property
+
+    mutating func animations(of property: Property) -> [WebExport.Animation] {
+        let duration = scene.duration
+        let start = initial[property]
+        guard scene.properties.contains(property) else { return [] }
+        guard duration.isPositive else {
+            let value = scene.value(of: property, at: Instant(.zero), initial: start) ?? .number(0)
+            return [WebExport.Animation(keyframes: [.init(offset: 0, value: value, easing: nil), .init(offset: 1, value: value, easing: nil)],
+                                        delay: 0, duration: 0, iterations: 1, fillsBoth: true)]
+        }
+        var pieces: [Piece] = []
+        var layers: [WebExport.Animation] = []
+        let repetitions = scene.repetitions(of: property, initial: start)
+        for piece in scene.pieces(of: property, initial: start) {
+            if case .sampled = piece.rule,
+               let repetition = repetitions.first(where: { $0.start == piece.start && $0.end == piece.end }),
+               let (base, layer) = layered(repetition, property: property) {
+                pieces.append(contentsOf: base)
+                if let layer { layers.append(layer) }
+                continue
+            }
+            pieces.append(piece)
+        }
+        let spans = pieces.flatMap { self.spans(of: $0, property: property) }
+        let boundaries = [Instant(.zero)] + spans.map(\.end)
+        let values = boundaries.map { scene.value(of: property, at: $0, initial: start) ?? .number(0) }
+        let offsets = boundaries.map { fraction($0, of: Instant(.zero), Instant(duration)) }
+        let keyframes = assemble(spans, values: values, offsets: offsets)
+        let base = WebExport.Animation(keyframes: keyframes, delay: 0, duration: duration.seconds, iterations: 1, fillsBoth: true)
+        return [base] + layers
+    }
+
+    /// A repetition of `count` copies: copy 0 and the last copy stay in the
+    /// base animation, the copies between become one animation iterated
+    /// `count − 2` times (the base holds the boundary value under it).
+    private mutating func layered(_ repetition: Repetition, property: Property) -> ([Piece], WebExport.Animation?)? {
+        let count = repetition.count
+        let period = repetition.period
+        guard let laterStart = repetition.later.first?.start,
+              let lastShift = try? period.multiplied(by: Int64(count - 2)) else { return nil }
+        let last = repetition.later.compactMap { $0.shifted(by: lastShift) }
+        guard last.count == repetition.later.count, let lastStart = last.first?.start else { return nil }
+        let start = initial[property]
+        guard count >= 3 else { return (repetition.first + repetition.later, nil) }
+        let boundary = scene.value(of: property, at: laterStart, initial: start) ?? .number(0)
+        let middle = Piece(start: laterStart, end: lastStart, rule: .hold(boundary))
+        // The layer: copy 1's spans, offsets within one period; its boundaries hold the copies' shared boundary value.
+        let spans = repetition.later.flatMap { self.spans(of: $0, property: property) }
+        let ends = [laterStart] + spans.map(\.end)
+        var values = ends.map { scene.value(of: property, at: $0, initial: start) ?? .number(0) }
+        values[0] = boundary
+        values[values.count - 1] = boundary
+        guard let periodEnd = spans.last?.end else { return nil }
+        let offsets = ends.map { fraction($0, of: laterStart, periodEnd) }
+        let layer = WebExport.Animation(keyframes: assemble(spans, values: values, offsets: offsets),
+                                        delay: laterStart.seconds, duration: period.seconds, iterations: count - 2, fillsBoth: false)
+        return (repetition.first + [middle] + last, layer)
+    }
+
+    /// The spans of one piece: usually one; a `steps` segment CSS cannot say splits at its jumps.
+    private mutating func spans(of piece: Piece, property: Property) -> [Span] {
+        switch piece.rule {
+        case .hold(let value):
+            if case .number(let x) = value { widen(x) }
+            return [Span(start: piece.start, end: piece.end, curve: .hold(value))]
+        case .tween(let from, let to, let easing, let p0, let p1):
+            if case .number(let a) = from, case .number(let b) = to {
+                for index in 0...256 { widen(a + (b - a) * easing(clampUnit(p0 + (p1 - p0) * Double(index) / 256))) }
+            }
+            return tweenSpans(piece, from: from, to: to, easing: easing, p0: p0, p1: p1, property: property)
+        case .sampled:
+            let spans = sampledSpans(piece, property: property)
+            for span in spans { widen(by: span) }
+            return spans
+        }
+    }
+
+    private mutating func tweenSpans(_ piece: Piece, from: Value, to: Value, easing: Easing, p0: Double, p1: Double,
+                                     property: Property) -> [Span] {
+        let whole = p0 == 0 && p1 == 1, wholeBackwards = p0 == 1 && p1 == 0
+        // Colours whose alpha would leave [0, 1] on the way: the browser clamps the
+        // alpha before dividing it out, the semantics after, so draw them as keyframes.
+        let alphaEscapes = colorAlphaEscapes(from: from, to: to) { q in easing(clampUnit(p0 + (p1 - p0) * q)) }
+        if !alphaEscapes, whole || wholeBackwards {
+            let played = whole ? easing : easing.mirrored
+            let (a, b) = whole ? (from, to) : (to, from)
+            switch cssEasing(of: played) {
+            case .single(let text):
+                var span = Span(start: piece.start, end: piece.end, curve: .eased(from: a, to: b, easing: text, ends: cssEasingEnds(text, of: played)))
+                if case .steps = played.kind { span.leads = true }
+                return [span]
+            case .split(let first, let second):
+                return [Span(start: piece.start, end: piece.end, curve: .split(from: a, to: b, first: first, second: second))]
+            case nil:
+                break
+            }
+        }
+        if let holds = stepHolds(piece, easing: easing, property: property) { return holds }
+        if alphaEscapes {
+            return [bakedSpan(piece, property: property) { q in Value.interpolate(from: from, to: to, progress: easing(clampUnit(p0 + (p1 - p0) * q))) }]
+        }
+        let curve = LinearCurve.approximating { q in easing(clampUnit(p0 + (p1 - p0) * q)) }
+        if !curve.isWithinBound { noteApproximation(property, piece) }
+        if curve.points.count == 2, let first = curve.points.first, let last = curve.points.last {
+            // A straight stretch (part of a linear tween): two keyframes say it.
+            return [Span(start: piece.start, end: piece.end,
+                         curve: .eased(from: Value.interpolate(from: from, to: to, progress: first.output),
+                                       to: Value.interpolate(from: from, to: to, progress: last.output), easing: "linear", ends: (0, 1)))]
+        }
+        return [Span(start: piece.start, end: piece.end, curve: .approximated(from: from, to: to, curve: curve))]
+    }
+
+    /// A piecewise-constant easing (`steps` innermost) on a plain clock: holds
+    /// between its jumps, which fall at `start + k/n·(end − start)` exactly.
+    private func stepHolds(_ piece: Piece, easing: Easing, property: Property) -> [Span]? {
+        guard let count = stepCount(easing), count <= 10_000, let segment = piece.segment,
+              let s = segment.start.exact, let e = segment.end.exact, let length = try? e.subtracting(s) else { return nil }
+        var cuts: [Instant] = [piece.start]
+        for k in 1..<max(count, 1) {
+            guard let offset = try? length.multiplied(by: Int64(k)).divided(by: Time(Int64(count))),
+                  let t = try? s.adding(offset) else { return nil }
+            let instant = Instant(t)
+            if piece.start < instant && instant < piece.end { cuts.append(instant) }
+        }
+        cuts.append(piece.end)
+        var spans: [Span] = []
+        for (a, b) in zip(cuts, cuts.dropFirst()) {
+            let middle: Instant
+            if let x = a.exact, let y = b.exact, let sum = try? x.adding(y), let half = try? sum.divided(by: Time(2)) {
+                middle = Instant(half)
+            } else {
+                middle = Instant(approximately: (a.seconds + b.seconds) / 2)
+            }
+            guard let value = scene.value(of: property, at: middle, initial: initial[property]) else { return nil }
+            spans.append(Span(start: a, end: b, curve: .hold(value)))
+        }
+        return spans
+    }
+
+    /// Ties, warps and repetitions: sampled through the scene. A jump inside
+    /// that falls on an exact time (a warp by `steps` jumps at `k/n` of its
+    /// window) becomes a breakpoint, so its instant shows the value `animc
+    /// eval` shows there, whatever the browser's rounding.
+    private mutating func sampledSpans(_ piece: Piece, property: Property, depth: Int = 0) -> [Span] {
+        let start = initial[property]
+        let a = piece.start.seconds, b = piece.end.seconds
+        // Limits just inside the piece (its ends belong to the breakpoints).
+        let inset = min(max(1e-12 * (b - a), 4 * max(abs(a), abs(b)).ulp), (b - a) / 4)
+        let scene = self.scene
+        let sample = { (q: Double) -> Value in
+            let t = min(max(a + (b - a) * q, a + inset), b - inset)
+            return scene.value(of: property, atSeconds: t, initial: start) ?? .number(0)
+        }
+        if case .color = sample(0.5) {
+            return [bakedSpan(piece, property: property, sample)]
+        }
+        let curve = LinearCurve.approximating { sample($0).number ?? 0 }
+        if depth < 200 {
+            for jump in curve.jumps {
+                let seconds = a + (b - a) * jump
+                guard let exact = nearbyTime(seconds, within: 64 * max(abs(a), abs(b), b - a).ulp) else { continue }
+                let cut = Instant(exact)
+                guard cut.seconds > a + 1e-6 * (b - a), cut.seconds < b - 1e-6 * (b - a) else { continue }
+                return sampledSpans(Piece(start: piece.start, end: cut, rule: .sampled), property: property, depth: depth + 1)
+                    + sampledSpans(Piece(start: cut, end: piece.end, rule: .sampled), property: property, depth: depth + 1)
+            }
+        }
+        if !curve.isWithinBound { noteApproximation(property, piece) }
+        let outputs = curve.points.map(\.output)
+        let least = outputs.min() ?? 0, most = outputs.max() ?? 0
+        guard most > least else { return [Span(start: piece.start, end: piece.end, curve: .hold(.number(least)))] }
+        // Keyframes on the values at the ends (which the breakpoints then make exact),
+        // unless the curve comes back near where it started: then on its least and greatest.
+        var low = least, high = most
+        if let first = outputs.first, let last = outputs.last, abs(last - first) >= (most - least) / 4 {
+            (low, high) = (first, last)
+        }
+        if curve.points.count == 2, let first = curve.points.first, let last = curve.points.last {
+            return [Span(start: piece.start, end: piece.end,
+                         curve: .eased(from: .number(first.output), to: .number(last.output), easing: "linear", ends: (0, 1)))]
+        }
+        let normalized = LinearCurve(points: curve.points.map { ($0.input, ($0.output - low) / (high - low)) },
+                                     isWithinBound: curve.isWithinBound, jumps: curve.jumps)
+        return [Span(start: piece.start, end: piece.end, curve: .normalized(low: low, high: high, curve: normalized))]
+    }
+
+    /// Colours as keyframes: the premultiplied components are followed within
+    /// 1e-4 of their range (the browser interpolates between keyframes premultiplied).
+    private mutating func bakedSpan(_ piece: Piece, property: Property, _ sample: (Double) -> Value) -> Span {
+        func components(_ q: Double) -> [Double] {
+            guard case .color(let color) = sample(q) else { return [0, 0, 0, 0] }
+            let c = color.clamped
+            return [c.alpha * 255, c.red * c.alpha, c.green * c.alpha, c.blue * c.alpha]
+        }
+        // One curve per component; their inputs, merged, are the keyframes.
+        var inputs: Set<Double> = [0, 1]
+        var within = true
+        for index in 0..<4 {
+            let curve = LinearCurve.approximating({ components($0)[index] }, maximumPoints: 1000)
+            within = within && curve.isWithinBound
+            for point in curve.points { inputs.insert(point.input) }
+        }
+        if !within { noteApproximation(property, piece) }
+        let points = inputs.sorted().map { q -> (Double, Value) in
+            guard case .color(let color) = sample(q) else { return (q, sample(q)) }
+            return (q, .color(color.clamped))
+        }
+        return Span(start: piece.start, end: piece.end, curve: .baked(points))
+    }
+
+    private mutating func noteApproximation(_ property: Property, _ piece: Piece) {
+        approximated.append((property, piece.start.seconds, piece.end.seconds))
+    }
+
+    // MARK: Keyframes
+
+    /// The keyframes of `spans` laid end to end, `values[j]` being the value at
+    /// the j-th boundary (`offsets[j]`): spans meet where the timeline is
+    /// continuous; where it jumps, the boundary's value is held over a window
+    /// on the side (or sides) that differ.
+    private func assemble(_ spans: [Span], values: [Value], offsets: [Double]) -> [WebExport.Keyframe] {
+        let n = spans.count
+        guard n > 0 else { return [] }
+        var lengths: [Double] = []
+        for index in 0..<n { lengths.append(max(0, offsets[index + 1] - offsets[index])) }
+        let leads = (0..<n).map { spans[$0].leads ? min(WebExport.stepLead * lengths[$0], lengths[$0] / 8) : 0 }
+        // Where each span's curve starts and ends, and what each boundary holds.
+        var curveStart = [Double](repeating: 0, count: n), curveEnd = [Double](repeating: 0, count: n)
+        var plateaus: [(Double, Double, Value)?] = Array(repeating: nil, count: n + 1)
+        for j in 0...n {
+            let o = offsets[j]
+            let value = values[j]
+            var low = j > 0 ? o - leads[j - 1] : o
+            var high = j < n ? o - leads[j] : o
+            let neighbours = [j > 0 ? lengths[j - 1] : Double.infinity, j < n ? lengths[j] : Double.infinity]
+            let window = min(WebExport.window, (neighbours.min() ?? 0) / 4)
+            let jumpsBefore = j > 0 && !nearlyEqual(spans[j - 1].endLimit, value)
+            let jumpsAfter = j < n && !nearlyEqual(spans[j].startValue, value)
+            if jumpsBefore { low = min(low, o - window) }
+            if jumpsAfter { high = max(high, o + window) }
+            if high < low {
+                // Continuous, or the next curve starts early: the previous one ends there too.
+                low = high
+            }
+            low = min(max(low, 0), 1)
+            high = min(max(high, 0), 1)
+            if jumpsBefore || jumpsAfter || high > low { plateaus[j] = (low, high, value) }
+            if j > 0 { curveEnd[j - 1] = low }
+            if j < n { curveStart[j] = high }
+        }
+        var keyframes: [WebExport.Keyframe] = []
+        func add(_ keyframe: WebExport.Keyframe) {
+            if let last = keyframes.last, last.offset == keyframe.offset, nearlyEqual(last.value, keyframe.value) {
+                keyframes[keyframes.count - 1] = keyframe
+                return
+            }
+            // A hold continued by the same value needs no keyframe in between.
+            if keyframes.count >= 2, let last = keyframes.last, last.easing == nil, nearlyEqual(last.value, keyframe.value),
+               keyframes[keyframes.count - 2].easing == nil, nearlyEqual(keyframes[keyframes.count - 2].value, keyframe.value) {
+                keyframes[keyframes.count - 1] = keyframe
+                return
+            }
+            keyframes.append(keyframe)
+        }
+        for j in 0...n {
+            if let (low, high, value) = plateaus[j] {
+                add(.init(offset: low, value: value, easing: nil))
+                add(.init(offset: high, value: value, easing: nil))
+            }
+            if j < n {
+                var own = spans[j].keyframes(from: curveStart[j], to: curveEnd[j])
+                // Ends that differ from the boundaries' values by rounding only take those values.
+                if let first = own.first, nearlyEqual(first.value, values[j]) { own[0].value = values[j] }
+                if let last = own.last, nearlyEqual(last.value, values[j + 1]) { own[own.count - 1].value = values[j + 1] }
+                for keyframe in own { add(keyframe) }
+            }
+        }
+        return keyframes
+    }
+}
+
+// MARK: - Helpers
+
+/// `(t − a) / (b − a)`: exact when all three are, then rounded once.
+private func fraction(_ t: Instant, of a: Instant, _ b: Instant) -> Double {
+    if let x = t.exact, let s = a.exact, let e = b.exact, let part = try? x.subtracting(s), let whole = try? e.subtracting(s),
+       !whole.isZero, let quotient = try? part.divided(by: whole) {
+        return quotient.seconds
+    }
+    let width = b.seconds - a.seconds
+    return width > 0 ? (t.seconds - a.seconds) / width : 0
+}
+
+/// The simplest exact time within `tolerance` of `seconds` (a continued
+/// fraction's convergent, denominators up to 10⁶), or `nil`. With a
+/// tolerance of a few rounding errors, only a time that is such a fraction
+/// (as the times a script writes are) passes.
+private func nearbyTime(_ seconds: Double, within tolerance: Double) -> Time? {
+    guard seconds.isFinite, abs(seconds) < 1e9 else { return nil }
+    var x = seconds
+    // Convergents p/q of the continued fraction.
+    var (p0, q0, p1, q1): (Double, Double, Double, Double) = (0, 1, 1, 0)
+    for _ in 0..<40 {
+        let whole = x.rounded(.down)
+        let (p2, q2) = (whole * p1 + p0, whole * q1 + q0)
+        guard q2 <= 1e6, abs(p2) < 9e15 else { return nil }
+        if abs(p2 / q2 - seconds) <= tolerance {
+            return Time(numerator: Int64(p2), denominator: Int64(q2))
+        }
+        (p0, q0, p1, q1) = (p1, q1, p2, q2)
+        let fraction = x - whole
+        guard fraction > 1e-15 else { return nil }
+        x = 1 / fraction
+    }
+    return nil
+}
+
+/// How many steps a piecewise-constant easing has (`steps` innermost, through
+/// compositions and mirrors), or `nil` when it is not piecewise constant.
+private func stepCount(_ easing: Easing) -> Int? {
+    var current = easing
+    while true {
+        if case .steps(let count, _) = current.kind { return count }
+        if case .composed(_, let inner) = current.kind {
+            current = inner
+            continue
+        }
+        if case .mirror(let inner) = current.kind {
+            current = inner
+            continue
+        }
+        return nil
+    }
+}
+
+/// Whether a colour tween's alpha leaves [0, 1] along `progress` (q in [0, 1]).
+private func colorAlphaEscapes(from: Value, to: Value, progress: (Double) -> Double) -> Bool {
+    guard case .color(let a) = from, case .color(let b) = to, a.alpha != b.alpha else { return false }
+    for index in 0...256 {
+        let p = progress(Double(index) / 256)
+        let alpha = a.alpha + (b.alpha - a.alpha) * p
+        if alpha < 0 || alpha > 1 { return true }
+    }
+    return false
+}
+
+private func clampUnit(_ p: Double) -> Double {
+    p < 0 ? 0 : (p > 1 ? 1 : p)
+}
+
+/// Equal but for rounding (1e-9 relative, or absolute below 1): two values the browser cannot tell apart.
+func nearlyEqual(_ a: Value, _ b: Value) -> Bool {
+    func close(_ x: Double, _ y: Double) -> Bool {
+        x == y || abs(x - y) <= 1e-9 * max(1, abs(x), abs(y))
+    }
+    switch (a, b) {
+    case (.number(let x), .number(let y)): return close(x, y)
+    case (.color(let x), .color(let y)):
+        let p = x.clamped, q = y.clamped
+        return close(p.red, q.red) && close(p.green, q.green) && close(p.blue, q.blue) && close(p.alpha, q.alpha)
+    case (.number, .color), (.color, .number): return false
+    }
+}

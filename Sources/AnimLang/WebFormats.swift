@@ -1,0 +1,265 @@
+import Animations
+
+// The web export written out: Web Animations JSON (`--to waapi`) and a CSS
+// stylesheet (`--to css`). The player page (`--to html`) embeds the JSON.
+
+/// `--to waapi`: JSON with, per element, one `element.animate(keyframes,
+/// options)` call per property (and one more per repetition layered on it),
+/// keyframe values as CSS text:
+///
+/// ```json
+/// {"format": "animc-waapi 1", "source": "talk.anim", "binding": "final", "duration": 3, "cancelled": false,
+///  "properties": [{"name": "--radius", "syntax": "<number>", "initialValue": "0"}, …],
+///  "elements": [{"view": "circle", "selector": "[data-view=\"circle\"]",
+///                "channels": [{"property": "circle.radius", "variable": "--radius", "kind": "number", "start": "100"}],
+///                "animations": [{"property": "circle.radius",
+///                                "keyframes": [{"offset": 0, "--radius": "100", "easing": "linear"}, …],
+///                                "options": {"duration": 3000, "delay": 0, "iterations": 1, "fill": "both"}}]}],
+///  "events": [{"name": "land", "time": 1.5}]}
+/// ```
+///
+/// Register the properties first (`CSS.registerProperty`, or the `@property`
+/// rules of ``stylesheet(_:)``), set each channel's `start` (its value at
+/// time 0) on the element, then animate. Times are milliseconds, as `animate` takes them.
+public func waapiJSON(_ export: WebExport) -> String {
+    var out = "{\n"
+    out += "  \"format\": \"animc-waapi 1\",\n"
+    out += "  \"source\": \(jsonString(export.source)),\n"
+    out += "  \"binding\": \(jsonString(export.binding)),\n"
+    out += "  \"duration\": \(jsonNumber(export.duration.seconds)),\n"
+    out += "  \"cancelled\": \(export.isCancelled),\n"
+    out += "  \"properties\": ["
+    out += registrations(export).map { registration in
+        "\n    {\"name\": \(jsonString(registration.name)), \"syntax\": \(jsonString(registration.syntax)), "
+            + "\"initialValue\": \(jsonString(registration.initial))}"
+    }.joined(separator: ",")
+    out += export.views.isEmpty ? "],\n" : "\n  ],\n"
+    out += "  \"elements\": ["
+    out += export.views.map { view in
+        var element = "\n    {\"view\": \(jsonString(view.name)), \"selector\": \(jsonString(selector(of: view.name))),\n"
+        element += "     \"channels\": [" + view.channels.map { channel in
+            "{\"property\": \(jsonString(channel.property.description)), \"variable\": \(jsonString(channel.variable)), "
+                + "\"kind\": \"\(channel.kind.rawValue)\", \"start\": \(jsonString(cssValue(channel.start)))}"
+        }.joined(separator: ",\n                   ") + "],\n"
+        element += "     \"animations\": ["
+        element += view.channels.flatMap { channel in
+            channel.animations.map { animation in
+                var call = "\n       {\"property\": \(jsonString(channel.property.description)),\n        \"keyframes\": ["
+                call += animation.keyframes.map { keyframe in
+                    "\n          {\"offset\": \(jsonNumber(keyframe.offset)), \(jsonString(channel.variable)): "
+                        + "\(jsonString(cssValue(keyframe.value))), \"easing\": \(jsonString(keyframe.easing ?? "linear"))}"
+                }.joined(separator: ",")
+                call += "\n        ],\n        \"options\": {\"duration\": \(jsonNumber(animation.duration * 1000)), "
+                call += "\"delay\": \(jsonNumber(animation.delay * 1000)), \"iterations\": \(animation.iterations), "
+                call += "\"fill\": \"\(animation.fillsBoth ? "both" : "none")\", \"easing\": \"linear\"}}"
+                return call
+            }
+        }.joined(separator: ",")
+        element += view.channels.contains { !$0.animations.isEmpty } ? "\n     ]}" : "]}"
+        return element
+    }.joined(separator: ",")
+    out += export.views.isEmpty ? "],\n" : "\n  ],\n"
+    out += "  \"events\": ["
+    out += export.events.map { "{\"name\": \(jsonString($0.name)), \"time\": \(jsonNumber($0.time.seconds))}" }.joined(separator: ", ")
+    out += "]\n}\n"
+    return out
+}
+
+/// `--to css`: `@property` registrations, one `@keyframes` per animation and
+/// an `animation` list per view's element (selected by `data-view`), with
+/// the markup the rules expect in the opening comment. CSS merges keyframes
+/// at one offset, where the Web Animations API keeps a jump: see
+/// ``cssKeyframes(_:)``.
+public func stylesheet(_ export: WebExport) -> String {
+    var out = "/* animc export --to css: `\(export.binding)`"
+    if !export.source.isEmpty { out += " of \(commentSafe(export.source))" }
+    out += export.isCancelled ? ", which is cancelled: nothing moves.\n" : ", \(formatNumber(export.duration.seconds)) s.\n"
+    out += " *\n * Every property of a view is a registered custom property on the view's\n"
+    out += " * element, animated over the whole animation (fill both): draw with\n"
+    out += " * var(--x), var(--color), … Markup:\n *\n"
+    for view in export.views {
+        out += " *   <div data-view=\"\(commentSafe(view.name))\"></div>\n"
+    }
+    out += " */\n\n"
+    for registration in registrations(export) {
+        out += "@property \(registration.name) { syntax: '\(registration.syntax)'; inherits: false; initial-value: \(registration.initial); }\n"
+    }
+    for view in export.views {
+        var names: [String] = []
+        for channel in view.channels {
+            for (index, animation) in channel.animations.enumerated() {
+                let name = "animc-\(view.name)-\(channel.property.name)" + (index == 0 ? "" : "-\(index + 1)")
+                out += "\n@keyframes \(name) {\n"
+                for keyframe in cssKeyframes(animation.keyframes) {
+                    out += "  \(formatNumber(keyframe.offset * 100))% { \(channel.variable): \(cssValue(keyframe.value));"
+                    if let easing = keyframe.easing { out += " animation-timing-function: \(easing);" }
+                    out += " }\n"
+                }
+                out += "}\n"
+                let fill = animation.fillsBoth ? "both" : "none"
+                names.append("\(name) \(cssNumber(animation.duration * 1000))ms linear \(cssNumber(animation.delay * 1000))ms "
+                    + "\(animation.iterations) normal \(fill)")
+            }
+        }
+        out += "\n\(selector(of: view.name)) {\n"
+        for channel in view.channels {
+            out += "  \(channel.variable): \(cssValue(channel.start));\n"
+        }
+        if !names.isEmpty {
+            out += "  animation:\n    " + names.joined(separator: ",\n    ") + ";\n"
+        }
+        out += "}\n"
+    }
+    return out
+}
+
+/// Keyframes CSS keeps apart: a run of keyframes at one offset `o` (a jump)
+/// becomes its first at `o − ν` and its last at `o`, `ν` = ``cssJump`` of the
+/// duration (less where the keyframe before is nearer), so CSS shows at `o`
+/// what the Web Animations API shows there. A last keyframe whose curve does
+/// not start at its value gets that value at `o` and moves to `o + ν`.
+func cssKeyframes(_ keyframes: [WebExport.Keyframe]) -> [WebExport.Keyframe] {
+    var out: [WebExport.Keyframe] = []
+    var index = 0
+    while index < keyframes.count {
+        var end = index
+        while end + 1 < keyframes.count, keyframes[end + 1].offset == keyframes[index].offset { end += 1 }
+        let offset = keyframes[index].offset
+        guard end > index else {
+            out.append(keyframes[index])
+            index += 1
+            continue
+        }
+        let previous = out.last?.offset ?? -Double.infinity
+        let next = end + 1 < keyframes.count ? keyframes[end + 1].offset : Double.infinity
+        let before = min(cssJump, (offset - previous) / 2), after = min(cssJump, (next - offset) / 2)
+        if offset - before >= 0, before > 0 {
+            var first = keyframes[index]
+            first.offset = offset - before
+            out.append(first)
+        }
+        var last = keyframes[end]
+        if let shown = last.shown, after > 0, offset + after <= 1 {
+            out.append(WebExport.Keyframe(offset: offset, value: shown))
+            last.offset = offset + after
+        }
+        out.append(last)
+        index = end + 1
+    }
+    return out
+}
+
+/// How far apart ``cssKeyframes(_:)`` sets the two sides of a jump, as a
+/// fraction of the duration: a hundredth of ``WebExport/window``, and ten
+/// thousand times a double's rounding at 1.
+let cssJump = 1e-12
+
+// MARK: - Shared pieces
+
+/// A custom property to register: its name, `<number>` or `<color>`, and its initial value.
+struct Registration {
+    let name: String
+    let syntax: String
+    let initial: String
+}
+
+/// One registration per custom property name, in order of first use.
+func registrations(_ export: WebExport) -> [Registration] {
+    var seen: Set<String> = []
+    var result: [Registration] = []
+    for view in export.views {
+        for channel in view.channels where seen.insert(channel.variable).inserted {
+            switch channel.kind {
+            case .number: result.append(Registration(name: channel.variable, syntax: "<number>", initial: "0"))
+            case .color: result.append(Registration(name: channel.variable, syntax: "<color>", initial: "rgb(0 0 0 / 0)"))
+            }
+        }
+    }
+    return result
+}
+
+/// `[data-view="circle"]`.
+func selector(of view: String) -> String {
+    "[data-view=\"\(view)\"]"
+}
+
+/// A value as CSS writes it: a number, or `rgb(R G B / A)`.
+func cssValue(_ value: Value) -> String {
+    switch value {
+    case .number(let number): return cssNumber(number)
+    case .color(let color): return color.clamped.description
+    }
+}
+
+func jsonNumber(_ value: Double) -> String {
+    value.isFinite ? formatNumber(value) : "null"
+}
+
+/// A JSON string literal (also a valid JavaScript one).
+func jsonString(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case "\n": out += "\\n"
+        case "\r": out += "\\r"
+        case "\t": out += "\\t"
+        // Also valid JavaScript (which before ES2019 had no raw U+2028 or U+2029 in strings).
+        case "\u{2028}", "\u{2029}":
+            out += "\\u" + hex4(scalar.value)
+        default:
+            if scalar.value < 0x20 {
+                out += "\\u" + hex4(scalar.value)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+    }
+    return out + "\""
+}
+
+private func hex4(_ value: UInt32) -> String {
+    let digits = Array("0123456789abcdef")
+    return String((0..<4).reversed().map { digits[Int((value >> (4 * UInt32($0))) & 15)] })
+}
+
+/// Text for inside a CSS or HTML comment: no `*/` and no `--`.
+func commentSafe(_ text: String) -> String {
+    text.replacingAll("*/", with: "* /").replacingAll("--", with: "- -")
+}
+
+extension String {
+    /// Every occurrence of `target` replaced by `replacement` (AnimLang links no Foundation).
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        var out = ""
+        var rest = self[...]
+        while let range = rest.firstRange(of: target) {
+            out += rest[..<range.lowerBound]
+            out += replacement
+            rest = rest[range.upperBound...]
+        }
+        out += rest
+        return out
+    }
+}
+
+/// What `animc export --to` writes.
+public enum WebFormat: String, Sendable, CaseIterable {
+    /// The player page (``playerPage(_:)``).
+    case html
+    /// A stylesheet (``stylesheet(_:)``).
+    case css
+    /// Web Animations JSON (``waapiJSON(_:)``).
+    case waapi
+
+    /// `export` written in this format.
+    public func text(_ export: WebExport) -> String {
+        switch self {
+        case .html: return playerPage(export)
+        case .css: return stylesheet(export)
+        case .waapi: return waapiJSON(export)
+        }
+    }
+}

@@ -1,0 +1,293 @@
+import Foundation
+import Testing
+import Animations
+@testable import AnimLang
+
+/// How easings reach CSS: exactly where CSS has the curve, within the stated
+/// bound (1e-4 of the range) everywhere else.
+struct EasingCSSTests {
+    @Test func cssNamesItsOwnCurves() throws {
+        #expect(cssEasing(of: .linear) == .single("linear"))
+        #expect(cssEasing(of: .ease) == .single("ease"))
+        #expect(cssEasing(of: .cssEaseIn) == .single("ease-in"))
+        #expect(cssEasing(of: .cssEaseOut) == .single("ease-out"))
+        #expect(cssEasing(of: .cssEaseInOut) == .single("ease-in-out"))
+        #expect(cssEasing(of: try .cubicBezier(0.1, 0.7, 1, 0.1)) == .single("cubic-bezier(0.1, 0.7, 1, 0.1)"))
+        #expect(cssEasing(of: try .steps(4, .jumpStart)) == .single("steps(4, jump-start)"))
+        #expect(cssEasing(of: try .steps(5, .jumpNone)) == .single("steps(5, jump-none)"))
+        #expect(cssEasing(of: .penner(.quad, .in)) == .single("cubic-bezier(0.3333333333333333, 0, 0.6666666666666666, 0.3333333333333333)"))
+        #expect(cssEasing(of: .penner(.cubic, .out)) == .single("cubic-bezier(0.3333333333333333, 1, 0.6666666666666666, 1)"))
+        // No CSS curve: approximated.
+        for easing in [Easing.talkEaseIn, .talkEaseOut, .talkEaseInOut, .penner(.sine, .in), .penner(.elastic, .out),
+                       .penner(.bounce, .inOut), .penner(.quad, .in).composed(after: .penner(.sine, .out)), try Easing.steps(3).mirrored] {
+            #expect(cssEasing(of: easing) == nil, "\(easing)")
+        }
+    }
+
+    /// Reads `cubic-bezier(a, b, c, d)` back as an easing.
+    static func bezier(_ text: String) throws -> Easing {
+        let numbers = text.dropFirst("cubic-bezier(".count).dropLast().split(separator: ",")
+            .compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        try #require(numbers.count == 4, "\(text)")
+        return try Easing.cubicBezier(numbers[0], numbers[1], numbers[2], numbers[3])
+    }
+
+    /// Quad, cubic and back are cubic Béziers with x handles at 1/3 and 2/3;
+    /// their in-out forms are an in and an out Bézier on the two halves.
+    @Test(arguments: [Easing.PennerCurve.quad, .cubic, .back], Easing.PennerMode.allCases)
+    func pennerBeziersAreTheCurves(_ curve: Easing.PennerCurve, _ mode: Easing.PennerMode) throws {
+        let penner = Easing.penner(curve, mode)
+        let form = try #require(cssEasing(of: penner))
+        var worst = 0.0
+        for index in 0...2000 {
+            let p = Double(index) / 2000
+            let css: Double
+            switch form {
+            case .single(let text):
+                css = try Self.bezier(text)(p)
+            case .split(let first, let second):
+                let firstHalf = try Self.bezier(first), secondHalf = try Self.bezier(second)
+                css = p < 0.5 ? firstHalf(2 * p) / 2 : 0.5 + secondHalf(2 * p - 1) / 2
+            }
+            worst = max(worst, abs(css - penner(p)))
+        }
+        #expect(worst < 1e-12, "\(curve) \(mode): off by \(worst)")
+    }
+
+    /// Every family CSS cannot name, whole, in part and backwards.
+    static let approximated: [(String, Easing)] = {
+        var easings: [(String, Easing)] = []
+        for c in [0.5, 1.5, 2, 5] {
+            easings.append(("ease-in(\(c))", (try? Easing.easeIn(c)) ?? .linear))
+            easings.append(("ease-out(\(c))", (try? Easing.easeOut(c)) ?? .linear))
+        }
+        for c in [0.5, 1, 3] { easings.append(("ease-in-out(\(c))", (try? Easing.easeInOut(c)) ?? .linear)) }
+        for curve in [Easing.PennerCurve.quart, .quint, .sine, .expo, .circ, .elastic, .bounce] {
+            for mode in Easing.PennerMode.allCases { easings.append(("\(curve)-\(mode)", .penner(curve, mode))) }
+        }
+        easings.append(("compose(back-out, quad-in)", Easing.penner(.back, .out).composed(after: .penner(.quad, .in))))
+        easings.append(("compose(elastic-in, sine-out)", Easing.penner(.elastic, .in).composed(after: .penner(.sine, .out))))
+        easings.append(("mirror(ease-in)", Easing.talkEaseIn.mirrored))
+        easings.append(("overshooting bezier", (try? Easing.cubicBezier(0.3, -0.6, 0.7, 1.8)) ?? .linear))
+        // Springs and every later family go here too: the exporter treats them generically.
+        return easings
+    }()
+
+    /// The bound `LinearCurve` states: within 1e-4 of the range, checked at
+    /// 200,000 points inside (0, 1), for the whole curve, a part, and the part backwards.
+    @Test(arguments: approximated.map(\.0))
+    func linearCurveStaysWithinTheBound(_ name: String) throws {
+        let easing = try #require(Self.approximated.first { $0.0 == name }?.1)
+        for (p0, p1) in [(0.0, 1.0), (0.2, 0.7), (0.9, 0.1)] {
+            let function = { (q: Double) in easing(p0 + (p1 - p0) * q) }
+            let curve = LinearCurve.approximating(function)
+            #expect(curve.isWithinBound)
+            #expect(curve.points.count < 1000, "\(name): \(curve.points.count) points")
+            var low = Double.infinity, high = -Double.infinity, worst = 0.0
+            let samples = 200_000
+            for index in 0..<samples {
+                let q = (Double(index) + 0.5) / Double(samples)
+                let value = function(q)
+                low = min(low, value)
+                high = max(high, value)
+                worst = max(worst, abs(curve(q) - value))
+            }
+            #expect(worst <= LinearCurve.tolerance * (high - low) + 1e-12, "\(name) [\(p0), \(p1)]: \(worst) of a range \(high - low)")
+        }
+    }
+
+    @Test func straightStretchesKeepOnlyTheirEnds() {
+        let curve = LinearCurve.approximating { 0.25 + 0.5 * $0 }
+        #expect(curve.points.count == 2)
+        #expect(curve.css == "linear(0.25 0%, 0.75 100%)")
+    }
+
+    @Test func jumpsAreStepsBetweenNeighbouringDoubles() {
+        // compose(ease-in-quad, steps(2)): 0 until ½, then ¼ until 1, then 1.
+        let easing = Easing.penner(.quad, .in).composed(after: (try? Easing.steps(2)) ?? .linear)
+        let curve = LinearCurve.approximating { easing($0) }
+        #expect(curve.jumps == [0.5])
+        #expect(curve(0.5) == 0.25)
+        #expect(curve(0.5.nextDown) == 0)
+        // The jump at 1 belongs to the breakpoint: the curve ends on the limit.
+        #expect(curve.points.last?.output == 0.25)
+    }
+}
+
+/// The web export of programs: structure, goldens, and the checks the
+/// browser cannot do (a cancelled animation, layout).
+struct WebExportTests {
+    static func export(_ path: String, binding: String? = nil) throws -> WebExport {
+        let text = try String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8)
+        let outcome = run(SourceFile(name: path, text: text), binding: binding)
+        let (export, diagnostics) = webExport(outcome, source: path)
+        #expect(!diagnostics.contains { $0.severity == .error }, "\(diagnostics)")
+        return try #require(export)
+    }
+
+    /// Keyframes of every animation: offsets from 0 to 1, never decreasing;
+    /// CSS's apart and increasing.
+    static func checkStructure(_ export: WebExport, _ name: String) {
+        for channel in export.columns {
+            for animation in channel.animations {
+                let offsets = animation.keyframes.map(\.offset)
+                #expect(offsets.first == 0 && offsets.last == 1, "\(name) \(channel.property): \(offsets.prefix(3))…\(offsets.suffix(2))")
+                #expect(zip(offsets, offsets.dropFirst()).allSatisfy { $0 <= $1 }, "\(name) \(channel.property): decreasing")
+                #expect(animation.keyframes.allSatisfy { $0.value.kind == channel.kind }, "\(name) \(channel.property): kinds")
+                let css = cssKeyframes(animation.keyframes).map(\.offset)
+                #expect(zip(css, css.dropFirst()).allSatisfy { $0 < $1 }, "\(name) \(channel.property): CSS offsets not apart")
+                #expect(css.allSatisfy { (0...1).contains($0) }, "\(name) \(channel.property): CSS offsets outside [0, 1]")
+            }
+        }
+    }
+
+    @Test(arguments: ExampleTests.examples)
+    func everyExampleExportsWellFormedKeyframes(_ name: String) throws {
+        let export = try Self.export("examples/" + name)
+        Self.checkStructure(export, name)
+        let json = try JSONSerialization.jsonObject(with: Data(waapiJSON(export).utf8)) as? [String: Any]
+        #expect(json?["binding"] as? String == export.binding)
+        let page = playerPage(export)
+        #expect(page.hasPrefix("<!doctype html>") && page.hasSuffix("</html>\n"))
+        #expect(!page.contains("http://") || !page.replacingOccurrences(of: "http://www.w3.org/2000/svg", with: "").contains("http"),
+                "the page loads nothing from the network")
+    }
+
+    /// Generated programs of every construct export without a crash and with well-formed keyframes.
+    @Test func generatedProgramsExportWellFormedKeyframes() throws {
+        var generator = ProgramGenerator(seed: 2024)
+        var exported = 0
+        for index in 0..<150 {
+            let program = generator.program()
+            let file = SourceFile(name: "gen\(index).anim", text: format(program))
+            let outcome = run(file)
+            guard !outcome.hasErrors else { continue }
+            let (export, _) = webExport(outcome)
+            guard let export else { continue }
+            Self.checkStructure(export, "gen\(index)")
+            _ = stylesheet(export)
+            exported += 1
+        }
+        #expect(exported > 20)
+    }
+
+    @Test func viewsComeInFirstMentionOrder() throws {
+        let export = try Self.export("examples/all-views.anim")
+        // `view header`, `view footer`, then `grow logo`: the file's order, not the alphabet's.
+        #expect(export.views.map(\.name) == ["header", "footer", "logo"])
+        let talk = try Self.export("examples/talk.anim")
+        #expect(talk.views.map(\.name) == ["circle", "square"])
+    }
+
+    @Test func aCancelledAnimationExportsNothingToPlay() throws {
+        let export = try Self.export("examples/cancelled.anim")
+        #expect(export.isCancelled && export.views.isEmpty)
+        #expect(waapiJSON(export).contains("\"cancelled\": true"))
+        #expect(playerPage(export).contains("cancelled"))
+    }
+
+    @Test func aBillionRepetitionsPlayAsOneIteratedAnimation() throws {
+        let export = try Self.export("examples/forever.anim")
+        let lamp = try #require(export.views.first { $0.name == "lamp" }?.channels.first)
+        #expect(lamp.animations.count == 2)
+        let layer = try #require(lamp.animations.last)
+        #expect(layer.iterations == 999_999_998 && layer.duration == 1 && layer.delay == 1 && !layer.fillsBoth)
+        #expect(lamp.animations[0].keyframes.count < 40)
+    }
+
+    @Test func exactEasingsStayExact() throws {
+        let export = try Self.export("examples/easings.anim")
+        func easings(_ view: String) -> [String] {
+            export.views.first { $0.name == view }?.channels.first?.animations.first?.keyframes.compactMap(\.easing) ?? []
+        }
+        #expect(easings("css") == ["ease"])
+        #expect(easings("bezier") == ["cubic-bezier(0.1, 0.7, 1, 0.1)"])
+        #expect(easings("steps") == ["steps(4, jump-start)"])
+        #expect(easings("quad").count == 2 && easings("quad").allSatisfy { $0.hasPrefix("cubic-bezier(") })
+        #expect(easings("elastic").count == 1 && easings("elastic")[0].hasPrefix("linear("))
+        #expect(easings("linear").isEmpty)
+    }
+
+    /// A jump where something else takes over holds the value `animc eval`
+    /// shows at the instant over a window on the side that differs.
+    @Test func breakpointValuesAreHeldOverAWindow() throws {
+        let export = try Self.export("examples/parallel.anim")
+        let x = try #require(export.views.first?.channels.first { $0.property.name == "x" }?.animations.first)
+        // At 1.5 s (offset ¾) the override ends on 600; just after, the slow tween is back at 75.
+        let around = x.keyframes.filter { abs($0.offset - 0.75) < 1e-9 }
+        #expect(around.map { cssValue($0.value) } == ["600", "600", "75"])
+        #expect(around.map(\.offset) == [0.75, 0.75 + WebExport.window, 0.75 + WebExport.window])
+    }
+
+    @Test func stepsCSSCannotSayBecomeHoldsAtTheirExactJumps() throws {
+        let file = SourceFile(name: "s.anim", text: "let final = animate a.x from 0 to 30 with steps(3) reversed\n")
+        let (export, _) = webExport(run(file))
+        let keyframes = try #require(export?.views.first?.channels.first?.animations.first?.keyframes)
+        #expect(keyframes.allSatisfy { $0.easing == nil })
+        // Backwards: 30 at 0 only (p = 1), 20 just after it and still at 1/3 (p = 2/3 is the top of a step), 10 just after 1/3.
+        #expect(keyframes.map { cssValue($0.value) } == ["30", "30", "20", "20", "10", "10", "0", "0"])
+        #expect(keyframes[4].offset > 1.0 / 3 && keyframes[4].offset - 1.0 / 3 <= WebExport.window * 1.01)
+    }
+
+    // MARK: Goldens
+
+    @Test(arguments: [("talk", WebFormat.html), ("talk", .css), ("talk", .waapi), ("choreography", .waapi), ("choreography", .css),
+                      ("parallel", .waapi), ("forever", .css), ("jumps", .waapi)])
+    func exportsMatchTheirGoldens(_ example: String, _ format: WebFormat) throws {
+        let export = try Self.export("examples/\(example).anim")
+        expectMatchesGolden(format.text(export), "web/\(example).\(format == .waapi ? "json" : format.rawValue)")
+    }
+
+    /// Colours and events, built with the library (the language spells them
+    /// on other branches): a page and the table it must show, which the
+    /// browser check (`checks/web.sh`) loads as a fixture.
+    @Test func colorsAndEventsFixture() throws {
+        let fill = Property(view: "ball", name: "color"), x = Property(view: "ball", name: "x")
+        let other = Property(view: "box", name: "fill")
+        func color(_ r: Double, _ g: Double, _ b: Double, _ a: Double = 1) -> Value { .color(Color(red: r, green: g, blue: b, alpha: a)) }
+        let half = try #require(Time(numerator: 1, denominator: 2))
+        let scene = try Scene.tween(fill, from: color(255, 0, 0), to: color(0, 0, 255, 0))                      // premultiplied: stays red
+            .then(try Scene.tween(fill, from: color(0, 0, 255, 0), to: color(0, 200, 100, 0.5), easing: .penner(.cubic, .inOut)))
+            .then(try Scene.tween(fill, from: color(0, 200, 100, 0.5), to: color(250, 250, 0, 1), easing: .penner(.back, .out)))  // alpha overshoots: baked
+            .then(try Scene.tween(fill, from: color(20, 40, 60), to: color(200, 180, 20, 0.2), easing: .talkEaseIn).reversed)
+            .alongside(try Scene.tween(x, from: 0, to: 120, duration: Time(4), easing: .penner(.elastic, .out)))
+            .alongside(try Scene.tween(other, from: color(10, 10, 10), to: color(240, 120, 0), duration: Time(2))
+                .alongside(try Scene.tween(other, from: color(0, 0, 255, 0.5), to: color(0, 255, 0), duration: Time(2), easing: .talkEaseOut)))  // a tie: sampled
+        let compiled = try #require(try scene.compile())
+        let events = [WebExport.Event(name: "start", time: .zero), WebExport.Event(name: "half", time: half),
+                      WebExport.Event(name: "tick", time: Time(2)), WebExport.Event(name: "tock", time: Time(2)),
+                      WebExport.Event(name: "end", time: Time(4))]
+        let (export, approximated) = WebExport.make(compiled, binding: "fixture", source: "WebExportTests.swift",
+                                                    viewOrder: ["ball", "box"], events: events)
+        #expect(approximated.isEmpty)
+        Self.checkStructure(export, "fixture")
+        expectMatchesGolden(playerPage(export), "web/fixtures/colors-and-events.html")
+        // The table it must show: as `animc eval` prints it, with an events column.
+        var csv: [UInt8] = []
+        tabulate(compiled, initial: [:], at: FrameTimes(duration: compiled.duration, fps: 8), format: .csv) { chunk in
+            csv.append(contentsOf: chunk)
+            chunk.removeAll()
+        }
+        var lines = String(decoding: csv, as: UTF8.self).split(separator: "\n").map(String.init)
+        lines[0] += ",events"
+        var previous: Time?
+        for (index, t) in FrameTimes(duration: compiled.duration, fps: 8).enumerated() {
+            let fired = events.filter { event in event.time <= t && previous.map { event.time > $0 } ?? true }.map(\.name)
+            lines[index + 1] += "," + fired.joined(separator: " ")
+            previous = t
+        }
+        expectMatchesGolden(lines.joined(separator: "\n") + "\n", "web/fixtures/colors-and-events.csv")
+    }
+
+    /// The stage holds every position a view reaches.
+    @Test func theStageHoldsEveryPosition() throws {
+        let export = try Self.export("examples/choreography.anim")
+        let layout = StageLayout(export)
+        let card = try #require(layout.placed.first)
+        // The card rises 40 px and scales to 1.1 at most, rotated: its corners stay inside.
+        let half = (30.0 * 30 * 2).squareRoot() * 1.1
+        #expect(layout.bounds.minY <= card.home.y - 40 - half)
+        #expect(layout.bounds.maxY >= card.home.y + half)
+        #expect(layout.bounds.minX <= card.home.x - half && layout.bounds.maxX >= card.home.x + half)
+    }
+}

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The browser agrees with `animc eval` (exports.md section 5): every example
+# and 100 generated programs, exported as the player page and as CSS, opened
+# in headless Chromium, compared at every row of `animc eval`'s CSV; then
+# screenshots of the player for people to look at (docs/images/).
+#
+#   bash checks/web.sh                      # what CI runs
+#   bash checks/web.sh --generated 300 --seed 7 --keep /tmp/web   # more, keeping the files
+#
+# Installs Debian's chromium-headless-shell when no Chromium is there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v chromium-headless-shell >/dev/null 2>&1 && [ ! -x /usr/lib/chromium/chromium-headless-shell ] \
+    && ! command -v chromium >/dev/null 2>&1; then
+  echo "== installing chromium-headless-shell"
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium-headless-shell >/dev/null
+fi
+
+swift build
+python3 checks/web_check.py --animc .build/debug/animc --screenshots docs/images "$@"

@@ -1,0 +1,184 @@
+"""Seeded `.anim` programs for the web check: tweens over the properties the
+player draws (and one it does not), with waits, `;`, `||`, `reversed`,
+`^ n`, `looped`, `repeated`, `in`, `delayed by` and `with` easings of every
+family. Forms the language gains later (colours, `emit`, springs) are used
+when `animc check` accepts a probe of them, so the check grows with it.
+"""
+
+import json
+import os
+import random
+from fractions import Fraction
+import subprocess
+import tempfile
+
+VIEWS = ["ball", "box", "card", "dot", "tile"]
+
+# property: (low, high) of the values written
+RANGES = {
+    "x": (-160, 160), "y": (-120, 120), "opacity": (0, 1), "scale": (0.2, 2), "rotation": (-180, 360),
+    "radius": (5, 50), "width": (10, 120), "size": (20, 90), "level": (-5, 5),
+}
+
+PENNER = [f"ease-{mode}-{curve}" for curve in ["quad", "cubic", "quart", "quint", "sine", "expo", "circ", "back", "elastic", "bounce"]
+          for mode in ["in", "out", "in-out"]]
+MONOTONE = ["linear", "ease-in", "ease-out", "ease-in-out", "ease-out(3)", "high ease-out", "ease-in-out(2)", "ease",
+            "css-ease-in", "css-ease-out", "css-ease-in-out", "cubic-bezier(0.1, 0.7, 1, 0.1)", "cubic-bezier(0.3, 0, 0.2, 1)",
+            "steps(4)", "steps(3, jump-start)", "steps(5, jump-none)", "steps(2, jump-both)", "step-start", "step-end",
+            "compose(ease-in-quad, ease-out-sine)", "compose(steps(3), ease-in-cubic)"] + \
+           [e for e in PENNER if not any(k in e for k in ("back", "elastic", "bounce"))]
+ANY = MONOTONE + [e for e in PENNER if any(k in e for k in ("back", "elastic", "bounce"))] + \
+      ["cubic-bezier(0.3, -0.4, 0.6, 1.5)", "compose(ease-out-back, ease-in-quad)", "compose(ease-in-quad, steps(2))"]
+DURATIONS = ["0.1s", "0.2s", "250ms", "0.3s", "0.5s", "0.7s", "1s", "1.5s", "1/3 s"]
+COLORS = ["red", "#36c", "rgb(20 200 120)", "rgba(255, 200, 0, 0.5)", "transparent", "hsl(280 60% 50%)", "#0008", "white"]
+
+
+def number(rng, low, high):
+    value = rng.uniform(low, high)
+    return str(round(value, rng.choice([0, 1, 2])))
+
+
+class Generator:
+    def __init__(self, rng, features):
+        self.rng = rng
+        self.features = features
+        self.views = rng.sample(VIEWS, rng.randint(1, 3))
+
+    def easing(self, monotone):
+        families = list(MONOTONE if monotone else ANY)
+        if "spring" in self.features and not monotone:
+            families += ["spring", "bouncy spring", "spring(bounce 0.3)", "spring(stiffness 200, damping 12)"]
+        return self.rng.choice(families)
+
+    def tween(self):
+        rng = self.rng
+        view = rng.choice(self.views)
+        kind = rng.random()
+        if "color" in self.features and kind < 0.12:
+            text = f"color {view} from {rng.choice(COLORS)} to {rng.choice(COLORS)}"
+        elif kind < 0.2:
+            text = rng.choice([f"fadeIn {view}", f"fadeOut {view}", f"fade {view} from {number(rng, 0, 1)} to {number(rng, 0, 1)}"])
+        elif kind < 0.3:
+            text = f"rotate {view} from {number(rng, -90, 90)} to {number(rng, 0, 360)}"
+        elif kind < 0.4:
+            prop = rng.choice(["", "radius ", "size "])
+            low, high = RANGES[prop.strip() or "scale"]
+            text = f"{rng.choice(['grow', 'shrink', 'scale'])} {view} from {prop}{number(rng, low, high)} to {number(rng, low, high)}"
+        else:
+            prop = rng.choice(["x", "x", "y", "y", "opacity", "scale", "rotation", "width", "level"])
+            low, high = RANGES[prop]
+            text = f"animate {view}.{prop} from {number(rng, low, high)} to {number(rng, low, high)}"
+        if rng.random() < 0.5:
+            text += " in " + rng.choice(DURATIONS + (["0s"] if rng.random() < 0.15 else []))
+        if rng.random() < 0.6:
+            text += " with " + self.easing(monotone=False)
+        return text
+
+    def expr(self, depth):
+        rng = self.rng
+        roll = rng.random()
+        if depth <= 0 or roll < 0.3:
+            if rng.random() < 0.1:
+                return "wait " + rng.choice(DURATIONS)
+            if "emit" in self.features and rng.random() < 0.08:
+                return "emit " + rng.choice(["tick", "land", "go"])
+            return self.tween()
+        if roll < 0.55:
+            parts = [self.expr(depth - 1) for _ in range(rng.randint(2, 3))]
+            return "(" + " ; ".join(parts) + ")"
+        if roll < 0.75:
+            parts = [self.expr(depth - 1) for _ in range(rng.randint(2, 3))]
+            return "(" + " || ".join(parts) + ")"
+        inner = "(" + self.expr(depth - 1) + ")"
+        modifier = rng.choice(["reversed", "^", "looped", "repeated twice", "in", "delayed", "with", "with"])
+        if modifier == "^":
+            return f"{inner} ^ {rng.randint(0, 3)}"
+        if modifier == "in":
+            return f"{inner} in {rng.choice(DURATIONS)}"
+        if modifier == "delayed":
+            return f"{inner} delayed by {rng.choice(DURATIONS)}"
+        if modifier == "with":
+            return f"{inner} with {self.easing(monotone=True)}"
+        return f"{inner} {modifier}"
+
+    def repetition(self, index):
+        """A repetition too long to list (kept symbolic, exported with an iteration count), then a tail."""
+        rng = self.rng
+        count = rng.choice([12000, 30000, 1000000])
+        lines = [f"# generated program {index} (checks/web_programs.py)",
+                 f"let final = ({self.expr(2)}) ^ {count} ; {self.expr(1)}"]
+        return "\n".join(lines) + "\n"
+
+    def program(self, index):
+        rng = self.rng
+        lines = [f"# generated program {index} (checks/web_programs.py)"]
+        if rng.random() < 0.3:
+            lines.insert(0, "# eval: --fps " + str(rng.choice([4, 20, 30])))
+        if rng.random() < 0.3:
+            view = rng.choice(self.views)
+            prop = rng.choice(["opacity", "x", "scale", "level"])
+            lines.append(f"view {view} {prop} {number(rng, *RANGES[prop])}")
+        lines.append("let final = " + self.expr(rng.randint(1, 4)))
+        return "\n".join(lines) + "\n"
+
+
+PROBES = {
+    "color": "let a = color ball from red to blue\n",
+    "emit": "let a = fadeIn ball ; emit tick\n",
+    "spring": "let a = fadeIn ball with spring\n",
+}
+
+
+def accepted(animc, source):
+    with tempfile.NamedTemporaryFile("w", suffix=".anim", delete=False) as handle:
+        handle.write(source)
+        path = handle.name
+    try:
+        result = subprocess.run([animc, "eval", path, "--format", "csv"] + eval_line(source), capture_output=True, text=True)
+        rows = result.stdout.count("\n")
+        return result.returncode == 0 and rows <= 400
+    finally:
+        os.unlink(path)
+
+
+def eval_line(source):
+    for line in source.splitlines():
+        if line.startswith("# eval:"):
+            return line[len("# eval:"):].split()
+    return []
+
+
+def with_times(animc, source):
+    """`source` with a `# eval: --at` line: 41 instants spread over its duration (exact fractions of it)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".anim", delete=False) as handle:
+        handle.write(source)
+        path = handle.name
+    try:
+        result = subprocess.run([animc, "export", path, "--to", "waapi"], capture_output=True, text=True)
+        if result.returncode != 0:
+            return None
+        duration = Fraction(str(json.loads(result.stdout)["duration"])).limit_denominator(10**6)
+    finally:
+        os.unlink(path)
+    times = sorted({duration * k / 40 for k in range(41)} | {Fraction(1, 4), duration - Fraction(1, 8)})
+    times = [t for t in times if 0 <= t <= duration]
+    return "# eval: --at " + ",".join(f"{t.numerator}/{t.denominator}" for t in times) + "\n" + source
+
+
+def generate_programs(count, seed, animc):
+    """`count` programs that `animc eval` accepts (at most 400 rows each), the same for the same seed;
+    one in twenty repeats a part too many times to list, sampled at chosen instants."""
+    features = {name for name, probe in PROBES.items() if accepted(animc, probe)}
+    rng = random.Random(seed)
+    programs = []
+    attempts = 0
+    while len(programs) < count and attempts < count * 20:
+        attempts += 1
+        generator = Generator(rng, features)
+        if len(programs) % 20 == 19:
+            source = with_times(animc, generator.repetition(len(programs)))
+        else:
+            source = generator.program(len(programs))
+        if source and accepted(animc, source):
+            programs.append(source)
+    return programs
