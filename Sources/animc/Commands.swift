@@ -24,8 +24,9 @@ enum Options {
 
     static let binding = Option.text("--binding", value: "NAME",
                                      help: "Use `let NAME` instead of the last `let` of the file.")
-    static let fps = Option.integer("--fps", value: "N", in: 1...1_000_000,
-                                    help: "Rows per second, a whole number from 1 to 1000000.", default: defaultFPS)
+    static let fps = Option.integer("--fps", value: "N", in: 1...1_000_000, help: fpsHelp, default: defaultFPS)
+    /// One help for `--fps` everywhere (the same spelling is the same option): eval's rows are frames too.
+    static let fpsHelp = "Frames per second, a whole number from 1 to 1000000."
     static let at = Option("--at", value: "T1,T2,...",
                            help: "Sample exactly these times instead: seconds as decimals or fractions, each with an "
                                + "optional `s` or `ms`, as `normalize` prints them: 0,1/3,0.5,1500ms.",
@@ -36,6 +37,13 @@ enum Options {
     static let tree = Flag("--tree", help: "Print the normal form as an indented tree.")
     static let width = Option.integer("--width", value: "N", in: 10...1000,
                                       help: "Width of the bar chart, in characters.", default: defaultWidth)
+    static let to = Option<ExportFormat>.choice(
+        "--to", help: "The format to write (required): lottie, the Lottie JSON (Bodymovin 5.x) that lottie-web, lottie-ios "
+            + "and lottie-android play.")
+    /// `--fps` with the default of exports.
+    static let exportFPS = Option.integer("--fps", value: "N", in: 1...1_000_000, help: fpsHelp, default: LottieExport.defaultFPS)
+    static let output = Option.text("--output", short: "o", value: "OUT",
+                                    help: "Write to the file OUT instead of standard output.")
 
     /// `--at`: times in seconds separated by commas; each a decimal
     /// (`0.25`, `1e-3`) or a fraction (`1/3`), with an optional `s` or `ms`.
@@ -72,6 +80,11 @@ enum Options {
         }
         return SampleTimes(times: times, decimals: decimals)
     }
+}
+
+/// What `export --to` writes.
+enum ExportFormat: String, CaseIterable, Sendable {
+    case lottie
 }
 
 // MARK: - Commands
@@ -122,6 +135,17 @@ let interface = Interface(
                 options: [Options.binding.spec],
                 examples: ["animc equal examples/laws.anim examples/laws.anim --binding distributed"],
                 run: equalCommand),
+        Command(name: "export", arguments: [file],
+                summary: "Write the animation in a format players understand.",
+                discussion: "Export the last `let` of FILE (or the one --binding names) for a player. --to lottie writes "
+                    + "Lottie JSON: one shape layer per view, its transform carrying x, y, rotation, scale and opacity, its "
+                    + "fill the colour; cubic-bezier easings (and quad, cubic, back) as exact keyframe handles, steps as "
+                    + "hold keyframes, other curves baked to a keyframe per frame; events as markers. Properties the format "
+                    + "cannot carry are named in a warning.",
+                options: [Options.to.spec, Options.exportFPS.spec, Options.binding.spec, Options.output.spec],
+                examples: ["animc export examples/talk.anim --to lottie -o talk.json",
+                           "animc export examples/choreography.anim --to lottie --fps 30"],
+                run: exportCommand),
     ],
     notes: ["FILE may be `-` for standard input. An option's value follows it (`--fps 4`) or is joined to it "
         + "by `=` (`--fps=4`).", "`animc COMMAND --help` (or `animc help COMMAND`) describes a command and its options."],
@@ -137,6 +161,7 @@ let interface = Interface(
         "animc check examples/talk.anim",
         "animc normalize examples/laws.anim --binding distributed",
         "animc timeline examples/talk-semiring.anim --width 30",
+        "animc export examples/talk.anim --to lottie -o talk.json",
         "animc eval --help",
     ],
     epilogue: "The language is described in grammar.md.",
@@ -213,6 +238,33 @@ let interface = Interface(
         standardOutput.write("equal: \(first.name) and \(second.name) are the same animation\n")
     case .different(let why):
         standardOutput.write("different: \(why)\n")
+        throw .failure
+    }
+}
+
+@Sendable func exportCommand(_ arguments: ParsedArguments) throws(ExitStatus) {
+    guard let format = arguments.value(Options.to) else {
+        let formats = ExportFormat.allCases.map(\.rawValue).joined(separator: "|")
+        throw reportUsage(Diagnostic(.missingOption(command: "export", option: "--to"), at: .none, hint: "write `--to \(formats)`"),
+                          usage: "usage: " + arguments.command.usage)
+    }
+    let file = try readSource(arguments.positional(0))
+    let (outcome, _, _) = try evaluated(file, arguments)
+    let bytes: [UInt8]
+    switch format {
+    case .lottie:
+        let export = exportLottie(outcome, fps: arguments.value(Options.exportFPS) ?? LottieExport.defaultFPS)
+        report(export.diagnostics, in: file)
+        guard let written = export.bytes else { throw .failure }
+        bytes = written
+    }
+    guard let path = arguments.value(Options.output), path != "-" else {
+        standardOutput.buffer.append(contentsOf: bytes)
+        standardOutput.flush()
+        return
+    }
+    if case .failure(let failure) = System.writeFile(path, bytes) {
+        report(Diagnostic(.unwritableFile(path: path, reason: failure.reason), at: .none))
         throw .failure
     }
 }

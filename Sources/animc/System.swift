@@ -54,9 +54,32 @@ enum System {
         return .success(bytes)
     }
 
+    /// Why a file could not be read or written.
     struct ReadFailure: Error {
         /// "No such file or directory".
         let reason: String
+    }
+
+    /// Writes `bytes` to the file at `path`, created or truncated (mode
+    /// 0644); on failure, why (as `strerror` says it).
+    static func writeFile(_ path: String, _ bytes: [UInt8]) -> Result<Void, ReadFailure> {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else { return .failure(ReadFailure(reason: describeError(errno))) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+            }
+            if written < 0, errno == EINTR { continue }
+            if written <= 0 {
+                let code = errno
+                _ = close(descriptor)
+                return .failure(ReadFailure(reason: describeError(code)))
+            }
+            offset += written
+        }
+        guard close(descriptor) == 0 else { return .failure(ReadFailure(reason: describeError(errno))) }
+        return .success(())
     }
 
     /// Whether `descriptor` is a terminal.
