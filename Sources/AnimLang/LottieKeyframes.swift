@@ -554,6 +554,7 @@ struct KeyframeBuilder {
         /// fractions), or the middle when none is small enough to be exact.
         private func simplestFrame(between a: FramePoint, and b: FramePoint) -> FramePoint {
             var low = a.value, high = b.value
+            guard low.isFinite, high.isFinite, abs(high) < 1e15 else { return FramePoint(approximately: (low + high) / 2) }
             let whole = low.rounded(.down)
             if whole + 1 <= high || low == whole { return FramePoint(exact: Time(Int64(low.rounded(.up)))) }
             low -= whole
