@@ -266,6 +266,21 @@ public enum DiagnosticKind: Equatable, Sendable {
     /// Two options that exclude each other.
     case conflictingOptions(String, String)
 
+    // MARK: Export
+
+    /// Properties that the export format cannot carry (warning).
+    case exportDropsProperties(format: String, properties: [String])
+    /// A cancelled animation exported as a still (warning).
+    case exportCancelled(binding: String, format: String)
+    /// More frames than an export may have.
+    case exportTooLong(binding: String, duration: Time, fps: Int64, limit: Int)
+    case exportTooManyKeyframes(binding: String, limit: Int)
+    case exportTooManyEvents(binding: String, limit: Int)
+    /// A value that is not a finite number where an export needs one.
+    case exportNotFinite(property: String)
+    /// An animation that never ends (`forever`), which an export cannot hold yet.
+    case exportForever(binding: String)
+
     /// The stable identifier.
     public var id: String {
         switch self {
@@ -350,12 +365,19 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .standardInputTwice: return "standard-input-twice"
         case .needsUntil: return "needs-until"
         case .conflictingOptions: return "conflicting-options"
+        case .exportDropsProperties: return "export-drops-properties"
+        case .exportCancelled: return "export-cancelled"
+        case .exportTooLong: return "export-too-long"
+        case .exportTooManyKeyframes: return "too-many-keyframes"
+        case .exportTooManyEvents: return "too-many-events"
+        case .exportNotFinite: return "not-finite"
+        case .exportForever: return "export-forever"
         }
     }
 
     public var severity: Diagnostic.Severity {
         switch self {
-        case .piInDegrees, .neverStarts, .exportApproximated:
+        case .piInDegrees, .neverStarts, .exportApproximated, .exportDropsProperties, .exportCancelled:
             return .warning
         case .leadingDecimalPoint, .lonePipe, .nulByte, .unexpectedCharacter, .invalidUTF8, .expectedItem, .expectedName,
              .reservedName, .expectedProperty, .expectedPropertyName, .expectedToken, .expectedExpression, .expectedOperator,
@@ -372,7 +394,9 @@ public enum DiagnosticKind: Equatable, Sendable {
              .unknownCommand, .missingCommand, .unknownOption, .optionNotAccepted, .missingValue, .unexpectedValue,
              .invalidValue, .missingArgument, .extraArgument, .standardInputTwice, .tooFewKeyframes, .unknownColor,
              .mixedColorSeparators, .colorArguments, .colorChannel, .keyframeOffsetOnEnd, .keyframeOffsetRange,
-             .decreasingKeyframeOffset, .valueKind, .mixedValueKinds, .needsUntil, .conflictingOptions:
+             .decreasingKeyframeOffset, .valueKind, .mixedValueKinds, .needsUntil, .conflictingOptions,
+             .exportTooLong, .exportTooManyKeyframes, .exportTooManyEvents,
+             .exportNotFinite, .exportForever:
             return .error
         }
     }
@@ -579,6 +603,22 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "`\(binding)` repeats forever: choose the rows to print with --until or --at"
         case .conflictingOptions(let first, let second):
             return "\(first) and \(second) cannot be used together"
+        case .exportDropsProperties(let format, let properties):
+            let names = properties.prefix(8).map { "`\($0)`" }
+            let more = properties.count > 8 ? names + ["\(properties.count - 8) more"] : names
+            return "\(listedNames(more)) \(properties.count == 1 ? "has" : "have") no place in a \(format) file and \(properties.count == 1 ? "is" : "are") left out"
+        case .exportCancelled(let binding, let format):
+            return "`\(binding)` is cancelled: the \(format) file is one still frame"
+        case .exportTooLong(let binding, let duration, let fps, let limit):
+            return "`\(binding)` lasts \(duration)s: at \(fps) fps that is more than \(limit) frames"
+        case .exportTooManyKeyframes(let binding, let limit):
+            return "`\(binding)` needs more than \(limit) keyframes"
+        case .exportTooManyEvents(let binding, let limit):
+            return "`\(binding)` fires more than \(limit) events, more markers than an export holds"
+        case .exportNotFinite(let property):
+            return "`\(property)` is not a finite number, which an export cannot carry"
+        case .exportForever(let binding):
+            return "`\(binding)` never ends: an export needs an animation that does"
         }
     }
 
@@ -608,6 +648,12 @@ public enum DiagnosticKind: Equatable, Sendable {
         if scalar.isASCII { return "`\(scalar)`" }
         return "`\(scalar)` (U+\(hex(scalar.value, digits: 4)))"
     }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+private func listedNames(_ items: [String]) -> String {
+    guard let last = items.last else { return "" }
+    return items.count == 1 ? last : items.dropLast().joined(separator: ", ") + " and " + last
 }
 
 /// The catalog of notes: the secondary locations a diagnostic points at.

@@ -24,8 +24,9 @@ enum Options {
 
     static let binding = Option.text("--binding", value: "NAME",
                                      help: "Use `let NAME` instead of the last `let` of the file.")
-    static let fps = Option.integer("--fps", value: "N", in: 1...1_000_000,
-                                    help: "Rows per second, a whole number from 1 to 1000000.", default: defaultFPS)
+    static let fps = Option.integer("--fps", value: "N", in: 1...1_000_000, help: fpsHelp, default: defaultFPS)
+    /// One help for `--fps` everywhere (the same spelling is the same option): eval's rows are frames too.
+    static let fpsHelp = "Frames per second, a whole number from 1 to 1000000."
     static let at = Option("--at", value: "T1,T2,...",
                            help: "Sample exactly these times instead: seconds as decimals or fractions, each with an "
                                + "optional `s` or `ms`, as `normalize` prints them: 0,1/3,0.5,1500ms.",
@@ -40,9 +41,13 @@ enum Options {
     static let tree = Flag("--tree", help: "Print the normal form as an indented tree.")
     static let width = Option.integer("--width", value: "N", in: 10...1000,
                                       help: "Width of the bar chart, in characters.", default: defaultWidth)
-    static let to = Option<WebFormat>.choice(
-        "--to", help: "html: a page that plays it; css: a stylesheet; waapi: Web Animations JSON.", default: .html)
-    static let output = Option.text("--output", short: "o", value: "OUT", help: "Write to OUT instead of standard output.")
+    static let to = Option<ExportFormat>.choice(
+        "--to", help: "html: a page that plays it; css: a stylesheet; waapi: Web Animations JSON; lottie: Lottie JSON "
+            + "(Bodymovin 5.x) for lottie-web, lottie-ios and lottie-android.", default: .html)
+    /// `--fps` with the default of exports (Lottie keys frames).
+    static let exportFPS = Option.integer("--fps", value: "N", in: 1...1_000_000, help: fpsHelp, default: LottieExport.defaultFPS)
+    static let output = Option.text("--output", short: "o", value: "OUT",
+                                    help: "Write to the file OUT instead of standard output.")
 
     /// `--until`: one time, written as for `--at`.
     @Sendable static func readTime(_ text: String) throws(InvalidValue) -> SampleTimes {
@@ -86,6 +91,13 @@ enum Options {
         }
         return SampleTimes(times: times, decimals: decimals)
     }
+}
+
+/// What `export --to` writes: one of the web formats, or Lottie.
+enum ExportFormat: String, CaseIterable, Sendable {
+    case html, css, waapi, lottie
+
+    var web: WebFormat? { WebFormat(rawValue: rawValue) }
 }
 
 // MARK: - Commands
@@ -140,14 +152,18 @@ let interface = Interface(
                 examples: ["animc equal examples/laws.anim examples/laws.anim --binding distributed"],
                 run: equalCommand),
         Command(name: "export", arguments: [file],
-                summary: "Write a page, CSS or Web Animations JSON that plays it.",
-                discussion: "Export the last `let` of FILE (or the one --binding names) for browsers: every property "
-                    + "`view.p` becomes a registered custom property `--p` on the view's element, animated by its own "
-                    + "keyframes over the whole animation. --to html writes one self-contained page that plays it "
-                    + "(controls, a readout of every property, `#t=1.5` to seek); css a stylesheet; waapi JSON for "
-                    + "`element.animate`. Easings CSS has stay exact; others become `linear()` within 1e-4 of their range.",
-                options: [Options.binding.spec, Options.to.spec, Options.output.spec],
-                examples: ["animc export examples/talk.anim -o talk.html", "animc export examples/talk.anim --to css"],
+                summary: "Write a page, CSS, Web Animations or Lottie JSON that plays it.",
+                discussion: "Export the last `let` of FILE (or the one --binding names) for a player. For browsers, every "
+                    + "property `view.p` becomes a registered custom property `--p` on the view's element, animated by its "
+                    + "own keyframes: --to html writes one self-contained page that plays it (controls, a readout of every "
+                    + "property, `#t=1.5` to seek), css a stylesheet, waapi JSON for `element.animate`; easings CSS has "
+                    + "stay exact, others become `linear()` within 1e-4 of their range. --to lottie writes Lottie JSON at "
+                    + "--fps frames a second: one shape layer per view, its transform carrying x, y, rotation, scale and "
+                    + "opacity, its fill the colour; exact keyframe handles where a curve has them, others baked a "
+                    + "keyframe per frame; events as markers. Properties a format cannot carry are named in a warning.",
+                options: [Options.binding.spec, Options.to.spec, Options.exportFPS.spec, Options.output.spec],
+                examples: ["animc export examples/talk.anim -o talk.html", "animc export examples/talk.anim --to css",
+                           "animc export examples/choreography.anim --to lottie --fps 30 -o choreography.json"],
                 run: exportCommand),
     ],
     notes: ["FILE may be `-` for standard input. An option's value follows it (`--fps 4`) or is joined to it "
@@ -165,6 +181,7 @@ let interface = Interface(
         "animc normalize examples/laws.anim --binding distributed",
         "animc timeline examples/talk-semiring.anim --width 30",
         "animc export examples/talk.anim -o talk.html",
+        "animc export examples/talk.anim --to lottie -o talk.json",
         "animc eval --help",
     ],
     epilogue: "The language is described in grammar.md.",
@@ -231,22 +248,6 @@ let interface = Interface(
     }
 }
 
-@Sendable func exportCommand(_ arguments: ParsedArguments) throws(ExitStatus) {
-    let file = try readSource(arguments.positional(0))
-    let (outcome, _, _) = try evaluated(file, arguments)
-    let (export, diagnostics) = webExport(outcome, source: file.name)
-    report(diagnostics, in: file)
-    guard let export else { throw .failure }
-    let text = (arguments.value(Options.to) ?? .html).text(export)
-    guard let path = arguments.value(Options.output), path != "-" else {
-        standardOutput.write(text)
-        return
-    }
-    if case .failure(let failure) = System.writeFile(path, Array(text.utf8)) {
-        report(Diagnostic(.unwritableFile(path: path, reason: failure.reason), at: .none))
-        throw .failure
-    }
-}
 
 @Sendable func equalCommand(_ arguments: ParsedArguments) throws(ExitStatus) {
     let first = try readSource(arguments.positional(0))
@@ -265,6 +266,38 @@ let interface = Interface(
         standardOutput.write("equal: \(first.name) and \(second.name) are the same animation\n")
     case .different(let why):
         standardOutput.write("different: \(why)\n")
+        throw .failure
+    }
+}
+
+@Sendable func exportCommand(_ arguments: ParsedArguments) throws(ExitStatus) {
+    let format = arguments.value(Options.to) ?? .html
+    if format != .lottie, arguments.value(Options.exportFPS) != nil {
+        throw reportUsage(Diagnostic(.optionNotAccepted("--fps", command: "export --to \(format.rawValue)"), at: .none,
+                                     hint: "a web export plays in the browser's own time; --fps sets Lottie's frame rate"),
+                          usage: "usage: " + arguments.command.usage)
+    }
+    let file = try readSource(arguments.positional(0))
+    let (outcome, _, _) = try evaluated(file, arguments)
+    let bytes: [UInt8]
+    if let web = format.web {
+        let (export, diagnostics) = webExport(outcome, source: file.name)
+        report(diagnostics, in: file)
+        guard let export else { throw .failure }
+        bytes = Array(web.text(export).utf8)
+    } else {
+        let export = exportLottie(outcome, fps: arguments.value(Options.exportFPS) ?? LottieExport.defaultFPS)
+        report(export.diagnostics, in: file)
+        guard let written = export.bytes else { throw .failure }
+        bytes = written
+    }
+    guard let path = arguments.value(Options.output), path != "-" else {
+        standardOutput.buffer.append(contentsOf: bytes)
+        standardOutput.flush()
+        return
+    }
+    if case .failure(let failure) = System.writeFile(path, bytes) {
+        report(Diagnostic(.unwritableFile(path: path, reason: failure.reason), at: .none))
         throw .failure
     }
 }

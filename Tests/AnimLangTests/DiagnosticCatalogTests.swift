@@ -40,6 +40,17 @@ struct DiagnosticCatalogTests {
         .invalidValue(option: "--fps", value: "0", expected: "a whole number from 1 to 1000000"),
         .missingArgument(command: "eval", argument: "FILE"), .extraArgument(command: "eval", argument: "b.anim"),
         .standardInputTwice,
+        .unwritableFile(path: "a.json", reason: "Permission denied"),
+        .exportDropsProperties(format: "Lottie", properties: ["v.level"]), .exportCancelled(binding: "a", format: "Lottie"),
+        .exportTooLong(binding: "a", duration: Time(2), fps: 60, limit: 1), .exportTooManyKeyframes(binding: "a", limit: 1),
+        .exportTooManyEvents(binding: "a", limit: 1), .exportNotFinite(property: "v.x"), .exportForever(binding: "a"),
+        .tooFewKeyframes, .unknownColor("reed"), .mixedColorSeparators, .colorArguments("rgb"),
+        .colorChannel("red", written: "300", range: "0 to 255"), .keyframeOffsetOnEnd(first: true, written: "10%"),
+        .keyframeOffsetRange(written: "120%"), .decreasingKeyframeOffset(written: "40%", previous: "50%"),
+        .valueKind(verb: "fade", expected: "numbers", found: "a colour"),
+        .mixedValueKinds(property: "a.color", here: "a number", first: "a colour"), .neverStarts,
+        .needsUntil(binding: "spin"), .conflictingOptions("--at", "--until"), .animation(.infinite("reverse")),
+        .animation(.foreverOfInstant),
     ]
 
     @Test(arguments: samples)

@@ -102,6 +102,7 @@ struct UsageTests {
         ("normalize", ["--binding NAME", "--tree"]),
         ("timeline", ["--binding NAME", "--width N", "(default: 60)"]),
         ("equal", ["FILE1", "FILE2", "--binding NAME"]),
+        ("export", ["--to lottie", "--fps N", "(default: 60)", "--binding NAME", "-o, --output OUT"]),
     ])
     func everyCommandHasHelp(_ command: String, _ expected: [String]) throws {
         let help = try animc([command, "--help"])
@@ -126,7 +127,7 @@ struct UsageTests {
     @Test func mainHelpListsCommandsStatusesAndExamples() throws {
         let help = try animc(["--help"])
         #expect(help.status == 0)
-        for line in ["  eval FILE ", "  check FILE ", "  normalize FILE ", "  timeline FILE ", "  equal FILE1 FILE2 ",
+        for line in ["  eval FILE ", "  check FILE ", "  normalize FILE ", "  timeline FILE ", "  equal FILE1 FILE2 ", "  export FILE ",
                      "  0  success", "  1  errors in the script, or the file could not be read", "  2  bad command-line usage",
                      "Examples:\n  animc eval examples/talk.anim\n"] {
             #expect(help.output.contains(line), "\(line)")

@@ -1,0 +1,562 @@
+import Animations
+
+/// A Lottie file (Bodymovin 5.x JSON, what lottie-web, lottie-ios and
+/// lottie-android play) for one binding, and the diagnostics of making it.
+///
+/// ```swift
+/// let outcome = run(SourceFile(name: "talk.anim", text: source))
+/// let export = exportLottie(outcome, fps: 60)
+/// if let document = export.document {
+///     var bytes: [UInt8] = []
+///     document.write(into: &bytes)          // {"v":"5.7.4","fr":60,"ip":0,"op":181,…}
+/// }
+/// export.diagnostics   // warnings (properties Lottie cannot carry), or the error that stopped it
+/// ```
+///
+/// What the file holds (design note `exports.md` §1 and §4):
+///
+/// * one shape layer per view (`nm` is the view's name), in first-mention
+///   order (the first layer is the first view the file names, and is drawn
+///   on top); an ellipse when the view has a `radius`, else a rectangle
+///   (`width`, `height`, `size`, default 60), filled with its `color` (or
+///   `fill`), else a colour of its own from a fixed palette;
+/// * the layer's transform: position = the view's home (views sit in a row,
+///   evenly spaced; the stage grows to hold every position reached, with a
+///   margin) + `x`, `y` (+y is down, as in SVG); rotation in degrees
+///   (clockwise); scale × 100 %; opacity × 100, clamped to [0, 100];
+/// * `fr` is the frame rate; `ip` is 0 and `op` one past the last frame: the
+///   frames are those of `animc eval --fps N` (`0, 1/N, …` and the first frame
+///   at or after the end), so `op` is the number of rows it prints;
+/// * keyframes: cubic-Bézier easings (`linear`, `cubic-bezier` and its
+///   keywords, Penner quad, cubic and back, in-out forms split at the
+///   midpoint) become exact `o`/`i` handles; `steps` become hold keyframes
+///   (`h: 1`); every other curve, and a colour whose alpha changes (Lottie
+///   mixes colours without premultiplying), is baked: a keyframe at every
+///   frame, each interval a cubic through the curve, refined until it is
+///   within 1e-5 of the property's range;
+/// * events become markers (`tm` in frames, `cm` the name, `dr` 0).
+///
+/// A cancelled animation exports as one still frame of every view the file
+/// names, at rest (with a warning); an animation that lasts 0 s is one frame
+/// showing the state at its instant.
+public struct LottieExport: Sendable {
+    /// The document, or `nil` when an error stopped the export.
+    public let document: LottieJSON?
+    /// Warnings, and the error when there is no document.
+    public let diagnostics: [Diagnostic]
+
+    /// The frame rate when none is asked for.
+    public static let defaultFPS = 60
+    /// The version of the Bodymovin schema written (lottie-web's version that plays it).
+    public static let schemaVersion = "5.7.4"
+    /// The most frames (`op`) an export may have.
+    public static let frameLimit = 1_000_000
+    /// The most keyframes an export may write.
+    public static let keyframeLimit = 2_000_000
+    /// The most markers (events) an export may write.
+    public static let markerLimit = 10_000
+    /// The side of a square when a view has no `width`, `height` or `size`.
+    public static let defaultSize = 60.0
+    /// The space around everything the animation reaches.
+    public static let margin = 20.0
+    /// Fill colours for views without `color` or `fill`, by first-mention order (Tableau 10).
+    public static let palette: [Color] = [
+        (78, 121, 167), (242, 142, 43), (225, 87, 89), (118, 183, 178), (89, 161, 79),
+        (237, 201, 72), (176, 122, 161), (255, 157, 167), (156, 117, 95), (186, 176, 172),
+    ].map { Color(red: $0.0, green: $0.1, blue: $0.2) }
+
+    /// The document as compact JSON text with a final newline: the file `animc export` writes.
+    public var bytes: [UInt8]? {
+        guard let document else { return nil }
+        var out: [UInt8] = []
+        document.write(into: &out)
+        out.append(UInt8(ascii: "\n"))
+        return out
+    }
+}
+
+/// Exports the evaluated binding of `outcome` (which has no errors) as
+/// Lottie at `fps` frames per second. The views are those the file declares
+/// and those the animation moves, in first-mention order; a cancelled
+/// animation shows every view the file names.
+public func exportLottie(_ outcome: Outcome, fps: Int = 60) -> LottieExport {
+    guard let target = outcome.target, let scene = outcome.scene else { return LottieExport(document: nil, diagnostics: []) }
+    let range = target.nameRange == .none ? target.range : target.nameRange
+    let compiled: CompiledScene?
+    do {
+        compiled = try scene.compile()
+    } catch {
+        return LottieExport(document: nil, diagnostics: [samplingError(error, binding: target)])
+    }
+    let mentioned = outcome.resolved.mentionOrder
+    var views = mentioned
+    if let compiled {
+        var shown = Set(outcome.program.views.map(\.name))
+        for property in compiled.properties { shown.insert(property.view) }
+        for property in outcome.initial.keys { shown.insert(property.view) }
+        views = mentioned.filter { shown.contains($0) }
+    }
+    return exportLottie(compiled: compiled, scene: scene, name: target.name, views: views, initial: outcome.initial,
+                        fps: fps, at: range)
+}
+
+/// Exports a scene built with the library (see ``exportLottie(_:fps:)`` for
+/// what the file holds). `views` orders the layers; views that have
+/// properties but are not listed follow, sorted. Diagnostics are placed at `range`.
+public func exportLottie(scene: Scene, name: String, views: [String] = [], initial: [Property: Value] = [:], fps: Int = 60,
+                         at range: SourceRange = .none) -> LottieExport {
+    let compiled: CompiledScene?
+    do {
+        compiled = try scene.compile()
+    } catch {
+        return LottieExport(document: nil, diagnostics: [Diagnostic(.cannotSample(binding: name, error), at: range)])
+    }
+    return exportLottie(compiled: compiled, scene: scene, name: name, views: views, initial: initial, fps: fps, at: range)
+}
+
+private func exportLottie(compiled: CompiledScene?, scene: Scene, name: String, views: [String], initial: [Property: Value],
+                          fps: Int, at range: SourceRange) -> LottieExport {
+    var views = views
+    let listed = Set(views)
+    let properties = Set(compiled?.properties ?? []).union(initial.keys)
+    views += Set(properties.map(\.view)).subtracting(listed).sorted()
+    var exporter = LottieExporter(compiled: compiled, scene: scene, name: name, views: views, initial: initial,
+                                  fps: Int64(max(1, fps)), range: range)
+    return exporter.export()
+}
+
+// MARK: - The exporter
+
+private struct LottieExporter {
+    let compiled: CompiledScene?
+    let scene: Scene
+    let name: String
+    let viewNames: [String]
+    let initial: [Property: Value]
+    let fps: Int64
+    let range: SourceRange
+    let duration: Time
+    /// Every property some segment animates.
+    let animated: Set<Property>
+
+    init(compiled: CompiledScene?, scene: Scene, name: String, views: [String], initial: [Property: Value], fps: Int64,
+         range: SourceRange) {
+        self.compiled = compiled
+        self.scene = scene
+        self.name = name
+        viewNames = views
+        self.initial = initial
+        self.fps = fps
+        self.range = range
+        duration = compiled?.duration ?? .zero
+        animated = Set(compiled?.properties ?? [])
+    }
+
+    /// A view and how it is drawn.
+    struct View {
+        let name: String
+        let index: Int
+        var home = (x: 0.0, y: 0.0)
+        /// `radius` makes an ellipse; otherwise the rectangle's sides.
+        let radius: Property?
+        let width: Property?
+        let height: Property?
+        let color: Property?
+        /// Every property of the view that the drawing uses.
+        let used: Set<Property>
+    }
+
+    mutating func export() -> LottieExport {
+        var diagnostics: [Diagnostic] = []
+        if compiled == nil {
+            diagnostics.append(Diagnostic(.exportCancelled(binding: name, format: "Lottie"), at: range,
+                                          hint: "the file shows every view it names at rest"))
+        }
+        guard let frames = FrameTimes(duration: duration, fps: fps).count, frames <= LottieExport.frameLimit else {
+            return failure(.exportTooLong(binding: name, duration: duration, fps: fps, limit: LottieExport.frameLimit),
+                           hint: "export at a lower --fps, or a shorter binding")
+        }
+        if compiled?.isInfinite == true {
+            return failure(.exportForever(binding: name), hint: "export one round of it: the binding that `repeated forever` repeats")
+        }
+        guard let events = compiled.map({ $0.allEvents(limit: LottieExport.markerLimit) }) ?? [] else {
+            return failure(.exportTooManyEvents(binding: name, limit: LottieExport.markerLimit), hint: nil)
+        }
+        var views = viewNames.enumerated().map { index, name in makeView(name, index: index) }
+        let dropped = droppedProperties(views)
+        if !dropped.isEmpty {
+            diagnostics.append(Diagnostic(.exportDropsProperties(format: "Lottie", properties: dropped.map(\.description)), at: range,
+                                          hint: "Lottie draws x, y, rotation, scale, opacity, radius, width, height, size and color (or fill)"))
+        }
+        let stage = layOut(&views, frames: frames)
+        var builder = KeyframeBuilder(fps: fps, budget: LottieExport.keyframeLimit)
+        var curves = CurveNames()
+        var layers: [LottieJSON] = []
+        do {
+            for view in views {
+                layers.append(try layer(view, frames: frames, builder: &builder, curves: &curves))
+            }
+        } catch let problem as NotFinite {
+            return failure(.exportNotFinite(property: problem.property), hint: "a curve composed to overshoot left the range of numbers")
+        } catch {
+            return failure(.exportTooManyKeyframes(binding: name, limit: LottieExport.keyframeLimit),
+                           hint: "export at a lower --fps: baked curves take a keyframe per frame")
+        }
+        let markers: [LottieJSON] = events.map { event in
+            .object([("tm", .number(event.time.seconds * Double(fps))), ("cm", .string(event.name)), ("dr", .number(0))])
+        }
+        let document = LottieJSON.object([
+            ("v", .string(LottieExport.schemaVersion)),
+            ("fr", .number(Double(fps))),
+            ("ip", .number(0)),
+            ("op", .number(Double(frames))),
+            ("w", .number(stage.width)),
+            ("h", .number(stage.height)),
+            ("nm", .string(name)),
+            ("ddd", .number(0)),
+            ("assets", .array([])),
+            ("layers", .array(layers)),
+            ("markers", .array(markers)),
+            ("meta", .object([("g", .string("animc"))])),
+        ])
+        return LottieExport(document: document, diagnostics: diagnostics)
+    }
+
+    private func failure(_ kind: DiagnosticKind, hint: String?) -> LottieExport {
+        LottieExport(document: nil, diagnostics: [Diagnostic(kind, at: range, hint: hint)])
+    }
+
+    // MARK: Views
+
+    private func has(_ property: Property) -> Bool {
+        initial[property] != nil || animated.contains(property)
+    }
+
+    /// Whether a property holds colours (its value at 0 is a colour).
+    private func isColor(_ property: Property) -> Bool {
+        if case .color? = value(property, at: Instant(.zero)) { return true }
+        return false
+    }
+
+    private func makeView(_ name: String, index: Int) -> View {
+        func property(_ key: String, color: Bool = false) -> Property? {
+            let property = Property(view: name, name: key)
+            return has(property) && isColor(property) == color ? property : nil
+        }
+        let radius = property("radius")
+        let size = radius == nil ? property("size") : nil
+        let width = radius == nil ? property("width") ?? size : nil
+        let height = radius == nil ? property("height") ?? size : nil
+        let color = property("color", color: true) ?? property("fill", color: true)
+        var used: Set<Property> = []
+        for key in ["x", "y", "rotation", "scale", "opacity"] {
+            if let found = property(key) { used.insert(found) }
+        }
+        for found in [radius, width, height, color].compactMap({ $0 }) { used.insert(found) }
+        return View(name: name, index: index, radius: radius, width: width, height: height, color: color, used: used)
+    }
+
+    /// The properties no layer draws, sorted.
+    private func droppedProperties(_ views: [View]) -> [Property] {
+        var used: Set<Property> = []
+        for view in views { used.formUnion(view.used) }
+        let all = Set(compiled?.properties ?? []).union(initial.keys)
+        return all.subtracting(used).sorted()
+    }
+
+    // MARK: Values
+
+    /// The value of a property at an instant, as `animc eval` gives it (exact at exact instants).
+    private func value(_ property: Property, at instant: Instant) -> Value? {
+        guard let compiled else { return initial[property] }
+        if let exact = instant.exact { return compiled.value(of: property, at: exact, initial: initial[property]) }
+        return compiled.value(of: property, atSeconds: instant.seconds, initial: initial[property])
+    }
+
+    /// A number property seen through an affine map into a Lottie property's
+    /// values (clamped to `allowed`); `fallback` when the view lacks it.
+    private func numberSource(_ property: Property?, fallback: Double, allowed: ClosedRange<Double>? = nil,
+                              _ map: @escaping (Double) -> [Double]) -> TrackSource {
+        let clamp: ([Double]) -> [Double] = { values in
+            guard let allowed else { return values }
+            return values.map { min(max($0, allowed.lowerBound), allowed.upperBound) }
+        }
+        let dimension = map(0).count
+        guard let property else {
+            return TrackSource(dimension: dimension, pieces: [], sample: { _ in clamp(map(fallback)) }, allowed: allowed)
+        }
+        let pieces: [TrackPiece] = (compiled?.pieces(of: property, initial: initial[property]) ?? []).map { piece in
+            switch piece.rule {
+            case .hold(let value):
+                return TrackPiece(start: piece.start, end: piece.end, rule: .hold(clamp(map(value.number ?? fallback))))
+            case .tween(let from, let to, let easing, let p0, let p1):
+                guard let a = from.number, let b = to.number else { return TrackPiece(start: piece.start, end: piece.end, rule: .sampled) }
+                return TrackPiece(start: piece.start, end: piece.end, rule: .tween(from: map(a), to: map(b), easing: easing, p0: p0, p1: p1))
+            case .sampled:
+                return TrackPiece(start: piece.start, end: piece.end, rule: .sampled)
+            }
+        }
+        let sample: (Instant) -> [Double] = { instant in clamp(map(self.value(property, at: instant)?.number ?? fallback)) }
+        return TrackSource(dimension: dimension, pieces: pieces, sample: sample, allowed: allowed)
+    }
+
+    /// The fill colour's channels (0–1, and alpha 1: the fill's opacity carries alpha).
+    private func colorSource(_ property: Property?, fallback: Color) -> TrackSource {
+        func channels(_ color: Color) -> [Double] { [color.red / 255, color.green / 255, color.blue / 255, 1] }
+        func shown(_ value: Value?) -> Color {
+            if case .color(let color)? = value { return color.clamped }
+            return fallback
+        }
+        guard let property else {
+            return TrackSource(dimension: 4, pieces: [], sample: { _ in channels(fallback) }, allowed: 0...1)
+        }
+        let pieces: [TrackPiece] = (compiled?.pieces(of: property, initial: initial[property]) ?? []).map { piece in
+            switch piece.rule {
+            case .hold(let value):
+                return TrackPiece(start: piece.start, end: piece.end, rule: .hold(channels(shown(value))))
+            case .tween(.color(let a), .color(let b), let easing, let p0, let p1) where a.alpha == b.alpha && a.alpha > 0:
+                // Equal alphas: premultiplied mixing is plain mixing, which Lottie does.
+                return TrackPiece(start: piece.start, end: piece.end, rule: .tween(from: channels(a), to: channels(b), easing: easing, p0: p0, p1: p1))
+            case .tween, .sampled:
+                return TrackPiece(start: piece.start, end: piece.end, rule: .sampled)
+            }
+        }
+        return TrackSource(dimension: 4, pieces: pieces, sample: { instant in channels(shown(self.value(property, at: instant))) },
+                           allowed: 0...1)
+    }
+
+    /// The fill's opacity: the colour's alpha × 100 (alpha mixes linearly, premultiplied or not).
+    private func alphaSource(_ property: Property?) -> TrackSource {
+        func percent(_ value: Value?) -> [Double] {
+            if case .color(let color)? = value { return [color.clamped.alpha * 100] }
+            return [100]
+        }
+        guard let property else { return TrackSource(dimension: 1, pieces: [], sample: { _ in [100] }, allowed: 0...100) }
+        let pieces: [TrackPiece] = (compiled?.pieces(of: property, initial: initial[property]) ?? []).map { piece in
+            switch piece.rule {
+            case .hold(let value):
+                return TrackPiece(start: piece.start, end: piece.end, rule: .hold(percent(value)))
+            case .tween(.color(let a), .color(let b), let easing, let p0, let p1):
+                return TrackPiece(start: piece.start, end: piece.end,
+                                  rule: .tween(from: [a.alpha * 100], to: [b.alpha * 100], easing: easing, p0: p0, p1: p1))
+            case .tween, .sampled:
+                return TrackPiece(start: piece.start, end: piece.end, rule: .sampled)
+            }
+        }
+        return TrackSource(dimension: 1, pieces: pieces, sample: { instant in percent(self.value(property, at: instant)) }, allowed: 0...100)
+    }
+
+    /// The rectangle's `[width, height]`: one property (`size`, or one side
+    /// animated and the other fixed) keeps its pieces; two animated sides are
+    /// sampled where either moves.
+    private func sizeSource(_ view: View) -> TrackSource {
+        let size = LottieExport.defaultSize
+        let widthSource = numberSource(view.width, fallback: size) { [$0] }
+        let heightSource = numberSource(view.height, fallback: size) { [$0] }
+        if view.width == view.height {
+            return numberSource(view.width, fallback: size) { [$0, $0] }
+        }
+        let sample: (Instant) -> [Double] = { instant in widthSource.sample(instant) + heightSource.sample(instant) }
+        if heightSource.pieces.isEmpty {
+            let fixed = heightSource.sample(Instant(.zero))[0]
+            return numberSource(view.width, fallback: size) { [$0, fixed] }
+        }
+        if widthSource.pieces.isEmpty {
+            let fixed = widthSource.sample(Instant(.zero))[0]
+            return numberSource(view.height, fallback: size) { [fixed, $0] }
+        }
+        // Both sides move on timelines of their own: one piece per stretch where neither has a breakpoint.
+        var points = (widthSource.pieces + heightSource.pieces).flatMap { [$0.start, $0.end] }
+        points.sort()
+        var unique: [Instant] = []
+        for point in points where unique.last != point { unique.append(point) }
+        let pieces = zip(unique, unique.dropFirst()).map { start, end -> TrackPiece in
+            let holds = [widthSource, heightSource].allSatisfy { source in
+                source.pieces.contains { piece in
+                    guard !(start < piece.start), !(piece.end < end) else { return false }
+                    if case .hold = piece.rule { return true }
+                    return false
+                }
+            }
+            return TrackPiece(start: start, end: end, rule: holds ? .hold(sample(start < end ? start : end)) : .sampled)
+        }
+        // A hold's value is read inside it (its start may be a jump's instant).
+        let fixedPieces = pieces.map { piece -> TrackPiece in
+            guard case .hold = piece.rule else { return piece }
+            let middle = Instant(approximately: (piece.start.seconds + piece.end.seconds) / 2)
+            return TrackPiece(start: piece.start, end: piece.end, rule: .hold(sample(middle)))
+        }
+        return TrackSource(dimension: 2, pieces: fixedPieces, sample: sample, allowed: nil)
+    }
+
+    // MARK: Stage
+
+    /// Homes in a row, evenly spaced; then everything shifted so the stage
+    /// (with its margin) holds every position the animation reaches.
+    private func layOut(_ views: inout [View], frames: Int) -> (width: Double, height: Double) {
+        guard !views.isEmpty else { return (100, 100) }
+        // Instants to look at: every quarter frame (at most 16384 of them, evenly) and every breakpoint.
+        var instants: [Instant] = []
+        let quarters = 4 * frames
+        let stride = max(1, quarters / 16384)
+        for quarter in Swift.stride(from: 0, to: quarters - 3, by: stride) {
+            // (The last frame may fall after the end: what holds then counts too.)
+            instants.append(Instant(Time(numerator: Int64(quarter), denominator: 4 * fps) ?? duration))
+        }
+        instants.append(Instant(duration))
+        struct Reach { var extents: [Double] = []; var x: [Double] = []; var y: [Double] = []; var scale: [Double] = [] }
+        var reaches: [Reach] = []
+        for view in views {
+            var extraInstants: [Instant] = []
+            for property in [view.radius, view.width, view.height, Property(view: view.name, name: "x"),
+                             Property(view: view.name, name: "y"), Property(view: view.name, name: "scale")].compactMap({ $0 }) {
+                for piece in (compiled?.pieces(of: property, initial: initial[property]) ?? []).prefix(4096) {
+                    extraInstants.append(piece.start)
+                    extraInstants.append(piece.end)
+                }
+            }
+            let extent: TrackSource
+            if let radius = view.radius {
+                extent = numberSource(radius, fallback: 0) { [abs($0)] }
+            } else {
+                let sides = sizeSource(view)
+                extent = TrackSource(dimension: 1, pieces: [], sample: { instant in
+                    let side = sides.sample(instant)
+                    return [((side[0] * side[0] + side[1] * side[1]).squareRoot()) / 2]
+                }, allowed: nil)
+            }
+            let x = numberSource(Property(view: view.name, name: "x"), fallback: 0) { [$0] }
+            let y = numberSource(Property(view: view.name, name: "y"), fallback: 0) { [$0] }
+            let scale = numberSource(Property(view: view.name, name: "scale"), fallback: 1) { [abs($0)] }
+            var reach = Reach()
+            for instant in instants + extraInstants {
+                reach.extents.append(extent.sample(instant)[0])
+                reach.x.append(x.sample(instant)[0])
+                reach.y.append(y.sample(instant)[0])
+                reach.scale.append(scale.sample(instant)[0])
+            }
+            reaches.append(reach)
+        }
+        let widest = reaches.flatMap(\.extents).filter(\.isFinite).max() ?? 0
+        let spacing = max(100, (2 * widest + 40).rounded(.up))
+        var low = (x: Double.infinity, y: Double.infinity), high = (x: -Double.infinity, y: -Double.infinity)
+        for (index, reach) in reaches.enumerated() {
+            let home = Double(index) * spacing
+            for sample in reach.extents.indices {
+                let extent = reach.extents[sample] * reach.scale[sample]
+                let x = home + reach.x[sample], y = reach.y[sample]
+                guard extent.isFinite, x.isFinite, y.isFinite else { continue }
+                low = (min(low.x, x - extent), min(low.y, y - extent))
+                high = (max(high.x, x + extent), max(high.y, y + extent))
+            }
+        }
+        if !low.x.isFinite || !high.x.isFinite { low = (0, 0); high = (0, 0) }
+        let margin = LottieExport.margin
+        let shift = (x: (margin - low.x).rounded(.up), y: (margin - low.y).rounded(.up))
+        for index in views.indices {
+            views[index].home = (Double(index) * spacing + shift.x, shift.y)
+        }
+        return (max(1, (high.x + shift.x + margin).rounded(.up)), max(1, (high.y + shift.y + margin).rounded(.up)))
+    }
+
+    // MARK: Layers
+
+    struct NotFinite: Error {
+        let property: String
+    }
+
+    /// Names for the distinct keyframe curves of the document (`n`, "c0", "c1", …).
+    ///
+    /// ThorVG shares one interpolator between keyframes whose handles agree
+    /// to two decimals, unless a keyframe names its easing: without names,
+    /// nearly equal curves would play as one. lottie-web keys its curves by
+    /// the handles themselves (written as arrays, it ignores `n`).
+    struct CurveNames {
+        var names: [UnitBezier: String] = [:]
+
+        mutating func name(_ curve: UnitBezier) -> String {
+            if let known = names[curve] { return known }
+            let name = "c\(names.count)"
+            names[curve] = name
+            return name
+        }
+    }
+
+    private func layer(_ view: View, frames: Int, builder: inout KeyframeBuilder, curves: inout CurveNames) throws -> LottieJSON {
+        func property(_ key: String) -> Property? {
+            let property = Property(view: view.name, name: key)
+            return view.used.contains(property) ? property : nil
+        }
+        func animated(_ source: TrackSource, _ label: String, builder: inout KeyframeBuilder) throws -> LottieJSON {
+            let track = try builder.track(source)
+            switch track {
+            case .fixed(let value):
+                guard value.allSatisfy(\.isFinite) else { throw NotFinite(property: label) }
+                return .object([("a", .number(0)), ("k", value.count == 1 ? .number(value[0]) : .numbers(value))])
+            case .keyed(let keys):
+                var out: [LottieJSON] = []
+                for (index, key) in keys.enumerated() {
+                    guard key.value.allSatisfy(\.isFinite) else { throw NotFinite(property: label) }
+                    var members: [(String, LottieJSON)] = [("t", .number(key.frame)), ("s", .numbers(key.value))]
+                    if index + 1 < keys.count {
+                        if let curve = key.curve {
+                            let count = key.value.count
+                            members.append(("o", .object([("x", .numbers(Array(repeating: curve.x1, count: count))),
+                                                          ("y", .numbers(Array(repeating: curve.y1, count: count)))])))
+                            members.append(("i", .object([("x", .numbers(Array(repeating: curve.x2, count: count))),
+                                                          ("y", .numbers(Array(repeating: curve.y2, count: count)))])))
+                            members.append(("n", .string(curves.name(curve))))
+                        } else {
+                            members.append(("h", .number(1)))
+                        }
+                    }
+                    out.append(.object(members))
+                }
+                return .object([("a", .number(1)), ("k", .array(out))])
+            }
+        }
+        let home = view.home
+        let label = { (key: String) in "\(view.name).\(key)" }
+        let x = try animated(numberSource(property("x"), fallback: 0) { [home.x + $0] }, label("x"), builder: &builder)
+        let y = try animated(numberSource(property("y"), fallback: 0) { [home.y + $0] }, label("y"), builder: &builder)
+        let rotation = try animated(numberSource(property("rotation"), fallback: 0) { [$0] }, label("rotation"), builder: &builder)
+        let scale = try animated(numberSource(property("scale"), fallback: 1) { [100 * $0, 100 * $0] }, label("scale"), builder: &builder)
+        let opacity = try animated(numberSource(property("opacity"), fallback: 1, allowed: 0...100) { [100 * $0] },
+                                   label("opacity"), builder: &builder)
+        let shape: LottieJSON
+        if let radius = view.radius {
+            let size = try animated(numberSource(radius, fallback: 0) { [2 * $0, 2 * $0] }, radius.description, builder: &builder)
+            shape = .object([("ty", .string("el")), ("nm", .string("ellipse")), ("d", .number(1)),
+                             ("p", .object([("a", .number(0)), ("k", .numbers([0, 0]))])), ("s", size)])
+        } else {
+            let size = try animated(sizeSource(view), label("size"), builder: &builder)
+            shape = .object([("ty", .string("rc")), ("nm", .string("rectangle")), ("d", .number(1)),
+                             ("p", .object([("a", .number(0)), ("k", .numbers([0, 0]))])), ("s", size),
+                             ("r", .object([("a", .number(0)), ("k", .number(0))]))])
+        }
+        let palette = LottieExport.palette[view.index % LottieExport.palette.count]
+        let colorLabel = view.color?.description ?? label("color")
+        let fill = LottieJSON.object([
+            ("ty", .string("fl")), ("nm", .string("fill")),
+            ("c", try animated(colorSource(view.color, fallback: palette), colorLabel, builder: &builder)),
+            ("o", try animated(alphaSource(view.color), colorLabel, builder: &builder)),
+            ("r", .number(1)),
+        ])
+        let fixed = { (value: LottieJSON) in LottieJSON.object([("a", .number(0)), ("k", value)]) }
+        let groupTransform = LottieJSON.object([
+            ("ty", .string("tr")), ("p", fixed(.numbers([0, 0]))), ("a", fixed(.numbers([0, 0]))),
+            ("s", fixed(.numbers([100, 100]))), ("r", fixed(.number(0))), ("o", fixed(.number(100))),
+            ("sk", fixed(.number(0))), ("sa", fixed(.number(0))),
+        ])
+        let transform = LottieJSON.object([
+            ("o", opacity), ("r", rotation), ("p", .object([("s", .bool(true)), ("x", x), ("y", y)])),
+            ("a", fixed(.numbers([0, 0]))), ("s", scale),
+        ])
+        return .object([
+            ("ddd", .number(0)), ("ind", .number(Double(view.index + 1))), ("ty", .number(4)), ("nm", .string(view.name)),
+            ("sr", .number(1)), ("ks", transform), ("ao", .number(0)),
+            ("shapes", .array([.object([("ty", .string("gr")), ("nm", .string("shape")), ("it", .array([shape, fill, groupTransform]))])])),
+            ("ip", .number(0)), ("op", .number(Double(frames))), ("st", .number(0)), ("bm", .number(0)),
+        ])
+    }
+}

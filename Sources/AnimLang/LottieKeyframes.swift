@@ -1,0 +1,603 @@
+import Animations
+
+// From a property's timeline to Lottie keyframes.
+//
+// A Lottie keyframe holds a value from its frame on and either keeps it
+// (`h: 1`) until the next keyframe or moves to the next keyframe's value
+// along its `o`/`i` Bézier. Players show, at a frame shared by several
+// keyframes, the last of them (lottie-web and ThorVG both do), so a jump is
+// two keyframes at one frame: the value arriving from the left, held, then
+// the value from there on.
+//
+// The timeline comes as pieces (``CompiledScene/pieces(of:initial:)``):
+// holds become hold keyframes; a tween whose easing is exactly a cubic
+// Bézier (or a cut of one) becomes one keyframe per arc with exact handles;
+// `steps` become hold keyframes at their jumps; everything else is baked:
+// a keyframe at every frame, each interval a cubic through the curve's
+// values at its thirds, split in halves (down to 1/64 frame) until it is
+// within 1e-5 of the property's range everywhere it is checked.
+//
+// A jump inside a baked stretch (a warp by `steps`, a step of an
+// overshooting curve) is found by bisection and placed at the simplest
+// fraction of a frame inside the last bracket, where exact time puts such
+// jumps; from there on it is a boundary like any other.
+//
+// At a boundary where the value jumps, the jump goes a few single-precision
+// steps *before* the boundary (``jumpLead(at:)``), the new value held until
+// the boundary: ThorVG keeps frames as `float` and may land a hair early,
+// and must still show the new value at the boundary. A value that the sampling rule gives at one instant
+// only (the end of a tween that an older one outlives, a tie at an instant,
+// a reversed step's top) is held until ``instantHold(at:)`` frames after it:
+// a Lottie keyframe cannot show a value for no time at all.
+
+/// A Lottie keyframe: from `frame` on the property is `value`; until the
+/// next keyframe it holds (`curve == nil`, `h: 1`) or follows `curve` to
+/// the next keyframe's value.
+struct LottieKeyframe: Equatable {
+    var frame: Double
+    var value: [Double]
+    var curve: UnitBezier?
+}
+
+/// What one Lottie property does over the animation.
+enum LottieTrack: Equatable {
+    /// The same value throughout (`"a": 0`).
+    case fixed([Double])
+    /// Keyframes, sorted by frame (`"a": 1`).
+    case keyed([LottieKeyframe])
+}
+
+/// One stretch of a property's timeline, in the Lottie property's own values.
+struct TrackPiece {
+    let start: Instant
+    let end: Instant
+    let rule: Rule
+
+    enum Rule {
+        case hold([Double])
+        /// `from + (to − from)·E(p)`, with `p` going from `p0` to `p1`
+        /// across the piece (the mapping to Lottie's values is affine).
+        case tween(from: [Double], to: [Double], easing: Easing, p0: Double, p1: Double)
+        /// Only sampling gives the value.
+        case sampled
+    }
+}
+
+/// Where a Lottie property's values come from.
+struct TrackSource {
+    /// How many numbers a value has.
+    let dimension: Int
+    /// Pieces covering `[0, D]` in order; empty when nothing animates the property.
+    let pieces: [TrackPiece]
+    /// The value at an instant, exactly as `animc eval` computes it, in Lottie's units (clamped where Lottie clamps).
+    let sample: (Instant) -> [Double]
+    /// The range every component is clamped to, if any: an exact curve must stay inside it.
+    let allowed: ClosedRange<Double>?
+}
+
+/// The export needs more keyframes than it may write.
+struct KeyframeLimitReached: Error {}
+
+/// A frame number, exact (a fraction of frames) when it comes from exact time.
+struct FramePoint {
+    let exact: Time?
+    let value: Double
+
+    init(exact: Time) {
+        self.exact = exact
+        value = exact.seconds
+    }
+
+    init(approximately value: Double) {
+        exact = nil
+        self.value = value
+    }
+
+    /// `self + (other − self)·fraction`, exactly when both are exact.
+    func toward(_ other: FramePoint, _ fraction: Time) -> FramePoint {
+        if let a = exact, let b = other.exact, let difference = try? b.subtracting(a), let step = try? difference.multiplied(by: fraction),
+           let sum = try? a.adding(step) {
+            return FramePoint(exact: sum)
+        }
+        return FramePoint(approximately: value + (other.value - value) * fraction.seconds)
+    }
+}
+
+/// Builds keyframes for the properties of one export, sharing its frame rate
+/// and its keyframe budget.
+struct KeyframeBuilder {
+    let fps: Int64
+    /// How many keyframes may still be written.
+    var budget: Int
+
+    init(fps: Int64, budget: Int) {
+        self.fps = fps
+        self.budget = budget
+    }
+
+    /// The frame of an instant (exact for exact instants).
+    func frame(_ instant: Instant) -> FramePoint {
+        if let exact = instant.exact, let frames = try? exact.multiplied(by: fps) { return FramePoint(exact: frames) }
+        return FramePoint(approximately: instant.seconds * Double(fps))
+    }
+
+    /// The instant of a frame: exact for exact frames (the times `animc eval` samples are).
+    func instant(_ frame: FramePoint) -> Instant {
+        if let exact = frame.exact, let seconds = try? exact.divided(by: Time(fps)) { return Instant(seconds) }
+        return Instant(approximately: frame.value / Double(fps))
+    }
+
+    /// How long a value that lasts an instant is held: 1/1024 frame, or more
+    /// where single precision (ThorVG keeps frames as `float`) cannot tell
+    /// that far apart.
+    static func instantHold(at frame: Double) -> Double {
+        max(1.0 / 1024, 8 * Double(Float(abs(frame)).ulp))
+    }
+
+    /// How far before a jump its keyframes go: a few single-precision steps.
+    static func jumpLead(at frame: Double) -> Double {
+        max(1e-6, 4 * Double(Float(abs(frame)).ulp))
+    }
+
+    /// The keyframes of one property.
+    mutating func track(_ source: TrackSource) throws(KeyframeLimitReached) -> LottieTrack {
+        guard let first = source.pieces.first else {
+            return .fixed(source.sample(Instant(.zero)))
+        }
+        var plan = Plan(builder: self, source: source)
+        try plan.build(spans(source, starting: first.start))
+        budget = plan.builder.budget
+        return plan.result()
+    }
+
+    // MARK: - Spans
+
+    /// A stretch between two boundaries (in frames) with one way of filling it.
+    struct Span {
+        var start: FramePoint
+        var end: FramePoint
+        var kind: Kind
+
+        enum Kind {
+            case constant([Double])
+            /// `from + (to − from)·Y(q)` along the curve `Y`.
+            case curve(UnitBezier, from: [Double], to: [Double])
+            case baked
+        }
+
+        var length: Double { end.value - start.value }
+    }
+
+    /// The value at a boundary between spans (at the instant itself).
+    struct Boundary {
+        var frame: FramePoint
+        var value: [Double]
+    }
+
+    /// Spans and boundaries (one more boundary than spans) for the pieces.
+    private func spans(_ source: TrackSource, starting: Instant) -> (spans: [Span], boundaries: [Boundary]) {
+        var spans: [Span] = []
+        var boundaries = [Boundary(frame: frame(starting), value: source.sample(starting))]
+        for piece in source.pieces {
+            let s = frame(piece.start), e = frame(piece.end)
+            switch piece.rule {
+            case .hold(let value):
+                spans.append(Span(start: s, end: e, kind: .constant(value)))
+            case .tween(let from, let to, let easing, let p0, let p1):
+                if let (parts, inner) = exactSpans(from: from, to: to, easing: easing, p0: p0, p1: p1, start: s, end: e,
+                                                   allowed: source.allowed) {
+                    spans.append(contentsOf: parts)
+                    boundaries.append(contentsOf: inner)
+                } else {
+                    spans.append(Span(start: s, end: e, kind: .baked))
+                }
+            case .sampled:
+                spans.append(Span(start: s, end: e, kind: .baked))
+            }
+            boundaries.append(Boundary(frame: e, value: source.sample(piece.end)))
+        }
+        return (spans, boundaries)
+    }
+
+    /// A tween piece as exact spans (steps as holds between their jumps,
+    /// Bézier easings as curves), with the boundaries inside it; `nil` when
+    /// it has to be baked.
+    private func exactSpans(from: [Double], to: [Double], easing: Easing, p0: Double, p1: Double, start: FramePoint, end: FramePoint,
+                            allowed: ClosedRange<Double>?) -> ([Span], [Boundary])? {
+        func value(_ y: Double) -> [Double] { zip(from, to).map { a, b in a + (b - a) * y } }
+        func frameAt(_ p: Double) -> FramePoint {
+            if p == p0 { return start }
+            if p == p1 { return end }
+            // Exact where p is (steps put jumps at k/n of exact windows).
+            if let fraction = Time(seconds: (p - p0) / (p1 - p0)), fraction.seconds == (p - p0) / (p1 - p0) {
+                return start.toward(end, fraction)
+            }
+            return FramePoint(approximately: start.value + (p - p0) / (p1 - p0) * (end.value - start.value))
+        }
+        func clamped(_ values: [Double]) -> [Double] {
+            guard let allowed else { return values }
+            return values.map { min(max($0, allowed.lowerBound), allowed.upperBound) }
+        }
+        if let jumps = easing.stepJumps {
+            // Constant between jumps: the curve's value inside each stretch.
+            let low = min(p0, p1), high = max(p0, p1)
+            var cuts = jumps.filter { $0 > low && $0 < high }
+            if p0 > p1 { cuts.reverse() }
+            let stops = [p0] + cuts + [p1]
+            var spans: [Span] = []
+            var inner: [Boundary] = []
+            for index in 0..<(stops.count - 1) {
+                let a = stops[index], b = stops[index + 1]
+                spans.append(Span(start: frameAt(a), end: frameAt(b), kind: .constant(clamped(value(easing((a + b) / 2))))))
+                if index > 0 { inner.append(Boundary(frame: frameAt(a), value: clamped(value(easing(a))))) }
+            }
+            return (spans, inner)
+        }
+        guard let arcs = bezierArcs(of: easing, from: p0, to: p1), !arcs.isEmpty else { return nil }
+        var spans: [Span] = []
+        var inner: [Boundary] = []
+        for (index, arc) in arcs.enumerated() {
+            let a = frameAt(arc.start.x), b = frameAt(arc.end.x)
+            if index > 0 { inner.append(Boundary(frame: a, value: value(arc.start.y))) }
+            if arc.isFlat || from == to {
+                spans.append(Span(start: a, end: b, kind: .constant(value(arc.start.y))))
+                continue
+            }
+            guard let unit = arc.unitForm else { return nil }
+            let startValue = value(arc.start.y), endValue = value(arc.end.y)
+            if let allowed {
+                // Lottie would not clamp along the curve: it must stay inside.
+                let range = unit.ordinateRange
+                for (u, v) in zip(startValue, endValue) {
+                    for y in [range.lowerBound, range.upperBound] {
+                        let x = u + (v - u) * y
+                        if x < allowed.lowerBound - 1e-9 || x > allowed.upperBound + 1e-9 { return nil }
+                    }
+                }
+            }
+            spans.append(Span(start: a, end: b, kind: .curve(unit, from: startValue, to: endValue)))
+        }
+        return (spans, inner)
+    }
+
+    // MARK: - Emitting
+
+    /// The keyframes of one property being written.
+    private struct Plan {
+        var builder: KeyframeBuilder
+        let source: TrackSource
+        var keys: [LottieKeyframe] = []
+        /// Values closer than this are equal (far below what anyone sees).
+        var equalTolerance = 1e-12
+        /// How far a baked curve may stray from the true one.
+        var bakeTolerance = 1e-9
+
+        init(builder: KeyframeBuilder, source: TrackSource) {
+            self.builder = builder
+            self.source = source
+        }
+
+        mutating func emit(_ frame: Double, _ value: [Double], _ curve: UnitBezier?) throws(KeyframeLimitReached) {
+            guard builder.budget > 0 else { throw KeyframeLimitReached() }
+            builder.budget -= 1
+            keys.append(LottieKeyframe(frame: frame, value: value, curve: curve))
+        }
+
+        func equal(_ a: [Double], _ b: [Double]) -> Bool {
+            zip(a, b).allSatisfy { abs($0 - $1) <= equalTolerance }
+        }
+
+        func sample(_ frame: FramePoint) -> [Double] {
+            source.sample(builder.instant(frame))
+        }
+
+        /// The value just after (or before) a frame: the limit from that side.
+        func sample(nextTo frame: FramePoint, after: Bool) -> [Double] {
+            let seconds = builder.instant(frame).seconds
+            let step = max(abs(seconds).ulp * 16, Double.leastNormalMagnitude)
+            return source.sample(Instant(approximately: after ? seconds + step : seconds - step))
+        }
+
+        /// The value a span starts from (just after its start).
+        func startValue(_ span: Span) -> [Double] {
+            switch span.kind {
+            case .constant(let value): return value
+            case .curve(_, let from, _): return from
+            case .baked: return sample(nextTo: span.start, after: true)
+            }
+        }
+
+        /// The value a span arrives at (just before its end).
+        func endValue(_ span: Span) -> [Double] {
+            switch span.kind {
+            case .constant(let value): return value
+            case .curve(_, _, let to): return to
+            case .baked: return sample(nextTo: span.end, after: false)
+            }
+        }
+
+        mutating func build(_ plan: (spans: [Span], boundaries: [Boundary])) throws(KeyframeLimitReached) {
+            var (spans, boundaries) = plan
+            setTolerances(spans, boundaries)
+            (spans, boundaries) = try splittingAtJumps(spans, boundaries)
+            var lastFrame = -Double.infinity
+            for (index, span) in spans.enumerated() {
+                let boundary = boundaries[index]
+                let at = boundary.frame.value
+                let arriving = index > 0 ? endValue(spans[index - 1]) : nil
+                let leaving = startValue(span)
+                let hold = KeyframeBuilder.instantHold(at: at)
+                // A value of its own at the boundary instant: hold it briefly.
+                let instant = !equal(boundary.value, leaving) && span.length > 4 * hold
+                let firstValue = instant ? boundary.value : leaving
+                // A jump goes a hair early (never before the keyframe written last):
+                // the value arriving, then the new one held until the span starts.
+                if let arriving, !equal(arriving, firstValue) {
+                    let early = max(at - KeyframeBuilder.jumpLead(at: at), min(at, lastFrame))
+                    try emit(early, arriving, nil)
+                    if early < at { try emit(early, firstValue, nil) }
+                }
+                if instant {
+                    try emit(at, boundary.value, nil)
+                    try emitSpan(span, from: FramePoint(approximately: at + hold))
+                } else {
+                    try emitSpan(span, from: span.start)
+                }
+                lastFrame = keys.last?.frame ?? lastFrame
+            }
+            if let last = spans.last, let end = boundaries.last {
+                // The end is a boundary too: what holds after it may differ from its
+                // instant (a finished segment holds its raw end, not its easing's value).
+                let arriving = endValue(last), at = end.frame.value
+                let after = sample(nextTo: end.frame, after: true)
+                if !equal(arriving, end.value) {
+                    let early = max(at - KeyframeBuilder.jumpLead(at: at), min(at, lastFrame))
+                    try emit(early, arriving, nil)
+                    if early < at { try emit(early, end.value, nil) }
+                }
+                try emit(at, end.value, nil)
+                if !equal(after, end.value) { try emit(at + KeyframeBuilder.instantHold(at: at), after, nil) }
+            }
+        }
+
+        /// The property's range sets what "equal" and "close enough" mean.
+        private mutating func setTolerances(_ spans: [Span], _ boundaries: [Boundary]) {
+            var low = [Double](repeating: .infinity, count: source.dimension)
+            var high = [Double](repeating: -.infinity, count: source.dimension)
+            func include(_ value: [Double]) {
+                for (index, component) in value.enumerated() where index < low.count && component.isFinite {
+                    low[index] = min(low[index], component)
+                    high[index] = max(high[index], component)
+                }
+            }
+            for boundary in boundaries { include(boundary.value) }
+            for span in spans {
+                switch span.kind {
+                case .constant(let value): include(value)
+                case .curve(_, let from, let to): include(from); include(to)
+                case .baked:
+                    // A few samples are enough to know the scale.
+                    for step in 1...8 {
+                        include(sample(span.start.toward(span.end, Time(numerator: Int64(step), denominator: 9) ?? .zero)))
+                    }
+                }
+            }
+            var range = 0.0, magnitude = 0.0
+            for (a, b) in zip(low, high) where a <= b {
+                range = max(range, b - a)
+                magnitude = max(magnitude, abs(a), abs(b))
+            }
+            equalTolerance = max(range * 1e-9, magnitude * 1e-14, 1e-12)
+            bakeTolerance = max(range * 1e-5, magnitude * 1e-12, 1e-9)
+        }
+
+        private mutating func emitSpan(_ span: Span, from start: FramePoint) throws(KeyframeLimitReached) {
+            switch span.kind {
+            case .constant(let value):
+                try emit(start.value, value, nil)
+            case .curve(let unit, let from, let to):
+                guard start.value > span.start.value else { return try emit(start.value, from, unit) }
+                // Start late (after an instant's hold): the rest of the curve, exactly.
+                let q0 = (start.value - span.start.value) / span.length
+                let arc = BezierArc(x1: unit.x1, y1: unit.y1, x2: unit.x2, y2: unit.y2)
+                let rest = arc.sub(from: arc.parameter(atX: q0), to: 1)
+                let value = zip(from, to).map { a, b in a + (b - a) * rest.start.y }
+                let tail = BezierArc(GraphPoint(x: q0, y: rest.start.y), rest.points[1], rest.points[2], rest.points[3]).unitForm
+                try emit(start.value, value, tail ?? UnitBezier.linear)
+            case .baked:
+                try bake(span, from: start)
+            }
+        }
+
+        /// The frames inside a span and its ends, with the value at each.
+        private func stops(_ span: Span, from start: FramePoint) -> [(FramePoint, [Double])] {
+            var stops: [(FramePoint, [Double])] = [(start, start.value == span.start.value ? startValue(span) : sample(start))]
+            var frame = (start.value + 1e-9).rounded(.up)
+            while frame < span.end.value - 1e-9 {
+                let point = FramePoint(exact: Time(Int64(frame)))
+                stops.append((point, sample(point)))
+                frame += 1
+            }
+            stops.append((span.end, endValue(span)))
+            return stops
+        }
+
+        /// A keyframe at every frame of the span, each interval fitted and refined.
+        private mutating func bake(_ span: Span, from start: FramePoint) throws(KeyframeLimitReached) {
+            let stops = stops(span, from: start)
+            for index in 0..<(stops.count - 1) {
+                try refine(stops[index].0, stops[index].1, stops[index + 1].0, stops[index + 1].1)
+            }
+        }
+
+        /// How an interval is drawn: a cubic through the values at its ends
+        /// and thirds (handles at x = 1/3 and 2/3, so time runs linearly), and
+        /// whether it stays within the tolerance at its sixths and middle.
+        /// With `tame`, a cubic whose handles overshoot its ends by more than
+        /// their distance does not fit either, and `split` says where its
+        /// extreme is: ThorVG keeps opacity and colour keyframes as bytes, and
+        /// large handles on nearly equal ends would magnify that rounding.
+        private func fit(_ a: FramePoint, _ va: [Double], _ b: FramePoint, _ vb: [Double], tame: Bool = false)
+            -> (curve: UnitBezier?, fits: Bool, split: Double?) {
+            let third = sample(a.toward(b, Time(numerator: 1, denominator: 3) ?? .zero))
+            let twoThirds = sample(a.toward(b, Time(numerator: 2, denominator: 3) ?? .zero))
+            let delta = zip(vb, va).map { $0 - $1 }
+            let norm = delta.reduce(0) { $0 + $1 * $1 }
+            var curve: UnitBezier?
+            if norm > equalTolerance * equalTolerance {
+                // Project the samples on the direction of travel: one curve for every component.
+                func along(_ value: [Double]) -> Double {
+                    zip(zip(value, va), delta).reduce(0) { $0 + ($1.0.0 - $1.0.1) * $1.1 } / norm
+                }
+                let a1 = along(third), a2 = along(twoThirds)
+                let y1 = 3 * a1 - 1.5 * a2 + 1.0 / 3
+                let y2 = (9 * a1 - 1.0 / 3 - 4 * y1) / 2
+                if y1.isFinite, y2.isFinite { curve = UnitBezier(x1: 1.0 / 3, y1: y1, x2: 2.0 / 3, y2: y2) }
+            }
+            func model(_ q: Double) -> [Double] {
+                guard let curve else { return va }
+                let y = 3 * (1 - q) * (1 - q) * q * curve.y1 + 3 * (1 - q) * q * q * curve.y2 + q * q * q
+                return zip(va, delta).map { $0 + $1 * y }
+            }
+            var checks: [(Double, [Double])] = [(1.0 / 3, third), (2.0 / 3, twoThirds)]
+            for (numerator, denominator) in [(1, 6), (1, 2), (5, 6)] {
+                let q = Time(numerator: Int64(numerator), denominator: Int64(denominator)) ?? .zero
+                checks.append((q.seconds, sample(a.toward(b, q))))
+            }
+            for (q, actual) in checks {
+                for (x, y) in zip(model(q), actual) where !(abs(x - y) <= bakeTolerance) { return (curve, false, nil) }
+            }
+            if tame, let curve {
+                let range = curve.ordinateRange
+                let overshoot = max(-range.lowerBound, range.upperBound - 1)
+                if overshoot > 1, overshoot * norm.squareRoot() > bakeTolerance {
+                    return (curve, false, curve.extreme)
+                }
+            }
+            return (curve, true, nil)
+        }
+
+        private static let half = Time(numerator: 1, denominator: 2) ?? .zero
+
+        /// The interval fitted, or cut (at its extreme, or in halves) until it
+        /// fits; down to 1/64 frame, where what is left (only near a jump the
+        /// search missed) holds.
+        private mutating func refine(_ a: FramePoint, _ va: [Double], _ b: FramePoint, _ vb: [Double]) throws(KeyframeLimitReached) {
+            guard b.value > a.value else { return }
+            let (curve, fits, split) = fit(a, va, b, vb, tame: true)
+            if fits { return try emit(a.value, va, curve ?? UnitBezier.linear) }
+            if b.value - a.value <= 1.0 / 64 { return try emit(a.value, va, curve == nil || split == nil ? nil : curve) }
+            let middle: FramePoint
+            if let split, split > 0.05, split < 0.95 {
+                middle = FramePoint(approximately: a.value + (b.value - a.value) * split)
+            } else {
+                middle = a.toward(b, Plan.half)
+            }
+            let vm = sample(middle)
+            try refine(a, va, middle, vm)
+            try refine(middle, vm, b, vb)
+        }
+
+        // MARK: Jumps inside baked spans
+
+        /// Baked spans cut at the jumps found inside them, each jump a boundary.
+        private func splittingAtJumps(_ spans: [Span], _ boundaries: [Boundary]) throws(KeyframeLimitReached) -> ([Span], [Boundary]) {
+            var outSpans: [Span] = []
+            var outBoundaries = [boundaries[0]]
+            for (index, span) in spans.enumerated() {
+                var jumps: [FramePoint] = []
+                if case .baked = span.kind {
+                    let stops = stops(span, from: span.start)
+                    for stop in 0..<(stops.count - 1) {
+                        var budget = 512
+                        var found: [FramePoint] = []
+                        findJumps(stops[stop].0, stops[stop].1, stops[stop + 1].0, stops[stop + 1].1, into: &found, budget: &budget)
+                        // Both sides of one jump (or of a vertical tangent) snap to one point.
+                        for jump in found.sorted(by: { $0.value < $1.value }) where jumps.last.map({ abs($0.value - jump.value) > 1e-9 }) ?? true {
+                            jumps.append(jump)
+                        }
+                        if jumps.count > 10_000 { throw KeyframeLimitReached() }
+                    }
+                }
+                var start = span.start
+                for jump in jumps where jump.value > start.value && jump.value < span.end.value {
+                    outSpans.append(Span(start: start, end: jump, kind: .baked))
+                    outBoundaries.append(Boundary(frame: jump, value: sample(jump)))
+                    start = jump
+                }
+                outSpans.append(Span(start: start, end: span.end, kind: span.kind))
+                outBoundaries.append(boundaries[index + 1])
+            }
+            return (outSpans, outBoundaries)
+        }
+
+        /// Where an interval that will not fit a cubic however short narrows
+        /// to a point: a jump (or a vertical tangent, as circ's in-out has at
+        /// its middle), placed at the simplest fraction of a frame in the last
+        /// bracket. `budget` bounds the search: noise misfits everywhere, and
+        /// has no point to find.
+        private func findJumps(_ a: FramePoint, _ va: [Double], _ b: FramePoint, _ vb: [Double], into jumps: inout [FramePoint],
+                               budget: inout Int) {
+            guard b.value > a.value, budget > 0, !fit(a, va, b, vb).fits else { return }
+            budget -= 1
+            if b.value - a.value <= 1e-7 * max(1, abs(b.value)) {
+                jumps.append(simplestFrame(between: a, and: b))
+                return
+            }
+            let middle = a.toward(b, Plan.half)
+            let vm = sample(middle)
+            findJumps(a, va, middle, vm, into: &jumps, budget: &budget)
+            findJumps(middle, vm, b, vb, into: &jumps, budget: &budget)
+        }
+
+        /// The fraction with the smallest denominator in `[a, b]` (continued
+        /// fractions), or the middle when none is small enough to be exact.
+        private func simplestFrame(between a: FramePoint, and b: FramePoint) -> FramePoint {
+            var low = a.value, high = b.value
+            guard low.isFinite, high.isFinite, abs(high) < 1e15 else { return FramePoint(approximately: (low + high) / 2) }
+            let whole = low.rounded(.down)
+            if whole + 1 <= high || low == whole { return FramePoint(exact: Time(Int64(low.rounded(.up)))) }
+            low -= whole
+            high -= whole
+            // Convergents of the continued fraction for fractions within [low, high].
+            var (p0, q0, p1, q1): (Double, Double, Double, Double) = (0, 1, 1, 0)
+            var x = low, y = high
+            for _ in 0..<40 {
+                let term = x.rounded(.down)
+                if term + 1 <= y || x == term {
+                    let t = x == term ? term : term + 1
+                    let p = t * p1 + p0, q = t * q1 + q0
+                    guard q < 1e9, p < 1e15, let fraction = Time(numerator: Int64(p), denominator: Int64(q)),
+                          let frame = try? fraction.adding(Time(Int64(whole))) else { break }
+                    return FramePoint(exact: frame)
+                }
+                (p0, q0, p1, q1) = (p1, q1, term * p1 + p0, term * q1 + q0)
+                let nextX = 1 / (y - term), nextY = 1 / (x - term)
+                guard nextX.isFinite, nextY.isFinite else { break }
+                (x, y) = (nextX, nextY)
+            }
+            return FramePoint(approximately: (a.value + b.value) / 2)
+        }
+
+        /// Tidied keyframes: a curve between equal values is a hold, holds that
+        /// repeat a value go, and one value throughout is a fixed value.
+        func result() -> LottieTrack {
+            var tidy: [LottieKeyframe] = []
+            for (index, key) in keys.enumerated() {
+                var key = key
+                if index + 1 < keys.count, key.curve != nil, keys[index + 1].value == key.value { key.curve = nil }
+                if let last = tidy.last, last.frame == key.frame, last.value == key.value {
+                    tidy[tidy.count - 1] = key
+                    continue
+                }
+                // (The last keyframe goes too: a hold lasts to the end.)
+                if let last = tidy.last, last.curve == nil, last.value == key.value, key.curve == nil {
+                    continue
+                }
+                tidy.append(key)
+            }
+            if let first = tidy.first, tidy.allSatisfy({ $0.value == first.value }) { return .fixed(first.value) }
+            return .keyed(tidy)
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+
+/// A Lottie player for tests, in double precision: what a keyframed
+/// property of an exported file shows at a frame, by the rules lottie-web
+/// and ThorVG follow (a keyframe holds its value from its frame on; several
+/// keyframes at one frame show the last; `h: 1` holds until the next
+/// keyframe; otherwise `o`/`i` are a cubic-bezier from this value to the
+/// next). The conformance script (`checks/lottie.sh`) plays the same files
+/// in the real players; this one keeps `swift test` hermetic.
+struct LottieReferencePlayer {
+    let document: [String: Any]
+
+    init?(json: [UInt8]) {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(json)) as? [String: Any] else { return nil }
+        document = object
+    }
+
+    var layers: [[String: Any]] { document["layers"] as? [[String: Any]] ?? [] }
+
+    func layer(named name: String) -> [String: Any]? {
+        layers.first { $0["nm"] as? String == name }
+    }
+
+    /// The value of an animatable property (`{"a": …, "k": …}`) at `frame`.
+    static func value(of property: Any?, at frame: Double) -> [Double]? {
+        guard let property = property as? [String: Any] else { return nil }
+        if property["a"] as? Int == 0 || property["a"] as? Double == 0 {
+            if let number = property["k"] as? Double { return [number] }
+            return (property["k"] as? [Any])?.compactMap { $0 as? Double }
+        }
+        guard let keys = property["k"] as? [[String: Any]], let first = keys.first else { return nil }
+        func start(_ key: [String: Any]) -> [Double] { (key["s"] as? [Any])?.compactMap { $0 as? Double } ?? [] }
+        func time(_ key: [String: Any]) -> Double { key["t"] as? Double ?? 0 }
+        if frame < time(first) { return start(first) }
+        // The last keyframe at or before the frame.
+        var index = 0
+        while index + 1 < keys.count, time(keys[index + 1]) <= frame { index += 1 }
+        let key = keys[index]
+        guard index + 1 < keys.count else { return start(key) }
+        if (key["h"] as? Double ?? 0) == 1 { return start(key) }
+        let next = keys[index + 1]
+        let q = (frame - time(key)) / (time(next) - time(key))
+        guard let out = key["o"] as? [String: Any], let into = key["i"] as? [String: Any],
+              let x1 = (out["x"] as? [Double])?.first, let y1 = (out["y"] as? [Double])?.first,
+              let x2 = (into["x"] as? [Double])?.first, let y2 = (into["y"] as? [Double])?.first else { return nil }
+        let y = bezier(x1, y1, x2, y2, at: q)
+        return zip(start(key), start(next)).map { a, b in a + (b - a) * y }
+    }
+
+    /// The ordinate of `cubic-bezier(x1, y1, x2, y2)` at abscissa `x` (bisection on the parameter).
+    static func bezier(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, at x: Double) -> Double {
+        func coordinate(_ a: Double, _ b: Double, _ t: Double) -> Double {
+            3 * (1 - t) * (1 - t) * t * a + 3 * (1 - t) * t * t * b + t * t * t
+        }
+        if x <= 0 { return 0 }
+        if x >= 1 { return 1 }
+        var low = 0.0, high = 1.0
+        for _ in 0..<100 {
+            let middle = (low + high) / 2
+            if coordinate(x1, x2, middle) < x { low = middle } else { high = middle }
+        }
+        return coordinate(y1, y2, (low + high) / 2)
+    }
+
+    /// What a layer shows at `frame`, in animc's terms (position is the home plus x, y).
+    struct Shown {
+        var x: Double
+        var y: Double
+        var rotation: Double
+        var scale: Double
+        var opacity: Double
+        var size: [Double]
+        var color: [Double]
+        var alpha: Double
+    }
+
+    func shown(_ name: String, at frame: Double) -> Shown? {
+        guard let layer = layer(named: name), let ks = layer["ks"] as? [String: Any],
+              let position = ks["p"] as? [String: Any],
+              let x = Self.value(of: position["x"], at: frame)?.first, let y = Self.value(of: position["y"], at: frame)?.first,
+              let rotation = Self.value(of: ks["r"], at: frame)?.first, let scale = Self.value(of: ks["s"], at: frame)?.first,
+              let opacity = Self.value(of: ks["o"], at: frame)?.first,
+              let group = (layer["shapes"] as? [[String: Any]])?.first?["it"] as? [[String: Any]], group.count == 3,
+              let size = Self.value(of: group[0]["s"], at: frame), let color = Self.value(of: group[1]["c"], at: frame),
+              let alpha = Self.value(of: group[1]["o"], at: frame)?.first else { return nil }
+        return Shown(x: x, y: y, rotation: rotation, scale: scale / 100, opacity: opacity / 100, size: size,
+                     color: color.prefix(3).map { $0 * 255 }, alpha: alpha / 100)
+    }
+}
+
+/// The frames the checks compare at: every frame k of the file, and k + 1/5
+/// and k + 1/2 below the last one, as exact fractions of a frame.
+func lottieCheckFrames(op: Int) -> [(numerator: Int64, denominator: Int64)] {
+    var frames: [(Int64, Int64)] = []
+    for k in 0..<Int64(op) {
+        frames.append((k, 1))
+        if k + 1 < op {
+            frames.append((5 * k + 1, 5))
+            frames.append((2 * k + 1, 2))
+        }
+    }
+    return frames.sorted { Double($0.0) / Double($0.1) < Double($1.0) / Double($1.1) }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// `animc export FILE --to lottie`: where it writes, what it warns about,
+/// and its usage errors.
+struct ExportCommandTests {
+    typealias Result = MalformedCLITests.Result
+
+    func animc(_ arguments: [String], input: String? = nil) throws -> Result {
+        try MalformedCLITests.animc(arguments, input: input.map { Data($0.utf8) })
+    }
+
+    @Test func writesLottieJSONToStandardOutputOrAFile() throws {
+        let piped = try animc(["export", "-", "--to", "lottie", "--fps", "30"], input: "let a = animate v.x from 0 to 10\n")
+        #expect(piped.status == 0, "\(piped.errors)")
+        #expect(piped.errors.isEmpty)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(piped.output.utf8)) as? [String: Any])
+        #expect(document["fr"] as? Double == 30)
+        #expect(document["op"] as? Double == 31)
+        #expect((document["layers"] as? [[String: Any]])?.first?["nm"] as? String == "v")
+
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("animc-export-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let written = try animc(["export", "examples/talk.anim", "--to=lottie", "-o", path])
+        #expect(written.status == 0)
+        #expect(written.output.isEmpty)
+        #expect(written.errors.contains("warning: `2*pi` degrees"))
+        let file = try Data(contentsOf: URL(fileURLWithPath: path))
+        let talk = try #require(try JSONSerialization.jsonObject(with: file) as? [String: Any])
+        #expect(talk["fr"] as? Double == 60)
+        #expect((talk["layers"] as? [[String: Any]])?.compactMap { $0["nm"] as? String } == ["circle", "square"])
+    }
+
+    @Test func propertiesLottieCannotCarryAreAWarningNotAnError() throws {
+        let result = try animc(["export", "examples/jumps.anim", "--to", "lottie"])
+        #expect(result.status == 0)
+        #expect(result.errors.contains("examples/jumps.anim:7:5: warning: `light.level` has no place in a Lottie file and is left out"),
+                "\(result.errors)")
+        #expect(!result.output.isEmpty)
+    }
+
+    @Test func animationsTooLongToExportExitOne() throws {
+        let result = try animc(["export", "examples/forever.anim", "--to", "lottie"])
+        #expect(result.status == 1)
+        #expect(result.output.isEmpty)
+        #expect(result.errors.contains("error: `final` lasts 1000000001s: at 60 fps that is more than 1000000 frames"))
+        #expect(result.errors.contains("hint: export at a lower --fps"))
+    }
+
+    @Test func usageErrors() throws {
+        let webFPS = try animc(["export", "examples/talk.anim", "--fps", "30"])
+        #expect(webFPS.status == 2)
+        #expect(webFPS.errors.hasPrefix("animc: error: export --to html does not take --fps\n  hint: a web export plays"))
+        let unknown = try animc(["export", "examples/talk.anim", "--to", "gif"])
+        #expect(unknown.status == 2)
+        #expect(unknown.errors.hasPrefix("animc: error: --to takes html, css, waapi or lottie, not `gif`"))
+        let fps = try animc(["export", "examples/talk.anim", "--to", "lottie", "--fps", "0"])
+        #expect(fps.status == 2)
+        #expect(fps.errors.hasPrefix("animc: error: --fps takes a whole number from 1 to 1000000, not `0`"))
+        let unwritable = try animc(["export", "examples/talk.anim", "--to", "lottie", "-o", "no/such/dir/out.json"])
+        #expect(unwritable.status == 1)
+        #expect(unwritable.errors.hasSuffix("animc: error: cannot write no/such/dir/out.json: No such file or directory\n"))
+        let binding = try animc(["export", "examples/laws.anim", "--to", "lottie", "--binding", "nope"])
+        #expect(binding.status == 2)
+        #expect(binding.errors.contains("no binding named `nope`"))
+    }
+}
