@@ -139,7 +139,8 @@ def export_case(animc, name, path, fps, work, program=None):
             result.stderr += f"a cancelled animation should export one frame, not {op}\n"
     else:
         expected = parse_csv(evaluated.stdout)
-    case = Case(name, path, doc, fps, expected, [float(f) for f in frames], markers=[], program=program)
+    case = Case(name, path, doc, fps, expected, [float(f) for f in frames], markers=timeline_events(animc, path, fps),
+                program=program)
     # `op` is one past the last frame: as many frames as `animc eval --fps` prints rows.
     rows = run([animc, "eval", path, "--format", "csv", "--fps", str(fps)])
     if rows.returncode == 0 and not is_cancelled(rows.stdout):
@@ -149,6 +150,21 @@ def export_case(animc, name, path, fps, work, program=None):
     if len(case.expected) != len(case.times):
         case.fail(f"eval printed {len(case.expected)} rows for {len(case.times)} times")
     return case, result.stderr
+
+
+def timeline_events(animc, path, fps):
+    """The events `animc timeline` lists (name, exact time), as (name, frame) markers in time order."""
+    listed = run([animc, "timeline", path])
+    markers, inside = [], False
+    for line in listed.stdout.splitlines():
+        words = line.split()
+        if words[:2] == ["event", "time"]:
+            inside = True
+        elif inside and len(words) == 2:
+            markers.append((words[0], float(Fraction(words[1].rstrip("s"))) * fps))
+        elif inside:
+            break
+    return markers
 
 
 def fixture_cases(directory):
