@@ -265,6 +265,8 @@ public enum DiagnosticKind: Equatable, Sendable {
     case needsUntil(binding: String)
     /// Two options that exclude each other.
     case conflictingOptions(String, String)
+    /// A command that draws on a terminal (`play`) run with standard output elsewhere.
+    case notATerminal(command: String)
 
     // MARK: Export
 
@@ -365,6 +367,7 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .standardInputTwice: return "standard-input-twice"
         case .needsUntil: return "needs-until"
         case .conflictingOptions: return "conflicting-options"
+        case .notATerminal: return "not-a-terminal"
         case .exportDropsProperties: return "export-drops-properties"
         case .exportCancelled: return "export-cancelled"
         case .exportTooLong: return "export-too-long"
@@ -394,7 +397,7 @@ public enum DiagnosticKind: Equatable, Sendable {
              .unknownCommand, .missingCommand, .unknownOption, .optionNotAccepted, .missingValue, .unexpectedValue,
              .invalidValue, .missingArgument, .extraArgument, .standardInputTwice, .tooFewKeyframes, .unknownColor,
              .mixedColorSeparators, .colorArguments, .colorChannel, .keyframeOffsetOnEnd, .keyframeOffsetRange,
-             .decreasingKeyframeOffset, .valueKind, .mixedValueKinds, .needsUntil, .conflictingOptions,
+             .decreasingKeyframeOffset, .valueKind, .mixedValueKinds, .needsUntil, .conflictingOptions, .notATerminal,
              .exportTooLong, .exportTooManyKeyframes, .exportTooManyEvents,
              .exportNotFinite, .exportForever:
             return .error
@@ -603,6 +606,8 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "`\(binding)` repeats forever: choose the rows to print with --until or --at"
         case .conflictingOptions(let first, let second):
             return "\(first) and \(second) cannot be used together"
+        case .notATerminal(let command):
+            return "\(command) draws on a terminal, and standard output is not one"
         case .exportDropsProperties(let format, let properties):
             let names = properties.prefix(8).map { "`\($0)`" }
             let more = properties.count > 8 ? names + ["\(properties.count - 8) more"] : names

@@ -48,6 +48,19 @@ enum Options {
     static let exportFPS = Option.integer("--fps", value: "N", in: 1...1_000_000, help: fpsHelp, default: LottieExport.defaultFPS)
     static let output = Option.text("--output", short: "o", value: "OUT",
                                     help: "Write to the file OUT instead of standard output.")
+    static let speed = Option("--speed", value: "X", help: "Play X seconds of the animation per second, a decimal from 0.1 "
+                                  + "to 10: 0.5 is half speed.", default: "1", read: readSpeed)
+    static let loop = Flag("--loop", help: "Start again from the beginning at the end (an animation that repeats "
+                               + "forever never ends anyway).")
+
+    /// `--speed`: a decimal from 0.1 to 10.
+    @Sendable static func readSpeed(_ text: String) throws(InvalidValue) -> Double {
+        guard let speed = Time(decimal: text), let slowest = Time(numerator: 1, denominator: 10),
+              !(speed < slowest), !(Time(10) < speed) else {
+            throw InvalidValue(expected: "a decimal from 0.1 to 10")
+        }
+        return speed.seconds
+    }
 
     /// `--until`: one time, written as for `--at`.
     @Sendable static func readTime(_ text: String) throws(InvalidValue) -> SampleTimes {
@@ -165,6 +178,21 @@ let interface = Interface(
                 examples: ["animc export examples/talk.anim -o talk.html", "animc export examples/talk.anim --to css",
                            "animc export examples/choreography.anim --to lottie --fps 30 -o choreography.json"],
                 run: exportCommand),
+        Command(name: "play", arguments: [file],
+                summary: "Play it live in the terminal: bars, values, events.",
+                discussion: "Play the last `let` of FILE (or the one --binding names) in the terminal, about 30 frames "
+                    + "a second: the time over the duration, then a row per property, sorted as eval's columns, with a "
+                    + "bar placing its value within its range over the whole animation and the value as eval prints "
+                    + "it (colours as a swatch and their hex); events that just fired are highlighted, and a log "
+                    + "keeps the last ones. Keys: space pauses and resumes (at the end, plays again); ← and → (or h "
+                    + "and l, or , and .) seek 0.1 s of animation time, one row of eval's default 10 fps; 0 or Home "
+                    + "goes back to the start; q or Ctrl-C quits. A finite animation stops on its last frame until "
+                    + "q (or starts again with --loop); one that repeats forever plays until q. A cancelled "
+                    + "animation has nothing to play: play says so and exits 0. Standard output must be a terminal "
+                    + "(exit 2 otherwise): `animc eval` prints the same values as a table.",
+                options: [Options.binding.spec, Options.speed.spec, Options.loop.spec],
+                examples: ["animc play examples/choreography.anim", "animc play examples/talk.anim --speed 0.5 --loop"],
+                run: playCommand),
     ],
     notes: ["FILE may be `-` for standard input. An option's value follows it (`--fps 4`) or is joined to it "
         + "by `=` (`--fps=4`).", "`animc COMMAND --help` (or `animc help COMMAND`) describes a command and its options."],
@@ -182,6 +210,7 @@ let interface = Interface(
         "animc timeline examples/talk-semiring.anim --width 30",
         "animc export examples/talk.anim -o talk.html",
         "animc export examples/talk.anim --to lottie -o talk.json",
+        "animc play examples/choreography.anim",
         "animc eval --help",
     ],
     epilogue: "The language is described in grammar.md.",
@@ -300,6 +329,30 @@ let interface = Interface(
         report(Diagnostic(.unwritableFile(path: path, reason: failure.reason), at: .none))
         throw .failure
     }
+}
+
+@Sendable func playCommand(_ arguments: ParsedArguments) throws(ExitStatus) {
+    guard System.isTerminal(System.standardOutput) else {
+        throw reportUsage(Diagnostic(.notATerminal(command: "play"), at: .none,
+                                     hint: "run it in a terminal; `animc eval` prints the same values as a table"),
+                          usage: "usage: " + arguments.command.usage)
+    }
+    let file = try readSource(arguments.positional(0))
+    let (outcome, target, _) = try evaluated(file, arguments)
+    let playback: Playback
+    do {
+        guard let prepared = try Playback.prepare(outcome) else {
+            standardOutput.write("`\(target.name)` is cancelled: it has no frames to play\n")
+            return
+        }
+        playback = prepared
+    } catch {
+        report([error], in: file)
+        throw .failure
+    }
+    let status = play(playback, file: file.name, speed: arguments.value(Options.speed) ?? 1,
+                      loops: arguments.isSet(Options.loop))
+    if status != 0 { throw ExitStatus(code: status) }
 }
 
 // MARK: - Shared steps
