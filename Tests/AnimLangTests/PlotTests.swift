@@ -12,13 +12,12 @@ import Animations
 /// well-formed; goldens of a few examples.
 struct PlotTests {
     /// Colours, events (several at one instant), `steps`, and a colour that fades out.
-    static let signals = """
-        let light = color btn from grey to #3366ff in 1s ; emit land ; color btn from #3366ff to rgb(255 0 0 / 0.2) in 0.5s
-        let count = animate btn.x from 0 to 100 in 1.5s with steps(5) ; emit done
-        let ticks = (emit tick ; wait 0.25s) ^ 4 ; (emit a || emit b || emit landing-gear-down)
-        let final = light || count || ticks || (wait 0.3s ; emit start)
-
-        """
+    static var signals: SourceFile {
+        get throws {
+            let path = "Tests/AnimLangTests/Golden/plot/fixtures/signals.anim"
+            return SourceFile(name: "signals.anim", text: try String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8))
+        }
+    }
 
     static func file(_ name: String) throws -> SourceFile {
         let path = "examples/" + name
@@ -191,7 +190,7 @@ struct PlotTests {
     /// Every stop of the strip is eval's colour at the stop's sample time
     /// (`#rrggbbaa` as the table prints it: the colour, then the opacity).
     @Test func colourStripsHoldEvalsColours() throws {
-        let file = SourceFile(name: "signals.anim", text: Self.signals)
+        let file = try Self.signals
         let plot = try Self.plot(file)
         let index = try #require(plot.panels.firstIndex { $0.property.description == "btn.color" })
         let panel = plot.panels[index]
@@ -222,7 +221,7 @@ struct PlotTests {
     // MARK: Events
 
     @Test func eventsAreMarkedWhereEvalSaysTheyFire() throws {
-        let plot = try Self.plot(SourceFile(name: "signals.anim", text: Self.signals))
+        let plot = try Self.plot(try Self.signals)
         let markers = plot.markers.map { "\(formatNumber($0.time.seconds)) \($0.label)" }
         #expect(markers == ["0 tick", "0.25 tick", "0.3 start", "0.5 tick", "0.75 tick", "1 a, b, land, landing-gear-down",
                             "1.5 done"])
@@ -377,7 +376,7 @@ struct PlotTests {
     }
 
     @Test func coloursAndEventsMatchTheirGolden() throws {
-        expectMatchesGolden(try Self.plot(SourceFile(name: "signals.anim", text: Self.signals)).svg(), "plot/signals.svg")
+        expectMatchesGolden(try Self.plot(try Self.signals).svg(), "plot/signals.svg")
     }
 }
 
