@@ -60,6 +60,8 @@ extension Plot {
     static let panelGap = 34.0
     static let eventRowHeight = 14.0
     static let maximumEventRows = 6
+    /// More markers than this are drawn above the panels and on the axis, not across the panels.
+    static let denseMarkers = 80
     /// Advance widths, for keeping labels apart: DejaVu Sans Mono is 0.602 em;
     /// the sans-serif estimate is generous (bold capitals are wider than average).
     static let monoWidth = 11 * 0.61
@@ -110,6 +112,8 @@ extension Plot {
             return out.document
         }
         let layout = layout()
+        let omitted = eventLabelRows(left: layout.left, plotWidth: layout.plotWidth).placement.filter { $0 == nil }.count
+        let subtitle = subtitle(omittedLabels: omitted)
         out.open(width: layout.width, height: layout.height, title: "\(title): \(subtitle)")
         if panels.contains(where: { $0.kind == .color }) { out.checkerboard() }
         out.text(title, x: 16, y: 26, size: 15, family: Self.sans, weight: "bold")
@@ -128,7 +132,8 @@ extension Plot {
         source.isEmpty ? binding : "\(binding) — \(source)"
     }
 
-    var subtitle: String {
+    /// What the plot spans and how to read it; `omittedLabels` event labels found no room.
+    func subtitle(omittedLabels: Int = 0) -> String {
         var parts: [String] = []
         if isInfinite {
             parts.append("repeats forever; plotted to \(Self.readableTime(end)) s")
@@ -138,7 +143,9 @@ extension Plot {
             parts.append("duration \(Self.readableTime(duration)) s" + (end.isZero ? " (a single instant)" : ""))
         }
         parts.append(panels.count == 1 ? "1 property" : "\(panels.count) properties")
-        if !markers.isEmpty { parts.append("events in orange") }
+        if !markers.isEmpty {
+            parts.append("events in orange" + (omittedLabels > 0 ? " (\(omittedLabels) unlabelled: no room)" : ""))
+        }
         if panels.contains(where: { !$0.boundaries.isEmpty }) { parts.append("dashed lines: segment boundaries") }
         return parts.joined(separator: " · ")
     }
@@ -459,10 +466,17 @@ extension Plot {
         // Each line runs from its label to the axis, leaving out the panels' title lines.
         var gaps: [(Double, Double)] = zip(layout.panelTops, layout.panelHeights).map { top, _ in (top - 20, top) }
         gaps.sort { $0.0 < $1.0 }
+        // Too many to see the panels through: above the panels and on the axis only.
+        let dense = markers.count > Self.denseMarkers
         out.raw("<g stroke=\"\(Self.eventColor)\" stroke-width=\"1.2\" opacity=\"0.85\">\n")
         for (marker, place) in zip(markers, placement) {
             let x = layout.x(marker.time.seconds)
             var from = layout.eventTop + Double(place?.row ?? layout.eventRows) * Self.eventRowHeight - 10
+            if dense {
+                out.line(x, from, x, (gaps.first?.0 ?? bottom))
+                out.line(x, bottom - 6, x, bottom)
+                continue
+            }
             for (gapTop, gapBottom) in gaps where gapBottom > from {
                 if gapTop > from { out.line(x, from, x, gapTop) }
                 from = gapBottom

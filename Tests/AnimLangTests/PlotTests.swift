@@ -259,6 +259,28 @@ struct PlotTests {
         }
     }
 
+    /// Event lines leave out the panels' titles; past ``Plot/denseMarkers``
+    /// markers they stay above the panels and on the axis, off the curves.
+    @Test(arguments: [3, 200])
+    func eventLinesKeepOffTitlesAndDenseOnesOffPanels(_ count: Int) throws {
+        let source = "let final = (emit tick ; wait 0.01s) ^ \(count) || animate v.x from 0 to 1 || color v from red to blue\n"
+        let plot = try Self.plot(SourceFile(name: "ticks.anim", text: source))
+        #expect(plot.markers.count == count)   // ticks 10 ms apart: one marker each
+        let layout = plot.layout()
+        let lines = try SVGDocument(plot.svg()).elements.filter { $0.name == "line" && $0.stroke == Plot.eventColor }
+        try #require(!lines.isEmpty)
+        for line in lines {
+            let y1 = Double(line.attributes["y1"] ?? "") ?? .nan, y2 = Double(line.attributes["y2"] ?? "") ?? .nan
+            for (top, height) in zip(layout.panelTops, layout.panelHeights) {
+                // No line through a title (the 20 pixels above a panel).
+                #expect(y2 <= top - 20 + 0.006 || y1 >= top - 0.006, "\(y1)–\(y2) crosses the title above \(top)")
+                if plot.markers.count > Plot.denseMarkers {
+                    #expect(y2 <= top + 0.006 || y1 >= top + height - 0.006, "\(y1)–\(y2) crosses the panel at \(top)")
+                }
+            }
+        }
+    }
+
     // MARK: Axis and numbers
 
     /// Ticks step by 1, 2 or 5 × 10^k, start at 0, stay inside the span,
@@ -388,6 +410,8 @@ struct SVGDocument {
         let name: String
         let attributes: [String: String]
         let parent: String?
+        /// The stroke it has or inherits.
+        let stroke: String?
     }
 
     struct Text {
@@ -427,7 +451,7 @@ struct SVGDocument {
     }
 
     private final class Reader: NSObject, XMLParserDelegate {
-        var stack: [(name: String, id: String?, fill: String?)] = []
+        var stack: [(name: String, id: String?, fill: String?, stroke: String?)] = []
         var elements: [Element] = []
         var texts: [Text] = []
         var roots = 0
@@ -437,8 +461,9 @@ struct SVGDocument {
         func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
                     attributes: [String: String] = [:]) {
             if stack.isEmpty { roots += 1 }
-            elements.append(Element(name: name, attributes: attributes, parent: stack.last { $0.id != nil }?.id))
-            stack.append((name, attributes["id"], attributes["fill"] ?? stack.last?.fill))
+            let stroke = attributes["stroke"] ?? stack.last?.stroke
+            elements.append(Element(name: name, attributes: attributes, parent: stack.last { $0.id != nil }?.id, stroke: stroke))
+            stack.append((name, attributes["id"], attributes["fill"] ?? stack.last?.fill, stroke))
             characters = ""
         }
 
