@@ -208,18 +208,19 @@ private struct PanelSampler {
         let zero = Instant(.zero)
         // Segment ends, every copy's inside repetitions when they are not too many.
         let listed = scene.breakpoints(of: property, through: last, limit: Self.breakpointLimit)
-        var breakpoints = listed ?? []
+        var segmentEnds = listed ?? []
+        var jumps: [Instant] = []
         for piece in scene.pieces(of: property, initial: initial) {
             if listed == nil {
-                breakpoints.append(piece.start)
-                breakpoints.append(piece.end)
+                segmentEnds.append(piece.start)
+                segmentEnds.append(piece.end)
             }
             if case .tween = piece.rule, let segment = piece.segment {
-                breakpoints.append(contentsOf: stepJumps(of: segment, inside: piece))
+                jumps.append(contentsOf: stepJumps(of: segment, inside: piece))
             }
         }
-        breakpoints = breakpoints.filter { !($0 < zero) && !(last < $0) }
-        let boundaries = unique((listed ?? breakpoints).filter { zero < $0 && $0 < last })
+        let breakpoints = (segmentEnds + jumps).filter { !($0 < zero) && !(last < $0) }
+        let boundaries = unique(segmentEnds.filter { zero < $0 && $0 < last })
         if breakpoints.count <= Self.breakpointLimit {
             for point in breakpoints {
                 list.append((point, true))

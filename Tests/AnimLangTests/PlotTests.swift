@@ -167,6 +167,8 @@ struct PlotTests {
         // And nowhere a slope between two levels: every vertex is on a level.
         let levels = [25.0, 50, 75, 100].map { layout.y($0, panel: index) }
         #expect(vertices.allSatisfy { v in levels.contains { abs($0 - v.1) <= 0.006 } })
+        // A jump of the easing is no segment boundary: one segment, from 0 to 1 s.
+        #expect(plot.panels[index].boundaries.isEmpty)
     }
 
     /// A zero-length tween is a jump exactly at its instant: jumps.anim
