@@ -263,6 +263,8 @@ public enum DiagnosticKind: Equatable, Sendable {
     case standardInputTwice
     /// `eval` of an animation that repeats forever without `--until` or `--at`.
     case needsUntil(binding: String)
+    /// `plot` of an animation that repeats forever without `--until`.
+    case plotNeedsUntil(binding: String)
     /// Two options that exclude each other.
     case conflictingOptions(String, String)
     /// A command that draws on a terminal (`play`) run with standard output elsewhere.
@@ -365,7 +367,7 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .missingArgument: return "missing-argument"
         case .extraArgument: return "extra-argument"
         case .standardInputTwice: return "standard-input-twice"
-        case .needsUntil: return "needs-until"
+        case .needsUntil, .plotNeedsUntil: return "needs-until"
         case .conflictingOptions: return "conflicting-options"
         case .notATerminal: return "not-a-terminal"
         case .exportDropsProperties: return "export-drops-properties"
@@ -397,7 +399,8 @@ public enum DiagnosticKind: Equatable, Sendable {
              .unknownCommand, .missingCommand, .unknownOption, .optionNotAccepted, .missingValue, .unexpectedValue,
              .invalidValue, .missingArgument, .extraArgument, .standardInputTwice, .tooFewKeyframes, .unknownColor,
              .mixedColorSeparators, .colorArguments, .colorChannel, .keyframeOffsetOnEnd, .keyframeOffsetRange,
-             .decreasingKeyframeOffset, .valueKind, .mixedValueKinds, .needsUntil, .conflictingOptions, .notATerminal,
+             .decreasingKeyframeOffset, .valueKind, .mixedValueKinds, .needsUntil, .plotNeedsUntil, .conflictingOptions,
+             .notATerminal,
              .exportTooLong, .exportTooManyKeyframes, .exportTooManyEvents,
              .exportNotFinite, .exportForever:
             return .error
@@ -604,6 +607,8 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "standard input (`-`) can be read only once"
         case .needsUntil(let binding):
             return "`\(binding)` repeats forever: choose the rows to print with --until or --at"
+        case .plotNeedsUntil(let binding):
+            return "`\(binding)` repeats forever: choose where the plot ends with --until"
         case .conflictingOptions(let first, let second):
             return "\(first) and \(second) cannot be used together"
         case .notATerminal(let command):

@@ -32,8 +32,9 @@ enum Options {
                                + "optional `s` or `ms`, as `normalize` prints them: 0,1/3,0.5,1500ms.",
                            read: readTimes)
     static let until = Option("--until", value: "T",
-                              help: "Print frame rows up to time T instead of the end (an animation that repeats "
-                                  + "forever needs it, or --at): seconds as for --at, e.g. 5, 2.5s, 1500ms.",
+                              help: "Go up to time T instead of the end (eval: frame rows; plot: the time axis); an "
+                                  + "animation that repeats forever needs it (or eval's --at). Seconds as a decimal or "
+                                  + "fraction, with an optional `s` or `ms`: 5, 2.5s, 1500ms.",
                               read: readTime)
     static let format = Option<TableFormat>.choice(
         "--format",
@@ -178,6 +179,19 @@ let interface = Interface(
                 examples: ["animc export examples/talk.anim -o talk.html", "animc export examples/talk.anim --to css",
                            "animc export examples/choreography.anim --to lottie --fps 30 -o choreography.json"],
                 run: exportCommand),
+        Command(name: "plot", arguments: [file],
+                summary: "Draw every property over time as an SVG picture.",
+                discussion: "Plot the last `let` of FILE (or the one --binding names) as a standalone SVG: one panel per "
+                    + "property, in eval's column order, over one time axis in seconds. A number is a curve scaled to "
+                    + "its least and greatest value (written on the left), a colour a strip of its colours; a point is "
+                    + "its two numbers `x` and `y`. Dashed lines mark where the property's segments start and end, "
+                    + "orange lines the events, labelled with their names. The values are eval's, sampled densely and "
+                    + "exactly at every boundary and jump, so a jump is a vertical line. A cancelled animation is a "
+                    + "picture that says so. An animation that repeats forever needs --until.",
+                options: [Options.binding.spec, Options.until.spec, Options.output.spec],
+                examples: ["animc plot examples/choreography.anim -o choreography.svg",
+                           "animc plot examples/laws.anim --binding distributed --until 0.5 -o part.svg"],
+                run: plotCommand),
         Command(name: "play", arguments: [file],
                 summary: "Play it live in the terminal: bars, values, events.",
                 discussion: "Play the last `let` of FILE (or the one --binding names) in the terminal, about 30 frames "
@@ -210,6 +224,7 @@ let interface = Interface(
         "animc timeline examples/talk-semiring.anim --width 30",
         "animc export examples/talk.anim -o talk.html",
         "animc export examples/talk.anim --to lottie -o talk.json",
+        "animc plot examples/choreography.anim -o choreography.svg",
         "animc play examples/choreography.anim",
         "animc eval --help",
     ],
@@ -320,15 +335,22 @@ let interface = Interface(
         guard let written = export.bytes else { throw .failure }
         bytes = written
     }
-    guard let path = arguments.value(Options.output), path != "-" else {
-        standardOutput.buffer.append(contentsOf: bytes)
-        standardOutput.flush()
-        return
+    try writeOutput(bytes, arguments)
+}
+
+@Sendable func plotCommand(_ arguments: ParsedArguments) throws(ExitStatus) {
+    let until = arguments.value(Options.until)?.times.first
+    if let until, until.isNegative {
+        throw reportUsage(Diagnostic(.invalidValue(option: "--until", value: until.description, expected: "a time of 0 or more"),
+                                     at: .none, hint: "the plot starts at 0"),
+                          usage: "usage: " + arguments.command.usage)
     }
-    if case .failure(let failure) = System.writeFile(path, bytes) {
-        report(Diagnostic(.unwritableFile(path: path, reason: failure.reason), at: .none))
-        throw .failure
-    }
+    let file = try readSource(arguments.positional(0))
+    let (outcome, _, _) = try evaluated(file, arguments)
+    let (plot, diagnostics) = makePlot(outcome, source: file.name, until: until)
+    report(diagnostics, in: file)
+    guard let plot else { throw .failure }
+    try writeOutput(Array(plot.svg().utf8), arguments)
 }
 
 @Sendable func playCommand(_ arguments: ParsedArguments) throws(ExitStatus) {
@@ -356,6 +378,20 @@ let interface = Interface(
 }
 
 // MARK: - Shared steps
+
+/// Writes `bytes` to `-o OUT`, or to standard output without it (or with `-o -`);
+/// a file that cannot be written is exit 1.
+func writeOutput(_ bytes: [UInt8], _ arguments: ParsedArguments) throws(ExitStatus) {
+    guard let path = arguments.value(Options.output), path != "-" else {
+        standardOutput.buffer.append(contentsOf: bytes)
+        standardOutput.flush()
+        return
+    }
+    if case .failure(let failure) = System.writeFile(path, bytes) {
+        report(Diagnostic(.unwritableFile(path: path, reason: failure.reason), at: .none))
+        throw .failure
+    }
+}
 
 extension ParsedArguments {
     /// The positional argument at `index` (the parser checked how many there are).
