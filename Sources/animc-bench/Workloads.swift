@@ -303,7 +303,7 @@ private func workloadStagger(_ n: Int) -> Measurement {
 /// Hand-derived: view i's tween k covers `[i/100 + k/10, i/100 + (k+1)/10]`
 /// (stagger by first mention, and `let vI` mentions vI first, in order).
 /// Halfway through a colour tween (even k), red and blue (both opaque) meet
-/// at rgb(0.5, 0, 0.5); halfway through a move (odd k), (50, 25); at the end,
+/// at rgb(127.5 0 127.5); halfway through a move (odd k), (50, 25); at the end,
 /// blue and (100, 50). The whole lasts 2 s + (n − 1) × 10 ms.
 private func checkStagger(_ compiled: CompiledScene, _ n: Int) {
     let steps = Int64(staggerTweensPerView) * 10 + Int64(n - 1)
@@ -313,8 +313,9 @@ private func checkStagger(_ compiled: CompiledScene, _ n: Int) {
     guard compiled.properties.count == 3 * n else {
         fail("stagger of \(n): \(compiled.properties.count) properties, expected \(3 * n)")
     }
-    let purple = Value.color(Color(red: 0.5, green: 0, blue: 0.5))
-    let blue = Value.color(Color(red: 0, green: 0, blue: 1))
+    // (Colour channels are kept on the 0–255 scale.)
+    let purple = Value.color(Color(red: 127.5, green: 0, blue: 127.5))
+    let blue = Value.color(Color(red: 0, green: 0, blue: 255))
     for view in Set([0, 1, n / 2, n - 1]) {
         let color = Property(view: "v\(view)", name: "color")
         let x = Property(view: "v\(view)", name: "x"), y = Property(view: "v\(view)", name: "y")
