@@ -531,15 +531,29 @@ extension Term {
         }
     }
 
-    /// The views whose properties this term's tweens animate, in no particular order.
+    /// The views that have segments in this term's meaning Σ, in no
+    /// particular order. A tween that Σ does not hold names none: one in a
+    /// cancelled part (`x ; zero`), in a part repeated 0 times, or after an
+    /// endless part of a sequence (`(x repeated forever) ; y`: y never starts).
     public var views: Set<String> {
         var found = Set<String>()
         var seen = Set<ObjectIdentifier>()
         var stack = [self]
         while let term = stack.popLast() {
             guard seen.insert(ObjectIdentifier(term)).inserted else { continue }
-            if case .tween(let tween) = term.kind { found.insert(tween.property.view) }
-            stack.append(contentsOf: term.children)
+            // Cancelled: Σ is empty.
+            if term.duration == nil, !term.isInfinite { continue }
+            switch term.kind {
+            case .tween(let tween):
+                found.insert(tween.property.view)
+            case .power(_, 0):
+                continue
+            case .sequence(let parts):
+                let endless = parts.firstIndex(where: \.isInfinite) ?? parts.count - 1
+                stack.append(contentsOf: parts.prefix(endless + 1))
+            case .zero, .one, .wait, .event, .parallel, .power, .forever, .reversed, .retimed, .eased:
+                stack.append(contentsOf: term.children)
+            }
         }
         return found
     }
