@@ -767,7 +767,7 @@ private struct Parser {
             if parts[0].percent { report(.colorChannel("hue", written: file.text(parts[0].range), range: "degrees"), at: parts[0].range, hint: usage) }
             let saturation = channel(1, 100, "saturation", percent: true)
             let lightness = channel(2, 100, "lightness", percent: true)
-            color = Color(hue: hue.isFinite ? hue : 0, saturation: saturation / 100, lightness: lightness / 100, alpha: alpha)
+            color = Color(hue: hue.isFinite ? hue : 0, saturationPercent: saturation, lightnessPercent: lightness, alpha: alpha)
         } else {
             color = Color(red: channel(0, 255, "red", percent: false), green: channel(1, 255, "green", percent: false),
                           blue: channel(2, 255, "blue", percent: false), alpha: alpha)
