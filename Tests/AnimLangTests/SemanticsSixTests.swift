@@ -706,6 +706,27 @@ struct SemanticsSixTests {
                 == ["events", "", "x", ""], "\(composed)")
     }
 
+    /// "The least t'": where E reaches 1 before the end, an event that ends the span fires there.
+    ///
+    /// * steps(2, jump-start) on 1 s: E = 1/2 on (0, 1/2), 1 from 1/2 on: the event at 1 fires at 0.5.
+    /// * ease-out-back composed into `fadeIn a` (§3), event at 1: E(p) = 1 + c3(p − 1)³ + c1(p − 1)² = 1
+    ///   ⇔ (p − 1)²(c3(p − 1) + c1) = 0 ⇔ p = 1 − c1/c3 = 1 − 1.70158/2.70158 = 0.3701538: after 0.3701, by 0.3702.
+    /// * `bouncy spring` (ζ = 0.7, ω = 1): x(t) = 1 first where cos(ω_d t) + a·sin(ω_d t) = 0, a = 0.7/√0.51
+    ///   = 0.9801961: ω_d t = π − atan(1/a) = 2.3461938, t = 3.2853285; over T = 10.349182, p = 0.3174481.
+    /// * `spring` (ζ = 1) stays below 1 until E(1) = 1: the event stays at 1.
+    @Test func eventsAtTheEndOfAWarp() {
+        #expect(Self.eval("let f = (wait 1 ; emit end) with steps(2, jump-start)", at: ["0.4", "0.5", "1"]) == "time,events\n0.4,\n0.5,end\n1,\n")
+        func events(_ source: String, _ times: [String]) -> [String] {
+            Self.eval(source, at: times).split(separator: "\n").dropFirst().map { String($0.split(separator: ",", omittingEmptySubsequences: false).last ?? "") }
+        }
+        #expect(events("let f = (fadeIn a ; emit landed) with ease-out-back", ["0.3701", "0.3702", "1"]) == ["", "landed", ""])
+        #expect(events("let f = (fadeIn a ; emit landed) with bouncy spring", ["0.3174", "0.3175", "1"]) == ["", "landed", ""])
+        #expect(events("let f = (fadeIn a ; emit landed) with spring", ["0.9", "0.999", "1"]) == ["", "", "landed"])
+        // Monotone and continuous: reaching the end of the span is reaching the end of the window.
+        #expect(events("let f = (fadeIn a ; fadeIn b ; emit landed) with ease-in-out", ["1.999", "2"]) == ["", "landed"])
+        #expect(events("let f = (fadeIn a ; fadeIn b ; emit landed) with ease-out-expo", ["1.999", "2"]) == ["", "landed"])
+    }
+
     /// The events column in each format: CSV's last column, JSON's `events` array, the table's last column.
     @Test func eventsColumnInEveryFormat() {
         let source = "let f = (emit tick ; wait 0.25) ^ 4 ; emit done"
