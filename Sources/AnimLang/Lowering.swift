@@ -109,8 +109,9 @@ private struct Lowerer {
             return record(Term.parallel(terms), .parallel, expr.range)
         case .sequence(let parts):
             guard let terms = lowerAll(parts) else { return nil }
-            // `(x forever) ; y`: y never starts.
-            if let endless = terms.firstIndex(where: \.isInfinite), endless + 1 < parts.count {
+            // `(x forever) ; y`: y never starts (unless a cancelled part cancels it all).
+            if let endless = terms.firstIndex(where: \.isInfinite), endless + 1 < parts.count,
+               !terms.contains(where: { $0.duration == nil && !$0.isInfinite }) {
                 let rest = parts[endless + 1].range.union(parts[parts.count - 1].range)
                 diagnostics.append(Diagnostic(.neverStarts, at: rest, hint: "to run it beside the endless part, use `||`"))
             }

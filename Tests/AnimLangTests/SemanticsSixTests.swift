@@ -788,6 +788,9 @@ struct SemanticsSixTests {
         #expect(Self.diagnostics(warned, severity: .warning) == ["1:39 never-starts"])
         #expect(Self.diagnostics(warned).isEmpty)
         #expect(Self.eval(warned, fps: 2, until: "1.5") == "time,a.opacity\n0,0\n0.5,0.5\n1,0\n1.5,0.5\n")
+        // zero still annihilates: cancelled, and no word of never starting.
+        #expect(try Self.scene("let f = (fadeIn a repeated forever) ; zero").isCancelled)
+        #expect(Self.diagnostics("let f = (fadeIn a repeated forever) ; zero", severity: .warning).isEmpty)
         #expect(Self.eval("let f = fadeOut b ; (fadeIn a repeated forever)", fps: 2, until: "2.5")
                 == "time,a.opacity,b.opacity\n0,0,1\n0.5,0,0.5\n1,0,0\n1.5,0.5,0\n2,0,0\n2.5,0.5,0\n")
         #expect(Self.eval("let f = (fadeIn a in 2s repeated forever) || fadeOut b", fps: 2, until: "2.5")
