@@ -49,10 +49,11 @@ enum Options {
     static let output = Option.text("--output", short: "o", value: "OUT",
                                     help: "Write to the file OUT instead of standard output.")
 
-    /// `--until`: one time, written as for `--at`.
+    /// `--until`: one time, written as for `--at`, not before 0 (the rows run from 0 to it).
     @Sendable static func readTime(_ text: String) throws(InvalidValue) -> SampleTimes {
         let read = try readTimes(text)
         guard read.times.count == 1 else { throw InvalidValue(expected: "one time in seconds", culprit: text) }
+        guard !read.times[0].isNegative else { throw InvalidValue(expected: "a time of 0 seconds or more", culprit: text) }
         return read
     }
 
