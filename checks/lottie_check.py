@@ -99,13 +99,19 @@ def parse_value(text):
     return float(text)
 
 
+def is_cancelled(csv_text):
+    """`animc eval --format csv` of a cancelled animation: a header and no rows."""
+    return len([line for line in csv_text.splitlines() if line]) <= 1
+
+
 def parse_csv(text):
     lines = [line for line in text.splitlines() if line]
     header = lines[0].split(",")
     rows = []
     for line in lines[1:]:
         cells = line.split(",")
-        rows.append({name: parse_value(cell) for name, cell in zip(header[1:], cells[1:])})
+        # The `events` column is checked against the markers, not as a value.
+        rows.append({name: parse_value(cell) for name, cell in zip(header[1:], cells[1:]) if name != "events"})
     return rows
 
 
@@ -126,23 +132,39 @@ def export_case(animc, name, path, fps, work, program=None):
     evaluated = run([animc, "eval", path, "--format", "csv", "--at", at])
     if evaluated.returncode != 0:
         return None, evaluated.stderr
-    if evaluated.stdout.strip() == "cancelled":
+    if is_cancelled(evaluated.stdout):
         # A cancelled animation exports as one still frame of the views at rest.
         expected = [{} for _ in frames]
         if op != 1:
             result.stderr += f"a cancelled animation should export one frame, not {op}\n"
     else:
         expected = parse_csv(evaluated.stdout)
-    case = Case(name, path, doc, fps, expected, [float(f) for f in frames], markers=[], program=program)
+    case = Case(name, path, doc, fps, expected, [float(f) for f in frames], markers=timeline_events(animc, path, fps),
+                program=program)
     # `op` is one past the last frame: as many frames as `animc eval --fps` prints rows.
     rows = run([animc, "eval", path, "--format", "csv", "--fps", str(fps)])
-    if rows.returncode == 0 and rows.stdout.strip() != "cancelled":
+    if rows.returncode == 0 and not is_cancelled(rows.stdout):
         count = len([line for line in rows.stdout.splitlines() if line]) - 1
         if count != op:
             case.fail(f"op is {op}, but `animc eval --fps {fps}` prints {count} rows")
     if len(case.expected) != len(case.times):
         case.fail(f"eval printed {len(case.expected)} rows for {len(case.times)} times")
     return case, result.stderr
+
+
+def timeline_events(animc, path, fps):
+    """The events `animc timeline` lists (name, exact time), as (name, frame) markers in time order."""
+    listed = run([animc, "timeline", path])
+    markers, inside = [], False
+    for line in listed.stdout.splitlines():
+        words = line.split()
+        if words[:2] == ["event", "time"]:
+            inside = True
+        elif inside and len(words) == 2:
+            markers.append((words[0], float(Fraction(words[1].rstrip("s"))) * fps))
+        elif inside:
+            break
+    return markers
 
 
 def fixture_cases(directory):

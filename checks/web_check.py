@@ -187,7 +187,8 @@ def read_table(text):
     rows = list(csv.reader(io.StringIO(text)))
     if not rows:
         return None
-    if rows[0] == ["cancelled"]:
+    if len(rows) == 1:
+        # A cancelled animation: a header and no rows (README, "eval").
         return {"cancelled": True}
     header, body = rows[0], rows[1:]
     return {"cancelled": False, "columns": header[1:], "times": [float(row[0]) for row in body],

@@ -47,15 +47,17 @@ func checkDiagnostics(_ diagnostics: [Diagnostic], in file: SourceFile, stage: S
 /// A few instants around and inside `[0, duration]`.
 func instants(_ duration: Time) -> [Time] {
     var times: [Time] = [.zero, duration]
-    if let third = duration.divided(by: Time(3)) { times.append(third) }
-    if let half = duration.divided(by: Time(2)) { times.append(half) }
-    if let after = duration.adding(Time(numerator: 1, denominator: 7) ?? .one) { times.append(after) }
+    if let third = try? duration.divided(by: Time(3)) { times.append(third) }
+    if let half = try? duration.divided(by: Time(2)) { times.append(half) }
+    if let after = try? duration.adding(Time(numerator: 1, denominator: 7) ?? .one) { times.append(after) }
+    // Far out, where only symbolic repetition keeps sampling immediate.
+    times.append(Time(1_000_000_000))
     if let tiny = Time(numerator: 1, denominator: 1_000_003) { times.append(tiny) }
     times.append(Time(-1))
     return times
 }
 
-func exercise(_ scene: Scene, initial: [Property: Double]) {
+func exercise(_ scene: Scene, initial: [Property: Value]) {
     let compiled: CompiledScene?
     do {
         compiled = try scene.compile()
@@ -64,7 +66,10 @@ func exercise(_ scene: Scene, initial: [Property: Double]) {
         return
     }
     guard let compiled else { return }
-    check(compiled.duration == scene.duration, "compiled duration differs")
+    check(compiled.isInfinite == scene.isInfinite, "compiled infinity differs")
+    check(compiled.isInfinite || compiled.duration == scene.duration, "compiled duration differs")
+    _ = timelineText(compiled, width: 40)
+    _ = compiled.allEvents(limit: 64)
     let times = instants(compiled.duration)
     for property in compiled.properties {
         for t in times { _ = compiled.value(of: property, at: t) }
@@ -77,7 +82,7 @@ func exercise(_ scene: Scene, initial: [Property: Double]) {
         }
     }
     let frames = FrameTimes(duration: compiled.duration, fps: 10)
-    if let count = frames.count, count <= 64 {
+    if !compiled.isInfinite, let count = frames.count, count <= 64 {
         var rows = 0
         var bytes: [UInt8] = []
         tabulate(compiled, initial: initial, at: frames, format: .csv) { chunk in
@@ -175,7 +180,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     check(parsed.diagnostics.count <= maxParseDiagnostics, "parse: more than \(maxParseDiagnostics) diagnostics")
 
     let resolved = resolve(parsed.program, broken: parsed.brokenBindings)
-    let evaluation = evaluate(resolved)
+    let evaluation = evaluate(lower(resolved))
 
     let outcome = run(file)
     checkDiagnostics(outcome.diagnostics, in: file, stage: "run")
@@ -192,6 +197,23 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     // Every binding that evaluated, not only the last (a few, to keep inputs fast).
     for name in resolved.order.prefix(6) {
         if let scene = evaluation.scenes[name] { exercise(scene, initial: resolved.initial) }
+    }
+
+    // What the other commands do with the file: the normal form (a program
+    // that parses, and normalizes to itself), and the exports of short ones.
+    if !outcome.hasErrors, let scene = outcome.scene, bytes.count < 8192 {
+        if let normal = try? normalize(outcome) {
+            let printed = format(normal.program)
+            let again = run(SourceFile(name: "normal.anim", text: printed))
+            check(!again.hasErrors, "the normal form does not evaluate:\n\(printed)")
+            if let twice = try? normalize(again) {
+                check(format(twice.program) == printed, "normalizing is not idempotent:\n\(printed)\n---\n\(format(twice.program))")
+            }
+        }
+        if let duration = scene.duration, duration <= Time(30), !scene.isInfinite {
+            _ = webExport(outcome, source: "fuzz.anim")
+            _ = exportLottie(outcome, fps: 10)
+        }
     }
 
     roundTrip(parsed)

@@ -265,8 +265,12 @@ public enum DiagnosticKind: Equatable, Sendable {
     case standardInputTwice
     /// `eval` of an animation that repeats forever without `--until` or `--at`.
     case needsUntil(binding: String)
+    /// `plot` of an animation that repeats forever without `--until`.
+    case plotNeedsUntil(binding: String)
     /// Two options that exclude each other.
     case conflictingOptions(String, String)
+    /// A command that draws on a terminal (`play`) run with standard output elsewhere.
+    case notATerminal(command: String)
 
     // MARK: Export
 
@@ -366,8 +370,9 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .missingArgument: return "missing-argument"
         case .extraArgument: return "extra-argument"
         case .standardInputTwice: return "standard-input-twice"
-        case .needsUntil: return "needs-until"
+        case .needsUntil, .plotNeedsUntil: return "needs-until"
         case .conflictingOptions: return "conflicting-options"
+        case .notATerminal: return "not-a-terminal"
         case .exportDropsProperties: return "export-drops-properties"
         case .exportCancelled: return "export-cancelled"
         case .exportTooLong: return "export-too-long"
@@ -397,7 +402,8 @@ public enum DiagnosticKind: Equatable, Sendable {
              .unknownCommand, .missingCommand, .unknownOption, .optionNotAccepted, .missingValue, .unexpectedValue,
              .invalidValue, .missingArgument, .extraArgument, .standardInputTwice, .tooFewKeyframes, .unknownColor,
              .mixedColorSeparators, .colorArguments, .colorChannel, .keyframeOffsetOnEnd, .keyframeOffsetRange,
-             .decreasingKeyframeOffset, .valueKind, .mixedValueKinds, .needsUntil, .conflictingOptions,
+             .decreasingKeyframeOffset, .valueKind, .mixedValueKinds, .needsUntil, .plotNeedsUntil, .conflictingOptions,
+             .notATerminal,
              .exportTooLong, .exportTooManyKeyframes, .exportTooManyEvents,
              .exportNotFinite, .exportForever:
             return .error
@@ -612,8 +618,12 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "standard input (`-`) can be read only once"
         case .needsUntil(let binding):
             return "`\(binding)` repeats forever: choose the rows to print with --until or --at"
+        case .plotNeedsUntil(let binding):
+            return "`\(binding)` repeats forever: choose where the plot ends with --until"
         case .conflictingOptions(let first, let second):
             return "\(first) and \(second) cannot be used together"
+        case .notATerminal(let command):
+            return "\(command) draws on a terminal, and standard output is not one"
         case .exportDropsProperties(let format, let properties):
             let names = properties.prefix(8).map { "`\($0)`" }
             let more = properties.count > 8 ? names + ["\(properties.count - 8) more"] : names

@@ -39,7 +39,7 @@ public enum EasingNames {
     ]
 
     /// The functional forms (`cubic-bezier(…)`, `steps(…)`, `compose(…)`, `spring(…)`), for hints.
-    public static let functionalForms = ["cubic-bezier", "steps", "compose", "spring"]
+    public static let functionalForms = ["cubic-bezier", "steps", "compose", "mirror", "spring"]
 
     // MARK: Springs
 

@@ -58,7 +58,10 @@ public func run(_ file: SourceFile, binding name: String? = nil) -> Outcome {
             diagnostics.append(Diagnostic(.noBinding, at: SourceRange(0, 0), hint: "add a binding, e.g. `let final = fadeIn ball`"))
         }
     }
-    diagnostics.sort { $0.range.start < $1.range.start }
+    // Source order; diagnostics at one place keep the order of the stages that found them.
+    diagnostics = diagnostics.enumerated()
+        .sorted { ($0.element.range.start, $0.offset) < ($1.element.range.start, $1.offset) }
+        .map(\.element)
     // As in the parser: beyond this many, more diagnostics only bury the first ones.
     if diagnostics.count > maxParseDiagnostics { diagnostics.removeSubrange(maxParseDiagnostics...) }
     let hasErrors = diagnostics.contains { $0.severity == .error }

@@ -745,7 +745,7 @@ private struct Parser {
         let name = advance()
         let word = text(name)
         let hsl = word.hasPrefix("hsl")
-        let open = advance()
+        advance()  // the `(`
         var parts: [(number: Number, percent: Bool, range: SourceRange)] = []
         var separatedByCommas: Bool?
         var alphaBySlash = false
@@ -1112,6 +1112,9 @@ private struct Parser {
         case "compose":
             rejectHigh(high, on: name)
             return try compose(token, start: start)
+        case "mirror":
+            rejectHigh(high, on: name)
+            return try mirror(token, start: start)
         case "spring":
             rejectHigh(high, on: name)
             return try spring(token, start: start)
@@ -1422,6 +1425,18 @@ private struct Parser {
         let (inner, _) = try easing(high: nil)
         let close = try closing(open)
         return (outer.composed(after: inner), start.union(close.range))
+    }
+
+    /// `mirror(E)`: `p ↦ 1 − E(1 − p)`, the curve `E` played backwards (how
+    /// `timeline` spells the easing of a reversed tween whose curve has no
+    /// mirror in its own family).
+    mutating func mirror(_ token: Token, start: SourceRange) throws(SyntaxError) -> (Easing, SourceRange) {
+        let open = try consume(.leftParen, after: "`mirror`", hint: "write `mirror(E)`")
+        try enterNesting(at: open)
+        defer { depth -= 1 }
+        let (inner, _) = try easing(high: nil)
+        let close = try closing(open)
+        return (inner.mirrored, start.union(close.range))
     }
 
     mutating func rejectHigh(_ high: Token?, on name: String) {

@@ -2,7 +2,9 @@ import Animations
 
 /// How `animc eval` prints a sampled table.
 public enum TableFormat: String, Sendable, CaseIterable {
-    /// Aligned columns for people: time to 3 decimals, values to 4.
+    /// Aligned columns for people: time to 3 decimals, values to 4 (in
+    /// scientific notation, `1.2500e+11`, in a column whose numbers reach
+    /// 1e9 or stay below 1e-3; colours as `#rrggbb`).
     case table
     /// Comma-separated, lossless: every value in shortest round-trip form.
     case csv
@@ -27,17 +29,39 @@ public struct TableWriter: Sendable {
     public let timeDecimals: Int
     private let names: [[UInt8]]
     private let widths: [Int]
+    /// Per column: whether its numbers print in scientific notation.
+    private let scientific: [Bool]
     private let timeWidth: Int
 
     /// `latest` is the largest time the table will show (it sets the width
-    /// of the time column).
-    public init(format: TableFormat, columns: [Property], timeDecimals: Int = 3, latest: Time = .zero, hasEvents: Bool = false) {
+    /// of the time column); `magnitudes` the scale of each column's numbers
+    /// (``CompiledScene/magnitude(of:)``), which sets its width and whether it
+    /// is written in scientific notation, so that its cells line up and keep
+    /// their precision (none given: fixed point, 10 wide).
+    public init(format: TableFormat, columns: [Property], timeDecimals: Int = 3, latest: Time = .zero, hasEvents: Bool = false,
+                magnitudes: [Double] = []) {
         self.format = format
         self.columns = columns
         self.hasEvents = hasEvents
         self.timeDecimals = max(0, min(timeDecimals, 9))
         names = columns.map { Array($0.description.utf8) }
-        widths = names.map { max($0.count, 10) }
+        var widths: [Int] = [], scientific: [Bool] = []
+        for (index, name) in names.enumerated() {
+            let magnitude = magnitudes.indices.contains(index) ? magnitudes[index] : 0
+            let tiny = magnitude > 0 && magnitude < 1e-3
+            let huge = !(magnitude < TableWriter.largestFixed)
+            scientific.append(tiny || huge)
+            // The widest cell the column should see: its scale, with room for some overshoot, negative.
+            var cell: [UInt8] = []
+            if tiny || huge {
+                writeScientific(-1, digits: 4, into: &cell)
+            } else {
+                writeFixed(-min(magnitude * 1.25, TableWriter.largestFixed), decimals: 4, into: &cell)
+            }
+            widths.append(max(name.count, 10, cell.count))
+        }
+        self.widths = widths
+        self.scientific = scientific
         var cell: [UInt8] = []
         writeFixed(latest.seconds, decimals: self.timeDecimals, into: &cell)
         timeWidth = max(4, cell.count)
@@ -75,10 +99,16 @@ public struct TableWriter: Sendable {
             var cell: [UInt8] = []
             writeFixed(time.seconds, decimals: timeDecimals, into: &cell)
             pad(cell, to: timeWidth, into: &out)
-            for (value, width) in zip(values, widths) {
+            for (index, (value, width)) in zip(values, widths).enumerated() {
                 out.append(contentsOf: "  ".utf8)
                 cell.removeAll(keepingCapacity: true)
-                value.write(.display, into: &cell)
+                if case .number(let number) = value,
+                   scientific.indices.contains(index) && scientific[index] || !(abs(number) < TableWriter.largestFixed) {
+                    // A column of tiny or huge numbers, or a cell beyond what fixed point can line up.
+                    writeScientific(number, digits: 4, into: &cell)
+                } else {
+                    value.write(.display, into: &cell)
+                }
                 pad(cell, to: width, into: &out)
             }
             if hasEvents, !events.isEmpty {
@@ -149,6 +179,9 @@ public struct TableWriter: Sendable {
         }
     }
 
+    /// Numbers from here on print in scientific notation in the table.
+    static let largestFixed = 1e9
+
     private let newline = UInt8(ascii: "\n")
     private let comma = UInt8(ascii: ",")
 
@@ -183,8 +216,11 @@ public func tabulate<Times: Sequence<Time>>(_ scene: CompiledScene, initial: [Pr
     // Frame times end where they say; explicit times may go past the duration.
     let latest = latest ?? (times is FrameTimes ? scene.duration : max(scene.duration, times.max() ?? .zero))
     let hasEvents = scene.hasEvents
+    let magnitudes = format == .table ? sampler.columns.map { column in
+        max(scene.magnitude(of: column), initial[column]?.number.map(abs) ?? 0)
+    } : []
     let writer = TableWriter(format: format, columns: sampler.columns, timeDecimals: timeDecimals, latest: latest,
-                             hasEvents: hasEvents)
+                             hasEvents: hasEvents, magnitudes: magnitudes)
     var out: [UInt8] = []
     out.reserveCapacity(1 << 16)
     writer.writeHeader(into: &out)

@@ -21,9 +21,15 @@ import Animations
 ///
 /// A segment that plays backwards shows its values in the order it plays
 /// them, with the easing it plays with (`mirror(E)` when `E` has no named
-/// mirror). Repetitions kept symbolic are listed once, with one copy's
+/// mirror). A segment inside a time warp (`with E` on a composite) shows its
+/// own easing and the warps it is seen through, outermost first (`linear,
+/// warped by ease-in-out`); its window is the warped one, the one `eval`
+/// uses, and neighbouring windows share their ends exactly. A warp that
+/// makes time jump (`steps`) is listed as a block with what is inside it in
+/// its own time. Repetitions kept symbolic are listed once, with one copy's
 /// segments and events; one that repeats forever is drawn for two periods
-/// past the chart's last finite time, up to an end marked `…`.
+/// past the chart's last finite time, up to an end marked `…`. Consecutive
+/// segments of one property alternate `=` and `#` in the bars.
 public func timelineText(_ scene: CompiledScene, width: Int = 60) -> String {
     var rows: [[String]] = [["property", "start", "end", "from", "to", "easing"]]
     for segment in scene.segments {
@@ -34,9 +40,14 @@ public func timelineText(_ scene: CompiledScene, width: Int = 60) -> String {
         text += (text.isEmpty ? "" : "\n") + alignedColumns(eventRows(scene.events))
     }
     for block in scene.blocks {
-        let times = block.isEndless ? "forever" : "\(block.count) times"
-        let until = block.isEndless ? "" : " to \(block.end)s"
-        text += "\(text.isEmpty ? "" : "\n")repeated \(times), every \(block.period)s, from \(block.start)s\(until); one copy:\n"
+        if let warp = block.warp {
+            text += "\(text.isEmpty ? "" : "\n")with \(EasingNames.spelling(of: warp)), from \(block.start)s to \(block.end)s "
+                + "(time jumps: the state of what is inside at the warped time); inside, in its own time:\n"
+        } else {
+            let times = block.isEndless ? "forever" : "\(block.count) times"
+            let until = block.isEndless ? "" : " to \(block.end)s"
+            text += "\(text.isEmpty ? "" : "\n")repeated \(times), every \(block.period)s, from \(block.start)s\(until); one copy:\n"
+        }
         var blockText = ""
         if !block.body.segments.isEmpty {
             var blockRows: [[String]] = [["property", "start", "end", "from", "to", "easing"]]
@@ -58,7 +69,11 @@ private func eventRows(_ events: [PlacedEvent]) -> [[String]] {
 }
 
 private func row(for segment: Segment, offset: Time?) -> [String] {
-    let easing = EasingNames.spelling(of: segment.isForward ? segment.easing : segment.easing.mirrored)
+    var easing = EasingNames.spelling(of: segment.isForward ? segment.easing : segment.easing.mirrored)
+    let warps = segment.warps
+    if !warps.isEmpty {
+        easing += ", warped by " + warps.map(EasingNames.spelling(of:)).joined(separator: " then ")
+    }
     return [segment.property.description, segment.start.description, segment.end.description,
             segment.startValue.description, segment.endValue.description, easing]
 }
@@ -81,7 +96,7 @@ private func alignedColumns(_ rows: [[String]]) -> String {
     return out
 }
 
-/// One bar per property: `=` where a segment is active, `|` for an
+/// One bar per property: `=` or `#` (alternating) where a segment is active, `|` for an
 /// instantaneous jump, `~` over a symbolic repetition; then one bar per
 /// event name, `*` where it fires (`~` over a repetition that holds it).
 private func gantt(_ scene: CompiledScene, width: Int) -> String {
@@ -114,17 +129,22 @@ private func gantt(_ scene: CompiledScene, width: Int) -> String {
             for index in first...last { eventBars[event.name]?[index] = "~" }
         }
     }
+    // Consecutive segments of a property alternate `=` and `#`, so that where
+    // one ends and the next begins shows (segments come sorted by start).
+    var drawn: [Property: Int] = [:]
     for segment in scene.segments {
         let first = cell(segment.start.seconds)
         if segment.isJump {
             bars[segment.property]?[first] = "|"
             continue
         }
+        let glyph: Character = drawn[segment.property, default: 0] % 2 == 0 ? "=" : "#"
+        drawn[segment.property, default: 0] += 1
         // The last cell the segment reaches into (its end is exclusive of the next cell).
         let endCell = total > 0 ? Int((segment.end.seconds / total * Double(width)).rounded(.up)) - 1 : 0
         let last = min(width - 1, max(first, endCell))
         for index in first...last where bars[segment.property]?[index] != "|" {
-            bars[segment.property]?[index] = "="
+            bars[segment.property]?[index] = glyph
         }
     }
     for event in scene.events {

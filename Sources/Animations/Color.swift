@@ -162,7 +162,8 @@ public struct Color: Hashable, Sendable, Animatable, CustomStringConvertible {
 }
 
 private func writeHexByte(_ component: Double, into out: inout [UInt8]) {
-    let byte = Int(min(max(component, 0), 255).rounded())
+    // (A NaN channel, which only a curve composed to overflow produces, shows as 0.)
+    let byte = component.isNaN ? 0 : Int(min(max(component, 0), 255).rounded())
     let digits = Array("0123456789abcdef".utf8)
     out.append(digits[byte >> 4])
     out.append(digits[byte & 15])

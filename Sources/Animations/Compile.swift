@@ -61,6 +61,9 @@ public final class RepetitionBlock: @unchecked Sendable {
     public let count: Int
     /// Whether the copies go on forever (`x repeated forever`).
     public let isEndless: Bool
+    /// For a warp that makes time jump (`with steps(3)` on a composite),
+    /// kept as one copy sampled through its definition: the warp's easing.
+    public var warp: Easing? { count == 1 && !isEndless ? path.stages.last?.easing : nil }
     /// One copy, compiled in its own time `[0, period]`.
     public let body: CompiledScene
     /// Where the block starts and ends in the scene (the end is infinite for an endless block).

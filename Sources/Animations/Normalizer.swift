@@ -339,8 +339,16 @@ struct Normalizer {
         return try make(.wait(duration)) { () throws(AnimationError) in try Term.wait(duration) }
     }
 
+    /// A tween. One whose easing is `mirror(E)` (no curve of E's family) is
+    /// the tween the other way with `E`, reversed — the pointwise same
+    /// values, `from + (to − from)·E(1 − p)` — which is how a reversal that a
+    /// tween cannot absorb is written (``reversed(_:)``): one form for both.
     private mutating func leaf(_ tween: Tween) throws(NormalizationError) -> Term {
-        try make(.tween(tween)) { () throws(AnimationError) in Term.tween(tween) }
+        if case .mirror(let inner) = tween.easing.kind {
+            let forward = try leaf(tween.with(from: tween.to, to: tween.from, easing: inner))
+            return try make(.reversed(ObjectIdentifier(forward))) { () throws(AnimationError) in Term.reversed(forward) }
+        }
+        return try make(.tween(tween)) { () throws(AnimationError) in Term.tween(tween) }
     }
 
     private mutating func event(_ name: String) throws(NormalizationError) -> Term {

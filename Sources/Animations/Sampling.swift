@@ -415,3 +415,27 @@ struct Resolution {
         return upcoming?.values.mean
     }
 }
+
+extension CompiledScene {
+    /// The largest magnitude among the numbers `property`'s segments go
+    /// between (symbolic repetitions included): the scale of its column. 0
+    /// for a colour property or one no segment animates. (An overshooting
+    /// easing may pass it a little.)
+    public func magnitude(of property: Property) -> Double {
+        track(for: property)?.magnitude ?? 0
+    }
+}
+
+extension Track {
+    var magnitude: Double {
+        var largest = 0.0
+        for index in 0..<count {
+            let segment = storage[index]
+            if case .number(let from) = segment.from, case .number(let to) = segment.to {
+                largest = max(largest, abs(from), abs(to))
+            }
+        }
+        for reference in blocks { largest = max(largest, reference.track.magnitude) }
+        return largest
+    }
+}

@@ -43,6 +43,11 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     /// The value it holds once it has ended: `to`, or `from` when it plays backwards.
     public var endValue: Value { isForward ? to : from }
 
+    /// The easings of the time warps (`with` on a composite) between the
+    /// scene and this segment, outermost first: its motion is its own easing
+    /// seen through them. Empty when none lies between.
+    public var warps: [Easing] { warp?.path.stages.map(\.easing) ?? [] }
+
     /// Whether its window has zero length (a jump).
     public var isJump: Bool { start == end }
 
@@ -54,12 +59,15 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     func activeValue(at t: Instant) -> Value {
         if start == end { return endValue }
         let progress: Double
-        if let warp {
-            progress = warp.progress(at: t)
-        } else if t == end {
+        // At its ends a window is exactly done or not begun, also through a
+        // warp (whose inverse placed the ends, and whose forward map would
+        // land a rounding error away from them).
+        if t == end {
             progress = isForward ? 1 : 0
         } else if t == start {
             progress = isForward ? 0 : 1
+        } else if let warp {
+            progress = warp.progress(at: t)
         } else {
             let fraction = fraction(t)
             progress = isForward ? fraction : 1 - fraction
@@ -316,8 +324,16 @@ struct Path: Hashable, Sendable {
                 local = early < 1 ? Instant(approximately: span * early) : Instant(stage.span)
             } else {
                 let normalized = current.seconds / span
-                let preimage = upper ? stage.easing.upperInverse(normalized)
-                    : event ? stage.easing.leastPreimage(normalized) : stage.easing.lowerInverse(normalized)
+                // Where the curve rises, its least and greatest preimages are one
+                // point, which rounding may tell apart by an ulp: take the least
+                // for both, so that one window's end is exactly the next one's start.
+                // An event takes the least time whose warped time reaches it (§6.5).
+                let lower = event ? stage.easing.leastPreimage(normalized) : stage.easing.lowerInverse(normalized)
+                var preimage = lower
+                if upper {
+                    let greatest = stage.easing.upperInverse(normalized)
+                    if greatest - lower > 1e-12 { preimage = greatest }
+                }
                 local = Instant(approximately: span * preimage)
             }
             current = stage.entry.invert(local)

@@ -531,11 +531,122 @@ extension Term {
         }
     }
 
-    /// The views that have segments in this term's meaning Σ, in no
-    /// particular order. A tween that Σ does not hold names none: one in a
-    /// cancelled part (`x ; zero`), in a part repeated 0 times, or after an
-    /// endless part of a sequence (`(x repeated forever) ; y`: y never starts).
+    /// `x|v` for every view `v` of ``views``: the term with only `v`'s tweens
+    /// and no events, each remaining leaf at its place in time — the meaning
+    /// of ``restricted(keeping:)`` for each view, built in one pass. Where
+    /// ``restricted(keeping:)`` keeps a wait for every leaf it drops, this
+    /// writes the stretches without `v` as one wait each (a `||` without `v`
+    /// lasts as long as a wait of its duration; a run of `;` parts without
+    /// `v`, as long as their sum), so the work and the terms built grow with
+    /// the sum over nodes of the views below them — not with the number of
+    /// views times the size of the term (`fadeIn all views staggered by …`
+    /// over 1,000 views).
+    public func restrictedByView() -> [String: Term] {
+        struct Split {
+            /// The node with no tweens and no events (tweens become waits).
+            var skeleton: Term
+            var parts: [String: Term]
+        }
+        var done: [ObjectIdentifier: Split] = [:]
+        var stack: [(Term, Bool)] = [(self, false)]
+        while let (term, childrenDone) = stack.popLast() {
+            let id = ObjectIdentifier(term)
+            if done[id] != nil { continue }
+            let children = term.children
+            if !childrenDone, !children.isEmpty {
+                stack.append((term, true))
+                for child in children where done[ObjectIdentifier(child)] == nil { stack.append((child, false)) }
+                continue
+            }
+            let splits = children.map { done[ObjectIdentifier($0)] ?? Split(skeleton: $0, parts: [:]) }
+            // Durations are unchanged by restriction, so rebuilding cannot overflow.
+            func rebuilt(_ mapped: [Term]) -> Term {
+                zip(mapped, children).allSatisfy({ $0 === $1 }) ? term : ((try? term.replacingChildren(mapped)) ?? term)
+            }
+            var split = Split(skeleton: term, parts: [:])
+            switch term.kind {
+            case .tween(let tween):
+                split = Split(skeleton: (try? Term.wait(tween.duration)) ?? .one, parts: [tween.property.view: term])
+            case .event:
+                split.skeleton = .one
+            case .zero, .one, .wait:
+                break
+            case .parallel where term.duration != nil:
+                // Every part without v together lasts at most D: one `wait D` stands for them all.
+                let whole = term.duration.flatMap { try? Term.wait($0) } ?? .one
+                split.skeleton = whole
+                var items: [String: [Term]] = [:]
+                for child in splits {
+                    for (view, part) in child.parts { items[view, default: []].append(part) }
+                }
+                for (view, list) in items { split.parts[view] = Term.parallel(list + [whole]) }
+            case .sequence where term.duration != nil && splits.allSatisfy({ $0.skeleton.duration != nil }):
+                // Prefix sums of the parts' lengths: the stretch between two parts with v is one wait.
+                var starts: [Time] = [.zero]
+                var exact = true
+                for child in splits {
+                    guard let next = try? (starts.last ?? .zero).adding(child.skeleton.duration ?? .zero) else { exact = false; break }
+                    starts.append(next)
+                }
+                split.skeleton = rebuilt(splits.map(\.skeleton))
+                var indices: [String: [Int]] = [:]
+                for (index, child) in splits.enumerated() {
+                    for view in child.parts.keys { indices[view, default: []].append(index) }
+                }
+                for (view, list) in indices {
+                    var items: [Term] = []
+                    var reached = 0
+                    for index in list {
+                        if index > reached {
+                            if exact, let gap = try? starts[index].subtracting(starts[reached]), let wait = try? Term.wait(gap) {
+                                items.append(wait)
+                            } else {
+                                items.append(contentsOf: splits[reached..<index].map(\.skeleton))
+                            }
+                        }
+                        items.append(splits[index].parts[view] ?? splits[index].skeleton)
+                        reached = index + 1
+                    }
+                    if reached < splits.count {
+                        if exact, let last = starts.last, let gap = try? last.subtracting(starts[reached]), let wait = try? Term.wait(gap) {
+                            items.append(wait)
+                        } else {
+                            items.append(contentsOf: splits[reached...].map(\.skeleton))
+                        }
+                    }
+                    split.parts[view] = (try? Term.sequence(items)) ?? rebuilt(splits.map { $0.parts[view] ?? $0.skeleton })
+                }
+            case .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased:
+                // One child, or a `;`/`||` that is cancelled or endless: every child kept, in place.
+                split.skeleton = rebuilt(splits.map(\.skeleton))
+                var views = Set<String>()
+                for child in splits { views.formUnion(child.parts.keys) }
+                for view in views { split.parts[view] = rebuilt(splits.map { $0.parts[view] ?? $0.skeleton }) }
+            }
+            done[id] = split
+        }
+        return done[ObjectIdentifier(self)]?.parts ?? [:]
+    }
+
+    /// The views whose properties this term's tweens animate, in no particular order.
     public var views: Set<String> {
+        var found = Set<String>()
+        var seen = Set<ObjectIdentifier>()
+        var stack = [self]
+        while let term = stack.popLast() {
+            guard seen.insert(ObjectIdentifier(term)).inserted else { continue }
+            if case .tween(let tween) = term.kind { found.insert(tween.property.view) }
+            stack.append(contentsOf: term.children)
+        }
+        return found
+    }
+
+    /// The views that have segments in this term's meaning Σ (a subset of
+    /// ``views``), in no particular order. A tween that Σ does not hold names
+    /// none: one in a cancelled part (`x ; zero`), in a part repeated 0
+    /// times, or after an endless part of a sequence (`(x repeated forever) ; y`:
+    /// y never starts). These are the views `staggered by` orders.
+    public var viewsWithSegments: Set<String> {
         var found = Set<String>()
         var seen = Set<ObjectIdentifier>()
         var stack = [self]
@@ -570,7 +681,7 @@ extension Term {
         return false
     }
 
-    /// `x staggered by step`: the views that have segments in `x`, in `order`
+    /// `x staggered by step`: the views that have segments in `x` (``viewsWithSegments``), in `order`
     /// (views it does not list come after, by name), the i-th view's every
     /// segment shifted by `i·step`; events stay where they are. Built as
     /// `x|events || x|v0 || (wait step ; x|v1) || (wait 2·step ; x|v2) || …`
@@ -581,7 +692,7 @@ extension Term {
     /// staggered is `zero`. Throws for a negative step or when a shift overflows.
     public func staggered(by step: Time, order: [String]) throws(AnimationError) -> Term {
         guard !step.isNegative else { throw .negativeDuration(step.description) }
-        let present = views
+        let present = viewsWithSegments
         var ordered = order.filter { present.contains($0) }
         var listed = Set(ordered)
         for view in present.sorted() where !listed.contains(view) {
@@ -591,12 +702,9 @@ extension Term {
         guard !ordered.isEmpty else { return self }
         var parts: [Term] = []
         if hasEvents { parts.append(restricted(keepingTweens: false, keepingEvents: true)) }
+        let byView = restrictedByView()
         for (index, view) in ordered.enumerated() {
-            let mine = restricted { leaf in
-                if case .tween(let tween) = leaf.kind { return tween.property.view == view }
-                if case .event = leaf.kind { return false }
-                return true
-            }
+            guard let mine = byView[view] else { continue }
             if index == 0 || step.isZero {
                 parts.append(mine)
             } else {

@@ -247,3 +247,38 @@ let startupScript = """
     let final = fadeIn all views * ((left + right) looped once)
 
     """
+
+// MARK: - Workload 6: N views × 20 colour and move tweens, staggered
+
+/// Tweens per view in the stagger workload: colour on even k, move on odd k.
+let staggerTweensPerView = 20
+/// Each tween lasts 100 ms; view i starts `i × 10 ms` later.
+let staggerStepMilliseconds = 10
+
+/// `let vI = color vI from red to blue in 100ms ; move vI from (0, 0) to (100, 50) in 100ms ; …`
+/// for I < n, then `let final = (v0 || v1 || …) staggered by 10ms`.
+func staggerScript(_ n: Int) -> [UInt8] {
+    var text: [UInt8] = []
+    text.reserveCapacity(n * (staggerTweensPerView * 50 + 32) + 64)
+    text.append(contentsOf: "# \(n) views × \(staggerTweensPerView) colour and move tweens, staggered\n".utf8)
+    for view in 0..<n {
+        text.append(contentsOf: "let v".utf8)
+        appendInteger(view, to: &text)
+        text.append(contentsOf: " =".utf8)
+        for k in 0..<staggerTweensPerView {
+            if k > 0 { text.append(contentsOf: " ;".utf8) }
+            text.append(contentsOf: (k % 2 == 0 ? " color v" : " move v").utf8)
+            appendInteger(view, to: &text)
+            text.append(contentsOf: (k % 2 == 0 ? " from #ff0000 to #0000ff in 100ms" : " from (0, 0) to (100, 50) in 100ms").utf8)
+        }
+        text.append(UInt8(ascii: "\n"))
+    }
+    text.append(contentsOf: "let final = (".utf8)
+    for view in 0..<n {
+        if view > 0 { text.append(contentsOf: " || ".utf8) }
+        text.append(UInt8(ascii: "v"))
+        appendInteger(view, to: &text)
+    }
+    text.append(contentsOf: ") staggered by \(staggerStepMilliseconds)ms\n".utf8)
+    return text
+}

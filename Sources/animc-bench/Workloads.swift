@@ -82,6 +82,7 @@ let workloads: [String: @Sendable (Int) -> Measurement] = [
     "parallel-api": workloadParallelAPI,
     "repeat-script": workloadRepetition,
     "script-1mb": workloadScript,
+    "stagger-script": workloadStagger,
 ]
 
 // MARK: - The script pipeline, as `animc eval` runs it
@@ -283,4 +284,53 @@ func workloadScript(_ n: Int) -> Measurement {
     measurement.outputBytes = printed.utf8.count
     measurement.notes.append("\(text.count) bytes, \(parsed.program.items.count) items, \(evaluation.scenes.count) scenes")
     return measurement
+}
+
+// MARK: - Workload 6: N views × 20 colour and move tweens, staggered, at 60 fps
+
+/// The frame rate of the stagger workload: what a display shows.
+private let staggerFPS: Int64 = 60
+
+private func workloadStagger(_ n: Int) -> Measurement {
+    let text = staggerScript(n)
+    var measurement = Measurement()
+    measurement.notes.append("\(text.count) bytes of script")
+    let compiled = evaluateScript(text, fps: staggerFPS, into: &measurement)
+    checkStagger(compiled, n)
+    return measurement
+}
+
+/// Hand-derived: view i's tween k covers `[i/100 + k/10, i/100 + (k+1)/10]`
+/// (stagger by first mention, and `let vI` mentions vI first, in order).
+/// Halfway through a colour tween (even k), red and blue (both opaque) meet
+/// at rgb(0.5, 0, 0.5); halfway through a move (odd k), (50, 25); at the end,
+/// blue and (100, 50). The whole lasts 2 s + (n − 1) × 10 ms.
+private func checkStagger(_ compiled: CompiledScene, _ n: Int) {
+    let steps = Int64(staggerTweensPerView) * 10 + Int64(n - 1)
+    guard compiled.duration == Time(numerator: steps, denominator: 100) else {
+        fail("stagger of \(n): duration \(compiled.duration), expected \(steps)/100")
+    }
+    guard compiled.properties.count == 3 * n else {
+        fail("stagger of \(n): \(compiled.properties.count) properties, expected \(3 * n)")
+    }
+    let purple = Value.color(Color(red: 0.5, green: 0, blue: 0.5))
+    let blue = Value.color(Color(red: 0, green: 0, blue: 1))
+    for view in Set([0, 1, n / 2, n - 1]) {
+        let color = Property(view: "v\(view)", name: "color")
+        let x = Property(view: "v\(view)", name: "x"), y = Property(view: "v\(view)", name: "y")
+        for k in [0, 1, 10, 11, staggerTweensPerView - 1] {
+            // i/100 + k/10 + 1/20 = (i + 10k + 5) / 100
+            let middle = Time(numerator: Int64(view + 10 * k + 5), denominator: 100)!
+            if k % 2 == 0 {
+                guard compiled.value(of: color, at: middle) == purple else {
+                    fail("stagger of \(n): \(color) at \(middle) is \(compiled.value(of: color, at: middle).map { "\($0)" } ?? "nothing")")
+                }
+            } else {
+                expect(compiled.value(of: x, at: middle), 50, "stagger of \(n), \(x) at \(middle)")
+                expect(compiled.value(of: y, at: middle), 25, "stagger of \(n), \(y) at \(middle)")
+            }
+        }
+        guard compiled.value(of: color, at: compiled.duration) == blue else { fail("stagger of \(n): \(color) does not end blue") }
+        expect(compiled.value(of: x, at: compiled.duration), 100, "stagger of \(n), \(x) at the end")
+    }
 }

@@ -23,7 +23,7 @@
 //
 // Workloads: chain-script, chain-lets, chain-api, chain-animc (1);
 // parallel-script, parallel-api (2); repeat-script, repeat-animc (3);
-// script-1mb (4); startup (5). Targets are listed at the end of the report.
+// script-1mb (4); startup (5); stagger-script (6). Targets are listed at the end of the report.
 
 import AnimLang
 import Animations
@@ -83,7 +83,7 @@ struct Options {
                     usage: animc-bench [--repeat R] [--sizes A,B,...] [--only W1,W2] [--animc PATH] [--hello PATH]
                                        [--callgrind-dir D] [--no-callgrind] [--instructions] [--startup-runs K]
                     workloads: chain-script chain-lets chain-api chain-animc parallel-script parallel-api
-                               repeat-script repeat-animc script-1mb startup
+                               repeat-script repeat-animc script-1mb stagger-script startup
                     """)
                 exit(0)
             default: usage("unknown option \(option)")
@@ -297,6 +297,9 @@ if options.wants("repeat") && haveAnimc {
         row.notes = "the animc binary, --at \(at)"
     }
 }
+if options.wants("stagger") {
+    table += measure([Row(workload: "stagger-script", n: 1000)], runInChild)
+}
 if options.wants("script-1mb") {
     table += measure([Row(workload: "script-1mb", n: 1 << 20)], runInChild)
 }
@@ -450,6 +453,7 @@ report += """
     workload 1 (chain-*): N tweens of 0.1 s on box.x, 10 fps → N + 1 rows
     workload 2 (parallel-*): N tweens over 1,000 properties, 0.1–1 s each, 1000 fps → 1,001 rows × 1,000 columns
     workload 3 (repeat-*): (x ; y) ^ 1_000_000_000 at N instants; workload 4 (script-1mb): a generated 1 MiB script
+    workload 6 (stagger-script): N views × 20 colour and move tweens of 100 ms, staggered by 10 ms, 60 fps
 
 
     """

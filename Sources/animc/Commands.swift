@@ -32,8 +32,9 @@ enum Options {
                                + "optional `s` or `ms`, as `normalize` prints them: 0,1/3,0.5,1500ms.",
                            read: readTimes)
     static let until = Option("--until", value: "T",
-                              help: "Print frame rows up to time T instead of the end (an animation that repeats "
-                                  + "forever needs it, or --at): seconds as for --at, e.g. 5, 2.5s, 1500ms.",
+                              help: "Go up to time T instead of the end (eval: frame rows; plot: the time axis); an "
+                                  + "animation that repeats forever needs it (or eval's --at). Seconds as a decimal or "
+                                  + "fraction, with an optional `s` or `ms`: 5, 2.5s, 1500ms.",
                               read: readTime)
     static let format = Option<TableFormat>.choice(
         "--format",
@@ -48,12 +49,25 @@ enum Options {
     static let exportFPS = Option.integer("--fps", value: "N", in: 1...1_000_000, help: fpsHelp, default: LottieExport.defaultFPS)
     static let output = Option.text("--output", short: "o", value: "OUT",
                                     help: "Write to the file OUT instead of standard output.")
+    static let speed = Option("--speed", value: "X", help: "Play X seconds of the animation per second, a decimal from 0.1 "
+                                  + "to 10: 0.5 is half speed.", default: "1", read: readSpeed)
+    static let loop = Flag("--loop", help: "Start again from the beginning at the end (an animation that repeats "
+                               + "forever never ends anyway).")
+
+    /// `--speed`: a decimal from 0.1 to 10.
+    @Sendable static func readSpeed(_ text: String) throws(InvalidValue) -> Double {
+        guard let speed = Time(decimal: text), let slowest = Time(numerator: 1, denominator: 10),
+              !(speed < slowest), !(Time(10) < speed) else {
+            throw InvalidValue(expected: "a decimal from 0.1 to 10")
+        }
+        return speed.seconds
+    }
 
     /// `--until`: one time, written as for `--at`, not before 0 (the rows run from 0 to it).
     @Sendable static func readTime(_ text: String) throws(InvalidValue) -> SampleTimes {
         let read = try readTimes(text)
         guard read.times.count == 1 else { throw InvalidValue(expected: "one time in seconds", culprit: text) }
-        guard !read.times[0].isNegative else { throw InvalidValue(expected: "a time of 0 seconds or more", culprit: text) }
+        guard !read.times[0].isNegative else { throw InvalidValue(expected: "a time of 0 or more", culprit: text) }
         return read
     }
 
@@ -166,6 +180,34 @@ let interface = Interface(
                 examples: ["animc export examples/talk.anim -o talk.html", "animc export examples/talk.anim --to css",
                            "animc export examples/choreography.anim --to lottie --fps 30 -o choreography.json"],
                 run: exportCommand),
+        Command(name: "plot", arguments: [file],
+                summary: "Draw every property over time as an SVG picture.",
+                discussion: "Plot the last `let` of FILE (or the one --binding names) as a standalone SVG: one panel per "
+                    + "property, in eval's column order, over one time axis in seconds. A number is a curve scaled to "
+                    + "its least and greatest value (written on the left), a colour a strip of its colours; a point is "
+                    + "its two numbers `x` and `y`. Dashed lines mark where the property's segments start and end, "
+                    + "orange lines the events, labelled with their names. The values are eval's, sampled densely and "
+                    + "exactly at every boundary and jump, so a jump is a vertical line. A cancelled animation is a "
+                    + "picture that says so. An animation that repeats forever needs --until.",
+                options: [Options.binding.spec, Options.until.spec, Options.output.spec],
+                examples: ["animc plot examples/choreography.anim -o choreography.svg",
+                           "animc plot examples/laws.anim --binding distributed --until 0.5 -o part.svg"],
+                run: plotCommand),
+        Command(name: "play", arguments: [file],
+                summary: "Play it live in the terminal: bars, values, events.",
+                discussion: "Play the last `let` of FILE (or the one --binding names) in the terminal, about 30 frames "
+                    + "a second: the time over the duration, then a row per property, sorted as eval's columns, with a "
+                    + "bar placing its value within its range over the whole animation and the value as eval prints "
+                    + "it (colours as a swatch and their hex); events that just fired are highlighted, and a log "
+                    + "keeps the last ones. Keys: space pauses and resumes (at the end, plays again); ← and → (or h "
+                    + "and l, or , and .) seek 0.1 s of animation time, one row of eval's default 10 fps; 0 or Home "
+                    + "goes back to the start; q or Ctrl-C quits. A finite animation stops on its last frame until "
+                    + "q (or starts again with --loop); one that repeats forever plays until q. A cancelled "
+                    + "animation has nothing to play: play says so and exits 0. Standard output must be a terminal "
+                    + "(exit 2 otherwise): `animc eval` prints the same values as a table.",
+                options: [Options.binding.spec, Options.speed.spec, Options.loop.spec],
+                examples: ["animc play examples/choreography.anim", "animc play examples/talk.anim --speed 0.5 --loop"],
+                run: playCommand),
     ],
     notes: ["FILE may be `-` for standard input. An option's value follows it (`--fps 4`) or is joined to it "
         + "by `=` (`--fps=4`).", "`animc COMMAND --help` (or `animc help COMMAND`) describes a command and its options."],
@@ -183,6 +225,8 @@ let interface = Interface(
         "animc timeline examples/talk-semiring.anim --width 30",
         "animc export examples/talk.anim -o talk.html",
         "animc export examples/talk.anim --to lottie -o talk.json",
+        "animc plot examples/choreography.anim -o choreography.svg",
+        "animc play examples/choreography.anim",
         "animc eval --help",
     ],
     epilogue: "The language is described in grammar.md.",
@@ -292,6 +336,49 @@ let interface = Interface(
         guard let written = export.bytes else { throw .failure }
         bytes = written
     }
+    try writeOutput(bytes, arguments)
+}
+
+@Sendable func plotCommand(_ arguments: ParsedArguments) throws(ExitStatus) {
+    // A negative --until is refused where the option is read.
+    let until = arguments.value(Options.until)?.times.first
+    let file = try readSource(arguments.positional(0))
+    let (outcome, _, _) = try evaluated(file, arguments)
+    let (plot, diagnostics) = makePlot(outcome, source: file.name, until: until)
+    report(diagnostics, in: file)
+    guard let plot else { throw .failure }
+    try writeOutput(Array(plot.svg().utf8), arguments)
+}
+
+@Sendable func playCommand(_ arguments: ParsedArguments) throws(ExitStatus) {
+    guard System.isTerminal(System.standardOutput) else {
+        throw reportUsage(Diagnostic(.notATerminal(command: "play"), at: .none,
+                                     hint: "run it in a terminal; `animc eval` prints the same values as a table"),
+                          usage: "usage: " + arguments.command.usage)
+    }
+    let file = try readSource(arguments.positional(0))
+    let (outcome, target, _) = try evaluated(file, arguments)
+    let playback: Playback
+    do {
+        guard let prepared = try Playback.prepare(outcome) else {
+            standardOutput.write("`\(target.name)` is cancelled: it has no frames to play\n")
+            return
+        }
+        playback = prepared
+    } catch {
+        report([error], in: file)
+        throw .failure
+    }
+    let status = play(playback, file: file.name, speed: arguments.value(Options.speed) ?? 1,
+                      loops: arguments.isSet(Options.loop))
+    if status != 0 { throw ExitStatus(code: status) }
+}
+
+// MARK: - Shared steps
+
+/// Writes `bytes` to `-o OUT`, or to standard output without it (or with `-o -`);
+/// a file that cannot be written is exit 1.
+func writeOutput(_ bytes: [UInt8], _ arguments: ParsedArguments) throws(ExitStatus) {
     guard let path = arguments.value(Options.output), path != "-" else {
         standardOutput.buffer.append(contentsOf: bytes)
         standardOutput.flush()
@@ -302,8 +389,6 @@ let interface = Interface(
         throw .failure
     }
 }
-
-// MARK: - Shared steps
 
 extension ParsedArguments {
     /// The positional argument at `index` (the parser checked how many there are).

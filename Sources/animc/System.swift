@@ -9,6 +9,9 @@ import Musl
 import Darwin
 #endif
 
+/// Set by the signal handler (a plain store of a word, safe in a handler).
+nonisolated(unsafe) private var receivedSignal: Int32 = 0
+
 enum System {
     static let standardInput: Int32 = 0
     static let standardOutput: Int32 = 1
@@ -85,6 +88,97 @@ enum System {
     static func isTerminal(_ descriptor: Int32) -> Bool {
         isatty(descriptor) != 0
     }
+
+    // MARK: Terminals (for `play`)
+
+    /// The size of the terminal `descriptor` is, in columns and rows; `nil`
+    /// when it is not a terminal or does not say.
+    static func terminalSize(_ descriptor: Int32) -> (columns: Int, rows: Int)? {
+        var size = winsize()
+        #if canImport(Darwin)
+        let request = UInt(0x4008_7468)   // TIOCGWINSZ, a macro Swift does not import there
+        #else
+        let request = UInt(TIOCGWINSZ)
+        #endif
+        guard ioctl(descriptor, request, &size) == 0, size.ws_col > 0, size.ws_row > 0 else { return nil }
+        return (Int(size.ws_col), Int(size.ws_row))
+    }
+
+    /// The terminal to read keys from: `/dev/tty` (so keys work when
+    /// standard input is the script), else standard input when it is a
+    /// terminal; `nil` when there is none.
+    static func openKeyboard() -> Int32? {
+        let descriptor = open("/dev/tty", O_RDONLY | O_NOCTTY)
+        if descriptor >= 0 { return descriptor }
+        return isTerminal(standardInput) ? standardInput : nil
+    }
+
+    /// A terminal's settings, as they were before ``enterRawMode(_:)``.
+    struct TerminalMode {
+        fileprivate let saved: termios
+    }
+
+    /// Puts the terminal in raw mode: keys arrive one by one as typed,
+    /// unechoed, Ctrl-C as a byte rather than a signal, reads never wait.
+    /// Returns the settings to restore, or `nil` when they cannot be read.
+    static func enterRawMode(_ descriptor: Int32) -> TerminalMode? {
+        var settings = termios()
+        guard tcgetattr(descriptor, &settings) == 0 else { return nil }
+        let saved = TerminalMode(saved: settings)
+        settings.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
+        settings.c_iflag &= ~tcflag_t(IXON | ICRNL)
+        withUnsafeMutableBytes(of: &settings.c_cc) { characters in
+            characters[Int(VMIN)] = 0
+            characters[Int(VTIME)] = 0
+        }
+        _ = tcsetattr(descriptor, TCSANOW, &settings)
+        return saved
+    }
+
+    /// Gives the terminal back the settings ``enterRawMode(_:)`` found.
+    static func restore(_ descriptor: Int32, _ mode: TerminalMode) {
+        var settings = mode.saved
+        _ = tcsetattr(descriptor, TCSANOW, &settings)
+    }
+
+    /// Waits up to `milliseconds` for input on `descriptor` and returns what
+    /// arrived (nothing on timeout, or when a signal interrupted the wait).
+    static func readAvailable(_ descriptor: Int32, waitingUpTo milliseconds: Int32) -> [UInt8] {
+        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&request, 1, milliseconds) > 0, request.revents & Int16(POLLIN) != 0 else {
+            if milliseconds > 0, request.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+                // Nothing will come: wait as a frame would, instead of spinning.
+                _ = poll(nil, 0, milliseconds)
+            }
+            return []
+        }
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if count == 0 { _ = poll(nil, 0, milliseconds) }   // the end of input: nothing more will come
+        return count > 0 ? Array(buffer[0..<count]) : []
+    }
+
+    /// Nanoseconds on a clock that never jumps (from an arbitrary origin).
+    static func monotonicNanoseconds() -> Int64 {
+        var now = timespec()
+        _ = clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int64(now.tv_sec).multipliedReportingOverflow(by: 1_000_000_000).partialValue &+ Int64(now.tv_nsec)
+    }
+
+    /// The termination signals ``catchTerminationSignals()`` watches.
+    static let terminationSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+
+    /// From now on, SIGINT, SIGTERM, SIGHUP and SIGQUIT do not end the
+    /// process but are noted in ``caughtSignal`` (and cut short a wait for
+    /// input), so the caller can restore the terminal before it exits.
+    static func catchTerminationSignals() {
+        for number in terminationSignals {
+            _ = signal(number) { caught in receivedSignal = caught }
+        }
+    }
+
+    /// The last termination signal caught, or 0.
+    static var caughtSignal: Int32 { receivedSignal }
 
     /// Ends the process with `status` (the caller flushes its output first).
     static func terminate(_ status: Int32) -> Never {

@@ -49,7 +49,8 @@ struct DiagnosticCatalogTests {
         .keyframeOffsetRange(written: "120%"), .decreasingKeyframeOffset(written: "40%", previous: "50%"),
         .valueKind(verb: "fade", expected: "numbers", found: "a colour"),
         .mixedValueKinds(property: "a.color", here: "a number", first: "a colour"), .neverStarts,
-        .needsUntil(binding: "spin"), .conflictingOptions("--at", "--until"), .animation(.infinite("reverse")),
+        .needsUntil(binding: "spin"), .plotNeedsUntil(binding: "spin"), .conflictingOptions("--at", "--until"),
+        .notATerminal(command: "play"), .animation(.infinite("reverse")),
         .animation(.foreverOfInstant), .staggerNothing, .reservedName("from", role: .event),
     ]
 

@@ -25,7 +25,8 @@ struct ExampleTests {
         let text = try String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8)
         let file = SourceFile(name: path, text: text)
         let options = EvalOptions(directiveIn: text)
-        let result = evaluateToText(file, binding: options.binding, fps: options.fps, at: options.times, format: .table)
+        let result = evaluateToText(file, binding: options.binding, fps: options.fps, at: options.times, until: options.until,
+                                    format: .table)
         #expect(result.succeeded, "\(path) failed:\n\(result.diagnostics)")
         var transcript = "$ animc eval \(path)\(options.arguments.isEmpty ? "" : " " + options.arguments) --format table\n"
         transcript += result.diagnostics + result.output
@@ -43,12 +44,14 @@ struct ExampleTests {
     }
 }
 
-/// Options an example asks for in a `# eval: ...` line.
+/// Options an example asks for in a `# eval: ...` line (`--at`, `--fps`,
+/// `--binding`, `--until`; times in seconds, `--until` with an optional `s`).
 struct EvalOptions {
     var arguments = ""
     var binding: String?
     var fps: Int64 = 10
     var times: [Time]?
+    var until: Time?
 
     init(directiveIn text: String) {
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("# eval:") }) else { return }
@@ -62,6 +65,8 @@ struct EvalOptions {
                 fps = words.popFirst().flatMap { Int64($0) } ?? 10
             case "--binding":
                 binding = words.popFirst().map(String.init)
+            case "--until":
+                until = words.popFirst().flatMap { Time(decimal: $0.hasSuffix("s") ? $0.dropLast() : $0) }
             default:
                 break
             }

@@ -32,3 +32,29 @@ struct PiecesTests {
         guard case .sampled = warped.pieces(of: x).first?.rule else { Issue.record("a warp is sampled"); return }
     }
 }
+
+/// Where a property's segments start and end, copies of repetitions included.
+struct BreakpointsTests {
+    let x = Property(view: "a", name: "x")
+
+    @Test func listedSegmentsAndEveryCopyOfARepetition() throws {
+        // wait 0.5 ; (x: 0 → 1 over 1 s) repeated forever: copies start at 0.5, 1.5, 2.5, …
+        let turn = try Scene.tween(x, from: 0, to: 1)
+        let endless = try #require(try Scene.wait(Time(numerator: 1, denominator: 2) ?? .zero).then(turn.repeatedForever()).compile())
+        let through = try #require(endless.breakpoints(of: x, through: Instant(Time(3))))
+        #expect(through.map(\.seconds) == [0.5, 1.5, 2.5])
+        // Listed segments: starts and ends, sorted and distinct, cut at the end asked for.
+        let listed = try #require(try turn.then(turn).alongside(Scene.wait(Time(5))).compile())
+        #expect(listed.breakpoints(of: x, through: Instant(Time(5)))?.map(\.seconds) == [0, 1, 2])
+        #expect(listed.breakpoints(of: x, through: Instant(Time(1)))?.map(\.seconds) == [0, 1])
+        #expect(listed.breakpoints(of: Property(view: "b", name: "x"), through: Instant(Time(5))) == [])
+    }
+
+    @Test func tooManyCopiesAreNotListed() throws {
+        let blink = try #require(try Scene.tween(x, from: 0, to: 1).repeated(1_000_000_000).compile())
+        #expect(!blink.blocks.isEmpty)
+        #expect(blink.breakpoints(of: x, through: Instant(blink.duration), limit: 1000) == nil)
+        // The first few copies, up to a time, are few enough.
+        #expect(blink.breakpoints(of: x, through: Instant(Time(3)), limit: 1000)?.map(\.seconds) == [0, 1, 2, 3])
+    }
+}

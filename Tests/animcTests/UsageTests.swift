@@ -31,7 +31,7 @@ struct UsageTests {
 
     static let usageErrors: [UsageCase] = [
         // Commands.
-        .init([], "missing command", hint: "the commands are eval, check, normalize, timeline, equal and export"),
+        .init([], "missing command", hint: "the commands are eval, check, normalize, timeline, equal, export, plot and play"),
         .init(["frobnicate"], "unknown command `frobnicate`", hint: "the commands are"),
         .init(["evl", "x.anim"], "unknown command `evl`", hint: "did you mean `eval`?"),
         .init(["--fps", "3"], "unknown option `--fps`", hint: "the command comes first"),
@@ -49,8 +49,9 @@ struct UsageTests {
         .init(["check", "x.anim", "--fps", "3"], "check does not take --fps", hint: "--fps is an option of eval",
               usage: "usage: animc check FILE\n"),
         .init(["check", "x.anim", "--binding", "a"], "check does not take --binding",
-              hint: "--binding is an option of eval, normalize, timeline, equal and export"),
+              hint: "--binding is an option of eval, normalize, timeline, equal, export, plot and play"),
         .init(["timeline", "x.anim", "--tree"], "timeline does not take --tree", hint: "--tree is an option of normalize"),
+        .init(["eval", "x.anim", "--speed", "2"], "eval does not take --speed", hint: "--speed is an option of play"),
         // Unknown options: a did-you-mean, or the options there are.
         .init(["eval", "x.anim", "--fsp", "3"], "unknown option `--fsp` for eval", hint: "did you mean `--fps`?"),
         .init(["eval", "x.anim", "--bogus"], "unknown option `--bogus` for eval", hint: "eval takes --binding, --fps, --at, --until and --format"),
@@ -64,9 +65,19 @@ struct UsageTests {
         .init(["eval", "x.anim", "--at", "soon"], "--at takes times in seconds separated by commas, not `soon`"),
         .init(["eval", "x.anim", "--at", "0.5,1/0"], "--at takes times in seconds separated by commas, not `1/0`"),
         .init(["timeline", "x.anim", "--width", "5"], "--width takes a whole number from 10 to 1000, not `5`"),
-        .init(["eval", "x.anim", "--until", "-1"], "--until takes a time of 0 seconds or more, not `-1`"),
+        .init(["eval", "x.anim", "--until", "-1"], "--until takes a time of 0 or more, not `-1`"),
         .init(["eval", "x.anim", "--until", "1,2"], "--until takes one time in seconds, not `1,2`"),
         .init(["normalize", "x.anim", "--tree=yes"], "--tree takes no value"),
+        .init(["play", "x.anim", "--speed", "0"], "--speed takes a decimal from 0.1 to 10, not `0`"),
+        .init(["play", "x.anim", "--speed", "0.05"], "--speed takes a decimal from 0.1 to 10, not `0.05`"),
+        .init(["play", "x.anim", "--speed=10.5"], "--speed takes a decimal from 0.1 to 10, not `10.5`"),
+        .init(["play", "x.anim", "--speed", "fast"], "--speed takes a decimal from 0.1 to 10, not `fast`"),
+        .init(["play", "x.anim", "--speed", "-1"], "--speed takes a decimal from 0.1 to 10, not `-1`"),
+        .init(["play", "x.anim", "--loop=yes"], "--loop takes no value"),
+        // play draws on a terminal: with standard output elsewhere (as here), a usage error, before the file is read.
+        .init(["play", "examples/talk.anim"], "play draws on a terminal, and standard output is not one",
+              hint: "run it in a terminal; `animc eval` prints the same values as a table", usage: "usage: animc play FILE"),
+        .init(["play", "no/such/file.anim", "--speed", "2", "--loop"], "play draws on a terminal, and standard output is not one"),
         // A binding the file does not have is a usage error, not a script error at 1:1.
         .init(["eval", "examples/laws.anim", "--binding", "nope"], "no binding named `nope` in examples/laws.anim",
               hint: "the file defines `grow`, `red`, `fade`, `left-nested`, `right-nested`, `distributed`, `factored`",
@@ -105,6 +116,8 @@ struct UsageTests {
         ("timeline", ["--binding NAME", "--width N", "(default: 60)"]),
         ("equal", ["FILE1", "FILE2", "--binding NAME"]),
         ("export", ["--to lottie", "--fps N", "(default: 60)", "--binding NAME", "-o, --output OUT"]),
+        ("play", ["--binding NAME", "--speed X", "(default: 1)", "--loop", "space pauses and resumes", "seek 0.1 s",
+                  "q or Ctrl-C quits", "Standard output must be a terminal"]),
     ])
     func everyCommandHasHelp(_ command: String, _ expected: [String]) throws {
         let help = try animc([command, "--help"])
@@ -129,7 +142,7 @@ struct UsageTests {
     @Test func mainHelpListsCommandsStatusesAndExamples() throws {
         let help = try animc(["--help"])
         #expect(help.status == 0)
-        for line in ["  eval FILE ", "  check FILE ", "  normalize FILE ", "  timeline FILE ", "  equal FILE1 FILE2 ", "  export FILE ",
+        for line in ["  eval FILE ", "  check FILE ", "  normalize FILE ", "  timeline FILE ", "  equal FILE1 FILE2 ", "  export FILE ", "  play FILE ",
                      "  0  success", "  1  errors in the script, or the file could not be read", "  2  bad command-line usage",
                      "Examples:\n  animc eval examples/talk.anim\n"] {
             #expect(help.output.contains(line), "\(line)")
