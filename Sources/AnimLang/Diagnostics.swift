@@ -91,7 +91,7 @@ public enum DiagnosticKind: Equatable, Sendable {
 
     /// What a reserved word was used to name.
     public enum NameRole: Hashable, Sendable {
-        case binding, view
+        case binding, view, event
     }
 
     // MARK: Lexer
@@ -203,6 +203,8 @@ public enum DiagnosticKind: Equatable, Sendable {
     case mixedValueKinds(property: String, here: String, first: String)
     /// A part of a sequence after an animation that repeats forever.
     case neverStarts
+    /// `x staggered by d` where no view has a segment in x.
+    case staggerNothing
 
     // MARK: Resolver
 
@@ -329,6 +331,7 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .valueKind: return "wrong-value-kind"
         case .mixedValueKinds: return "mixed-kinds"
         case .neverStarts: return "never-starts"
+        case .staggerNothing: return "stagger-nothing"
         case .unknownSpringParameter: return "unknown-spring-parameter"
         case .duplicateSpringParameter: return "duplicate-spring-parameter"
         case .missingSpringParameter: return "missing-spring-parameter"
@@ -382,7 +385,7 @@ public enum DiagnosticKind: Equatable, Sendable {
 
     public var severity: Diagnostic.Severity {
         switch self {
-        case .piInDegrees, .neverStarts, .exportApproximated, .exportDropsProperties, .exportCancelled:
+        case .piInDegrees, .neverStarts, .staggerNothing, .exportApproximated, .exportDropsProperties, .exportCancelled:
             return .warning
         case .leadingDecimalPoint, .lonePipe, .nulByte, .unexpectedCharacter, .invalidUTF8, .expectedItem, .expectedName,
              .reservedName, .expectedProperty, .expectedPropertyName, .expectedToken, .expectedExpression, .expectedOperator,
@@ -425,7 +428,13 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .expectedName(let keyword, let found):
             return "expected a name after `\(keyword)`, found \(found)"
         case .reservedName(let name, let role):
-            return "`\(name)` is a reserved word and cannot name \(role == .binding ? "a binding" : "a view")"
+            let named: String
+            switch role {
+            case .binding: named = "a binding"
+            case .view: named = "a view"
+            case .event: named = "an event"
+            }
+            return "`\(name)` is a reserved word and cannot name \(named)"
         case .expectedProperty(let found):
             return "expected a property and its initial value, found \(found)"
         case .expectedPropertyName(let view, let found):
@@ -513,6 +522,8 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "`\(property)` is given \(here) here and \(first) elsewhere: a property holds one kind of value"
         case .neverStarts:
             return "this never starts: the animation before it repeats forever"
+        case .staggerNothing:
+            return "nothing to stagger: no view has a tween here"
         case .unknownSpringParameter(let name):
             return "unknown spring parameter \(quoted(name))"
         case .duplicateSpringParameter(let name):

@@ -57,6 +57,9 @@ public struct Origin: Sendable {
     public var detail: SourceRange?
     /// The length `in` asks for.
     public var target: Time?
+    /// For `with`: whether it eases a keyframe tween (`through` with more
+    /// than two values), whose pieces cannot take the easing one by one.
+    public var easesKeyframes = false
 }
 
 private struct Lowerer {
@@ -106,8 +109,9 @@ private struct Lowerer {
             return record(Term.parallel(terms), .parallel, expr.range)
         case .sequence(let parts):
             guard let terms = lowerAll(parts) else { return nil }
-            // `(x forever) ; y`: y never starts.
-            if let endless = terms.firstIndex(where: \.isInfinite), endless + 1 < parts.count {
+            // `(x forever) ; y`: y never starts (unless a cancelled part cancels it all).
+            if let endless = terms.firstIndex(where: \.isInfinite), endless + 1 < parts.count,
+               !terms.contains(where: { $0.duration == nil && !$0.isInfinite }) {
                 let rest = parts[endless + 1].range.union(parts[parts.count - 1].range)
                 diagnostics.append(Diagnostic(.neverStarts, at: rest, hint: "to run it beside the endless part, use `||`"))
             }
@@ -143,6 +147,11 @@ private struct Lowerer {
             return Term.event(name)
         case .staggered(let inner, let duration, let backwards):
             guard let body = lower(inner), let step = seconds(duration) else { return nil }
+            if body.duration != nil || body.isInfinite, body.viewsWithSegments.isEmpty {
+                diagnostics.append(Diagnostic(.staggerNothing, at: expr.modifier == .none ? expr.range : expr.modifier,
+                                              hint: "`staggered by` shifts each view's tweens, one view after another; "
+                                                + "this animation has none, so it stays as it is"))
+            }
             let order = backwards ? resolved.mentionOrder.reversed() : resolved.mentionOrder
             return built(.staggered, expr.range) { () throws(AnimationError) in try body.staggered(by: step, order: order) }
         case .forever(let inner, let looped):
@@ -174,6 +183,9 @@ private struct Lowerer {
             }
             let term = Term.eased(body, easing)
             origins[ObjectIdentifier(term)] = origin
+            if case .tween(let tween) = inner.kind, (tween.keyframes?.count ?? 0) > 2 {
+                origins[ObjectIdentifier(term)]?.easesKeyframes = true
+            }
             return term
         }
     }
@@ -314,7 +326,8 @@ private struct Lowerer {
             let kind = ValueSyntaxKind(stop.value)
             if let chosen, kind != chosen, accepts(kind) {
                 diagnostics.append(Diagnostic(.valueKind(verb: tween.verb.rawValue, expected: "values of one kind", found: "\(chosen.article) and \(kind.article)"),
-                                              at: stop.value.range, hint: "every value of one tween is \(chosen.plural)"))
+                                              at: stop.value.range,
+                                              hint: "the values of one tween are all of one kind, and this one starts with \(chosen.article)"))
                 return nil
             }
             guard accepts(kind) else {
@@ -449,8 +462,14 @@ func evaluationDiagnostic(_ error: AnimationError, origin: Origin) -> Diagnostic
         return Diagnostic(.retimeInstant(origin.target ?? .zero), at: range,
                           hint: "`in` scales every time by the new length over the old one; give it something that takes time, e.g. `wait 1s`")
     case .nonMonotoneWarp(let easing) where origin.construct == .eased:
+        let spelling = EasingNames.spelling(of: easing)
+        if origin.easesKeyframes {
+            return Diagnostic(.nonMonotoneWarp(easing), at: range,
+                              hint: "the pieces between keyframes do not span the whole tween; to ease each piece, write them as a `;` "
+                                + "of tweens: `animate V.P from A to B with \(spelling) ; animate V.P from B to C with \(spelling)`")
+        }
         return Diagnostic(.nonMonotoneWarp(easing), at: range,
-                          hint: "overshooting curves work on a single tween: move `with \(EasingNames.spelling(of: easing))` onto the tweens inside")
+                          hint: "overshooting curves work on a single tween: move `with \(spelling)` onto the tweens inside")
     case .overflow:
         return Diagnostic(.timeOverflow, at: range, hint: "exact time uses 64-bit fractions; use fewer repetitions or simpler durations")
     case .negativeDuration, .notFinite, .negativeCount, .nonMonotoneWarp, .mixedKinds, .invalidEasing, .retimeOfInstant, .invalidSampling,

@@ -396,6 +396,16 @@ private struct Parser {
                 advance()
                 let name = advance()
                 return Parsed(expr: Expr(.emit(text(name)), range: token.range.union(name.range)), height: 1)
+            case "emit" where onSameLine(token, peek(1)) && cannotFollowAName(peek(1)):
+                // `emit from`, `emit 3`: an event name that is not a plain name.
+                advance()
+                let found = peek()
+                if found.kind == .name {
+                    throw error(.reservedName(text(found), role: .event), at: found,
+                                hint: "event names are plain names, such as `emit landed` or `emit \(text(found))_`")
+                }
+                throw error(.expectedName(after: "emit", found: describe(found)), at: found,
+                            hint: "an event is named by a plain name: `emit landed`")
             default:
                 if isReserved(token), !reservedBindings.contains(word) { throw expectedAnimation(found: token) }
                 if let tweens = try tweenIfPresent() {
@@ -500,6 +510,7 @@ private struct Parser {
         let source = file
         let takesProperty = verb == .shrink || verb == .grow || verb == .scale
         let values = try tweenValues(after: "`\(source.text(start.range)) \(source.text(targets[0].range))`", takesProperty: takesProperty,
+                                     colours: verb == .color,
                                      usage: "a tween is written `\(source.text(start.range)) V from \(takesProperty ? "[PROP] " : "")A to B`")
         var range = start.range.union(previous.range)
         var unit: TweenSyntax.AngleUnit?
@@ -593,7 +604,7 @@ private struct Parser {
         var last: Keyframe? { all.last }
     }
 
-    mutating func tweenValues(after context: @autoclosure () -> String, takesProperty: Bool,
+    mutating func tweenValues(after context: @autoclosure () -> String, takesProperty: Bool, colours: Bool = false,
                               usage: @autoclosure () -> String) throws(SyntaxError) -> TweenValues {
         var values = TweenValues()
         let through = checkWord("through")
@@ -609,8 +620,8 @@ private struct Parser {
         if through {
             var keyframes: [Keyframe] = []
             repeat {
-                let value = try self.value(what: keyframes.isEmpty ? "a keyframe" : "a keyframe after `,`",
-                                           after: keyframes.isEmpty ? "`through`" : "`,`")
+                let value = try self.value(what: "a keyframe",
+                                           after: keyframes.isEmpty ? "`through`" : "`,`", colour: colours)
                 var keyframe = Keyframe(value: value, range: value.range)
                 if checkWord("at") {
                     advance()
@@ -626,9 +637,9 @@ private struct Parser {
             }
             values.keyframes = keyframes
         } else {
-            values.from = try value(what: "a start value", after: values.property.map { "`\($0)`" } ?? "`from`")
+            values.from = try value(what: "a start value", after: values.property.map { "`\($0)`" } ?? "`from`", colour: colours)
             try consumeWord("to", after: "the start value")
-            values.to = try value(what: "an end value", after: "`to`")
+            values.to = try value(what: "an end value", after: "`to`", colour: colours)
         }
         return values
     }
@@ -637,8 +648,15 @@ private struct Parser {
 
     /// value = number | colour | "(" number "," number ")" ;
     /// colour = "#…" | NAME | ( "rgb" | "rgba" | "hsl" | "hsla" ) "(" … ")" ;
-    mutating func value(what: String, after context: @autoclosure () -> String) throws(SyntaxError) -> ValueSyntax {
+    mutating func value(what: String, after context: @autoclosure () -> String, colour: Bool = false) throws(SyntaxError) -> ValueSyntax {
         let token = peek()
+        if let comment = colourReadAsComment() {
+            // `from #abcde`: not 3, 4, 6 or 8 hex digits, so the lexer read a comment to the end of the line.
+            let word = file.text(comment)
+            report(.expectedNumber(what: what, after: context(), found: .text(word)), at: comment,
+                   hint: "`\(word)` is read as a comment: a hex colour is `#` and 3, 4, 6 or 8 hex digits")
+            throw SyntaxError()
+        }
         switch token.kind {
         case .color:
             advance()
@@ -660,7 +678,16 @@ private struct Parser {
                 report(.unknownColor(word), at: token.range, hint: didYouMean(match))
                 return .color(ColorSyntax(Color(red: 0, green: 0, blue: 0), range: token.range))
             }
-            throw error(.expectedNumber(what: what, after: context(), found: describe(token)), at: token)
+            if colour, !reservedWords.contains(word) {
+                // After `color V from`, any word was meant as a colour.
+                advance()
+                report(.unknownColor(word), at: token.range,
+                       hint: "a colour is a CSS name (`red`, `rebeccapurple`), `#rrggbb`, `rgb(R G B)` or `hsl(H S% L%)`")
+                return .color(ColorSyntax(Color(red: 0, green: 0, blue: 0), range: token.range))
+            }
+            throw error(.expectedNumber(what: what, after: context(), found: describe(token)), at: token,
+                        hint: reservedWords.contains(word) ? nil
+                            : "a value is a number, a colour (`red`, `#3366ff`, `rgb(…)`, `hsl(…)`) or a point `(x, y)`")
         case .leftParen where isPoint():
             let open = advance()
             let x = settled(try number(what: "an x", after: "`(`", grouped: true))
@@ -671,6 +698,23 @@ private struct Parser {
         default:
             return .number(settled(try number(what: what, after: context())))
         }
+    }
+
+    /// The `#…` word right after the previous token on its line when its
+    /// first character is a hex digit: a colour the lexer could not read as
+    /// one (`#abcde`, `#12345g`), so it began a comment.
+    func colourReadAsComment() -> SourceRange? {
+        guard current > 0 else { return nil }
+        var index = previous.range.end
+        while index < bytes.count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
+        guard peek().range.start != index, index + 1 < bytes.count, bytes[index] == UInt8(ascii: "#"), bytes[index + 1] < 0x80,
+              Character(Unicode.Scalar(bytes[index + 1])).isHexDigit else { return nil }
+        var end = index + 1
+        while end < bytes.count, bytes[end] < 0x80, Character(Unicode.Scalar(bytes[end])).isLetter
+                || Character(Unicode.Scalar(bytes[end])).isNumber || bytes[end] == UInt8(ascii: "_") {
+            end += 1
+        }
+        return SourceRange(index, end)
     }
 
     /// Whether the `(` here opens a point: a `,` inside it at its own level.
@@ -767,7 +811,7 @@ private struct Parser {
             if parts[0].percent { report(.colorChannel("hue", written: file.text(parts[0].range), range: "degrees"), at: parts[0].range, hint: usage) }
             let saturation = channel(1, 100, "saturation", percent: true)
             let lightness = channel(2, 100, "lightness", percent: true)
-            color = Color(hue: hue.isFinite ? hue : 0, saturation: saturation / 100, lightness: lightness / 100, alpha: alpha)
+            color = Color(hue: hue.isFinite ? hue : 0, saturationPercent: saturation, lightnessPercent: lightness, alpha: alpha)
         } else {
             color = Color(red: channel(0, 255, "red", percent: false), green: channel(1, 255, "green", percent: false),
                           blue: channel(2, 255, "blue", percent: false), alpha: alpha)
@@ -1576,6 +1620,17 @@ private struct Parser {
             index += 1
         }
         return true
+    }
+
+    /// Whether `token` cannot come right after a name that is an animation
+    /// (`emit` as the name of a binding): a number, a colour, or a reserved
+    /// word that is neither a modifier nor the start of the next item.
+    func cannotFollowAName(_ token: Token) -> Bool {
+        switch token.kind {
+        case .number, .color: return true
+        case .name: return isReserved(token) && !modifierWords.contains(text(token)) && !startsItem(token)
+        default: return false
+        }
     }
 
     /// Whether `token` is one of ``reservedWords``, read from its bytes

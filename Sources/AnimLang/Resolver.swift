@@ -102,8 +102,9 @@ private struct Resolver {
         unknown.sort { $0.1.start < $1.1.start }
         let candidates = bindings.keys.sorted()   // sorted: ties give the same hint on every run
         for (name, range) in unknown.prefix(maxParseDiagnostics) {
-            let hint = closestMatch(to: name, in: candidates).map(didYouMean)
+            var hint = closestMatch(to: name, in: candidates).map(didYouMean)
                 ?? (TweenSyntax.Verb(rawValue: name) != nil ? "`\(name)` starts a tween only when a view follows it" : nil)
+            if name == "emit", hint == nil { hint = "to fire an event, write `emit NAME`, such as `emit landed`" }
             report(.unknownName(name), at: range, hint: hint)
         }
         let order = orderBindings(references: references, broken: &broken)

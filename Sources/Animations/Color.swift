@@ -41,6 +41,24 @@ public struct Color: Hashable, Sendable, Animatable, CustomStringConvertible {
         self.init(red: channel(0) * 255, green: channel(8) * 255, blue: channel(4) * 255, alpha: alpha)
     }
 
+    /// CSS Color 4's `hsl()` as written: `hue` in degrees (any angle),
+    /// saturation and lightness in percent (0–100). The formula is evaluated
+    /// on the 0–255 scale as one quotient, `(100·L − S·min(L, 100 − L)·m)·255 / 10000`,
+    /// so percentages and hues written as whole numbers (multiples of 30° for
+    /// the hue) give the exact channel, rounded once: `hsl(210, 50%, 40%)` is
+    /// exactly `rgb(51 102 153)`.
+    public init(hue: Double, saturationPercent: Double, lightnessPercent: Double, alpha: Double = 1) {
+        var h = hue.truncatingRemainder(dividingBy: 360)
+        if h < 0 { h += 360 }
+        let s = saturationPercent, l = lightnessPercent
+        func channel(_ n: Double) -> Double {
+            let k = (n + h / 30).truncatingRemainder(dividingBy: 12)
+            let m = max(-1, min(k - 3, 9 - k, 1))
+            return (100 * l - s * min(l, 100 - l) * m) * 255 / 10000
+        }
+        self.init(red: channel(0), green: channel(8), blue: channel(4), alpha: alpha)
+    }
+
     /// Whether every component is finite.
     public var isFinite: Bool {
         red.isFinite && green.isFinite && blue.isFinite && alpha.isFinite

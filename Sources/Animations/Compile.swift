@@ -370,9 +370,10 @@ extension Term {
 
 extension Path {
     /// Where the node's own time 0 falls in the scene: an event's instant
-    /// (through a warp, the least time the warp maps to it).
+    /// (through a warp, the least time the warp maps to it or past it).
     func placeInstant() -> Instant {
         if let collapse { return collapse.point }
-        return backward(Instant(.zero), upper: false)
+        let inner = affine.invert(Instant(.zero))
+        return stages.isEmpty ? inner : backwardThroughStages(inner, upper: false, event: true)
     }
 }

@@ -358,6 +358,37 @@ public struct Easing: Hashable, Sendable {
         return bisectUnit { self($0) >= y }.high
     }
 
+    /// The least `p` in [0, 1] with `self(p) ≥ y` (1 when there is none), for
+    /// any easing: where a warp moves an event (semantics §6.5: the least `t'`
+    /// with `D·E(t'/D) ≥ t`). A monotone curve is bisected, and a continuous
+    /// one reaches 1 only at 1; a curve that is not monotone is scanned on a
+    /// grid of 4096 steps for the first sample that reaches `y`, and the
+    /// crossing bisected between it and the sample before (so an excursion
+    /// narrower than a step can be missed).
+    func leastPreimage(_ y: Double) -> Double {
+        if case .linear = kind { return clampUnit(y) }
+        if self(0) >= y { return 0 }
+        if isMonotone {
+            if y >= 1, isContinuous { return 1 }
+            return lowerInverse(y)
+        }
+        let steps = 4096
+        var before = 0.0
+        for index in 1...steps {
+            let p = Double(index) / Double(steps)
+            if self(p) >= y {
+                var low = before.bitPattern, high = p.bitPattern
+                while high - low > 1 {
+                    let mid = low + (high - low) / 2
+                    if self(Double(bitPattern: mid)) >= y { high = mid } else { low = mid }
+                }
+                return Double(bitPattern: high)
+            }
+            before = p
+        }
+        return 1
+    }
+
     /// The greatest `p` in [0, 1] with `self(p) ≤ y` (0 when there is none), for a
     /// monotone easing: where a warp maps the end of a window.
     func upperInverse(_ y: Double) -> Double {

@@ -307,7 +307,12 @@ struct Path: Hashable, Sendable {
     /// span map exactly to the ends of its window (warps mapped this way are
     /// continuous and increasing, with E(0) = 0 and E(1) = 1), so a segment
     /// that starts with the warped part still ties with its neighbours.
-    private func backwardThroughStages(_ u: Instant, upper: Bool) -> Instant {
+    ///
+    /// An event (`event == true`) goes to the least time whose warped time
+    /// reaches it, `D·E(t'/D) ≥ t` (semantics §6.5), also at the end of the
+    /// span: a curve that gets to 1 early (an overshooting one, `steps(2, start)`)
+    /// fires there the events that end its span.
+    func backwardThroughStages(_ u: Instant, upper: Bool, event: Bool = false) -> Instant {
         var current = u
         for stage in stages.reversed() {
             let span = stage.span.seconds
@@ -315,13 +320,15 @@ struct Path: Hashable, Sendable {
             if current.exact == .zero || current.seconds <= 0 {
                 local = Instant(.zero)
             } else if current.exact == stage.span || current.seconds >= span {
-                local = Instant(stage.span)
+                let early = event ? stage.easing.leastPreimage(1) : 1
+                local = early < 1 ? Instant(approximately: span * early) : Instant(stage.span)
             } else {
                 let normalized = current.seconds / span
                 // Where the curve rises, its least and greatest preimages are one
                 // point, which rounding may tell apart by an ulp: take the least
                 // for both, so that one window's end is exactly the next one's start.
-                let lower = stage.easing.lowerInverse(normalized)
+                // An event takes the least time whose warped time reaches it (§6.5).
+                let lower = event ? stage.easing.leastPreimage(normalized) : stage.easing.lowerInverse(normalized)
                 var preimage = lower
                 if upper {
                     let greatest = stage.easing.upperInverse(normalized)

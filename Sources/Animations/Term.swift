@@ -641,6 +641,34 @@ extension Term {
         return found
     }
 
+    /// The views that have segments in this term's meaning Σ (a subset of
+    /// ``views``), in no particular order. A tween that Σ does not hold names
+    /// none: one in a cancelled part (`x ; zero`), in a part repeated 0
+    /// times, or after an endless part of a sequence (`(x repeated forever) ; y`:
+    /// y never starts). These are the views `staggered by` orders.
+    public var viewsWithSegments: Set<String> {
+        var found = Set<String>()
+        var seen = Set<ObjectIdentifier>()
+        var stack = [self]
+        while let term = stack.popLast() {
+            guard seen.insert(ObjectIdentifier(term)).inserted else { continue }
+            // Cancelled: Σ is empty.
+            if term.duration == nil, !term.isInfinite { continue }
+            switch term.kind {
+            case .tween(let tween):
+                found.insert(tween.property.view)
+            case .power(_, 0):
+                continue
+            case .sequence(let parts):
+                let endless = parts.firstIndex(where: \.isInfinite) ?? parts.count - 1
+                stack.append(contentsOf: parts.prefix(endless + 1))
+            case .zero, .one, .wait, .event, .parallel, .power, .forever, .reversed, .retimed, .eased:
+                stack.append(contentsOf: term.children)
+            }
+        }
+        return found
+    }
+
     /// Whether an event lies inside.
     public var hasEvents: Bool {
         var seen = Set<ObjectIdentifier>()
@@ -653,7 +681,7 @@ extension Term {
         return false
     }
 
-    /// `x staggered by step`: the views that have segments in `x`, in `order`
+    /// `x staggered by step`: the views that have segments in `x` (``viewsWithSegments``), in `order`
     /// (views it does not list come after, by name), the i-th view's every
     /// segment shifted by `i·step`; events stay where they are. Built as
     /// `x|events || x|v0 || (wait step ; x|v1) || (wait 2·step ; x|v2) || …`
@@ -664,7 +692,7 @@ extension Term {
     /// staggered is `zero`. Throws for a negative step or when a shift overflows.
     public func staggered(by step: Time, order: [String]) throws(AnimationError) -> Term {
         guard !step.isNegative else { throw .negativeDuration(step.description) }
-        let present = views
+        let present = viewsWithSegments
         var ordered = order.filter { present.contains($0) }
         var listed = Set(ordered)
         for view in present.sorted() where !listed.contains(view) {

@@ -63,10 +63,11 @@ enum Options {
         return speed.seconds
     }
 
-    /// `--until`: one time, written as for `--at`.
+    /// `--until`: one time, written as for `--at`, not before 0 (the rows run from 0 to it).
     @Sendable static func readTime(_ text: String) throws(InvalidValue) -> SampleTimes {
         let read = try readTimes(text)
         guard read.times.count == 1 else { throw InvalidValue(expected: "one time in seconds", culprit: text) }
+        guard !read.times[0].isNegative else { throw InvalidValue(expected: "a time of 0 or more", culprit: text) }
         return read
     }
 
@@ -339,12 +340,8 @@ let interface = Interface(
 }
 
 @Sendable func plotCommand(_ arguments: ParsedArguments) throws(ExitStatus) {
+    // A negative --until is refused where the option is read.
     let until = arguments.value(Options.until)?.times.first
-    if let until, until.isNegative {
-        throw reportUsage(Diagnostic(.invalidValue(option: "--until", value: until.description, expected: "a time of 0 or more"),
-                                     at: .none, hint: "the plot starts at 0"),
-                          usage: "usage: " + arguments.command.usage)
-    }
     let file = try readSource(arguments.positional(0))
     let (outcome, _, _) = try evaluated(file, arguments)
     let (plot, diagnostics) = makePlot(outcome, source: file.name, until: until)

@@ -51,7 +51,7 @@ struct DiagnosticCatalogTests {
         .mixedValueKinds(property: "a.color", here: "a number", first: "a colour"), .neverStarts,
         .needsUntil(binding: "spin"), .plotNeedsUntil(binding: "spin"), .conflictingOptions("--at", "--until"),
         .notATerminal(command: "play"), .animation(.infinite("reverse")),
-        .animation(.foreverOfInstant),
+        .animation(.foreverOfInstant), .staggerNothing, .reservedName("from", role: .event),
     ]
 
     @Test(arguments: samples)
@@ -78,6 +78,8 @@ struct DiagnosticCatalogTests {
         #expect(DiagnosticKind.piInDegrees(written: "2*pi", degrees: 2 * Double.pi).severity == .warning)
         #expect(DiagnosticKind.piInDegrees(written: "2*pi", degrees: 2 * Double.pi).message == "`2*pi` degrees is 6.283 degrees")
         #expect(Diagnostic.Note(.parenOpenedHere, at: .none).message == "the `(` opened here")
+        #expect(DiagnosticKind.reservedName("from", role: .event).message == "`from` is a reserved word and cannot name an event")
+        #expect(DiagnosticKind.staggerNothing.severity == .warning && DiagnosticKind.staggerNothing.id == "stagger-nothing")
     }
 
     // MARK: Counts: checked once, by the parser

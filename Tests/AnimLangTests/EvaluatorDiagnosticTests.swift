@@ -38,6 +38,56 @@ struct EvaluatorDiagnosticTests {
         Case(source: "view a x 1\nview a y 2\nlet f = fadeIn a", location: "2:6", id: "duplicate-view", message: "declared twice"),
         Case(source: "let a = wait 9000000000000000000 ; wait 9000000000000000000", location: "1:9", id: "overflow", message: "too large"),
         Case(source: "let a = wait 1e400", location: "1:14", id: "non-finite-number", message: ""),
+        // §6: colours, points and keyframes, stagger, springs, events, forever.
+        Case(source: "let a = move ball from 0 to 100", location: "1:24", id: "wrong-value-kind", message: "`move` takes points, not a number"),
+        Case(source: "let a = move ball from (0, 0) to 100", location: "1:34", id: "wrong-value-kind", message: "`move` takes points"),
+        Case(source: "let a = fade b from red to blue", location: "1:21", id: "wrong-value-kind", message: "`fade` takes numbers, not a colour"),
+        Case(source: "let a = color b from red to 3", location: "1:29", id: "wrong-value-kind", message: "`color` takes colours, not a number"),
+        Case(source: "let a = animate b.x from (0, 1) to (1, 2)", location: "1:26", id: "wrong-value-kind",
+             message: "`animate` takes numbers or colours, not a point"),
+        Case(source: "let a = animate b.x from red to 2", location: "1:33", id: "wrong-value-kind",
+             message: "`animate` takes values of one kind, not a colour and a number"),
+        Case(source: "view b x (0, 0)\nlet a = fadeIn b", location: "1:10", id: "wrong-value-kind",
+             message: "`view` takes a number or a colour, not a point"),
+        Case(source: "let a = color ball from rde to blue", location: "1:25", id: "unknown-color", message: "unknown colour `rde`"),
+        Case(source: "let a = color ball from xyz to blue", location: "1:25", id: "unknown-color", message: "unknown colour `xyz`"),
+        Case(source: "view b color bleu\nlet a = fadeIn b", location: "1:14", id: "unknown-color", message: "unknown colour `bleu`"),
+        Case(source: "view b color 3\nlet a = color b from red to blue", location: "2:22", id: "mixed-kinds",
+             message: "`b.color` is given a colour here and a number elsewhere"),
+        Case(source: "let a = color b from red to blue ; animate b.color from 0 to 1", location: "1:57", id: "mixed-kinds",
+             message: "`b.color` is given a number here and a colour elsewhere"),
+        Case(source: "let a = color b from rgb(1, 2 3) to red", location: "1:31", id: "invalid-color-function",
+             message: "all by commas or all by spaces"),
+        Case(source: "let a = color b from rgb(1, 2) to red", location: "1:22", id: "invalid-color-function",
+             message: "`rgb(…)` takes three channels and an optional alpha"),
+        Case(source: "let a = color b from rgb(256 0 0) to red", location: "1:26", id: "invalid-color-channel", message: "red must be 0 to 255, not `256`"),
+        Case(source: "let a = color b from rgb(255 0 0 / 1.5) to red", location: "1:36", id: "invalid-color-channel",
+             message: "alpha must be 0 to 1, not `1.5`"),
+        Case(source: "let a = color b from hsl(0 120% 50%) to red", location: "1:28", id: "invalid-color-channel",
+             message: "saturation must be 0% to 100%, not `120%`"),
+        Case(source: "let a = color b from #abcde to red", location: "1:22", id: "expected-number", message: "found `#abcde`"),
+        Case(source: "let a = animate b.x through 0, 1 at 60%, 2 at 40%, 3", location: "1:47", id: "invalid-keyframe-offset",
+             message: "keyframe offset 40% comes after 60%"),
+        Case(source: "let a = animate b.x through 0", location: "1:29", id: "too-few-keyframes", message: "two keyframes or more"),
+        Case(source: "let a = animate b.x through 0, 1, 2 at 90%", location: "1:40", id: "invalid-keyframe-offset",
+             message: "the last keyframe is always at 100%, not 90%"),
+        Case(source: "let a = animate b.x through 0 at 10%, 1", location: "1:34", id: "invalid-keyframe-offset",
+             message: "the first keyframe is always at 0%, not 10%"),
+        Case(source: "let a = animate b.x through 0, 1 at 120%, 2", location: "1:37", id: "invalid-keyframe-offset", message: "outside 0% to 100%"),
+        Case(source: "let a = animate b.x through 0, 10, 0 with ease-out-back", location: "1:43", id: "non-monotone-warp",
+             message: "time would run backwards"),
+        Case(source: "let a = fadeIn x staggered by -1s", location: "1:31", id: "negative-duration", message: "must not be negative"),
+        Case(source: "let a = fadeIn x with spring(damping 0)", location: "1:38", id: "spring-never-settles", message: "never settles"),
+        Case(source: "let a = fadeIn x with spring(bounce 1)", location: "1:37", id: "spring-never-settles", message: "never settles"),
+        Case(source: "let a = (fadeIn x ; fadeIn y) with spring", location: "1:36", id: "non-monotone-warp",
+             message: "springs count as not monotone"),
+        Case(source: "let a = emit from", location: "1:14", id: "reserved-name", message: "`from` is a reserved word and cannot name an event"),
+        Case(source: "let a = emit 3", location: "1:14", id: "expected-name", message: "expected a name after `emit`, found `3`"),
+        Case(source: "let a = emit x repeated forever", location: "1:16", id: "forever-of-instant", message: "lasts 0s"),
+        Case(source: "let a = (fadeIn x repeated forever) reversed", location: "1:37", id: "infinite-animation", message: "cannot reverse"),
+        Case(source: "let a = (fadeIn x repeated forever) looped", location: "1:37", id: "infinite-animation", message: "cannot loop"),
+        Case(source: "let a = (fadeIn x repeated forever) in 2s", location: "1:37", id: "infinite-animation", message: "cannot retime"),
+        Case(source: "let a = (fadeIn x repeated forever) with ease-in", location: "1:37", id: "infinite-animation", message: "cannot ease"),
     ]
 
     @Test(arguments: cases)
@@ -51,6 +101,45 @@ struct EvaluatorDiagnosticTests {
         #expect(file.location(of: error.range.start).description == testCase.location, "\(render(outcome.diagnostics, in: file))")
         #expect(testCase.message.isEmpty || error.message.contains(testCase.message), "\(error.message)")
         #expect(outcome.scene == nil)
+    }
+
+    /// Warnings of §6: the result is still evaluated.
+    @Test(arguments: [
+        ("let a = (fadeIn x repeated forever) ; fadeOut y", "1:39", "never-starts", "this never starts: the animation before it repeats forever"),
+        ("let a = wait 1 staggered by 1s", "1:16", "stagger-nothing", "nothing to stagger: no view has a tween here"),
+        ("let a = (emit x ; wait 1) staggered by 80ms", "1:27", "stagger-nothing", "nothing to stagger"),
+    ])
+    func reportsTheWarning(_ source: String, _ location: String, _ id: String, _ message: String) {
+        let file = SourceFile(name: "case.anim", text: source)
+        let outcome = run(file)
+        #expect(!outcome.hasErrors && outcome.scene != nil, "\(render(outcome.diagnostics, in: file))")
+        let warnings = outcome.diagnostics.filter { $0.severity == .warning }
+        #expect(warnings.map { "\(file.location(of: $0.range.start)) \($0.id)" } == ["\(location) \(id)"], "\(render(outcome.diagnostics, in: file))")
+        #expect(warnings.first.map { $0.message.contains(message) && $0.hint != nil } == true)
+    }
+
+    /// Hints that say what to write instead.
+    @Test(arguments: [
+        ("let a = move ball from 0 to 100", "`move` goes between points: `move V from (0, 0) to (100, 50)`"),
+        ("let a = fade b from red to blue", "to animate a colour, write `color V from red to blue` or `animate V.fill from red to blue`"),
+        ("let a = color ball from rde to blue", "did you mean `red`?"),
+        ("let a = color ball from xyz to blue", "a colour is a CSS name (`red`, `rebeccapurple`), `#rrggbb`, `rgb(R G B)` or `hsl(H S% L%)`"),
+        ("let a = animate b.x from foo to 1", "a value is a number, a colour (`red`, `#3366ff`, `rgb(…)`, `hsl(…)`) or a point `(x, y)`"),
+        ("let a = animate b.x from red to 2", "the values of one tween are all of one kind, and this one starts with a colour"),
+        ("let a = color b from #abcde to red", "`#abcde` is read as a comment: a hex colour is `#` and 3, 4, 6 or 8 hex digits"),
+        ("let a = fadeIn x #fade in", "`#fade` reads as a colour; a comment needs a space after `#`: `# fade`"),
+        ("let a = animate b.x through 0, 10, 0 with ease-out-back",
+         "the pieces between keyframes do not span the whole tween; to ease each piece, write them as a `;` of tweens: "
+            + "`animate V.P from A to B with ease-out-back ; animate V.P from B to C with ease-out-back`"),
+        ("let a = (fadeIn x ; fadeIn y) with bouncy spring", "overshooting curves work on a single tween: move `with bouncy spring` onto the tweens inside"),
+        ("let a = (fadeIn x repeated forever) reversed", "apply it to the part that repeats, before `repeated forever`"),
+        ("let a = emit from", "event names are plain names, such as `emit landed` or `emit from_`"),
+        ("let a = emit", "to fire an event, write `emit NAME`, such as `emit landed`"),
+    ])
+    func hintsSayWhatToWrite(_ source: String, _ hint: String) {
+        let file = SourceFile(name: "case.anim", text: source)
+        let errors = run(file).diagnostics.filter { $0.severity == .error }
+        #expect(errors.first?.hint == hint, "\(render(errors, in: file))")
     }
 
     @Test func independentErrorsAreAllReportedWithoutCascades() {
@@ -76,6 +165,22 @@ struct EvaluatorDiagnosticTests {
         let outcome = run(SourceFile(name: "x.anim", text: "let final = fadeIn x"), binding: "finl")
         #expect(outcome.diagnostics.map(\.id) == ["unknown-binding"])
         #expect(outcome.diagnostics.first?.hint == "did you mean `final`?")
+    }
+
+    /// §6's mistakes as `animc check` shows them: `FILE:LINE:COL: error: message`,
+    /// the line, a caret under the mistake, the hint, and notes at the other place.
+    @Test func renderedBeyondNumbersDiagnosticsMatchTheirGolden() {
+        let source = """
+            view card color #3366ff
+            let press = move card from 0 to 100
+            let tint = color card from rde to blue ; animate card.color from 0 to 1
+            let path = animate card.x through 0, 50 at 60%, 80 at 40%, 100 with ease-out-back
+            let wobble = fadeIn card with spring(damping 0)
+            let spin = (rotate card from 0 to 360 repeated forever) reversed ; emit done
+            let cascade = wait 1 staggered by 80ms
+            """
+        let file = SourceFile(name: "card.anim", text: source)
+        expectMatchesGolden(render(run(file).diagnostics, in: file), "diagnostics/beyond-numbers.txt")
     }
 
     @Test func renderedDiagnosticsMatchTheirGolden() {
