@@ -239,7 +239,9 @@ extension CompiledScene {
     private func placeCopy(_ body: [Piece], of block: RepetitionBlock, copy: Int, property: Property, initial: Value?) -> [Piece]? {
         guard let shift = try? block.period.multiplied(by: Int64(copy)) else { return nil }
         func scene(_ u: Instant) -> Instant? {
-            guard let exact = u.exact, let shifted = try? exact.adding(shift) else { return nil }
+            // A warp inside the body places its windows at inexact instants: they move approximately.
+            guard let exact = u.exact else { return block.path.affine.invert(Instant(approximately: u.seconds + shift.seconds)) }
+            guard let shifted = try? exact.adding(shift) else { return nil }
             return block.path.affine.invert(Instant(shifted))
         }
         var placed: [Piece] = []
