@@ -123,7 +123,8 @@ func cssKeyframes(_ keyframes: [WebExport.Keyframe]) -> [WebExport.Keyframe] {
     var index = 0
     while index < keyframes.count {
         var end = index
-        while end + 1 < keyframes.count, keyframes[end + 1].offset == keyframes[index].offset { end += 1 }
+        // A run: one offset, or offsets a few rounding errors apart (a stylesheet prints them alike, and CSS merges them).
+        while end + 1 < keyframes.count, keyframes[end + 1].offset - keyframes[index].offset <= cssCoincident { end += 1 }
         let offset = keyframes[index].offset
         guard end > index else {
             out.append(keyframes[index])
@@ -153,6 +154,11 @@ func cssKeyframes(_ keyframes: [WebExport.Keyframe]) -> [WebExport.Keyframe] {
 /// fraction of the duration: a hundredth of ``WebExport/window``, and ten
 /// thousand times a double's rounding at 1.
 let cssJump = 1e-12
+
+/// Offsets closer than this are one offset to ``cssKeyframes(_:)``: a
+/// hundredth of ``cssJump``, far above the rounding of offsets computed two
+/// ways (0.08333333333333331 and …333 print alike once multiplied by 100).
+let cssCoincident = 1e-14
 
 // MARK: - Shared pieces
 
