@@ -51,6 +51,10 @@ struct DiagnosticCatalogTests {
         .mixedValueKinds(property: "a.color", here: "a number", first: "a colour"), .neverStarts,
         .needsUntil(binding: "spin"), .conflictingOptions("--at", "--until"), .animation(.infinite("reverse")),
         .animation(.foreverOfInstant),
+        .exportMixedPeriods(subject: "`s.rotation`", periods: [Time(1), Time(numerator: 3, denominator: 2) ?? Time(2)]),
+        .exportMixedPeriods(subject: "its events", periods: [Time(1), Time(2)]),
+        .exportUnsettled(binding: "a", property: "s.x"), .exportUnsettled(binding: "a", property: nil),
+        .exportLoops(binding: "spin", period: Time(numerator: 3, denominator: 2) ?? Time(2)),
     ]
 
     @Test(arguments: samples)
@@ -77,6 +81,14 @@ struct DiagnosticCatalogTests {
         #expect(DiagnosticKind.piInDegrees(written: "2*pi", degrees: 2 * Double.pi).severity == .warning)
         #expect(DiagnosticKind.piInDegrees(written: "2*pi", degrees: 2 * Double.pi).message == "`2*pi` degrees is 6.283 degrees")
         #expect(Diagnostic.Note(.parenOpenedHere, at: .none).message == "the `(` opened here")
+        let half = Time(numerator: 3, denominator: 2) ?? Time(2)
+        #expect(DiagnosticKind.exportMixedPeriods(subject: "`s.rotation`", periods: [Time(1), half]).message
+                == "`s.rotation` repeats every 1s and 1.5s at once: an export repeats one period")
+        #expect(DiagnosticKind.exportMixedPeriods(subject: "its events", periods: [Time(1), half]).message
+                == "its events repeat every 1s and 1.5s at once: an export repeats one period")
+        #expect(DiagnosticKind.exportLoops(binding: "spin", period: half).severity == .note)
+        #expect(DiagnosticKind.exportLoops(binding: "spin", period: half).message
+                == "`spin` repeats forever: the file holds one period, 1.5s, which players loop")
     }
 
     // MARK: Counts: checked once, by the parser

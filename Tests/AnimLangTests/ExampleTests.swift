@@ -25,7 +25,8 @@ struct ExampleTests {
         let text = try String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8)
         let file = SourceFile(name: path, text: text)
         let options = EvalOptions(directiveIn: text)
-        let result = evaluateToText(file, binding: options.binding, fps: options.fps, at: options.times, format: .table)
+        let result = evaluateToText(file, binding: options.binding, fps: options.fps, at: options.times, until: options.until,
+                                    format: .table)
         #expect(result.succeeded, "\(path) failed:\n\(result.diagnostics)")
         var transcript = "$ animc eval \(path)\(options.arguments.isEmpty ? "" : " " + options.arguments) --format table\n"
         transcript += result.diagnostics + result.output
@@ -49,6 +50,8 @@ struct EvalOptions {
     var binding: String?
     var fps: Int64 = 10
     var times: [Time]?
+    /// `--until T` (seconds, with an optional `s`): an animation that repeats forever needs it.
+    var until: Time?
 
     init(directiveIn text: String) {
         guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("# eval:") }) else { return }
@@ -60,6 +63,8 @@ struct EvalOptions {
                 times = words.popFirst()?.split(separator: ",").compactMap { Time(decimal: $0) }
             case "--fps":
                 fps = words.popFirst().flatMap { Int64($0) } ?? 10
+            case "--until":
+                until = words.popFirst().flatMap { Time(decimal: $0.hasSuffix("s") ? $0.dropLast() : $0) }
             case "--binding":
                 binding = words.popFirst().map(String.init)
             default:
