@@ -481,12 +481,17 @@ struct KeyframeBuilder {
 
         /// The interval fitted, or cut (at its extreme, or in halves) until it
         /// fits; down to 1/64 frame, where what is left (only near a jump the
-        /// search missed) holds.
+        /// search missed) holds. A stretch that still climbs by more than 64
+        /// tolerances there (a steep one, as expo's middle composed with a
+        /// bounce's kinks) is cut on, down to 1/4096 frame: a hold across it
+        /// would be off by that climb.
         private mutating func refine(_ a: FramePoint, _ va: [Double], _ b: FramePoint, _ vb: [Double]) throws(KeyframeLimitReached) {
             guard b.value > a.value else { return }
             let (curve, fits, split) = fit(a, va, b, vb, tame: true)
             if fits { return try emit(a.value, va, curve ?? UnitBezier.linear) }
-            if b.value - a.value <= 1.0 / 64 { return try emit(a.value, va, curve == nil || split == nil ? nil : curve) }
+            let climb = zip(va, vb).map { abs($1 - $0) }.max() ?? 0
+            let floor = climb > 64 * bakeTolerance ? 1.0 / 4096 : 1.0 / 64
+            if b.value - a.value <= floor { return try emit(a.value, va, curve == nil || split == nil ? nil : curve) }
             let middle: FramePoint
             if let split, split > 0.05, split < 0.95 {
                 middle = FramePoint(approximately: a.value + (b.value - a.value) * split)
