@@ -30,6 +30,14 @@ k + 0.5, and compares with `animc eval --at` at t = frame / fps:
 ThorVG does not update the transform of a layer whose opacity is 0, nor the
 colour of a fill whose opacity is 0 (nothing is drawn), so those are compared
 only where they are visible.
+An animation that repeats forever exports one round (op = L·fps frames) for
+players to loop: it is checked at every frame of the round and between them
+(k + 0.2 and k + 0.5 up to op), at frames one, two and seven rounds on played
+as their frame modulo op (against `animc eval` at the later time), and by
+lottie-web's own looping: `loop: true`, `play()`, `advanceTime(ms)` past op,
+which must land on that frame and show what `animc eval` says then. Its
+markers must be the events `animc eval` lists in the rows of the round.
+
 Prints `N passed, M failed, K skipped` (one per program) and exits non-zero
 on any failure. Never plays in real time: every frame is sought.
 """
@@ -71,6 +79,7 @@ class Case:
         self.times = times            # list of frames (float), sorted
         self.markers = markers        # expected [(name, frame)] or None
         self.program = program        # generated text, for first-mention order
+        self.loop_times = []          # a looping file: [(milliseconds past op, expected row)] for lottie-web to play
         self.failures = []
         self.comparisons = 0
 
@@ -78,15 +87,25 @@ class Case:
         self.failures.append(message)
 
 
-def check_times(op):
-    """Frames k = 0 … op − 1, and k + 0.2, k + 0.5 below the last one, as exact fractions of a frame."""
+def check_times(op, loops=False):
+    """Frames k = 0 … op − 1, and k + 0.2, k + 0.5 below the last one (below op when the file loops: the round
+    goes on to op, the next round's frame 0), as exact fractions of a frame."""
     frames = set()
     for k in range(op):
         frames.add(Fraction(k))
-        if k + 1 < op:
+        if k + 1 < op or loops:
             frames.add(Fraction(5 * k + 1, 5))
             frames.add(Fraction(2 * k + 1, 2))
     return sorted(frames)
+
+
+def later_rounds(op):
+    """Frames past a looping file's op: (frame played, frame of the animation), one, two and seven rounds on."""
+    pairs = []
+    for rounds in (1, 2, 7):
+        for k in (Fraction(0), Fraction(1, 2), Fraction(op, 3), Fraction(2 * op - 1, 2)):
+            pairs.append((k, rounds * op + k))
+    return pairs
 
 
 def parse_value(text):
@@ -99,20 +118,40 @@ def parse_value(text):
     return float(text)
 
 
-def is_cancelled(csv_text):
-    """`animc eval --format csv` of a cancelled animation: a header and no rows."""
-    return len([line for line in csv_text.splitlines() if line]) <= 1
-
-
 def parse_csv(text):
+    """Rows of `animc eval --format csv`; the `events` cell stays text."""
     lines = [line for line in text.splitlines() if line]
     header = lines[0].split(",")
     rows = []
     for line in lines[1:]:
         cells = line.split(",")
-        # The `events` column is checked against the markers, not as a value.
-        rows.append({name: parse_value(cell) for name, cell in zip(header[1:], cells[1:]) if name != "events"})
+        rows.append({name: (cell if name == "events" else parse_value(cell)) for name, cell in zip(header[1:], cells[1:])})
     return rows
+
+
+def expand_events(cell):
+    """`tick×3 land` as sorted names, one per firing."""
+    names = []
+    for word in (cell or "").split():
+        name, _, count = word.partition("\u00d7")
+        names.extend([name] * (int(count) if count else 1))
+    return sorted(names)
+
+
+def check_markers(case, frames, rows):
+    """Markers are the events `animc eval` lists: those in each row's (previous, this] frames."""
+    markers = [(m.get("cm"), m.get("tm")) for m in case.doc.get("markers", [])]
+    previous = None
+    for frame, row in zip(frames, rows):
+        want = expand_events(row.get("events"))
+        got = sorted(name for name, tm in markers if tm <= frame and (previous is None or tm > previous))
+        if got != want:
+            case.fail(f"markers in frames ({previous}, {frame}] are {got}, but `animc eval` fires {want}")
+            return
+        previous = frame
+    late = [(name, tm) for name, tm in markers if frames and tm > frames[-1]]
+    if late:
+        case.fail(f"markers after the last frame: {late}")
 
 
 def run(command, **options):
@@ -127,44 +166,42 @@ def export_case(animc, name, path, fps, work, program=None):
     with open(out) as handle:
         doc = json.load(handle)
     op = int(doc["op"])
-    frames = check_times(op)
-    at = ",".join(f"{(frame / fps).numerator}/{(frame / fps).denominator}" for frame in frames)
+    # `op` is one past the last frame: as many frames as `animc eval --fps` prints rows. An animation
+    # that repeats forever (eval needs --until) loops one round: frame op is the next round's frame 0.
+    rows = run([animc, "eval", path, "--format", "csv", "--fps", str(fps)])
+    loops = rows.returncode != 0 and "repeats forever" in rows.stderr
+    frames = check_times(op, loops)
+    played = [(frame, frame) for frame in frames] + (later_rounds(op) if loops else [])
+    at = ",".join(f"{(frame / fps).numerator}/{(frame / fps).denominator}" for _, frame in played)
     evaluated = run([animc, "eval", path, "--format", "csv", "--at", at])
     if evaluated.returncode != 0:
         return None, evaluated.stderr
-    if is_cancelled(evaluated.stdout):
+    cancelled = evaluated.stdout.strip() in ("cancelled", "time")   # a cancelled animation is a table with no rows
+    if cancelled:
         # A cancelled animation exports as one still frame of the views at rest.
-        expected = [{} for _ in frames]
+        expected = [{} for _ in played]
         if op != 1:
             result.stderr += f"a cancelled animation should export one frame, not {op}\n"
     else:
         expected = parse_csv(evaluated.stdout)
-    case = Case(name, path, doc, fps, expected, [float(f) for f in frames], markers=timeline_events(animc, path, fps),
-                program=program)
-    # `op` is one past the last frame: as many frames as `animc eval --fps` prints rows.
-    rows = run([animc, "eval", path, "--format", "csv", "--fps", str(fps)])
-    if rows.returncode == 0 and not is_cancelled(rows.stdout):
+    case = Case(name, path, doc, fps, expected, [float(f) for f, _ in played], markers=[], program=program)
+    if rows.returncode == 0 and not cancelled:
         count = len([line for line in rows.stdout.splitlines() if line]) - 1
         if count != op:
             case.fail(f"op is {op}, but `animc eval --fps {fps}` prints {count} rows")
     if len(case.expected) != len(case.times):
         case.fail(f"eval printed {len(case.expected)} rows for {len(case.times)} times")
+        return case, result.stderr
+    if any("events" in row for row in expected):
+        check_markers(case, [float(f) for f in frames], expected[:len(frames)])
+        case.markers = [(m["cm"], m["tm"]) for m in doc.get("markers", [])]   # what ThorVG must read back
+    if loops:
+        if rows.returncode == 0:
+            case.fail("the file loops, but the animation ends")
+        # lottie-web's own loop: played on from frame 0 by the milliseconds of the later frames.
+        for (frame, later), row in zip(played[len(frames):], expected[len(frames):]):
+            case.loop_times.append((float(later / fps * 1000), float(frame), row))
     return case, result.stderr
-
-
-def timeline_events(animc, path, fps):
-    """The events `animc timeline` lists (name, exact time), as (name, frame) markers in time order."""
-    listed = run([animc, "timeline", path])
-    markers, inside = [], False
-    for line in listed.stdout.splitlines():
-        words = line.split()
-        if words[:2] == ["event", "time"]:
-            inside = True
-        elif inside and len(words) == 2:
-            markers.append((words[0], float(Fraction(words[1].rstrip("s"))) * fps))
-        elif inside:
-            break
-    return markers
 
 
 def fixture_cases(directory):
@@ -335,15 +372,27 @@ CASES.forEach(function (c) {
     var box = document.createElement('div');
     document.getElementById('stage').appendChild(box);
     var anim = lottie.loadAnimation({container: box, renderer: 'svg', loop: false, autoplay: false, animationData: c.doc});
-    c.times.forEach(function (frame) {
-      anim.goToAndStop(frame, true);
-      var layers = anim.renderer.elements.map(function (el) {
+    var read = function () {
+      return anim.renderer.elements.map(function (el) {
         var m = el.finalTransform.mProp, group = el.itemsData[0].it;
         return {nm: el.data.nm, x: m.px.v, y: m.py.v, r: m.r.v * 180 / Math.PI, s: [m.s.v[0], m.s.v[1]], o: m.o.v,
                 c: Array.prototype.slice.call(group[1].c.v, 0, 3), fo: group[1].o.v,
                 size: Array.prototype.slice.call(group[0].sh.s.v, 0, 2)};
       });
-      record.frames.push({frame: anim.currentFrame, layers: layers});
+    };
+    c.times.forEach(function (frame) {
+      anim.goToAndStop(frame, true);
+      record.frames.push({frame: anim.currentFrame, layers: read()});
+    });
+    // A looping file, played by the player's own loop: from frame 0, on by so many milliseconds.
+    record.loops = [];
+    (c.loop || []).forEach(function (ms) {
+      anim.goToAndStop(0, true);
+      anim.loop = true;
+      anim.play();
+      anim.advanceTime(ms);
+      record.loops.push({frame: anim.currentFrame, layers: read()});
+      anim.pause();
     });
     anim.destroy();
     box.remove();
@@ -359,7 +408,8 @@ def play_lottie_web(cases, player, chromium, work):
     data = os.path.join(work, "cases.js")
     with open(data, "w") as handle:
         handle.write("var CASES = ")
-        json.dump([{"name": c.name, "doc": c.doc, "times": c.times} for c in cases], handle)
+        json.dump([{"name": c.name, "doc": c.doc, "times": c.times, "loop": [ms for ms, _, _ in c.loop_times]} for c in cases],
+                  handle)
         handle.write(";\n")
     page = os.path.join(work, "page.html")
     with open(page, "w") as handle:
@@ -384,33 +434,45 @@ def compare_lottie_web(case, record, views, spans):
         if abs(played["frame"] - frame) > 1e-9:
             case.fail(f"lottie-web: asked for frame {frame}, showed {played['frame']}")
             return
-        for layer in played["layers"]:
-            view = layer["nm"]
-            want = expected_layer(row, view)
-            home = homes.setdefault(view, (layer["x"] - want["x"], layer["y"] - want["y"]))
-            # lottie-web keeps a property's value until it changes by more than 1e-5 of its
-            # own units (px, radians, factors, 0–1 opacity): STEP is that hysteresis.
-            checks = [
-                ("x", layer["x"] - home[0], want["x"], tolerance(spans[(view, "x")]) + STEP),
-                ("y", layer["y"] - home[1], want["y"], tolerance(spans[(view, "y")]) + STEP),
-                ("rotation", layer["r"], want["rotation"], tolerance(spans[(view, "rotation")]) + math.degrees(STEP)),
-                ("scale", layer["s"][0], want["scale"], tolerance(spans[(view, "scale")], want["scale"], True) + STEP),
-                ("scale y", layer["s"][1], want["scale"], tolerance(spans[(view, "scale")], want["scale"], True) + STEP),
-                ("opacity", layer["o"], want["opacity"], tolerance(spans[(view, "opacity")]) + STEP),
-                ("width", abs(layer["size"][0]), abs(want["w"]), tolerance(spans[(view, "w")], want["w"], True) + STEP),
-                ("height", abs(layer["size"][1]), abs(want["h"]), tolerance(spans[(view, "h")], want["h"], True) + STEP),
-            ]
-            if want["color"] is not None:
-                r, g, b, a = want["color"]
-                for index, channel in enumerate((r, g, b)):
-                    checks.append(("rgb"[index], layer["c"][index], channel, 1.0))
-                checks.append(("fill alpha", layer["fo"], a, 1 / 255 + STEP))
-            for what, got, expected, allowed in checks:
-                case.comparisons += 1
-                if not (abs(got - expected) <= allowed):
-                    case.fail(f"lottie-web frame {frame:g} (t = {frame / case.fps:.6g}s) {view} {what}: {got:.9g}, "
-                              f"animc says {expected:.9g} (allowed {allowed:.3g})")
+        compare_web_layers(case, frame, row, played["layers"], spans, homes)
     check_layout(case, homes, "lottie-web")
+    for (ms, frame, row), played in zip(case.loop_times, record.get("loops", [])):
+        if abs(played["frame"] - frame) > 1e-6:
+            case.fail(f"lottie-web looping: {ms:g} ms from frame 0 landed on frame {played['frame']}, not {frame}")
+            return
+        compare_web_layers(case, frame, row, played["layers"], spans, homes, f"looping {ms:g} ms: ")
+    if len(record.get("loops", [])) != len(case.loop_times):
+        case.fail(f"lottie-web looping: {len(record.get('loops', []))} results for {len(case.loop_times)} times")
+
+
+def compare_web_layers(case, frame, row, layers, spans, homes, label=""):
+    """lottie-web's layers at one frame against `animc eval`'s row."""
+    for layer in layers:
+        view = layer["nm"]
+        want = expected_layer(row, view)
+        home = homes.setdefault(view, (layer["x"] - want["x"], layer["y"] - want["y"]))
+        # lottie-web keeps a property's value until it changes by more than 1e-5 of its
+        # own units (px, radians, factors, 0–1 opacity): STEP is that hysteresis.
+        checks = [
+            ("x", layer["x"] - home[0], want["x"], tolerance(spans[(view, "x")]) + STEP),
+            ("y", layer["y"] - home[1], want["y"], tolerance(spans[(view, "y")]) + STEP),
+            ("rotation", layer["r"], want["rotation"], tolerance(spans[(view, "rotation")]) + math.degrees(STEP)),
+            ("scale", layer["s"][0], want["scale"], tolerance(spans[(view, "scale")], want["scale"], True) + STEP),
+            ("scale y", layer["s"][1], want["scale"], tolerance(spans[(view, "scale")], want["scale"], True) + STEP),
+            ("opacity", layer["o"], want["opacity"], tolerance(spans[(view, "opacity")]) + STEP),
+            ("width", abs(layer["size"][0]), abs(want["w"]), tolerance(spans[(view, "w")], want["w"], True) + STEP),
+            ("height", abs(layer["size"][1]), abs(want["h"]), tolerance(spans[(view, "h")], want["h"], True) + STEP),
+        ]
+        if want["color"] is not None:
+            r, g, b, a = want["color"]
+            for index, channel in enumerate((r, g, b)):
+                checks.append(("rgb"[index], layer["c"][index], channel, 1.0))
+            checks.append(("fill alpha", layer["fo"], a, 1 / 255 + STEP))
+        for what, got, expected, allowed in checks:
+            case.comparisons += 1
+            if not (abs(got - expected) <= allowed):
+                case.fail(f"lottie-web {label}frame {frame:g} (t = {frame / case.fps:.6g}s) {view} {what}: {got:.9g}, "
+                          f"animc says {expected:.9g} (allowed {allowed:.3g})")
 
 
 def check_layout(case, homes, player, slack=1e-6):

@@ -14,6 +14,15 @@ the browser computed with the table:
 * events: the `animc-event`s fired while seeking forwards through the rows
   are the table's `events` column, row by row.
 
+An animation that repeats forever (its Web Animations JSON says `"duration":
+"Infinity"`) is also checked past its example's rows: at every frame of
+`animc eval --until T` with T three of its longest periods past the time
+everything has settled (`settled` + 3 × `period`, events too), and at a few
+instants a thousand and a million periods on (`animc eval --at`, values
+only, clear of the instants where a value may jump), where only the
+browser's infinite iterations can take it; the page must say
+`animc.duration === Infinity`.
+
 Prints one line per failure and `N passed, M failed`; exits 1 on any failure.
 With --screenshots DIR it also saves PNGs of the player (Chromium's own
 `--screenshot`, with the page's `#t=`) for a person to look at.
@@ -33,6 +42,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from fractions import Fraction
 
 sys.dont_write_bytecode = True  # no __pycache__ beside the scripts
 
@@ -335,6 +345,43 @@ CSS_ROWS = """
 """
 
 
+def frames_per_second(args):
+    """The --fps of an example's eval arguments (eval's default is 10)."""
+    for index, word in enumerate(args):
+        if word == "--fps" and index + 1 < len(args):
+            return args[index + 1]
+        if word.startswith("--fps="):
+            return word[len("--fps="):]
+    return "10"
+
+
+def forever_tables(name, path, animc, model, args, tally):
+    """Rows past an endless animation's example rows: every frame up to three
+    periods past where it settles, then instants far ahead (values only)."""
+    # (Times as short fractions: `settled` may be a third written as a decimal.)
+    settled = Fraction(str(model["settled"])).limit_denominator(10**6)
+    period = Fraction(str(model["period"])).limit_denominator(10**6)
+    horizon = settled + 3 * period
+    code, out, err = run_animc(animc, ["eval", path, "--format", "csv", "--fps", frames_per_second(args),
+                                       "--until", f"{horizon.numerator}/{horizon.denominator}"])
+    tables = []
+    if code != 0:
+        tally.check(False, f"{name}: animc eval --until failed: {err.strip()[:300]}")
+    else:
+        tables.append(("forever", read_table(out), True))
+    # Far out, a browser's time (milliseconds in a double) cannot tell the sides of a jump apart, so
+    # these instants stay clear of the fractions of a period a script writes; on a microsecond grid.
+    far = [settled + k * period + q * period for k in (1000, 1000000) for q in (Fraction(3141, 10000), Fraction(7071, 10000))]
+    far = [Fraction(round(t * 10**6), 10**6) for t in far]
+    code, out, err = run_animc(animc, ["eval", path, "--format", "csv", "--at",
+                                       ",".join(f"{t.numerator}/{t.denominator}" for t in far)])
+    if code != 0:
+        tally.check(False, f"{name}: animc eval --at failed: {err.strip()[:300]}")
+    else:
+        tables.append(("far", read_table(out), False))
+    return tables
+
+
 def check_program(name, path, animc, tab, workdir, tally):
     args = eval_arguments(path)
     code, out, err = run_animc(animc, ["eval", path, "--format", "csv"] + args)
@@ -352,25 +399,34 @@ def check_program(name, path, animc, tab, workdir, tally):
         state = tab.evaluate("({ cancelled: animc.cancelled, values: animc.values() })")
         tally.check(bool(state["cancelled"]) and state["values"] == {}, f"{name}: a cancelled animation's page says so")
         return
-    times = table["times"]
-    tab.open("file://" + base + ".html#t=0")
-    result = tab.evaluate(PAGE_ROWS % json.dumps(times))
-    compare_rows(name, "html", table, result["rows"], tally)
-    compare_events(name, table, result["events"], tally)
-    # The stylesheet, on plain elements.
     code, css, err = run_animc(animc, ["export", path, "--to", "css"])
     code2, waapi, err2 = run_animc(animc, ["export", path, "--to", "waapi"])
     if code != 0 or code2 != 0:
         tally.check(False, f"{name}: animc export --to css/waapi failed: {(err + err2).strip()[:300]}")
         return
     model = json.loads(waapi)
+    tables = [("", table, True)]
+    if model["duration"] == "Infinity":
+        tables += forever_tables(name, path, animc, model, args, tally)
     channels = [dict(c, selector=e["selector"]) for e in model["elements"] for c in e["channels"]]
     markup = "\n".join(line.strip()[2:].strip() for line in css.split("*/")[0].splitlines() if "<div data-view=" in line)
     with open(base + ".css.html", "w", encoding="utf-8") as handle:
         handle.write(CSS_PAGE % (css, markup, json.dumps(channels)))
-    tab.open("file://" + base + ".css.html")
-    rows = tab.evaluate(CSS_ROWS % json.dumps(times))
-    compare_rows(name, "css", table, rows, tally)
+    for label, rows_table, with_events in tables:
+        suffix = " " + label if label else ""
+        times = rows_table["times"]
+        tab.open("file://" + base + ".html#t=0")
+        if label == "forever":
+            endless = tab.evaluate("animc.duration === Infinity && animc.window === %s" % json.dumps(model["window"]))
+            tally.check(endless, f"{name}: the page says it lasts Infinity, its scrubber showing {model['window']} s")
+        result = tab.evaluate(PAGE_ROWS % json.dumps(times))
+        compare_rows(name, "html" + suffix, rows_table, result["rows"], tally)
+        if with_events:
+            compare_events(name, rows_table, result["events"], tally)
+        # The stylesheet, on plain elements.
+        tab.open("file://" + base + ".css.html")
+        rows = tab.evaluate(CSS_ROWS % json.dumps(times))
+        compare_rows(name, "css" + suffix, rows_table, rows, tally)
 
 
 def compare_events(name, table, fired_rows, tally):

@@ -1,7 +1,7 @@
 """Seeded `.anim` programs for the web check: tweens over the properties the
 player draws (and one it does not), with waits, `;`, `||`, `reversed`,
 `^ n`, `looped`, `repeated`, `in`, `delayed by` and `with` easings of every
-family. Forms the language gains later (colours, `emit`, springs) are used
+family; and one more for every ten that repeats forever. Forms the language gains later (colours, `emit`, springs) are used
 when `animc check` accepts a probe of them, so the check grows with it.
 """
 
@@ -109,6 +109,23 @@ class Generator:
                  f"let final = ({self.expr(2)}) ^ {count} ; {self.expr(1)}"]
         return "\n".join(lines) + "\n"
 
+    def endless(self, index):
+        """A part that repeats forever: alone, after a prefix, beside a finite part, or delayed."""
+        rng = self.rng
+        part = f"({self.expr(2)}) {rng.choice(['repeated forever', 'looped forever'])}"
+        shape = rng.random()
+        if shape < 0.3:
+            body = part
+        elif shape < 0.6:
+            body = f"{self.expr(1)} ; {part}"
+        elif shape < 0.85:
+            body = f"{self.expr(1)} || {part}"
+        else:
+            body = f"{part} delayed by {rng.choice(DURATIONS)}"
+        lines = [f"# eval: --until 4 --fps {rng.choice([4, 10, 20])}", f"# generated program {index} (checks/web_programs.py)",
+                 "let final = " + body]
+        return "\n".join(lines) + "\n"
+
     def program(self, index):
         rng = self.rng
         lines = [f"# generated program {index} (checks/web_programs.py)"]
@@ -165,9 +182,21 @@ def with_times(animc, source):
     return "# eval: --at " + ",".join(f"{t.numerator}/{t.denominator}" for t in times) + "\n" + source
 
 
+def exports(animc, source):
+    """Whether `animc export --to waapi` takes it (a part repeating forever with two periods on one property is refused)."""
+    with tempfile.NamedTemporaryFile("w", suffix=".anim", delete=False) as handle:
+        handle.write(source)
+        path = handle.name
+    try:
+        return subprocess.run([animc, "export", path, "--to", "waapi"], capture_output=True, text=True).returncode == 0
+    finally:
+        os.unlink(path)
+
+
 def generate_programs(count, seed, animc):
     """`count` programs that `animc eval` accepts (at most 400 rows each), the same for the same seed;
-    one in twenty repeats a part too many times to list, sampled at chosen instants."""
+    one in twenty repeats a part too many times to list, sampled at chosen instants; then `count // 10`
+    that repeat forever (from a generator of their own, so the others stay as they were)."""
     features = {name for name, probe in PROBES.items() if accepted(animc, probe)}
     rng = random.Random(seed)
     programs = []
@@ -180,5 +209,13 @@ def generate_programs(count, seed, animc):
         else:
             source = generator.program(len(programs))
         if source and accepted(animc, source):
+            programs.append(source)
+    endless_rng = random.Random(seed * 7919 + 1)
+    wanted = len(programs) + count // 10
+    attempts = 0
+    while len(programs) < wanted and attempts < count * 2:
+        attempts += 1
+        source = Generator(endless_rng, features).endless(len(programs))
+        if accepted(animc, source) and exports(animc, source):
             programs.append(source)
     return programs

@@ -284,8 +284,18 @@ public enum DiagnosticKind: Equatable, Sendable {
     case exportTooManyEvents(binding: String, limit: Int)
     /// A value that is not a finite number where an export needs one.
     case exportNotFinite(property: String)
-    /// An animation that never ends (`forever`), which an export cannot hold yet.
+    /// An animation that never ends (`forever`) in a way the export cannot
+    /// loop (Lottie loops the whole file: it needs one period from the start).
     case exportForever(binding: String)
+    /// A property (or the events) that endless repetitions of different
+    /// periods drive at once: `subject` is "`v.p`" or "its events".
+    case exportMixedPeriods(subject: String, periods: [Time])
+    /// An animation that repeats forever but does not settle into one period
+    /// per property (a property, or the scene's exact time when `nil`).
+    case exportUnsettled(binding: String, property: String?)
+    /// A Lottie file that holds one period of an animation that repeats
+    /// forever, for players to loop (a note).
+    case exportLoops(binding: String, period: Time)
 
     /// The stable identifier.
     public var id: String {
@@ -380,6 +390,9 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .exportTooManyEvents: return "too-many-events"
         case .exportNotFinite: return "not-finite"
         case .exportForever: return "export-forever"
+        case .exportMixedPeriods: return "export-mixed-periods"
+        case .exportUnsettled: return "export-unsettled"
+        case .exportLoops: return "export-loops"
         }
     }
 
@@ -387,6 +400,8 @@ public enum DiagnosticKind: Equatable, Sendable {
         switch self {
         case .piInDegrees, .neverStarts, .staggerNothing, .exportApproximated, .exportDropsProperties, .exportCancelled:
             return .warning
+        case .exportLoops:
+            return .note
         case .leadingDecimalPoint, .lonePipe, .nulByte, .unexpectedCharacter, .invalidUTF8, .expectedItem, .expectedName,
              .reservedName, .expectedProperty, .expectedPropertyName, .expectedToken, .expectedExpression, .expectedOperator,
              .expectedCount, .expectedTarget, .expectedNumber, .expectedEasing, .expectedStepPosition, .unclosedParen,
@@ -405,7 +420,7 @@ public enum DiagnosticKind: Equatable, Sendable {
              .decreasingKeyframeOffset, .valueKind, .mixedValueKinds, .needsUntil, .plotNeedsUntil, .conflictingOptions,
              .notATerminal,
              .exportTooLong, .exportTooManyKeyframes, .exportTooManyEvents,
-             .exportNotFinite, .exportForever:
+             .exportNotFinite, .exportForever, .exportMixedPeriods, .exportUnsettled:
             return .error
         }
     }
@@ -639,7 +654,14 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .exportNotFinite(let property):
             return "`\(property)` is not a finite number, which an export cannot carry"
         case .exportForever(let binding):
-            return "`\(binding)` never ends: an export needs an animation that does"
+            return "`\(binding)` never ends, and does not repeat from its start: a Lottie file can only loop as a whole"
+        case .exportMixedPeriods(let subject, let periods):
+            let every = listedNames(periods.prefix(4).map { "\($0)s" })
+            return "\(subject) \(subject.hasPrefix("`") ? "repeats" : "repeat") every \(every) at once: an export repeats one period"
+        case .exportUnsettled(let binding, let property):
+            return "`\(binding)` repeats forever, but \(property.map { "`\($0)`" } ?? "its timing") does not settle into one period"
+        case .exportLoops(let binding, let period):
+            return "`\(binding)` repeats forever: the file holds one period, \(period)s, which players loop"
         }
     }
 

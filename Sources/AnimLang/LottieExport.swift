@@ -39,6 +39,16 @@ import Animations
 /// A cancelled animation exports as one still frame of every view the file
 /// names, at rest (with a warning); an animation that lasts 0 s is one frame
 /// showing the state at its instant.
+///
+/// **Forever.** A Lottie file plays `[ip, op]`, and players loop the whole of
+/// it (lottie-web's `loop` is `true` unless told otherwise). So an animation
+/// that repeats forever exports when every property (and the events) repeats
+/// from time 0 with periods that share a common multiple `L` of at most
+/// ``longestLoop`` that is a whole number of frames: the file holds
+/// `[0, L]`, `op` is `L·fps` (frame `op` is the next round's frame 0, which
+/// the player shows by looping), and a note says so. An animation with a
+/// prefix before it repeats (`fadeIn s ; spin repeated forever`) cannot loop
+/// as a whole: that is an error (`export-forever`) with a hint.
 public struct LottieExport: Sendable {
     /// The document, or `nil` when an error stopped the export.
     public let document: LottieJSON?
@@ -55,6 +65,9 @@ public struct LottieExport: Sendable {
     public static let keyframeLimit = 2_000_000
     /// The most markers (events) an export may write.
     public static let markerLimit = 10_000
+    /// The longest round an animation that repeats forever may loop (the
+    /// least common multiple of its periods).
+    public static let longestLoop = Time(60)
     /// The side of a square when a view has no `width`, `height` or `size`.
     public static let defaultSize = 60.0
     /// The space around everything the animation reaches.
@@ -120,9 +133,78 @@ private func exportLottie(compiled: CompiledScene?, scene: Scene, name: String, 
     let listed = Set(views)
     let properties = Set(compiled?.properties ?? []).union(initial.keys)
     views += Set(properties.map(\.view)).subtracting(listed).sorted()
-    var exporter = LottieExporter(compiled: compiled, scene: scene, name: name, views: views, initial: initial,
-                                  fps: Int64(max(1, fps)), range: range)
+    var played = compiled
+    var loop: Time?
+    if let compiled, compiled.isInfinite {
+        switch loopedRound(compiled, name: name, initial: initial, fps: Int64(max(1, fps)), at: range) {
+        case .success(let round):
+            played = round.scene
+            loop = round.period
+        case .failure(let error):
+            return LottieExport(document: nil, diagnostics: [error])
+        }
+    }
+    var exporter = LottieExporter(compiled: played, scene: scene, name: name, views: views, initial: initial,
+                                  fps: Int64(max(1, fps)), range: range, loop: loop)
     return exporter.export()
+}
+
+/// One round of an animation that repeats forever, to loop: the scene over
+/// `[0, L]` and `L`, the least common multiple of its periods; or the error
+/// that says why it cannot loop as a whole.
+private func loopedRound(_ compiled: CompiledScene, name: String, initial: [Property: Value], fps: Int64,
+                         at range: SourceRange) -> Result<(scene: CompiledScene, period: Time), Diagnostic> {
+    let loopsWhole = "Lottie loops the whole file: export a binding that repeats from its start, e.g. `x repeated forever`"
+    let state: SteadyState
+    do {
+        state = try compiled.steadyState(initial: initial)
+    } catch {
+        return .failure(foreverError(error, binding: name, at: range))
+    }
+    // Every property, and the events, repeat from time 0.
+    let prefixed = compiled.properties.first { state.cycles[$0]?.start.isZero != true }
+    if let property = prefixed {
+        let cycle = state.cycles[property]
+        let why = cycle.map { "`\(property)` repeats only from \($0.start)s on" } ?? "`\(property)` plays once, before the rest repeats"
+        return .failure(Diagnostic(.exportForever(binding: name), at: range, hint: "\(why). \(loopsWhole)"))
+    }
+    var periods = state.cycles.values.map(\.period)
+    if let events = state.eventCycle {
+        guard events.start.isZero else {
+            return .failure(Diagnostic(.exportForever(binding: name), at: range,
+                                       hint: "its events repeat only from \(events.start)s on. \(loopsWhole)"))
+        }
+        periods.append(events.period)
+    }
+    let distinct = Set(periods).sorted()
+    guard let period = Time.commonMultiple(of: distinct), !(LottieExport.longestLoop < period) else {
+        let list = distinct.prefix(4).map { "\($0)s" }.joined(separator: ", ")
+        return .failure(Diagnostic(.exportForever(binding: name), at: range,
+                                   hint: "its periods (\(list)) meet again only after more than \(LottieExport.longestLoop)s, "
+                                    + "longer than a Lottie round may last: give them periods with a small common multiple"))
+    }
+    guard let frames = try? period.multiplied(by: fps), frames.denominator == 1 else {
+        // L = n/d in lowest terms: L·fps is whole exactly when d divides fps.
+        let needed = period.denominator
+        return .failure(Diagnostic(.exportForever(binding: name), at: range,
+                                   hint: "one round lasts \(period)s, not a whole number of frames at \(fps) fps: "
+                                    + "export with --fps a multiple of \(needed)"))
+    }
+    let round: CompiledScene
+    do {
+        round = try compiled.unrolled(through: period)
+    } catch {
+        return .failure(Diagnostic(.cannotSample(binding: name, error), at: range))
+    }
+    // Events at the round's start fire again where it ends (the next round's start).
+    let events = round.allEvents(limit: LottieExport.markerLimit) ?? []
+    let atStart = Set(events.filter { $0.time == Instant(.zero) }.map(\.name))
+    let atEnd = Set(events.filter { $0.time == Instant(period) }.map(\.name))
+    guard atStart == atEnd else {
+        return .failure(Diagnostic(.exportForever(binding: name), at: range,
+                                   hint: "its events at 0s and at \(period)s differ, so the rounds do not start alike. \(loopsWhole)"))
+    }
+    return .success((round, period))
 }
 
 // MARK: - The exporter
@@ -138,9 +220,12 @@ private struct LottieExporter {
     let duration: Time
     /// Every property some segment animates.
     let animated: Set<Property>
+    /// For an animation that repeats forever: the round the file holds and players loop.
+    let loop: Time?
 
     init(compiled: CompiledScene?, scene: Scene, name: String, views: [String], initial: [Property: Value], fps: Int64,
-         range: SourceRange) {
+         range: SourceRange, loop: Time? = nil) {
+        self.loop = loop
         self.compiled = compiled
         self.scene = scene
         self.name = name
@@ -172,15 +257,19 @@ private struct LottieExporter {
             diagnostics.append(Diagnostic(.exportCancelled(binding: name, format: "Lottie"), at: range,
                                           hint: "the file shows every view it names at rest"))
         }
-        guard let frames = FrameTimes(duration: duration, fps: fps).count, frames <= LottieExport.frameLimit else {
+        // A loop's frames are those of one round, [0, L): frame op = L·fps is the next round's frame 0.
+        let counted = FrameTimes(duration: duration, fps: fps).count.map { loop == nil ? $0 : $0 - 1 }
+        guard let frames = counted, frames <= LottieExport.frameLimit else {
             return failure(.exportTooLong(binding: name, duration: duration, fps: fps, limit: LottieExport.frameLimit),
                            hint: "export at a lower --fps, or a shorter binding")
         }
-        if compiled?.isInfinite == true {
-            return failure(.exportForever(binding: name), hint: "export one round of it: the binding that `repeated forever` repeats")
-        }
-        guard let events = compiled.map({ $0.allEvents(limit: LottieExport.markerLimit) }) ?? [] else {
+        guard var events = compiled.map({ $0.allEvents(limit: LottieExport.markerLimit) }) ?? [] else {
             return failure(.exportTooManyEvents(binding: name, limit: LottieExport.markerLimit), hint: nil)
+        }
+        if let loop {
+            events.removeAll { !($0.time < Instant(loop)) }
+            diagnostics.append(Diagnostic(.exportLoops(binding: name, period: loop), at: range,
+                                          hint: "lottie-web loops unless given `loop: false`; frame \(frames) (`op`) is the next round's frame 0"))
         }
         var views = viewNames.enumerated().map { index, name in makeView(name, index: index) }
         let dropped = droppedProperties(views)

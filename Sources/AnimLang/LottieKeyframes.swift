@@ -480,43 +480,27 @@ struct KeyframeBuilder {
         private static let half = Time(numerator: 1, denominator: 2) ?? .zero
 
         /// The interval fitted, or cut (at its extreme, or in halves) until it
-        /// fits; down to 1/64 frame, where what is left holds when it is a
-        /// jump the search missed (its middle sits at one end). A steep but
-        /// continuous stretch (its middle in between) is cut on, down to
-        /// 1/1024 frame, and then drawn with its best cubic: far closer than
-        /// a hold at any fractional frame a player may show.
+        /// fits; down to 1/64 frame, where what is left (only near a jump the
+        /// search missed) holds. A stretch that still climbs by more than 64
+        /// tolerances there (a steep one, as expo's middle composed with a
+        /// bounce's kinks) is cut on, down to 1/4096 frame: a hold across it
+        /// would be off by that climb.
         private mutating func refine(_ a: FramePoint, _ va: [Double], _ b: FramePoint, _ vb: [Double]) throws(KeyframeLimitReached) {
             guard b.value > a.value else { return }
             let (curve, fits, split) = fit(a, va, b, vb, tame: true)
             if fits { return try emit(a.value, va, curve ?? UnitBezier.linear) }
-            let length = b.value - a.value
-            var middle = a.toward(b, Plan.half)
-            var vm: [Double]?
-            if length <= 1.0 / 64 {
-                let centre = sample(middle)
-                guard length > 1.0 / 1024, isBetween(centre, va, vb) else {
-                    return try emit(a.value, va, isBetween(centre, va, vb) ? curve ?? UnitBezier.linear
-                                    : curve == nil || split == nil ? nil : curve)
-                }
-                vm = centre
-            } else if let split, split > 0.05, split < 0.95 {
+            let climb = zip(va, vb).map { abs($1 - $0) }.max() ?? 0
+            let floor = climb > 64 * bakeTolerance ? 1.0 / 4096 : 1.0 / 64
+            if b.value - a.value <= floor { return try emit(a.value, va, curve == nil || split == nil ? nil : curve) }
+            let middle: FramePoint
+            if let split, split > 0.05, split < 0.95 {
                 middle = FramePoint(approximately: a.value + (b.value - a.value) * split)
+            } else {
+                middle = a.toward(b, Plan.half)
             }
-            let value = vm ?? sample(middle)
-            try refine(a, va, middle, value)
-            try refine(middle, value, b, vb)
-        }
-
-        /// Whether `middle` lies well inside the span from `a` to `b` (a tenth
-        /// of the way or more from each end, along the direction of travel):
-        /// what a continuous curve does at the middle of a short interval, and
-        /// a jump does not.
-        private func isBetween(_ middle: [Double], _ a: [Double], _ b: [Double]) -> Bool {
-            let delta = zip(b, a).map { $0 - $1 }
-            let norm = delta.reduce(0) { $0 + $1 * $1 }
-            guard norm > equalTolerance * equalTolerance else { return false }
-            let along = zip(zip(middle, a), delta).reduce(0) { $0 + ($1.0.0 - $1.0.1) * $1.1 } / norm
-            return along >= 0.1 && along <= 0.9
+            let vm = sample(middle)
+            try refine(a, va, middle, vm)
+            try refine(middle, vm, b, vb)
         }
 
         // MARK: Jumps inside baked spans

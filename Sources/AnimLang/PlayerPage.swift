@@ -26,13 +26,22 @@ import Animations
 /// Controls: play/pause (space), a scrubber with the time, speed 0.25×–4×,
 /// loop, ←/→ to step one frame (1/60 s); `#t=1.5` in the address seeks there
 /// and pauses.
+///
+/// An animation that repeats forever has `window.animc.duration` =
+/// `Infinity` and `window.animc.window` = the stretch the scrubber shows
+/// (where everything has settled, and two of the longest period); time
+/// keeps running past it (the scrubber then rests at its end, the clock
+/// counts on), there is nothing to loop, and `seek(t)` works for any
+/// `t ≥ 0`: the browser's own infinite iterations play the periods. Repeating
+/// events fire at every period they pass (seeking far ahead at once, each
+/// fires for its latest 10,000 periods only).
 public func playerPage(_ export: WebExport) -> String {
     let stage = StageLayout(export)
     var html = pageHead(export, stage)
     html += "<main>\n<section class=\"stage-panel\">\n"
     html += stage.svg
     html += "</section>\n<aside>\n<h2>Values</h2>\n<table class=\"readout\"><tbody id=\"readout\"></tbody></table>\n"
-    html += "<h2>Events</h2>\n<ol id=\"log\" class=\"log\"><li class=\"none\">" + (export.events.isEmpty ? "none in this animation" : "none yet") + "</li></ol>\n"
+    html += "<h2>Events</h2>\n<ol id=\"log\" class=\"log\"><li class=\"none\">" + (export.events.isEmpty && (export.endless?.repeating?.events.isEmpty ?? true) ? "none in this animation" : "none yet") + "</li></ol>\n"
     html += "</aside>\n</main>\n"
     html += controls
     // Inside <script>, `</` could end the element: `<\/` means the same in a JavaScript string.
@@ -289,7 +298,10 @@ private func pageHead(_ export: WebExport, _ stage: StageLayout) -> String {
     out += pageStyle
     out += stage.css
     out += "</style>\n</head>\n<body>\n<header><h1>\(htmlEscaped(title).replacingBackticks)</h1>"
-    out += "<p class=\"meta\">" + (export.isCancelled ? "cancelled: nothing plays" : "\(formatNumber(export.duration.seconds)) s · "
+    let length = export.endless.map { endless in
+        "repeats forever (every property in its period from \(formatNumber(endless.settled.seconds)) s on)"
+    } ?? "\(formatNumber(export.duration.seconds)) s"
+    out += "<p class=\"meta\">" + (export.isCancelled ? "cancelled: nothing plays" : "\(length) · "
         + "\(export.views.count) view\(export.views.count == 1 ? "" : "s") · "
         + "\(export.columns.count) propert\(export.columns.count == 1 ? "y" : "ies")") + "</p></header>\n"
     return out
@@ -371,7 +383,9 @@ h2 { font-size: 12px; text-transform: uppercase; letter-spacing: 0.06em; color: 
 private let playerScript = """
 "use strict";
 (() => {
-  const D = EXPORT.duration;
+  // An animation that repeats forever lasts Infinity; its scrubber shows a window of it.
+  const D = EXPORT.duration === "Infinity" ? Infinity : EXPORT.duration;
+  const W = Number.isFinite(D) ? D : EXPORT.window;
   const stage = document.getElementById("stage");
   const animations = [];
   const columns = [];
@@ -379,7 +393,9 @@ private let playerScript = """
     const el = document.querySelector(element.selector);
     for (const channel of element.channels) el.style.setProperty(channel.variable, channel.start);
     for (const call of element.animations) {
-      const animation = el.animate(call.keyframes, call.options);
+      const options = Object.assign({}, call.options);
+      if (options.iterations === "Infinity") options.iterations = Infinity;
+      const animation = el.animate(call.keyframes, options);
       animation.pause();
       animations.push(animation);
     }
@@ -448,35 +464,63 @@ private let playerScript = """
   // Events fire as the playhead passes them: (previous, now], or [0, now] at first.
   const log = document.getElementById("log");
   let passed = -Infinity;
+  function fire(name, time) {
+    stage.dispatchEvent(new CustomEvent("animc-event", { bubbles: true, detail: { name, time } }));
+    const none = log.querySelector(".none");
+    if (none) none.remove();
+    const item = document.createElement("li");
+    item.innerHTML = '<span class="at"></span>';
+    item.firstChild.textContent = time.toFixed(3) + " s";
+    item.append(name);
+    log.prepend(item);
+    while (log.childElementCount > 200) log.lastElementChild.remove();
+  }
+  // Repeating events (forever): each at its time in (from, from + period], and every period after it.
+  const REPEATING = EXPORT.repeatingEvents || null;
+  const FIRINGS = 10000, SLACK = 1e-9;
   function pass(from, to) {
+    const fired = [];
     for (const event of EXPORT.events) {
-      if (event.time > from && event.time <= to) {
-        stage.dispatchEvent(new CustomEvent("animc-event", { bubbles: true, detail: { name: event.name, time: event.time } }));
-        const none = log.querySelector(".none");
-        if (none) none.remove();
-        const item = document.createElement("li");
-        item.innerHTML = '<span class="at"></span>';
-        item.firstChild.textContent = event.time.toFixed(3) + " s";
-        item.append(event.name);
-        log.prepend(item);
-      }
+      if (event.time > from && event.time <= to) fired.push([event.time, event.name]);
     }
+    if (REPEATING && REPEATING.period > 0) {
+      const P = REPEATING.period;
+      // A firing at t counts in (from, to] when from + SLACK < t ≤ to + SLACK: rounding of t never fires it twice.
+      // Bounded loops: far out, k·P stops telling neighbouring k apart.
+      for (const event of REPEATING.events) {
+        const last = Math.floor((to + SLACK - event.time) / P);
+        let k = Math.max(0, Math.floor((from - event.time) / P) - 1, last - FIRINGS + 1);
+        for (let n = 0; n < FIRINGS + 2 && k <= last; n += 1, k += 1) {
+          const t = event.time + k * P;
+          if (t > from + SLACK && t <= to + SLACK) fired.push([t, event.name]);
+        }
+      }
+      fired.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+    }
+    for (const [time, name] of fired) fire(name, time);
   }
 
   // The clock: every animation shares the document timeline; the first
   // (or a silent one, when nothing moves) tells the time.
-  const clock = document.body.animate([{ opacity: 1 }, { opacity: 1 }], { duration: D * 1000, fill: "both" });
+  const clock = document.body.animate([{ opacity: 1 }, { opacity: 1 }],
+                                      { duration: W * 1000, fill: "both", iterations: Number.isFinite(D) ? 1 : Infinity });
   clock.pause();
   const all = [clock, ...animations];
   const play = document.getElementById("play"), scrubber = document.getElementById("scrubber");
   const time = document.getElementById("time"), speed = document.getElementById("speed"), loop = document.getElementById("loop");
-  scrubber.max = String(D);
+  scrubber.max = String(W);
+  if (!Number.isFinite(D)) {
+    // Nothing to loop: it never ends.
+    loop.checked = false;
+    loop.disabled = true;
+    loop.parentElement.title = "it repeats forever";
+  }
   let playing = false;
 
   function now() { return Math.min(D, Math.max(0, (clock.currentTime || 0) / 1000)); }
   function show(t) {
-    scrubber.value = String(t);
-    time.value = t.toFixed(3) + " / " + D.toFixed(3) + " s";
+    scrubber.value = String(Math.min(t, W));
+    time.value = t.toFixed(3) + " / " + (Number.isFinite(D) ? D.toFixed(3) : "∞") + " s";
     updateReadout();
   }
   function setTime(t) {
@@ -550,7 +594,7 @@ private let playerScript = """
   }
   addEventListener("hashchange", fromAddress);
 
-  window.animc = { duration: D, cancelled: EXPORT.cancelled, seek(t) { pause(); seek(t); }, values };
+  window.animc = { duration: D, window: W, cancelled: EXPORT.cancelled, seek(t) { pause(); seek(t); }, values };
   if (EXPORT.cancelled) {
     document.querySelector(".stage-panel").innerHTML = '<p class="cancelled">This animation is cancelled: it has nothing to play.</p>';
   }

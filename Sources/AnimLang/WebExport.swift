@@ -36,6 +36,17 @@ import Animations
 /// **Repetitions** kept symbolic (`x ^ 1_000_000_000`) become a second
 /// animation on the property with an iteration count, placed after the
 /// base one so it wins while it runs (``CompiledScene/repetitions(of:initial:)``).
+///
+/// **Forever** (semantics §6.6: exports play it with infinite iterations).
+/// Each property that an endless repetition drives settles, at some time
+/// `S`, into a cycle of one period `P` (``CompiledScene/steadyState(initial:)``):
+/// it becomes a prefix animation over `[0, S]` (fill both, as a finite
+/// export, left out when `S` is 0) and one period `[S, S + P]`, cut out of
+/// the same timeline the same way, played with infinite iterations after a
+/// delay of `S` and no fill, listed after the prefix so that it wins once
+/// it starts. Other properties are animated over the finite part, as
+/// always. Events fire once up to their cycle's start, then one period's
+/// events again and again (``Endless``).
 public struct WebExport: Sendable {
     /// A keyframe: where, what, and the easing of the interval it starts (`nil`: linear).
     public struct Keyframe: Sendable {
@@ -65,6 +76,9 @@ public struct WebExport: Sendable {
         public var iterations: Int
         /// `both` for the property's base animation, `none` for repetitions layered on it.
         public var fillsBoth: Bool
+        /// Iterated forever (``iterations`` is then 1, and means nothing): one
+        /// period of an animation that repeats forever, after its prefix.
+        public var isEndless = false
     }
 
     /// One property of one view.
@@ -99,17 +113,53 @@ public struct WebExport: Sendable {
         }
     }
 
+    /// How an export of an animation that repeats forever goes on.
+    public struct Endless: Sendable {
+        /// Where every property and the events have settled into their cycles.
+        public let settled: Time
+        /// The longest period of a property or of the events.
+        public let period: Time
+        /// Events that repeat, or `nil` when none does.
+        public let repeating: RepeatingEvents?
+
+        public init(settled: Time, period: Time, repeating: RepeatingEvents?) {
+            self.settled = settled
+            self.period = period
+            self.repeating = repeating
+        }
+    }
+
+    /// Events that repeat forever: each of ``events`` fires at its time, in
+    /// `(from, from + period]`, and again every ``period`` after it.
+    public struct RepeatingEvents: Sendable {
+        public let from: Time
+        public let period: Time
+        /// Sorted by time.
+        public let events: [Event]
+
+        public init(from: Time, period: Time, events: [Event]) {
+            self.from = from
+            self.period = period
+            self.events = events
+        }
+    }
+
     /// The binding exported, and the file it came from.
     public let binding: String
     public let source: String
-    /// The duration, exactly.
+    /// The duration, exactly. For one that repeats forever (``endless``),
+    /// the stretch a player's scrubber shows: where everything has settled
+    /// into its cycle, and two of the longest period.
     public let duration: Time
     /// A cancelled animation has no views and no duration.
     public let isCancelled: Bool
     /// In first-mention order (the first `view` declaration or tween target in the file).
     public let views: [View]
-    /// Sorted by time.
+    /// Sorted by time. For one that repeats forever, the events that fire
+    /// once (those of ``Endless/repeating`` come on top).
     public let events: [Event]
+    /// How it goes on, when it repeats forever; `nil` for a finite one.
+    public let endless: Endless?
 
     /// Half-width of the window that holds a breakpoint's value, as a fraction of the duration.
     public static let window = 1e-10
@@ -121,13 +171,15 @@ public struct WebExport: Sendable {
         views.flatMap(\.channels).sorted { $0.property < $1.property }
     }
 
-    public init(binding: String, source: String, duration: Time, isCancelled: Bool, views: [View], events: [Event]) {
+    public init(binding: String, source: String, duration: Time, isCancelled: Bool, views: [View], events: [Event],
+                endless: Endless? = nil) {
         self.binding = binding
         self.source = source
         self.duration = duration
         self.isCancelled = isCancelled
         self.views = views
         self.events = events
+        self.endless = endless
     }
 }
 
@@ -146,10 +198,15 @@ public func webExport(_ outcome: Outcome, source: String = "") -> (WebExport?, [
     guard let compiled else {
         return (WebExport(binding: target.name, source: source, duration: .zero, isCancelled: true, views: [], events: []), [])
     }
-    let (export, approximated) = WebExport.make(compiled, binding: target.name, source: source, initial: outcome.initial,
-                                                viewOrder: outcome.resolved.mentionOrder,
-                                                declaredViews: outcome.program.views.map(\.name))
     let range = target.nameRange == .none ? target.range : target.nameRange
+    let export: WebExport, approximated: [(property: Property, from: Double, to: Double)]
+    do {
+        (export, approximated) = try WebExport.make(compiled, binding: target.name, source: source, initial: outcome.initial,
+                                                    viewOrder: outcome.resolved.mentionOrder,
+                                                    declaredViews: outcome.program.views.map(\.name))
+    } catch {
+        return (nil, [foreverError(error, binding: target.name, at: range)])
+    }
     let warnings = approximated.map { item in
         Diagnostic(.exportApproximated(property: item.property.description, from: item.from, to: item.to), at: range,
                    hint: "the browser shows it less closely than 1e-4 of its range there; `animc eval` has the exact values")
@@ -161,25 +218,45 @@ extension WebExport {
     /// The web export of a compiled scene (``webExport(_:source:)`` is this for a
     /// file), and where it could not follow a property within its bound.
     /// `viewOrder` orders the views (the rest follow, sorted); `events` stands
-    /// are added to the scene's own (see ``placedEvents(_:)``).
+    /// are added to the scene's own (see ``placedEvents(_:)``). A scene that
+    /// repeats forever throws when it does not settle into cycles the web
+    /// can play (``CompiledScene/steadyState(initial:)``); a finite one never throws.
     public static func make(_ scene: CompiledScene, binding: String, source: String = "", initial: [Property: Value] = [:],
                             viewOrder: [String] = [], declaredViews: [String] = [], events: [Event] = [])
-        -> (WebExport, [(property: Property, from: Double, to: Double)]) {
-        var builder = WebExportBuilder(scene: scene, initial: initial)
+        throws(SteadyStateProblem) -> (WebExport, [(property: Property, from: Double, to: Double)]) {
+        let state = try scene.steadyState(initial: initial)
+        var builder = WebExportBuilder(scene: state.unrolled, finiteDuration: scene.duration, state: scene.isInfinite ? state : nil,
+                                       initial: initial)
         var export = builder.export(binding: binding, source: source, viewOrder: viewOrder, declaredViews: declaredViews)
         if !events.isEmpty {
             export = WebExport(binding: export.binding, source: export.source, duration: export.duration, isCancelled: false,
-                               views: export.views, events: (export.events + events).sorted { $0.time < $1.time })
+                               views: export.views, events: (export.events + events).sorted { $0.time < $1.time },
+                               endless: export.endless)
         }
         return (export, builder.approximated)
     }
 }
 
-/// The scene's events, each firing written down (exact times; a time a warp
-/// moved is the nearest exact decimal). None when there are too many to
-/// list (more than 100,000) or they repeat forever.
-func placedEvents(_ scene: CompiledScene) -> [WebExport.Event] {
-    (scene.allEvents() ?? []).map { event in
+/// The error for a scene that repeats forever in a way an export cannot play.
+func foreverError(_ problem: SteadyStateProblem, binding: String, at range: SourceRange) -> Diagnostic {
+    switch problem {
+    case .mixedPeriods(let property, let periods):
+        return Diagnostic(.exportMixedPeriods(subject: "`\(property)`", periods: periods), at: range,
+                          hint: "an export repeats one period per property: give its endless repetitions one period, "
+                            + "or animate them on different properties")
+    case .eventPeriods(let periods):
+        return Diagnostic(.exportMixedPeriods(subject: "its events", periods: periods), at: range,
+                          hint: "their periods have no common multiple that exact time can hold: give them one period")
+    case .unsettled(let property):
+        return Diagnostic(.exportUnsettled(binding: binding, property: property?.description), at: range,
+                          hint: "export a binding whose endless part is `x repeated forever` on a plain clock, or print it "
+                            + "with `animc eval --until`")
+    }
+}
+
+/// Events written down (exact times; a time a warp moved is the nearest exact decimal).
+func placedEvents(_ events: [PlacedEvent]) -> [WebExport.Event] {
+    events.map { event in
         WebExport.Event(name: event.name, time: event.time.exact ?? Time(seconds: event.time.seconds) ?? .zero)
     }
 }
@@ -262,7 +339,12 @@ private struct Span {
 }
 
 private struct WebExportBuilder {
+    /// The scene; for one that repeats forever, unrolled past every cycle (``SteadyState/unrolled``).
     let scene: CompiledScene
+    /// The duration of the scene's finite part: what properties without a cycle are animated over.
+    let finiteDuration: Time
+    /// How a scene that repeats forever settles; `nil` for a finite one.
+    let state: SteadyState?
     let initial: [Property: Value]
     /// Where a curve could not be followed within the bound.
     var approximated: [(property: Property, from: Double, to: Double)] = []
@@ -293,8 +375,10 @@ private struct WebExportBuilder {
         }
     }
 
-    init(scene: CompiledScene, initial: [Property: Value]) {
+    init(scene: CompiledScene, finiteDuration: Time, state: SteadyState?, initial: [Property: Value]) {
         self.scene = scene
+        self.finiteDuration = finiteDuration
+        self.state = state
         self.initial = initial
     }
 
@@ -324,25 +408,55 @@ private struct WebExportBuilder {
         var names = viewOrder.filter { byView[$0] != nil || declaredViews.contains($0) }
         for name in byView.keys.sorted() where !names.contains(name) { names.append(name) }
         let views = names.map { WebExport.View(name: $0, channels: byView[$0] ?? []) }
-        return WebExport(binding: binding, source: source, duration: scene.duration, isCancelled: false, views: views,
-                         events: placedEvents(scene).sorted { $0.time < $1.time })
+        // Every firing, listed (none when there are more than 100,000).
+        let all = placedEvents(scene.allEvents() ?? [])
+        guard let state else {
+            return WebExport(binding: binding, source: source, duration: scene.duration, isCancelled: false, views: views,
+                             events: all.sorted { $0.time < $1.time })
+        }
+        // Forever: once up to the events' cycle, then one period of them again and again.
+        var once = all, repeating: WebExport.RepeatingEvents?
+        if let cycle = state.eventCycle, let end = try? cycle.start.adding(cycle.period) {
+            once = all.filter { $0.time <= cycle.start }
+            repeating = WebExport.RepeatingEvents(from: cycle.start, period: cycle.period,
+                                                  events: all.filter { cycle.start < $0.time && $0.time <= end })
+        }
+        let period = state.longestPeriod ?? .one
+        let window = (try? state.settled.adding(try period.multiplied(by: 2))) ?? state.settled
+        return WebExport(binding: binding, source: source, duration: window, isCancelled: false, views: views,
+                         events: once.sorted { $0.time < $1.time },
+                         endless: WebExport.Endless(settled: state.settled, period: period, repeating: repeating))
     }
 
     // MARK: Animations of one property
 
     mutating func animations(of property: Property) -> [WebExport.Animation] {
-        let duration = scene.duration
-        let start = initial[property]
         guard scene.properties.contains(property) else { return [] }
-        guard duration.isPositive else {
-            let value = scene.value(of: property, at: Instant(.zero), initial: start) ?? .number(0)
+        guard let cycle = state?.cycles[property], let end = try? cycle.start.adding(cycle.period) else {
+            return animations(of: property, from: .zero, to: state == nil ? scene.duration : finiteDuration, layering: true)
+        }
+        // Forever: the prefix as a finite export, then one period, iterated forever after it.
+        let prefix = cycle.start.isPositive ? animations(of: property, from: .zero, to: cycle.start, layering: true) : []
+        guard var period = animations(of: property, from: cycle.start, to: end, layering: false).first else { return prefix }
+        period.isEndless = true
+        period.fillsBoth = false
+        return prefix + [period]
+    }
+
+    /// The animations of `property` over `[from, to]` (delayed by `from`):
+    /// one with fill both, then (`layering`) one per symbolic repetition it
+    /// holds, with an iteration count.
+    private mutating func animations(of property: Property, from: Time, to: Time, layering: Bool) -> [WebExport.Animation] {
+        let start = initial[property]
+        guard let duration = try? to.subtracting(from), duration.isPositive else {
+            let value = scene.value(of: property, at: Instant(from), initial: start) ?? .number(0)
             return [WebExport.Animation(keyframes: [.init(offset: 0, value: value, easing: nil), .init(offset: 1, value: value, easing: nil)],
-                                        delay: 0, duration: 0, iterations: 1, fillsBoth: true)]
+                                        delay: from.seconds, duration: 0, iterations: 1, fillsBoth: true)]
         }
         var pieces: [Piece] = []
         var layers: [WebExport.Animation] = []
-        let repetitions = scene.repetitions(of: property, initial: start)
-        for piece in scene.pieces(of: property, initial: start) {
+        let repetitions = layering ? scene.repetitions(of: property, initial: start) : []
+        for piece in scene.pieces(of: property, initial: start, from: Instant(from), to: Instant(to)) {
             if case .sampled = piece.rule,
                let repetition = repetitions.first(where: { $0.start == piece.start && $0.end == piece.end }),
                let (base, layer) = layered(repetition, property: property) {
@@ -353,11 +467,12 @@ private struct WebExportBuilder {
             pieces.append(piece)
         }
         let spans = pieces.flatMap { self.spans(of: $0, property: property) }
-        let boundaries = [Instant(.zero)] + spans.map(\.end)
+        let boundaries = [Instant(from)] + spans.map(\.end)
         let values = boundaries.map { scene.value(of: property, at: $0, initial: start) ?? .number(0) }
-        let offsets = boundaries.map { fraction($0, of: Instant(.zero), Instant(duration)) }
+        let offsets = boundaries.map { fraction($0, of: Instant(from), Instant(to)) }
         let keyframes = assemble(spans, values: values, offsets: offsets)
-        let base = WebExport.Animation(keyframes: keyframes, delay: 0, duration: duration.seconds, iterations: 1, fillsBoth: true)
+        let base = WebExport.Animation(keyframes: keyframes, delay: from.seconds, duration: duration.seconds, iterations: 1,
+                                       fillsBoth: true)
         return [base] + layers
     }
 

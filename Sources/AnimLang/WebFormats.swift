@@ -21,12 +21,31 @@ import Animations
 /// Register the properties first (`CSS.registerProperty`, or the `@property`
 /// rules of ``stylesheet(_:)``), set each channel's `start` (its value at
 /// time 0) on the element, then animate. Times are milliseconds, as `animate` takes them.
+///
+/// An animation that repeats forever (``WebExport/endless``) has
+/// `"duration": "Infinity"`, and the periods of its properties have
+/// `"iterations": "Infinity"`: JSON has no infinity, and the string is what
+/// JavaScript's `Number("Infinity")` reads as one (Web Animations converts
+/// it so itself; a reader in another language compares the string). Three
+/// more keys say how it settles: `"settled"` (seconds after which every
+/// property and the events repeat), `"period"` (the longest period) and
+/// `"window"` (`settled` + 2 × `period`, what a player shows on its
+/// scrubber); `"events"` lists those that fire once, and
+/// `"repeatingEvents": {"from": F, "period": P, "events": [{"name", "time"}, …]}`
+/// those that fire at their `time` in `(F, F + P]` and every `P` after it.
 public func waapiJSON(_ export: WebExport) -> String {
     var out = "{\n"
     out += "  \"format\": \"animc-waapi 1\",\n"
     out += "  \"source\": \(jsonString(export.source)),\n"
     out += "  \"binding\": \(jsonString(export.binding)),\n"
-    out += "  \"duration\": \(jsonNumber(export.duration.seconds)),\n"
+    if let endless = export.endless {
+        out += "  \"duration\": \"Infinity\",\n"
+        out += "  \"settled\": \(jsonNumber(endless.settled.seconds)),\n"
+        out += "  \"period\": \(jsonNumber(endless.period.seconds)),\n"
+        out += "  \"window\": \(jsonNumber(export.duration.seconds)),\n"
+    } else {
+        out += "  \"duration\": \(jsonNumber(export.duration.seconds)),\n"
+    }
     out += "  \"cancelled\": \(export.isCancelled),\n"
     out += "  \"properties\": ["
     out += registrations(export).map { registration in
@@ -50,7 +69,8 @@ public func waapiJSON(_ export: WebExport) -> String {
                         + "\(jsonString(cssValue(keyframe.value))), \"easing\": \(jsonString(keyframe.easing ?? "linear"))}"
                 }.joined(separator: ",")
                 call += "\n        ],\n        \"options\": {\"duration\": \(jsonNumber(animation.duration * 1000)), "
-                call += "\"delay\": \(jsonNumber(animation.delay * 1000)), \"iterations\": \(animation.iterations), "
+                call += "\"delay\": \(jsonNumber(animation.delay * 1000)), "
+                call += "\"iterations\": \(animation.isEndless ? "\"Infinity\"" : String(animation.iterations)), "
                 call += "\"fill\": \"\(animation.fillsBoth ? "both" : "none")\", \"easing\": \"linear\"}}"
                 return call
             }
@@ -61,6 +81,14 @@ public func waapiJSON(_ export: WebExport) -> String {
     out += export.views.isEmpty ? "],\n" : "\n  ],\n"
     out += "  \"events\": ["
     out += export.events.map { "{\"name\": \(jsonString($0.name)), \"time\": \(jsonNumber($0.time.seconds))}" }.joined(separator: ", ")
+    if let repeating = export.endless?.repeating {
+        out += "],\n  \"repeatingEvents\": {\"from\": \(jsonNumber(repeating.from.seconds)), "
+        out += "\"period\": \(jsonNumber(repeating.period.seconds)), \"events\": ["
+        out += repeating.events.map { "{\"name\": \(jsonString($0.name)), \"time\": \(jsonNumber($0.time.seconds))}" }
+            .joined(separator: ", ")
+        out += "]}\n}\n"
+        return out
+    }
     out += "]\n}\n"
     return out
 }
@@ -69,13 +97,21 @@ public func waapiJSON(_ export: WebExport) -> String {
 /// an `animation` list per view's element (selected by `data-view`), with
 /// the markup the rules expect in the opening comment. CSS merges keyframes
 /// at one offset, where the Web Animations API keeps a jump: see
-/// ``cssKeyframes(_:)``.
+/// ``cssKeyframes(_:)``. The period of an animation that repeats forever
+/// plays `infinite` times, after its prefix (its delay); events have no
+/// place in CSS.
 public func stylesheet(_ export: WebExport) -> String {
     var out = "/* animc export --to css: `\(export.binding)`"
     if !export.source.isEmpty { out += " of \(commentSafe(export.source))" }
-    out += export.isCancelled ? ", which is cancelled: nothing moves.\n" : ", \(formatNumber(export.duration.seconds)) s.\n"
+    if let endless = export.endless {
+        out += ", which repeats forever: from \(formatNumber(endless.settled.seconds)) s on (or sooner), every property "
+        out += "plays its period (\(formatNumber(endless.period.seconds)) s at the longest) again and again.\n"
+    } else {
+        out += export.isCancelled ? ", which is cancelled: nothing moves.\n" : ", \(formatNumber(export.duration.seconds)) s.\n"
+    }
     out += " *\n * Every property of a view is a registered custom property on the view's\n"
-    out += " * element, animated over the whole animation (fill both): draw with\n"
+    out += export.endless == nil ? " * element, animated over the whole animation (fill both): draw with\n"
+        : " * element, animated before it repeats (fill both), then by its period: draw with\n"
     out += " * var(--x), var(--color), … Markup:\n *\n"
     for view in export.views {
         out += " *   <div data-view=\"\(commentSafe(view.name))\"></div>\n"
@@ -97,8 +133,9 @@ public func stylesheet(_ export: WebExport) -> String {
                 }
                 out += "}\n"
                 let fill = animation.fillsBoth ? "both" : "none"
+                let iterations = animation.isEndless ? "infinite" : String(animation.iterations)
                 names.append("\(name) \(cssNumber(animation.duration * 1000))ms linear \(cssNumber(animation.delay * 1000))ms "
-                    + "\(animation.iterations) normal \(fill)")
+                    + "\(iterations) normal \(fill)")
             }
         }
         out += "\n\(selector(of: view.name)) {\n"
@@ -123,7 +160,8 @@ func cssKeyframes(_ keyframes: [WebExport.Keyframe]) -> [WebExport.Keyframe] {
     var index = 0
     while index < keyframes.count {
         var end = index
-        while end + 1 < keyframes.count, keyframes[end + 1].offset == keyframes[index].offset { end += 1 }
+        // A run: one offset, or offsets a few rounding errors apart (a stylesheet prints them alike, and CSS merges them).
+        while end + 1 < keyframes.count, keyframes[end + 1].offset - keyframes[index].offset <= cssCoincident { end += 1 }
         let offset = keyframes[index].offset
         guard end > index else {
             out.append(keyframes[index])
@@ -153,6 +191,11 @@ func cssKeyframes(_ keyframes: [WebExport.Keyframe]) -> [WebExport.Keyframe] {
 /// fraction of the duration: a hundredth of ``WebExport/window``, and ten
 /// thousand times a double's rounding at 1.
 let cssJump = 1e-12
+
+/// Offsets closer than this are one offset to ``cssKeyframes(_:)``: a
+/// hundredth of ``cssJump``, far above the rounding of offsets computed two
+/// ways (0.08333333333333331 and …333 print alike once multiplied by 100).
+let cssCoincident = 1e-14
 
 // MARK: - Shared pieces
 

@@ -21,15 +21,19 @@ public final class CompiledScene: @unchecked Sendable {
     /// The listed events (those outside symbolic repetitions), sorted by time,
     /// then name; one per name and instant (Σ is a set).
     public let events: [PlacedEvent]
+    /// The term this scene was compiled from (for ``unrolled(through:)``),
+    /// and the limit it was compiled with; `nil` for a repetition's body.
+    let source: (term: Term, materializeLimit: Int)?
 
     init(duration: Time, isInfinite: Bool = false, properties: [Property], tracks: [Track], blocks: [RepetitionBlock],
-         events: [PlacedEvent] = []) {
+         events: [PlacedEvent] = [], source: (term: Term, materializeLimit: Int)? = nil) {
         self.duration = duration
         self.isInfinite = isInfinite
         self.properties = properties
         self.tracks = tracks
         self.blocks = blocks
         self.events = events
+        self.source = source
     }
 
     /// The listed segments, sorted by start, then property. Segments inside
@@ -80,6 +84,15 @@ public final class RepetitionBlock: @unchecked Sendable {
         end = isEndless ? Instant(approximately: .infinity)
             : path.backward(Instant(try period.multiplied(by: Int64(count))), upper: true)
     }
+
+    /// The length of one copy in the scene's time, exactly; `nil` when a
+    /// warp shapes the block's clock (or squeezes it to an instant).
+    public var scenePeriod: Time? {
+        guard path.stages.isEmpty, path.collapse == nil else { return nil }
+        let scale = path.affine.scale
+        guard let magnitude = scale.isNegative ? try? scale.negated() : scale else { return nil }
+        return try? period.divided(by: magnitude)
+    }
 }
 
 extension Scene {
@@ -98,7 +111,36 @@ extension Scene {
     public func compile(materializeLimit: Int = Scene.materializeLimit) throws(AnimationError) -> CompiledScene? {
         guard let root else { return nil }
         var compiler = Compiler(materializeLimit: materializeLimit)
-        return try compiler.compile(root, duration: root.duration)
+        let compiled = try compiler.compile(root, duration: root.duration)
+        return CompiledScene(duration: compiled.duration, isInfinite: compiled.isInfinite, properties: compiled.properties,
+                             tracks: compiled.tracks, blocks: compiled.blocks, events: compiled.events,
+                             source: (root, materializeLimit))
+    }
+}
+
+extension CompiledScene {
+    /// This scene over `[0, horizon]` as a finite one, for exporters of a
+    /// scene that repeats forever: every endless repetition (`x repeated
+    /// forever`) becomes as many copies as reach past `horizon` (kept as
+    /// `x repeated n times` is: listed when few, else one symbolic block), so
+    /// its copies' segments can be cut into ``Piece``s and its events listed.
+    /// It equals this scene at every instant of `[0, horizon]` (values and
+    /// events); its ``duration`` is `horizon` and it is not infinite.
+    ///
+    /// ```swift
+    /// let spin = try Scene.tween(rotation, from: 0, to: 360, duration: Time(2)).repeatedForever()
+    /// let window = try spin.compile()?.unrolled(through: Time(5))   // three copies listed, and a fourth past 5 s
+    /// ```
+    ///
+    /// A finite scene comes back with its duration set to `horizon` (past
+    /// its end every property holds). A repetition's body, which keeps no
+    /// term, comes back as it is.
+    public func unrolled(through horizon: Time) throws(AnimationError) -> CompiledScene {
+        guard let source, !horizon.isNegative else { return self }
+        var compiler = Compiler(materializeLimit: source.materializeLimit, unrollingThrough: horizon)
+        let compiled = try compiler.compile(source.term, duration: horizon)
+        return CompiledScene(duration: horizon, properties: compiled.properties, tracks: compiled.tracks, blocks: compiled.blocks,
+                             events: compiled.events, source: source)
     }
 }
 
@@ -205,9 +247,13 @@ private struct Compiler {
     }
 
     let materializeLimit: Int
+    /// Set for ``CompiledScene/unrolled(through:)``: endless repetitions
+    /// become enough copies to reach past this time.
+    let unrollingThrough: Time?
 
-    init(materializeLimit: Int) {
+    init(materializeLimit: Int, unrollingThrough: Time? = nil) {
         self.materializeLimit = materializeLimit
+        self.unrollingThrough = unrollingThrough
     }
 
     /// Bodies of symbolic repetitions, compiled once each (the same `let` may
@@ -236,7 +282,19 @@ private struct Compiler {
                 }
                 events.append(PlacedEvent(name: name, time: path.placeInstant()))
             case .forever(let body) where path.collapse == nil:
-                blocks.append(try symbolicBlock(body, period: body.duration ?? .zero, count: 0, endless: true, path: path))
+                let period = body.duration ?? .zero
+                if let horizon = unrollingThrough, let count = copies(of: period, at: path, reaching: horizon) {
+                    // As `body ^ count`: listed when few, else one symbolic block.
+                    if count.multipliedSaturating(body.leafCount) > materializeLimit {
+                        blocks.append(try symbolicBlock(body, period: period, count: count, path: path))
+                    } else {
+                        for copy in (0..<count).reversed() {
+                            stack.append((body, try path.shifted(by: try period.multiplied(by: Int64(copy)))))
+                        }
+                    }
+                } else {
+                    blocks.append(try symbolicBlock(body, period: period, count: 0, endless: true, path: path))
+                }
             case .power(let body, let count)
                 where path.collapse == nil && count.multipliedSaturating(body.leafCount) > materializeLimit:
                 blocks.append(try symbolicBlock(body, period: body.duration ?? .zero, count: count, path: path))
@@ -278,6 +336,22 @@ private struct Compiler {
         let horizon = duration ?? CompiledScene.horizon(tracks: tracks, blocks: blocks, events: unique)
         return CompiledScene(duration: horizon, isInfinite: duration == nil, properties: properties, tracks: tracks,
                              blocks: blocks, events: unique)
+    }
+
+    /// How many copies of an endless repetition with this period, placed by
+    /// `path`, reach past `horizon`: those that start by it, and one more (at
+    /// a copy boundary the next copy is the one that shows). `nil` when its
+    /// clock is warped or exact time overflows (it stays endless then).
+    private func copies(of period: Time, at path: Path, reaching horizon: Time) -> Int? {
+        guard path.stages.isEmpty, path.affine.isIncreasing, period.isPositive,
+              let start = path.backward(Instant(.zero), upper: false).exact,
+              let next = path.backward(Instant(period), upper: false).exact,
+              let length = try? next.subtracting(start), length.isPositive,
+              let span = try? horizon.subtracting(start) else { return nil }
+        if !span.isPositive { return 1 }
+        let whole = span.floorQuotient(dividingBy: length)
+        guard whole < Int128(Int32.max) else { return nil }
+        return Int(whole) + 2
     }
 
     private mutating func symbolicBlock(_ body: Term, period: Time, count: Int, endless: Bool = false,

@@ -76,9 +76,20 @@ extension CompiledScene {
         pieces(of: property, initial: initial, mergingHolds: true)
     }
 
-    func pieces(of property: Property, initial: Value?, mergingHolds: Bool) -> [Piece] {
+    /// The pieces of `property`'s timeline over `[start, end]` only: those of
+    /// ``pieces(of:initial:)`` cut at `start` and `end` (which become
+    /// breakpoints). An exporter of a scene that repeats forever cuts one
+    /// period out of ``unrolled(through:)`` this way.
+    public func pieces(of property: Property, initial: Value? = nil, from start: Instant, to end: Instant) -> [Piece] {
+        guard start < end else { return [] }
+        return pieces(of: property, initial: initial, mergingHolds: true, from: start, to: end)
+    }
+
+    func pieces(of property: Property, initial: Value?, mergingHolds: Bool, from lower: Instant = Instant(.zero),
+                to upperEnd: Instant? = nil) -> [Piece] {
         guard let track = track(for: property) else { return [] }
-        var breakpoints: [Instant] = [Instant(.zero), Instant(duration)]
+        let upper = upperEnd ?? Instant(duration)
+        var breakpoints: [Instant] = [lower, upper]
         for index in 0..<track.count {
             breakpoints.append(track.starts[index])
             breakpoints.append(track.ends[index])
@@ -89,7 +100,7 @@ extension CompiledScene {
         }
         breakpoints.sort()
         var unique: [Instant] = []
-        for point in breakpoints where !(point < Instant(.zero)) && !(Instant(duration) < point) {
+        for point in breakpoints where !(point < lower) && !(upper < point) {
             if let last = unique.last, last == point { continue }
             unique.append(point)
         }
@@ -228,7 +239,9 @@ extension CompiledScene {
     private func placeCopy(_ body: [Piece], of block: RepetitionBlock, copy: Int, property: Property, initial: Value?) -> [Piece]? {
         guard let shift = try? block.period.multiplied(by: Int64(copy)) else { return nil }
         func scene(_ u: Instant) -> Instant? {
-            guard let exact = u.exact, let shifted = try? exact.adding(shift) else { return nil }
+            // A warp inside the body places its windows at inexact instants: they move approximately.
+            guard let exact = u.exact else { return block.path.affine.invert(Instant(approximately: u.seconds + shift.seconds)) }
+            guard let shifted = try? exact.adding(shift) else { return nil }
             return block.path.affine.invert(Instant(shifted))
         }
         var placed: [Piece] = []

@@ -175,7 +175,9 @@ let interface = Interface(
                     + "stay exact, others become `linear()` within 1e-4 of their range. --to lottie writes Lottie JSON at "
                     + "--fps frames a second: one shape layer per view, its transform carrying x, y, rotation, scale and "
                     + "opacity, its fill the colour; exact keyframe handles where a curve has them, others baked a "
-                    + "keyframe per frame; events as markers. Properties a format cannot carry are named in a warning.",
+                    + "keyframe per frame; events as markers. Properties a format cannot carry are named in a warning. "
+                    + "An animation that repeats forever plays, in a browser, each property's prefix and then its period "
+                    + "with infinite iterations; in Lottie it is one round that players loop (an error when it has a prefix).",
                 options: [Options.binding.spec, Options.to.spec, Options.exportFPS.spec, Options.output.spec],
                 examples: ["animc export examples/talk.anim -o talk.html", "animc export examples/talk.anim --to css",
                            "animc export examples/choreography.anim --to lottie --fps 30 -o choreography.json"],

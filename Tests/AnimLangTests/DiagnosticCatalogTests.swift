@@ -52,6 +52,10 @@ struct DiagnosticCatalogTests {
         .needsUntil(binding: "spin"), .plotNeedsUntil(binding: "spin"), .conflictingOptions("--at", "--until"),
         .notATerminal(command: "play"), .animation(.infinite("reverse")),
         .animation(.foreverOfInstant), .staggerNothing, .reservedName("from", role: .event),
+        .exportMixedPeriods(subject: "`s.rotation`", periods: [Time(1), Time(numerator: 3, denominator: 2) ?? Time(2)]),
+        .exportMixedPeriods(subject: "its events", periods: [Time(1), Time(2)]),
+        .exportUnsettled(binding: "a", property: "s.x"), .exportUnsettled(binding: "a", property: nil),
+        .exportLoops(binding: "spin", period: Time(numerator: 3, denominator: 2) ?? Time(2)),
     ]
 
     @Test(arguments: samples)
@@ -80,6 +84,14 @@ struct DiagnosticCatalogTests {
         #expect(Diagnostic.Note(.parenOpenedHere, at: .none).message == "the `(` opened here")
         #expect(DiagnosticKind.reservedName("from", role: .event).message == "`from` is a reserved word and cannot name an event")
         #expect(DiagnosticKind.staggerNothing.severity == .warning && DiagnosticKind.staggerNothing.id == "stagger-nothing")
+        let half = Time(numerator: 3, denominator: 2) ?? Time(2)
+        #expect(DiagnosticKind.exportMixedPeriods(subject: "`s.rotation`", periods: [Time(1), half]).message
+                == "`s.rotation` repeats every 1s and 1.5s at once: an export repeats one period")
+        #expect(DiagnosticKind.exportMixedPeriods(subject: "its events", periods: [Time(1), half]).message
+                == "its events repeat every 1s and 1.5s at once: an export repeats one period")
+        #expect(DiagnosticKind.exportLoops(binding: "spin", period: half).severity == .note)
+        #expect(DiagnosticKind.exportLoops(binding: "spin", period: half).message
+                == "`spin` repeats forever: the file holds one period, 1.5s, which players loop")
     }
 
     // MARK: Counts: checked once, by the parser

@@ -51,6 +51,7 @@ struct EvalOptions {
     var binding: String?
     var fps: Int64 = 10
     var times: [Time]?
+    /// `--until T` (seconds, with an optional `s`): an animation that repeats forever needs it.
     var until: Time?
 
     init(directiveIn text: String) {
@@ -63,10 +64,10 @@ struct EvalOptions {
                 times = words.popFirst()?.split(separator: ",").compactMap { Time(decimal: $0) }
             case "--fps":
                 fps = words.popFirst().flatMap { Int64($0) } ?? 10
-            case "--binding":
-                binding = words.popFirst().map(String.init)
             case "--until":
                 until = words.popFirst().flatMap { Time(decimal: $0.hasSuffix("s") ? $0.dropLast() : $0) }
+            case "--binding":
+                binding = words.popFirst().map(String.init)
             default:
                 break
             }

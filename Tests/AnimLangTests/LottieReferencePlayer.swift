@@ -90,11 +90,12 @@ struct LottieReferencePlayer {
 
 /// The frames the checks compare at: every frame k of the file, and k + 1/5
 /// and k + 1/2 below the last one, as exact fractions of a frame.
-func lottieCheckFrames(op: Int) -> [(numerator: Int64, denominator: Int64)] {
+func lottieCheckFrames(op: Int, loops: Bool = false) -> [(numerator: Int64, denominator: Int64)] {
     var frames: [(Int64, Int64)] = []
     for k in 0..<Int64(op) {
         frames.append((k, 1))
-        if k + 1 < op {
+        // A file that loops plays on from its last frame to op (the next round's frame 0).
+        if k + 1 < op || loops {
             frames.append((5 * k + 1, 5))
             frames.append((2 * k + 1, 2))
         }

@@ -257,7 +257,7 @@ struct WebExportTests {
         let events = [WebExport.Event(name: "start", time: .zero), WebExport.Event(name: "half", time: half),
                       WebExport.Event(name: "tick", time: Time(2)), WebExport.Event(name: "tock", time: Time(2)),
                       WebExport.Event(name: "end", time: Time(4))]
-        let (export, approximated) = WebExport.make(compiled, binding: "fixture", source: "WebExportTests.swift",
+        let (export, approximated) = try WebExport.make(compiled, binding: "fixture", source: "WebExportTests.swift",
                                                     viewOrder: ["ball", "box"], events: events)
         #expect(approximated.isEmpty)
         Self.checkStructure(export, "fixture")

@@ -47,6 +47,23 @@ struct ExportCommandTests {
         #expect(result.errors.contains("hint: export at a lower --fps"))
     }
 
+    /// Forever (the bug this answers: `--to css` wrote a 0 s animation holding 0, exit 0).
+    @Test func animationsThatRepeatForeverExportWithInfiniteIterationsOrALoopingRound() throws {
+        let spin = "let spin = rotate s from 0 to 360 in 1.5s repeated forever\n"
+        let css = try animc(["export", "-", "--to", "css"], input: spin)
+        #expect(css.status == 0 && css.errors.isEmpty, "\(css.errors)")
+        #expect(css.output.contains("animc-s-rotation 1500ms linear 0ms infinite normal none;"))
+        let lottie = try animc(["export", "-", "--to", "lottie"], input: spin)
+        #expect(lottie.status == 0)
+        #expect(lottie.errors.contains("note: `spin` repeats forever: the file holds one period, 1.5s, which players loop"))
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(lottie.output.utf8)) as? [String: Any])
+        #expect(document["op"] as? Double == 90)
+        let prefixed = try animc(["export", "-", "--to", "lottie"], input: "let a = fadeIn s in 0.5s ; " + spin.dropFirst(11))
+        #expect(prefixed.status == 1 && prefixed.output.isEmpty)
+        #expect(prefixed.errors.contains("<stdin>:1:5: error: `a` never ends, and does not repeat from its start"), "\(prefixed.errors)")
+        #expect(prefixed.errors.contains("hint: `s.opacity` plays once, before the rest repeats. Lottie loops the whole file"))
+    }
+
     @Test func usageErrors() throws {
         let webFPS = try animc(["export", "examples/talk.anim", "--fps", "30"])
         #expect(webFPS.status == 2)
