@@ -10,7 +10,8 @@
 #   bash checks/plot.sh                    # what CI runs
 #   bash checks/plot.sh --keep /tmp/plots  # keep the SVGs and PNGs
 #
-# A file's `# plot: ARGS` line (say `--until 3`) is passed to `animc plot`.
+# A file's `# plot: ARGS` line (say `--until 3`) is passed to `animc plot`;
+# without one, the `--until T` of its `# eval:` line.
 # Installs Debian's librsvg2-bin and chromium-headless-shell when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -56,6 +57,10 @@ png_size() {
 for source in examples/*.anim Tests/AnimLangTests/Golden/plot/fixtures/*.anim; do
   name=$(basename "$source" .anim)
   args=$(sed -n 's/^# plot: //p' "$source" | head -n 1)
+  if [ -z "$args" ]; then
+    # An example that repeats forever says where to stop on its `# eval:` line.
+    args=$(sed -n 's/^# eval: .*\(--until [^ ]*\).*/\1/p' "$source" | head -n 1)
+  fi
   svg="$work/$name.svg"
   # shellcheck disable=SC2086
   if ! "$animc" plot "$source" $args -o "$svg" 2>"$work/$name.err"; then
