@@ -205,6 +205,13 @@ public enum DiagnosticKind: Equatable, Sendable {
     case neverStarts
     /// `x staggered by d` where no view has a segment in x.
     case staggerNothing
+    /// Distinct tweens tie on one property (semantics §4), so it shows
+    /// their mean (warning): `playing` while they play, else while they
+    /// hold their ends; `from` and `to` are the stretch, in seconds.
+    case tie(property: String, count: Int, from: String, to: String, playing: Bool)
+    /// `all views` in the evaluated binding reaches views that only `let`s
+    /// it does not use name (warning).
+    case strayViews(views: [String], bindings: [String], target: String)
 
     // MARK: Resolver
 
@@ -342,6 +349,8 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .mixedValueKinds: return "mixed-kinds"
         case .neverStarts: return "never-starts"
         case .staggerNothing: return "stagger-nothing"
+        case .tie: return "tie"
+        case .strayViews: return "stray-views"
         case .unknownSpringParameter: return "unknown-spring-parameter"
         case .duplicateSpringParameter: return "duplicate-spring-parameter"
         case .missingSpringParameter: return "missing-spring-parameter"
@@ -398,7 +407,7 @@ public enum DiagnosticKind: Equatable, Sendable {
 
     public var severity: Diagnostic.Severity {
         switch self {
-        case .piInDegrees, .neverStarts, .staggerNothing, .exportApproximated, .exportDropsProperties, .exportCancelled:
+        case .piInDegrees, .neverStarts, .staggerNothing, .tie, .strayViews, .exportApproximated, .exportDropsProperties, .exportCancelled:
             return .warning
         case .exportLoops:
             return .note
@@ -539,6 +548,15 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "this never starts: the animation before it repeats forever"
         case .staggerNothing:
             return "nothing to stagger: no view has a tween here"
+        case .tie(let property, let count, let from, let to, let playing):
+            let tweens = count > 1 ? "\(count) tweens" : "several tweens"
+            return playing
+                ? "`\(property)` is driven by \(tweens) at once from \(from)s to \(to)s, so it shows their mean"
+                : "`\(property)` holds the ends of \(tweens) at once from \(from)s to \(to)s, so it shows their mean"
+        case .strayViews(let views, let bindings, let target):
+            let named = listedNames(views.prefix(8).map { "`\($0)`" } + (views.count > 8 ? ["\(views.count - 8) more"] : []))
+            let lets = listedNames(bindings.prefix(4).map { "`\($0)`" } + (bindings.count > 4 ? ["\(bindings.count - 4) more"] : []))
+            return "`all views` includes \(named), named only in \(lets), which `\(target)` does not use"
         case .unknownSpringParameter(let name):
             return "unknown spring parameter \(quoted(name))"
         case .duplicateSpringParameter(let name):
@@ -710,11 +728,17 @@ public enum NoteKind: Hashable, Sendable {
     case firstGivenKind(String)
     /// The keyframe offset a decreasing one comes after.
     case earlierOffset
+    /// Another tween a tie on a property takes part in.
+    case alsoDriven(String)
+    /// Where a view that `all views` should not include is named.
+    case namedHere(String)
 
     public var message: String {
         switch self {
         case .firstGivenKind(let kind): return "first given \(kind) here"
         case .earlierOffset: return "the earlier offset"
+        case .alsoDriven(let property): return "`\(property)` is also driven here"
+        case .namedHere(let view): return "`\(view)` is named here"
         case .parenOpenedHere: return "the `(` opened here"
         case .firstDeclared: return "first declared here"
         case .firstGiven: return "first given here"

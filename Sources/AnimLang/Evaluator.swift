@@ -58,17 +58,72 @@ public func run(_ file: SourceFile, binding name: String? = nil) -> Outcome {
             diagnostics.append(Diagnostic(.noBinding, at: SourceRange(0, 0), hint: "add a binding, e.g. `let final = fadeIn ball`"))
         }
     }
+    var hasErrors = diagnostics.contains { $0.severity == .error }
+    // After an error (a misspelt name, say), which views a binding uses is not known.
+    if !hasErrors, let target, let stray = resolved.strayViewsWarning(for: target) { diagnostics.append(stray) }
+    hasErrors = diagnostics.contains { $0.severity == .error }
+    let term = hasErrors ? nil : target.flatMap { lowering.terms[$0.name] }
+    let scene = hasErrors ? nil : target.flatMap { evaluation.scenes[$0.name] }
+    // Compiled once, here: every command that samples reads it from the outcome.
+    let compilation = scene.map { scene in Result { () throws(AnimationError) in try scene.compile() } }
+    if case .success(let compiled?) = compilation, let term, let target {
+        diagnostics += tieWarnings(compiled, term: term, lowering: lowering, binding: target)
+    }
     // Source order; diagnostics at one place keep the order of the stages that found them.
     diagnostics = diagnostics.enumerated()
         .sorted { ($0.element.range.start, $0.offset) < ($1.element.range.start, $1.offset) }
         .map(\.element)
     // As in the parser: beyond this many, more diagnostics only bury the first ones.
     if diagnostics.count > maxParseDiagnostics { diagnostics.removeSubrange(maxParseDiagnostics...) }
-    let hasErrors = diagnostics.contains { $0.severity == .error }
-    let term = hasErrors ? nil : target.flatMap { lowering.terms[$0.name] }
-    let scene = hasErrors ? nil : target.flatMap { evaluation.scenes[$0.name] }
     return Outcome(program: resolved.program, resolved: resolved, target: target, term: term, scene: scene,
-                   initial: resolved.initial, diagnostics: diagnostics)
+                   initial: resolved.initial, diagnostics: diagnostics, compilation: compilation)
+}
+
+/// A warning for each property on which distinct tweens tie (see ``Tie``):
+/// located at the last of the tied tweens in the source, with a note at
+/// another, or at the binding when the tweens cannot be told apart (inside a
+/// symbolic repetition).
+func tieWarnings(_ compiled: CompiledScene, term: Term, lowering: Lowering, binding: Binding) -> [Diagnostic] {
+    let ties = compiled.ties()
+    guard !ties.isEmpty else { return [] }
+    // The binding's tween leaves by property, with where each is written.
+    var leaves: [Property: [(tween: Tween, range: SourceRange)]] = [:]
+    var seen: Set<ObjectIdentifier> = []
+    var stack = [term]
+    while let node = stack.popLast() {
+        guard seen.insert(ObjectIdentifier(node)).inserted else { continue }
+        if case .tween(let tween) = node.kind, let origin = lowering.origin(of: node) {
+            leaves[tween.property, default: []].append((tween, origin.range))
+        }
+        stack.append(contentsOf: node.children)
+    }
+    let fallback = binding.nameRange == .none ? binding.range : binding.nameRange
+    var warnings: [Diagnostic] = []
+    for tie in ties {
+        var ranges: [SourceRange] = []
+        for segment in tie.segments {
+            for leaf in leaves[tie.property] ?? [] where leaf.tween.from == segment.from && leaf.tween.to == segment.to
+                && leaf.tween.easing == segment.easing && !ranges.contains(leaf.range) {
+                ranges.append(leaf.range)
+            }
+        }
+        ranges.sort { $0.start < $1.start }
+        let property = tie.property.description
+        let kind = DiagnosticKind.tie(property: property, count: tie.segments.count, from: secondsText(tie.start),
+                                      to: secondsText(tie.end), playing: tie.isPlaying)
+        let hint = tie.isPlaying
+            ? "to play them one after the other, join them with `;`; to let one take over, start it later (the latest start wins)"
+            : "to let one take over, end it later (the latest end wins)"
+        let notes = ranges.dropLast().prefix(2).map { Diagnostic.Note(.alsoDriven(property), at: $0) }
+        warnings.append(Diagnostic(kind, at: ranges.last ?? fallback, hint: hint, notes: Array(notes)))
+    }
+    return warnings
+}
+
+/// An instant in seconds for a message: exact when it has a finite decimal, else to the millisecond.
+private func secondsText(_ instant: Instant) -> String {
+    if let decimal = instant.exact?.decimalDescription { return decimal }
+    return formatNumber((instant.seconds * 1000).rounded() / 1000)
 }
 
 /// The located error for a binding whose value cannot be sampled (its
@@ -104,10 +159,13 @@ public struct Outcome: Sendable {
     /// Declared initial values.
     public let initial: [Property: Value]
     public let diagnostics: [Diagnostic]
+    /// The scene compiled for sampling, when ``run(_:binding:)`` made it.
+    let compilation: Result<CompiledScene?, AnimationError>?
 
     /// Assembles an outcome from stages run one by one (``run(_:binding:)`` does all of them).
     public init(program: Program, resolved: ResolvedProgram, target: Binding?, term: Term?, scene: Scene?,
-                initial: [Property: Value], diagnostics: [Diagnostic]) {
+                initial: [Property: Value], diagnostics: [Diagnostic], compilation: Result<CompiledScene?, AnimationError>? = nil) {
+        self.compilation = compilation
         self.program = program
         self.resolved = resolved
         self.target = target
@@ -118,4 +176,12 @@ public struct Outcome: Sendable {
     }
 
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+    /// The scene compiled for sampling (``Scene/compile(materializeLimit:)``),
+    /// made once by ``run(_:binding:)`` for every command that samples it;
+    /// `nil` when it is cancelled or there is no scene.
+    public func compiledScene() throws(AnimationError) -> CompiledScene? {
+        if let compilation { return try compilation.get() }
+        return try scene?.compile()
+    }
 }

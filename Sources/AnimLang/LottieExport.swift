@@ -97,7 +97,7 @@ public func exportLottie(_ outcome: Outcome, fps: Int = 60) -> LottieExport {
     let range = target.nameRange == .none ? target.range : target.nameRange
     let compiled: CompiledScene?
     do {
-        compiled = try scene.compile()
+        compiled = try outcome.compiledScene()
     } catch {
         return LottieExport(document: nil, diagnostics: [samplingError(error, binding: target)])
     }

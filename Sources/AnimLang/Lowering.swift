@@ -30,8 +30,13 @@ public struct Lowering: Sendable {
     /// Where each of those bindings is written.
     let bindingRanges: [String: SourceRange]
     public let diagnostics: [Diagnostic]
-    /// Where each term node that the lowering built was written.
+    /// Where term nodes that the lowering built were written: each tween,
+    /// `x in DUR` and `x with E` (the nodes whose mistakes and warnings are
+    /// located by their term).
     let origins: [ObjectIdentifier: Origin]
+    /// Those nodes, kept alive so that no other term can take an
+    /// identifier of one that a failed binding dropped.
+    let located: [Term]
 
     /// Where `term` was written, when this lowering built it.
     public func origin(of term: Term) -> Origin? {
@@ -67,6 +72,7 @@ private struct Lowerer {
     var terms: [String: Term] = [:]
     var diagnostics: [Diagnostic] = []
     var origins: [ObjectIdentifier: Origin] = [:]
+    var located: [Term] = []
     /// The kind of value of each property, and where it was first given.
     var kinds: [Property: KindPlace] = [:]
 
@@ -86,7 +92,7 @@ private struct Lowerer {
                 ranges[name] = binding.range
             }
         }
-        return Lowering(terms: terms, bindingRanges: ranges, diagnostics: diagnostics, origins: origins)
+        return Lowering(terms: terms, bindingRanges: ranges, diagnostics: diagnostics, origins: origins, located: located)
     }
 
     /// The term of `expr`, or `nil` after reporting why not (or when it uses
@@ -136,7 +142,7 @@ private struct Lowerer {
             guard let body = lower(inner), let target = seconds(duration), finite(body, expr, "retime") else { return nil }
             // A tween lasts what `in` says: `tween in d` is the tween of length d.
             if case .tween(let tween) = body.kind, tween.duration.isPositive {
-                return Term.tween(tween.with(duration: target))
+                return record(Term.tween(tween.with(duration: target)), .tween, expr.range)
             }
             guard let term = built(.retimed, expr.range, detail: duration.range, { () throws(AnimationError) in try Term.retimed(body, to: target) }) else {
                 return nil
@@ -179,10 +185,11 @@ private struct Lowerer {
                     diagnostics.append(evaluationDiagnostic(.invalidEasing("easings compose more than \(Easing.maxDepth) deep"), origin: origin))
                     return nil
                 }
-                return Term.tween(tween.with(easing: composed))
+                return record(Term.tween(tween.with(easing: composed)), .tween, expr.range)
             }
             let term = Term.eased(body, easing)
             origins[ObjectIdentifier(term)] = origin
+            located.append(term)
             if case .tween(let tween) = inner.kind, (tween.keyframes?.count ?? 0) > 2 {
                 origins[ObjectIdentifier(term)]?.easesKeyframes = true
             }
@@ -215,9 +222,10 @@ private struct Lowerer {
     /// building the term, and reported at once.
     private mutating func record(_ term: Term, _ construct: Origin.Construct, _ range: SourceRange, detail: SourceRange? = nil) -> Term {
         switch construct {
-        case .retimed, .eased:
+        case .retimed, .eased, .tween:
             origins[ObjectIdentifier(term)] = Origin(construct: construct, range: range, detail: detail)
-        case .tween, .wait, .sequence, .parallel, .power, .looped, .reversed, .delayed, .staggered:
+            located.append(term)
+        case .wait, .sequence, .parallel, .power, .looped, .reversed, .delayed, .staggered:
             break
         }
         return term

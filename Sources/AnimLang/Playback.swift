@@ -44,10 +44,10 @@ public struct Playback: Sendable {
     /// cancelled. Throws the located error when it cannot be sampled (as
     /// `eval` reports it). Precondition: `outcome` has no errors.
     public static func prepare(_ outcome: Outcome) throws(Diagnostic) -> Playback? {
-        guard let target = outcome.target, let scene = outcome.scene else { return nil }
+        guard let target = outcome.target, outcome.scene != nil else { return nil }
         let compiled: CompiledScene?
         do {
-            compiled = try scene.compile()
+            compiled = try outcome.compiledScene()
         } catch {
             throw samplingError(error, binding: target)
         }

@@ -84,10 +84,10 @@ public struct Plot: Sendable {
 /// compiling are located at the binding; `nil` then.
 /// Precondition: `outcome` has no errors.
 public func makePlot(_ outcome: Outcome, source: String = "", until: Time? = nil) -> (Plot?, [Diagnostic]) {
-    guard !outcome.hasErrors, let target = outcome.target, let scene = outcome.scene else { return (nil, []) }
+    guard !outcome.hasErrors, let target = outcome.target, outcome.scene != nil else { return (nil, []) }
     let compiled: CompiledScene?
     do {
-        compiled = try scene.compile()
+        compiled = try outcome.compiledScene()
     } catch {
         return (nil, [samplingError(error, binding: target)])
     }

@@ -38,11 +38,46 @@ public struct ResolvedProgram: Sendable {
     /// Where each declared initial value is written.
     public let initialRanges: [Property: SourceRange]
     public let diagnostics: [Diagnostic]
+    /// What each binding's own expression names (for the first binding of each name).
+    let uses: [String: BindingUses]
 
     /// The binding `eval` samples: `name`, or else the last `let` in the file.
     public func target(named name: String?) -> Binding? {
         if let name { return bindings[name] }
         return program.bindings.last
+    }
+
+    /// The warning for `all views` in `target`, or in a binding it uses,
+    /// when it reaches views that only bindings `target` does not use name:
+    /// `all views` means every view the file names, so a `let` left over
+    /// from an experiment adds its views to the final animation. Located at
+    /// the first such `all views`, with a note where each view is named.
+    func strayViewsWarning(for target: Binding) -> Diagnostic? {
+        var reachable: Set<String> = [target.name]
+        var stack = [target.name]
+        while let name = stack.popLast() {
+            for next in uses[name]?.names ?? [] where reachable.insert(next).inserted { stack.append(next) }
+        }
+        let everywhere = reachable.flatMap { uses[$0]?.allViews ?? [] }
+        guard let first = everywhere.min(by: { $0.start < $1.start }) else { return nil }
+        var named = Set(program.views.map(\.name))
+        for name in reachable { named.formUnion((uses[name]?.views ?? []).map(\.name)) }
+        let stray = Set(views).subtracting(named)
+        guard !stray.isEmpty else { return nil }
+        var shown: [String] = []
+        var lets: [String] = []
+        var notes: [Diagnostic.Note] = []
+        for binding in program.bindings where bindings[binding.name]?.range == binding.range {
+            for (view, range) in uses[binding.name]?.views ?? [] where stray.contains(view) && !shown.contains(view) {
+                shown.append(view)
+                if !lets.contains(binding.name) { lets.append(binding.name) }
+                if notes.count < 3 { notes.append(Diagnostic.Note(.namedHere(view), at: range)) }
+            }
+        }
+        let one = shown.count == 1
+        let hint = "to include \(one ? "it" : "them"), declare \(one ? "it" : "them") (`view \(shown[0])`); "
+            + "to leave \(one ? "it" : "them") out, name the views `\(target.name)` animates instead of `all views`"
+        return Diagnostic(.strayViews(views: shown, bindings: lets, target: target.name), at: first, hint: hint, notes: notes)
     }
 
     /// The hint for `name` when the file binds no such name: the binding it
@@ -58,6 +93,14 @@ public struct ResolvedProgram: Sendable {
         let shown = names.prefix(10).joined(separator: ", ")
         return "the file defines " + shown + (names.count > 10 ? " and \(names.count - 10) more" : "")
     }
+}
+
+/// What one binding's expression names: other bindings, views (each
+/// where a tween first names it), and `all views`.
+struct BindingUses: Sendable {
+    var names: [String] = []
+    var views: [(name: String, range: SourceRange)] = []
+    var allViews: [SourceRange] = []
 }
 
 private struct Resolver {
@@ -84,11 +127,15 @@ private struct Resolver {
         collectViewDeclarations()
         collectBindings()
         var references: [String: [(String, SourceRange)]] = [:]
+        var uses: [String: BindingUses] = [:]
         var broken: Set<String> = []
         var unknown: [(String, SourceRange)] = []
         for binding in program.bindings where bindings[binding.name]?.range == binding.range {
             var names: [(String, SourceRange)] = []
-            collect(binding.value, names: &names)
+            var use = BindingUses()
+            collect(binding.value, names: &names, uses: &use)
+            use.names = names.map(\.0)
+            uses[binding.name] = use
             for (name, range) in names where bindings[name] == nil {
                 broken.insert(binding.name)
                 if brokenNames.contains(name) { continue }
@@ -115,7 +162,8 @@ private struct Resolver {
         views.formUnion(targeted)
         let mentionOrder = firstMention.sorted { $0.value != $1.value ? $0.value < $1.value : $0.key < $1.key }.map(\.key)
         return ResolvedProgram(program: program, bindings: bindings, order: order, views: views.sorted(),
-                               mentionOrder: mentionOrder, initial: initial, initialRanges: initialRanges, diagnostics: diagnostics)
+                               mentionOrder: mentionOrder, initial: initial, initialRanges: initialRanges, diagnostics: diagnostics,
+                               uses: uses)
     }
 
     private mutating func collectViewDeclarations() {
@@ -168,7 +216,7 @@ private struct Resolver {
     }
 
     /// Names referred to by `expr`, and every view its tweens name.
-    private mutating func collect(_ expr: Expr, names: inout [(String, SourceRange)]) {
+    private mutating func collect(_ expr: Expr, names: inout [(String, SourceRange)], uses: inout BindingUses) {
         var stack = [expr]
         while let node = stack.popLast() {
             switch node.kind {
@@ -177,8 +225,12 @@ private struct Resolver {
             case .zero, .one, .wait, .emit:
                 break
             case .tween(let tween):
-                if case .view(let name, let range) = tween.target, targeted.insert(name).inserted {
-                    targetedAt.append((name, range.start))
+                switch tween.target {
+                case .view(let name, let range):
+                    if targeted.insert(name).inserted { targetedAt.append((name, range.start)) }
+                    if !uses.views.contains(where: { $0.name == name }) { uses.views.append((name, range)) }
+                case .allViews(let range):
+                    uses.allViews.append(range)
                 }
             case .parallel(let parts), .sequence(let parts):
                 stack.append(contentsOf: parts.reversed())   // popped in source order

@@ -276,7 +276,7 @@ public func writeTable(_ outcome: Outcome, _ request: TableRequest, flush: (inou
     guard let target = outcome.target, let scene = outcome.scene else { return [] }
     let compiled: CompiledScene?
     do {
-        compiled = try scene.compile()
+        compiled = try outcome.compiledScene()
     } catch {
         return [samplingError(error, binding: target)]
     }

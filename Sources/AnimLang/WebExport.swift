@@ -191,7 +191,7 @@ public func webExport(_ outcome: Outcome, source: String = "") -> (WebExport?, [
     guard !outcome.hasErrors, let target = outcome.target, let scene = outcome.scene else { return (nil, []) }
     let compiled: CompiledScene?
     do {
-        compiled = try scene.compile()
+        compiled = try outcome.compiledScene()
     } catch {
         return (nil, [samplingError(error, binding: target)])
     }

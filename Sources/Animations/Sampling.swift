@@ -315,7 +315,7 @@ extension RepetitionBlock {
         return Instant(approximately: u.seconds + period.seconds * Double(copies))
     }
 
-    private func toScene(_ local: Instant, fromCopy copy: Int, upper: Bool) -> Instant {
+    func toScene(_ local: Instant, fromCopy copy: Int, upper: Bool) -> Instant {
         path.backward(offset(local, byCopies: copy), upper: upper)
     }
 

@@ -147,6 +147,13 @@ struct DistinctValues {
         for value in other.more { insert(value) }
     }
 
+    /// Whether the values disagree by more than rounding (a relative 1e-9),
+    /// so that their mean is none of them: what makes a tie worth a warning.
+    var disagree: Bool {
+        guard let first else { return false }
+        return more.contains { !$0.isClose(to: first) }
+    }
+
     /// The mean, independent of insertion order; `nil` when empty.
     var mean: Value? {
         guard let first else { return nil }

@@ -266,6 +266,13 @@ let interface = Interface(
     let outcome = run(file)
     report(outcome.diagnostics, in: file)
     if outcome.hasErrors { throw .failure }
+    // What `eval` would say of a scene it cannot sample.
+    do {
+        _ = try outcome.compiledScene()
+    } catch {
+        if let target = outcome.target { report([samplingError(error, binding: target)], in: file) }
+        throw .failure
+    }
 }
 
 @Sendable func normalizeCommand(_ arguments: ParsedArguments) throws(ExitStatus) {
@@ -282,9 +289,9 @@ let interface = Interface(
 
 @Sendable func timelineCommand(_ arguments: ParsedArguments) throws(ExitStatus) {
     let file = try readSource(arguments.positional(0))
-    let (_, target, scene) = try evaluated(file, arguments)
+    let (outcome, target, _) = try evaluated(file, arguments)
     do {
-        guard let compiled = try scene.compile() else {
+        guard let compiled = try outcome.compiledScene() else {
             standardOutput.write("`\(target.name)` is cancelled: it has no segments\n")
             return
         }

@@ -56,6 +56,9 @@ struct DiagnosticCatalogTests {
         .exportMixedPeriods(subject: "its events", periods: [Time(1), Time(2)]),
         .exportUnsettled(binding: "a", property: "s.x"), .exportUnsettled(binding: "a", property: nil),
         .exportLoops(binding: "spin", period: Time(numerator: 3, denominator: 2) ?? Time(2)),
+        .tie(property: "a.x", count: 2, from: "0", to: "1", playing: true),
+        .tie(property: "a.x", count: 0, from: "1", to: "2", playing: false),
+        .strayViews(views: ["ghost"], bindings: ["old"], target: "final"),
     ]
 
     @Test(arguments: samples)
@@ -89,6 +92,12 @@ struct DiagnosticCatalogTests {
                 == "`s.rotation` repeats every 1s and 1.5s at once: an export repeats one period")
         #expect(DiagnosticKind.exportMixedPeriods(subject: "its events", periods: [Time(1), half]).message
                 == "its events repeat every 1s and 1.5s at once: an export repeats one period")
+        #expect(DiagnosticKind.tie(property: "a.x", count: 0, from: "1", to: "2", playing: false).message
+                == "`a.x` holds the ends of several tweens at once from 1s to 2s, so it shows their mean")
+        #expect(DiagnosticKind.strayViews(views: (1...10).map { "v\($0)" }, bindings: (1...6).map { "b\($0)" }, target: "f").message
+                == "`all views` includes `v1`, `v2`, `v3`, `v4`, `v5`, `v6`, `v7`, `v8` and 2 more, named only in `b1`, `b2`, `b3`, `b4` "
+                + "and 2 more, which `f` does not use")
+        #expect(Diagnostic.Note(.alsoDriven("a.x"), at: .none).message == "`a.x` is also driven here")
         #expect(DiagnosticKind.exportLoops(binding: "spin", period: half).severity == .note)
         #expect(DiagnosticKind.exportLoops(binding: "spin", period: half).message
                 == "`spin` repeats forever: the file holds one period, 1.5s, which players loop")

@@ -108,6 +108,20 @@ struct EvaluatorDiagnosticTests {
         ("let a = (fadeIn x repeated forever) ; fadeOut y", "1:39", "never-starts", "this never starts: the animation before it repeats forever"),
         ("let a = wait 1 staggered by 1s", "1:16", "stagger-nothing", "nothing to stagger: no view has a tween here"),
         ("let a = (emit x ; wait 1) staggered by 80ms", "1:27", "stagger-nothing", "nothing to stagger"),
+        // Issue 9's rough edges: ties that average, and `all views` reaching unused lets.
+        ("let a = animate a.x from 0 to 100 || animate a.x from 0 to -100", "1:38", "tie",
+         "`a.x` is driven by 2 tweens at once from 0s to 1s, so it shows their mean"),
+        ("let a = animate a.x from 0 to 100 in 2s || animate a.x from 0 to 10 in 0.5s with ease-in", "1:44", "tie",
+         "from 0s to 0.5s"),
+        ("let a = (animate a.x from 0 to 1 || animate a.x from 1 to 0 with ease-in) ^ 1000000", "1:37", "tie",
+         "`a.x` is driven by 2 tweens at once from 0s to 1s"),
+        ("let a = wait 1 ; (color b from red to blue || color b from red to lime)", "1:47", "tie", "`b.color` is driven by 2 tweens at once from 1s to 2s"),
+        ("let a = (animate a.x from 5 to 5 in 0s || animate a.x from 7 to 7 in 0s) ; wait 1", "1:43", "tie",
+         "`a.x` holds the ends of 2 tweens at once from 0s to 1s"),
+        ("let a = fadeIn ball\nlet b = fadeIn box\nlet final = fadeIn all views", "3:20", "stray-views",
+         "`all views` includes `ball` and `box`, named only in `a` and `b`, which `final` does not use"),
+        ("let old = fadeIn ghost\nlet both = fadeIn all views ; fadeOut card\nlet final = both in 2s", "2:19", "stray-views",
+         "`all views` includes `ghost`, named only in `old`, which `final` does not use"),
     ])
     func reportsTheWarning(_ source: String, _ location: String, _ id: String, _ message: String) {
         let file = SourceFile(name: "case.anim", text: source)
@@ -116,6 +130,26 @@ struct EvaluatorDiagnosticTests {
         let warnings = outcome.diagnostics.filter { $0.severity == .warning }
         #expect(warnings.map { "\(file.location(of: $0.range.start)) \($0.id)" } == ["\(location) \(id)"], "\(render(outcome.diagnostics, in: file))")
         #expect(warnings.first.map { $0.message.contains(message) && $0.hint != nil } == true)
+    }
+
+    /// What the two rough-edge warnings must not flag: ties of a term with
+    /// itself (`||` is idempotent), a later start that takes over, ties whose
+    /// values agree, and `all views` whose views the binding names or declares.
+    @Test(arguments: [
+        "let a = fadeIn ball || fadeIn ball",
+        "let f = fadeIn ball\nlet a = f || f || fadeIn all views",
+        "let a = animate a.x from 0 to 100 in 2s || (wait 1 ; animate a.x from 50 to 0)",
+        "let a = animate a.x from 0 to 100 ; animate a.x from 100 to 0",
+        "let a = animate a.x from 0 to 100 in 2s || animate a.x from 0 to 50 in 1s",
+        "let a = (animate a.x from 0 to 1 ; animate a.x from 1 to 0) ^ 1000000",
+        "let left = shrink circle from 100 to 10\nlet right = rotate square from 0 to 90\nlet final = fadeIn all views ; (left || right)",
+        "view ghost\nlet old = fadeIn ghost\nlet final = fadeIn all views",
+        "let a = fadeIn ball\nlet final = fadeIn all views\nlet b = a",
+    ])
+    func warnsOfNoTieOrStrayView(_ source: String) {
+        let file = SourceFile(name: "case.anim", text: source)
+        let outcome = run(file, binding: source.hasSuffix("let b = a") ? "b" : nil)
+        #expect(outcome.scene != nil && outcome.diagnostics.isEmpty, "\(render(outcome.diagnostics, in: file))")
     }
 
     /// Hints that say what to write instead.
@@ -181,6 +215,19 @@ struct EvaluatorDiagnosticTests {
             """
         let file = SourceFile(name: "card.anim", text: source)
         expectMatchesGolden(render(run(file).diagnostics, in: file), "diagnostics/beyond-numbers.txt")
+    }
+
+    /// The two rough-edge warnings as `animc check` shows them, with notes at
+    /// the other tweens of a tie and where each stray view is named.
+    @Test func renderedTieAndStrayViewWarningsMatchTheirGolden() {
+        let source = """
+            let quick = animate box.y from 0 to 50 in 0.5s
+            let tie = animate box.y from 0 to 100 in 0.5s
+            let sketch = fadeIn ghost
+            let final = fadeIn all views ; (quick || tie)
+            """
+        let file = SourceFile(name: "rough.anim", text: source)
+        expectMatchesGolden(render(run(file).diagnostics, in: file), "diagnostics/ties-and-stray-views.txt")
     }
 
     @Test func renderedDiagnosticsMatchTheirGolden() {

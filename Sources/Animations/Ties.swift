@@ -1,0 +1,157 @@
+/// Two or more segments on one property that win together by the sampling
+/// rule (semantics §4: the same latest start while they play, the same end
+/// and start once they hold) with values that disagree, so the property
+/// shows their mean. The rule is what keeps `||` idempotent (`a || a` ties
+/// with itself and shows `a`), but distinct tweens tying is rarely what a
+/// writer meant: `animate a.x from 0 to 100 || animate a.x from 0 to -100`
+/// holds 0 throughout.
+///
+/// ```swift
+/// for tie in try scene.compile()?.ties() ?? [] {
+///     print("\(tie.property) averages \(tie.segments.count) tweens from \(tie.start) to \(tie.end)")
+/// }
+/// ```
+public struct Tie: Sendable {
+    public let property: Property
+    /// The first stretch of time where the tie shows, in scene time: an open
+    /// interval between breakpoints, joined with the ones after it that tie too.
+    public let start: Instant
+    public let end: Instant
+    /// An instant inside the stretch where ``segments`` win together.
+    public let at: Instant
+    /// Whether the tied segments play there (else they hold their ends,
+    /// as jumps at one instant do).
+    public let isPlaying: Bool
+    /// The tied segments, in the order the track keeps them, as the scene
+    /// lists them (for a tie inside a symbolic repetition, as its body lists
+    /// them, in the body's time); empty when they cannot be told apart (a
+    /// listed segment ties with a copy of a repetition).
+    public let segments: [Segment]
+}
+
+extension CompiledScene {
+    /// The first tie on each property that has one, in property order.
+    ///
+    /// A tie is sought in every stretch between breakpoints (each segment's
+    /// start and end, each repetition's window), sampled at a quarter, half
+    /// and three quarters of it; inside a symbolic repetition, in its body
+    /// (placed as its first copy). Ties among values that only differ by
+    /// rounding, and ties before anything starts (a declared initial value
+    /// may hide them, and they always show again once the segments play),
+    /// are left out. Costs `O(n log n)` per property of `n` segments.
+    public func ties() -> [Tie] {
+        var ties: [Tie] = []
+        for (property, track) in zip(properties, tracks) {
+            if let tie = track.firstTie(from: Instant(.zero), to: Instant(duration), property: property) { ties.append(tie) }
+        }
+        return ties
+    }
+}
+
+extension Track {
+    /// The earliest tie in `(lower, upper)`, or in a repetition's body.
+    func firstTie(from lower: Instant, to upper: Instant, property: Property) -> Tie? {
+        var best = listedTie(from: lower, to: upper, property: property)
+        for reference in blocks {
+            let body = reference.block.body.duration
+            guard let inner = reference.track.firstTie(from: Instant(.zero), to: Instant(body), property: property) else { continue }
+            let start = reference.block.toScene(inner.start, fromCopy: 0, upper: false)
+            // A stretch of the listed timeline that ties inside the block's
+            // window starts with the window: the body says where, exactly.
+            if let found = best, found.start < start || (found.start == start && !found.segments.isEmpty) { continue }
+            best = Tie(property: property, start: start, end: reference.block.toScene(inner.end, fromCopy: 0, upper: true),
+                       at: reference.block.toScene(inner.at, fromCopy: 0, upper: false), isPlaying: inner.isPlaying,
+                       segments: inner.segments)
+        }
+        return best
+    }
+
+    private func listedTie(from lower: Instant, to upper: Instant, property: Property) -> Tie? {
+        var breakpoints: [Instant] = [lower, upper]
+        for index in 0..<count {
+            breakpoints.append(starts[index])
+            breakpoints.append(ends[index])
+        }
+        for reference in blocks {
+            breakpoints.append(reference.block.start)
+            breakpoints.append(reference.block.end)
+        }
+        breakpoints.sort()
+        var unique: [Instant] = []
+        for point in breakpoints where lower <= point && point <= upper && point.seconds.isFinite {
+            if let last = unique.last, last == point { continue }
+            unique.append(point)
+        }
+        var found: (start: Instant, end: Instant, playing: Bool, at: Instant)?
+        for (start, end) in zip(unique, unique.dropFirst()) {
+            let tie = tieInside(start, end)
+            if var current = found {
+                // Join the stretches after the first that tie the same way.
+                guard let tie, tie.playing == current.playing else { break }
+                current.end = end
+                found = current
+            } else if let tie {
+                found = (start, end, tie.playing, tie.at)
+            }
+        }
+        guard let found else { return nil }
+        return Tie(property: property, start: found.start, end: found.end, at: found.at, isPlaying: found.playing,
+                   segments: winners(at: found.at, playing: found.playing))
+    }
+
+    /// Whether the rule ties inside `(start, end)`, and where it was seen.
+    private func tieInside(_ start: Instant, _ end: Instant) -> (playing: Bool, at: Instant)? {
+        for (numerator, denominator) in [(1, 4), (1, 2), (3, 4)] as [(Int64, Int64)] {
+            let t = Instant.between(start, end, numerator, denominator)
+            var resolution = Resolution()
+            resolve(at: t, into: &resolution)
+            if let active = resolution.active {
+                if active.values.disagree { return (true, t) }
+            } else if let finished = resolution.finished, finished.values.disagree {
+                return (false, t)
+            }
+        }
+        return nil
+    }
+
+    /// The listed segments that win at `t` by the rule, read off its
+    /// definition (a linear scan: only run for a tie found): those active
+    /// with the latest start, or else those finished with the latest end,
+    /// then the latest start.
+    private func winners(at t: Instant, playing: Bool) -> [Segment] {
+        var chosen: [Segment] = []
+        var key: (Instant, Instant)?
+        for index in 0..<count {
+            let segment = storage[index]
+            let candidate: (Instant, Instant)
+            if playing {
+                guard segment.start <= t, t <= segment.end else { continue }
+                candidate = (segment.start, segment.start)
+            } else {
+                guard segment.end < t else { continue }
+                candidate = (segment.end, segment.start)
+            }
+            if let current = key {
+                if candidate.0 < current.0 || (candidate.0 == current.0 && candidate.1 < current.1) { continue }
+                if candidate.0 == current.0 && candidate.1 == current.1 {
+                    chosen.append(segment)
+                    continue
+                }
+            }
+            key = candidate
+            chosen = [segment]
+        }
+        return chosen.count > 1 ? chosen : []
+    }
+}
+
+extension Instant {
+    /// `a + (b − a)·n/d`, exactly when both are exact.
+    static func between(_ a: Instant, _ b: Instant, _ n: Int64, _ d: Int64) -> Instant {
+        if let x = a.exact, let y = b.exact, let span = try? y.subtracting(x), let part = try? span.multiplied(by: n),
+           let scaled = try? part.divided(by: Time(d)), let sum = try? x.adding(scaled) {
+            return Instant(sum)
+        }
+        return Instant(approximately: a.seconds + (b.seconds - a.seconds) * Double(n) / Double(d))
+    }
+}
