@@ -209,6 +209,9 @@ public enum DiagnosticKind: Equatable, Sendable {
     /// their mean (warning): `playing` while they play, else while they
     /// hold their ends; `from` and `to` are the stretch, in seconds.
     case tie(property: String, count: Int, from: String, to: String, playing: Bool)
+    /// More properties tie than the tie warnings show: how many in all, and
+    /// how many are shown (warning).
+    case moreTies(total: Int, shown: Int)
     /// `all views` in the evaluated binding reaches views that only `let`s
     /// it does not use name (warning).
     case strayViews(views: [String], bindings: [String], target: String)
@@ -349,7 +352,7 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .mixedValueKinds: return "mixed-kinds"
         case .neverStarts: return "never-starts"
         case .staggerNothing: return "stagger-nothing"
-        case .tie: return "tie"
+        case .tie, .moreTies: return "tie"
         case .strayViews: return "stray-views"
         case .unknownSpringParameter: return "unknown-spring-parameter"
         case .duplicateSpringParameter: return "duplicate-spring-parameter"
@@ -407,7 +410,7 @@ public enum DiagnosticKind: Equatable, Sendable {
 
     public var severity: Diagnostic.Severity {
         switch self {
-        case .piInDegrees, .neverStarts, .staggerNothing, .tie, .strayViews, .exportApproximated, .exportDropsProperties, .exportCancelled:
+        case .piInDegrees, .neverStarts, .staggerNothing, .tie, .moreTies, .strayViews, .exportApproximated, .exportDropsProperties, .exportCancelled:
             return .warning
         case .exportLoops:
             return .note
@@ -553,6 +556,8 @@ public enum DiagnosticKind: Equatable, Sendable {
             return playing
                 ? "`\(property)` is driven by \(tweens) at once from \(from)s to \(to)s, so it shows their mean"
                 : "`\(property)` holds the ends of \(tweens) at once from \(from)s to \(to)s, so it shows their mean"
+        case .moreTies(let total, let shown):
+            return "\(total) properties are driven by several tweens at once, each showing their mean; \(shown) of them are shown"
         case .strayViews(let views, let bindings, let target):
             let named = listedNames(views.prefix(8).map { "`\($0)`" } + (views.count > 8 ? ["\(views.count - 8) more"] : []))
             let lets = listedNames(bindings.prefix(4).map { "`\($0)`" } + (bindings.count > 4 ? ["\(bindings.count - 4) more"] : []))

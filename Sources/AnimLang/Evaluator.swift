@@ -66,8 +66,8 @@ public func run(_ file: SourceFile, binding name: String? = nil) -> Outcome {
     let scene = hasErrors ? nil : target.flatMap { evaluation.scenes[$0.name] }
     // Compiled once, here: every command that samples reads it from the outcome.
     let compilation = scene.map { scene in Result { () throws(AnimationError) in try scene.compile() } }
-    if case .success(let compiled?) = compilation, let term, let target {
-        diagnostics += tieWarnings(compiled, term: term, lowering: lowering, binding: target)
+    if case .success(let compiled?) = compilation, let target {
+        diagnostics += tieWarnings(compiled, binding: target, lowering: lowering)
     }
     // Source order; diagnostics at one place keep the order of the stages that found them.
     diagnostics = diagnostics.enumerated()
@@ -81,25 +81,38 @@ public func run(_ file: SourceFile, binding name: String? = nil) -> Outcome {
 
 /// A warning for each property on which distinct tweens tie (see ``Tie``):
 /// located at the last of the tied tweens in the source, with a note at
-/// another, or at the binding when the tweens cannot be told apart (inside a
-/// symbolic repetition).
-func tieWarnings(_ compiled: CompiledScene, term: Term, lowering: Lowering, binding: Binding) -> [Diagnostic] {
+/// others, or at the binding when the tweens cannot be told apart.
+/// A tied segment is matched to the binding's tweens that have its
+/// property, values and easing.
+func tieWarnings(_ compiled: CompiledScene, binding: Binding, lowering: Lowering) -> [Diagnostic] {
     let ties = compiled.ties()
     guard !ties.isEmpty else { return [] }
-    // The binding's tween leaves by property, with where each is written.
-    var leaves: [Property: [(tween: Tween, range: SourceRange)]] = [:]
+    let shown = ties.prefix(maxTieWarnings)
+    let wanted = Set(shown.map(\.property))
+    // The binding's tween leaves on those properties, with where each is written.
+    var mine: Set<ObjectIdentifier> = []
     var seen: Set<ObjectIdentifier> = []
-    var stack = [term]
+    var stack = lowering.terms[binding.name].map { [$0] } ?? []
     while let node = stack.popLast() {
         guard seen.insert(ObjectIdentifier(node)).inserted else { continue }
-        if case .tween(let tween) = node.kind, let origin = lowering.origin(of: node) {
-            leaves[tween.property, default: []].append((tween, origin.range))
+        if case .tween(let tween) = node.kind {
+            if wanted.contains(tween.property) { mine.insert(ObjectIdentifier(node)) }
+        } else {
+            stack.append(contentsOf: node.children)
         }
-        stack.append(contentsOf: node.children)
+    }
+    var leaves: [Property: [(tween: Tween, range: SourceRange)]] = [:]
+    for (term, range) in lowering.tweens where mine.contains(ObjectIdentifier(term)) {
+        if case .tween(let tween) = term.kind { leaves[tween.property, default: []].append((tween, range)) }
     }
     let fallback = binding.nameRange == .none ? binding.range : binding.nameRange
     var warnings: [Diagnostic] = []
-    for tie in ties {
+    // Beyond a few, more warnings of one kind only bury the rest: count them instead.
+    if ties.count > maxTieWarnings {
+        warnings.append(Diagnostic(.moreTies(total: ties.count, shown: maxTieWarnings), at: fallback,
+                                   hint: "`animc timeline` lists every segment with its start"))
+    }
+    for tie in shown {
         var ranges: [SourceRange] = []
         for segment in tie.segments {
             for leaf in leaves[tie.property] ?? [] where leaf.tween.from == segment.from && leaf.tween.to == segment.to
@@ -119,6 +132,9 @@ func tieWarnings(_ compiled: CompiledScene, term: Term, lowering: Lowering, bind
     }
     return warnings
 }
+
+/// The most tie warnings one run gives, one per property; the rest are counted.
+let maxTieWarnings = 10
 
 /// An instant in seconds for a message: exact when it has a finite decimal, else to the millisecond.
 private func secondsText(_ instant: Instant) -> String {

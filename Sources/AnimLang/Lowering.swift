@@ -30,13 +30,16 @@ public struct Lowering: Sendable {
     /// Where each of those bindings is written.
     let bindingRanges: [String: SourceRange]
     public let diagnostics: [Diagnostic]
-    /// Where term nodes that the lowering built were written: each tween,
-    /// `x in DUR` and `x with E` (the nodes whose mistakes and warnings are
-    /// located by their term).
+    /// Where term nodes that the lowering built were written: each `x in
+    /// DUR` and `x with E` (the nodes whose mistakes are located by their term).
     let origins: [ObjectIdentifier: Origin]
     /// Those nodes, kept alive so that no other term can take an
     /// identifier of one that a failed binding dropped.
     let located: [Term]
+    /// Every tween leaf built, with the tween expression it came from (for
+    /// warnings that point at tweens; a list, since a script has many and
+    /// few warnings need them).
+    let tweens: [(term: Term, range: SourceRange)]
 
     /// Where `term` was written, when this lowering built it.
     public func origin(of term: Term) -> Origin? {
@@ -73,6 +76,7 @@ private struct Lowerer {
     var diagnostics: [Diagnostic] = []
     var origins: [ObjectIdentifier: Origin] = [:]
     var located: [Term] = []
+    var tweens: [(term: Term, range: SourceRange)] = []
     /// The kind of value of each property, and where it was first given.
     var kinds: [Property: KindPlace] = [:]
 
@@ -92,7 +96,8 @@ private struct Lowerer {
                 ranges[name] = binding.range
             }
         }
-        return Lowering(terms: terms, bindingRanges: ranges, diagnostics: diagnostics, origins: origins, located: located)
+        return Lowering(terms: terms, bindingRanges: ranges, diagnostics: diagnostics, origins: origins, located: located,
+                        tweens: tweens)
     }
 
     /// The term of `expr`, or `nil` after reporting why not (or when it uses
@@ -142,7 +147,7 @@ private struct Lowerer {
             guard let body = lower(inner), let target = seconds(duration), finite(body, expr, "retime") else { return nil }
             // A tween lasts what `in` says: `tween in d` is the tween of length d.
             if case .tween(let tween) = body.kind, tween.duration.isPositive {
-                return record(Term.tween(tween.with(duration: target)), .tween, expr.range)
+                return replacingLeaf(body, with: Term.tween(tween.with(duration: target)), range: expr.range)
             }
             guard let term = built(.retimed, expr.range, detail: duration.range, { () throws(AnimationError) in try Term.retimed(body, to: target) }) else {
                 return nil
@@ -185,7 +190,7 @@ private struct Lowerer {
                     diagnostics.append(evaluationDiagnostic(.invalidEasing("easings compose more than \(Easing.maxDepth) deep"), origin: origin))
                     return nil
                 }
-                return record(Term.tween(tween.with(easing: composed)), .tween, expr.range)
+                return replacingLeaf(body, with: Term.tween(tween.with(easing: composed)), range: expr.range)
             }
             let term = Term.eased(body, easing)
             origins[ObjectIdentifier(term)] = origin
@@ -222,13 +227,22 @@ private struct Lowerer {
     /// building the term, and reported at once.
     private mutating func record(_ term: Term, _ construct: Origin.Construct, _ range: SourceRange, detail: SourceRange? = nil) -> Term {
         switch construct {
-        case .retimed, .eased, .tween:
+        case .retimed, .eased:
             origins[ObjectIdentifier(term)] = Origin(construct: construct, range: range, detail: detail)
             located.append(term)
+        case .tween:
+            if case .tween = term.kind { tweens.append((term, range)) }
         case .wait, .sequence, .parallel, .power, .looped, .reversed, .delayed, .staggered:
             break
         }
         return term
+    }
+
+    /// Records `leaf`, which `x in DUR` or `x with E` made of the tween leaf
+    /// `body`, in place of `body` (recorded just before, and now dropped).
+    private mutating func replacingLeaf(_ body: Term, with leaf: Term, range: SourceRange) -> Term {
+        if let last = tweens.last, last.term === body { tweens.removeLast() }
+        return record(leaf, .tween, range)
     }
 
     /// Builds a term, reporting a failure (overflow, a negative duration) at `range`.

@@ -273,7 +273,7 @@ public struct TableRequest: Sendable {
 /// would have too many rows), located at the binding; nothing is written then.
 /// Precondition: `outcome` has no errors (it has a target and a scene).
 public func writeTable(_ outcome: Outcome, _ request: TableRequest, flush: (inout [UInt8]) -> Void) -> [Diagnostic] {
-    guard let target = outcome.target, let scene = outcome.scene else { return [] }
+    guard let target = outcome.target, outcome.scene != nil else { return [] }
     let compiled: CompiledScene?
     do {
         compiled = try outcome.compiledScene()

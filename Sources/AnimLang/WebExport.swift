@@ -188,7 +188,7 @@ public struct WebExport: Sendable {
 /// each property the export could not follow within its bound. `nil` when
 /// `outcome` has errors.
 public func webExport(_ outcome: Outcome, source: String = "") -> (WebExport?, [Diagnostic]) {
-    guard !outcome.hasErrors, let target = outcome.target, let scene = outcome.scene else { return (nil, []) }
+    guard !outcome.hasErrors, let target = outcome.target, outcome.scene != nil else { return (nil, []) }
     let compiled: CompiledScene?
     do {
         compiled = try outcome.compiledScene()

@@ -67,6 +67,9 @@ extension Track {
     }
 
     private func listedTie(from lower: Instant, to upper: Instant, property: Property) -> Tie? {
+        // Winners share a start (and an end, once finished): with no two
+        // listed segments starting together and no repetition, none tie.
+        guard !blocks.isEmpty || zip(starts, starts.dropFirst()).contains(where: { $0 == $1 }) else { return nil }
         var breakpoints: [Instant] = [lower, upper]
         for index in 0..<count {
             breakpoints.append(starts[index])

@@ -88,6 +88,8 @@ let workloads: [String: @Sendable (Int) -> Measurement] = [
 // MARK: - The script pipeline, as `animc eval` runs it
 
 /// `run` → `compile` → `tabulate` (CSV to /dev/null), phase by phase.
+/// `run` compiles the scene itself (its warnings read the compiled scene),
+/// so the `compile` phase only takes it from the outcome, as `animc eval` does.
 /// Returns the compiled scene for checking afterwards (not timed).
 private func evaluateScript(_ text: [UInt8], fps: Int64? = nil, at times: [Time]? = nil,
                             into measurement: inout Measurement) -> CompiledScene {
@@ -99,9 +101,9 @@ private func evaluateScript(_ text: [UInt8], fps: Int64? = nil, at times: [Time]
         let file = SourceFile(name: "bench.anim", bytes: text)
         fail("the generated script has errors:\n" + render(outcome.diagnostics, in: file))
     }
-    guard let scene = outcome.scene else { fail("the generated script has no scene") }
+    guard outcome.scene != nil else { fail("the generated script has no scene") }
     let compiled = measurement.phase("compile") { () -> CompiledScene? in
-        do { return try scene.compile() } catch { fail("compile: \(error)") }
+        do { return try outcome.compiledScene() } catch { fail("compile: \(error)") }
     }
     guard let compiled else { fail("the generated scene is cancelled") }
     tabulateToDevNull(compiled, initial: outcome.initial, fps: fps, at: times, into: &measurement)

@@ -442,7 +442,7 @@ let cores = sysconf(Int32(_SC_NPROCESSORS_ONLN))
 var report = ""
 report += """
     animc-bench — best of \(options.repeatCount) runs per row, each in a child process of its own.
-      wall/cpu    the work in-process: script text → run (parse, resolve, evaluate) → compile → tabulate CSV to /dev/null
+      wall/cpu    the work in-process: script text → run (parse, resolve, evaluate, compile, warnings) → compile (taken from run) → tabulate CSV to /dev/null
                   (chain-api/parallel-api: build the Scene → compile → tabulate; script-1mb: see its phases);
                   for *-animc rows, the whole `animc eval` process
       process     the child process from spawn to exit (start-up and input generation included)

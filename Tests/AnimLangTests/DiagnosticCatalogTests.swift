@@ -58,7 +58,7 @@ struct DiagnosticCatalogTests {
         .exportLoops(binding: "spin", period: Time(numerator: 3, denominator: 2) ?? Time(2)),
         .tie(property: "a.x", count: 2, from: "0", to: "1", playing: true),
         .tie(property: "a.x", count: 0, from: "1", to: "2", playing: false),
-        .strayViews(views: ["ghost"], bindings: ["old"], target: "final"),
+        .strayViews(views: ["ghost"], bindings: ["old"], target: "final"), .moreTies(total: 1000, shown: 10),
     ]
 
     @Test(arguments: samples)

@@ -152,6 +152,17 @@ struct EvaluatorDiagnosticTests {
         #expect(outcome.scene != nil && outcome.diagnostics.isEmpty, "\(render(outcome.diagnostics, in: file))")
     }
 
+    /// Ten tie warnings at most, one per property, and a count of them all.
+    @Test func manyTiesAreCounted() {
+        let tweens = (0..<13).map { "animate v\($0).x from 0 to 1 || animate v\($0).x from 1 to 0" }
+        let file = SourceFile(name: "many.anim", text: "let a = " + tweens.joined(separator: " || "))
+        let warnings = run(file).diagnostics
+        #expect(warnings.count == 11 && warnings.allSatisfy { $0.id == "tie" && $0.severity == .warning })
+        #expect(warnings.first?.message == "13 properties are driven by several tweens at once, each showing their mean; 10 of them are shown")
+        #expect(warnings.dropFirst().map { $0.message.prefix(6) } == ["`v0.x`", "`v1.x`", "`v2.x`", "`v3.x`", "`v4.x`", "`v5.x`", "`v6.x`",
+                                                                       "`v10.x", "`v11.x", "`v12.x"])
+    }
+
     /// Hints that say what to write instead.
     @Test(arguments: [
         ("let a = move ball from 0 to 100", "`move` goes between points: `move V from (0, 0) to (100, 50)`"),
