@@ -224,16 +224,35 @@ public func tabulate<Times: Sequence<Time>>(_ scene: CompiledScene, initial: [Pr
     var out: [UInt8] = []
     out.reserveCapacity(1 << 16)
     writer.writeHeader(into: &out)
+    // Sampled a block of rows at a time, column by column (see
+    // ``RowSampler/sample(columnsAt:into:)``), then written row by row.
+    let blockSize = 16
+    var block: [Time] = []
+    block.reserveCapacity(blockSize)
+    var instants: [Instant] = []
+    var values: [Value] = []
     var row: [Value] = []
     var previous: Instant?
-    for t in times {
-        sampler.sample(at: t, into: &row)
-        let now = Instant(t)
-        let events = hasEvents ? scene.events(after: previous, through: now) : []
-        writer.writeRow(time: t, values: row, events: events, into: &out)
-        previous = now
-        if out.count >= 1 << 16 { flush(&out) }
+    func writeBlock() {
+        instants.removeAll(keepingCapacity: true)
+        for t in block { instants.append(Instant(t)) }
+        sampler.sample(columnsAt: instants, into: &values)
+        for (offset, t) in block.enumerated() {
+            row.removeAll(keepingCapacity: true)
+            for column in sampler.columns.indices { row.append(values[column * block.count + offset]) }
+            let now = instants[offset]
+            let events = hasEvents ? scene.events(after: previous, through: now) : []
+            writer.writeRow(time: t, values: row, events: events, into: &out)
+            previous = now
+            if out.count >= 1 << 16 { flush(&out) }
+        }
+        block.removeAll(keepingCapacity: true)
     }
+    for t in times {
+        block.append(t)
+        if block.count == blockSize { writeBlock() }
+    }
+    if !block.isEmpty { writeBlock() }
     flush(&out)
 }
 

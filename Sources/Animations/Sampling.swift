@@ -156,7 +156,7 @@ final class Track: @unchecked Sendable {
             var index = latest
             while index >= 0, starts[index] == key {
                 if !(ends[index] < t) {
-                    resolution.offerActive(start: key, value: storage[index].activeValue(at: t))
+                    resolution.offerActive(start: key, value: Segment.activeValue(of: storage + index, at: t))
                 }
                 index -= 1
             }

@@ -55,9 +55,17 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     /// progress clamped to [0, 1] before the easing. A jump shows its end value.
     /// (Curves composed to overshoot wildly can still leave the range of
     /// `Double`; the value is then infinite or NaN, as the formula says.)
-    @inline(__always)
     func activeValue(at t: Instant) -> Value {
-        if start == end { return endValue }
+        withUnsafePointer(to: self) { Segment.activeValue(of: $0, at: t) }
+    }
+
+    /// ``activeValue(at:)`` of a segment read in place, field by field: a
+    /// track keeps its segments behind a pointer, and calling a method on one
+    /// would copy the whole segment first (and count its references).
+    @inline(__always)
+    static func activeValue(of segment: UnsafePointer<Segment>, at t: Instant) -> Value {
+        let start = segment.pointee.start, end = segment.pointee.end, isForward = segment.pointee.isForward
+        if start == end { return isForward ? segment.pointee.to : segment.pointee.from }
         let progress: Double
         // At its ends a window is exactly done or not begun, also through a
         // warp (whose inverse placed the ends, and whose forward map would
@@ -66,13 +74,14 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
             progress = isForward ? 1 : 0
         } else if t == start {
             progress = isForward ? 0 : 1
-        } else if let warp {
+        } else if let warp = segment.pointee.warp {
             progress = warp.progress(at: t)
         } else {
-            let fraction = fraction(t)
+            let fraction = Segment.fraction(t, start: start, end: end, length: segment.pointee.length)
             progress = isForward ? fraction : 1 - fraction
         }
-        return Value.interpolate(from: from, to: to, progress: easing(clampUnit(progress)))
+        return Value.interpolate(from: segment.pointee.from, to: segment.pointee.to,
+                                 progress: segment.pointee.easing(clampUnit(progress)))
     }
 
     /// The progress (before the tween's own easing) at `t` within the window,
@@ -91,6 +100,11 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     /// their common factors), so equal fractions give equal bits however they arose.
     @inline(__always)
     func fraction(_ t: Instant) -> Double {
+        Segment.fraction(t, start: start, end: end, length: length)
+    }
+
+    @inline(__always)
+    static func fraction(_ t: Instant, start: Instant, end: Instant, length: Time?) -> Double {
         if let te = t.exact, let se = start.exact, let length {
             // (t − s) / L = (t.n·s.d − s.n·t.d)·L.d / (t.d·s.d·L.n)
             let (a, o1) = te.numerator.multipliedReportingOverflow(by: se.denominator)

@@ -31,13 +31,26 @@ public struct RowSampler: Sendable {
 
     /// Replaces `row` with the value of every column at `t`.
     public func sample(at t: Instant, into row: inout [Value]) {
-        row.removeAll(keepingCapacity: true)
+        sample(columnsAt: CollectionOfOne(t), into: &row)
+    }
+
+    /// Replaces `values` with every column's value at each of `times`,
+    /// column after column: column `c` at `times[r]` is `values[c·k + r]`
+    /// for `k` times. Sampling a few rows at once this way reads each
+    /// column's segments once per block instead of once per row, so a wide
+    /// table's segments stay in cache (``tabulate`` samples 16 rows at a time).
+    public func sample<Times: Collection<Instant>>(columnsAt times: Times, into values: inout [Value]) {
+        values.removeAll(keepingCapacity: true)
+        values.reserveCapacity(columns.count * times.count)
         for index in columns.indices {
-            var resolution = Resolution()
-            tracks[index]?.resolve(at: t, into: &resolution)
-            // A column exists only because a segment or a declaration names it,
-            // so one of the two always speaks.
-            row.append(resolution.value(initial: initials[index]) ?? .number(0))
+            let track = tracks[index], initial = initials[index]
+            for t in times {
+                var resolution = Resolution()
+                track?.resolve(at: t, into: &resolution)
+                // A column exists only because a segment or a declaration names it,
+                // so one of the two always speaks.
+                values.append(resolution.value(initial: initial) ?? .number(0))
+            }
         }
     }
 }
