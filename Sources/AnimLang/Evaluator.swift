@@ -39,6 +39,38 @@ public struct Evaluation: Sendable {
 /// order (the first ``maxParseDiagnostics`` of them); `scene` is the
 /// requested binding's value when there are no errors.
 public func run(_ file: SourceFile, binding name: String? = nil) -> Outcome {
+    // The front end in a function of its own: the tokens, the lowering's
+    // tables and the other bindings' scenes are freed before compiling.
+    let front = analyze(file, binding: name)
+    var diagnostics = front.diagnostics
+    // Compiled once, here: every command that samples reads it from the outcome.
+    let compilation = front.scene.map { scene in Result { () throws(AnimationError) in try scene.compile() } }
+    if case .success(let compiled?) = compilation, let target = front.target, let term = front.term {
+        diagnostics += tieWarnings(compiled, binding: target, term: term, tweens: front.tweens)
+    }
+    // Source order; diagnostics at one place keep the order of the stages that found them.
+    diagnostics = diagnostics.enumerated()
+        .sorted { ($0.element.range.start, $0.offset) < ($1.element.range.start, $1.offset) }
+        .map(\.element)
+    // As in the parser: beyond this many, more diagnostics only bury the first ones.
+    if diagnostics.count > maxParseDiagnostics { diagnostics.removeSubrange(maxParseDiagnostics...) }
+    return Outcome(program: front.resolved.program, resolved: front.resolved, target: front.target, term: front.term,
+                   scene: front.scene, initial: front.resolved.initial, diagnostics: diagnostics, compilation: compilation)
+}
+
+/// What ``run(_:binding:)`` keeps of the front end.
+private struct FrontEnd {
+    var diagnostics: [Diagnostic]
+    let resolved: ResolvedProgram
+    let target: Binding?
+    let term: Term?
+    let scene: Scene?
+    /// The lowering's tween leaves with their ranges (see ``Lowering``), for the tie warnings.
+    let tweens: [(term: Term, range: SourceRange)]
+}
+
+/// Parses, resolves, lowers and evaluates; picks the target binding.
+private func analyze(_ file: SourceFile, binding name: String?) -> FrontEnd {
     let parsed = parse(file)
     let resolved = resolve(parsed.program, broken: parsed.brokenBindings)
     let lowering = lower(resolved)
@@ -58,33 +90,23 @@ public func run(_ file: SourceFile, binding name: String? = nil) -> Outcome {
             diagnostics.append(Diagnostic(.noBinding, at: SourceRange(0, 0), hint: "add a binding, e.g. `let final = fadeIn ball`"))
         }
     }
-    var hasErrors = diagnostics.contains { $0.severity == .error }
     // After an error (a misspelt name, say), which views a binding uses is not known.
-    if !hasErrors, let target, let stray = resolved.strayViewsWarning(for: target) { diagnostics.append(stray) }
-    hasErrors = diagnostics.contains { $0.severity == .error }
+    if !diagnostics.contains(where: { $0.severity == .error }), let target, let stray = resolved.strayViewsWarning(for: target) {
+        diagnostics.append(stray)
+    }
+    let hasErrors = diagnostics.contains { $0.severity == .error }
     let term = hasErrors ? nil : target.flatMap { lowering.terms[$0.name] }
     let scene = hasErrors ? nil : target.flatMap { evaluation.scenes[$0.name] }
-    // Compiled once, here: every command that samples reads it from the outcome.
-    let compilation = scene.map { scene in Result { () throws(AnimationError) in try scene.compile() } }
-    if case .success(let compiled?) = compilation, let target {
-        diagnostics += tieWarnings(compiled, binding: target, lowering: lowering)
-    }
-    // Source order; diagnostics at one place keep the order of the stages that found them.
-    diagnostics = diagnostics.enumerated()
-        .sorted { ($0.element.range.start, $0.offset) < ($1.element.range.start, $1.offset) }
-        .map(\.element)
-    // As in the parser: beyond this many, more diagnostics only bury the first ones.
-    if diagnostics.count > maxParseDiagnostics { diagnostics.removeSubrange(maxParseDiagnostics...) }
-    return Outcome(program: resolved.program, resolved: resolved, target: target, term: term, scene: scene,
-                   initial: resolved.initial, diagnostics: diagnostics, compilation: compilation)
+    return FrontEnd(diagnostics: diagnostics, resolved: resolved, target: target, term: term, scene: scene,
+                    tweens: scene == nil ? [] : lowering.tweens)
 }
 
 /// A warning for each property on which distinct tweens tie (see ``Tie``):
 /// located at the last of the tied tweens in the source, with a note at
 /// others, or at the binding when the tweens cannot be told apart.
-/// A tied segment is matched to the binding's tweens that have its
-/// property, values and easing.
-func tieWarnings(_ compiled: CompiledScene, binding: Binding, lowering: Lowering) -> [Diagnostic] {
+/// A tied segment is matched to the tweens of the binding's `term` (among
+/// the lowering's `tweens`) that have its property, values and easing.
+func tieWarnings(_ compiled: CompiledScene, binding: Binding, term: Term, tweens: [(term: Term, range: SourceRange)]) -> [Diagnostic] {
     let ties = compiled.ties()
     guard !ties.isEmpty else { return [] }
     let shown = ties.prefix(maxTieWarnings)
@@ -92,7 +114,7 @@ func tieWarnings(_ compiled: CompiledScene, binding: Binding, lowering: Lowering
     // The binding's tween leaves on those properties, with where each is written.
     var mine: Set<ObjectIdentifier> = []
     var seen: Set<ObjectIdentifier> = []
-    var stack = lowering.terms[binding.name].map { [$0] } ?? []
+    var stack = [term]
     while let node = stack.popLast() {
         guard seen.insert(ObjectIdentifier(node)).inserted else { continue }
         if case .tween(let tween) = node.kind {
@@ -102,7 +124,7 @@ func tieWarnings(_ compiled: CompiledScene, binding: Binding, lowering: Lowering
         }
     }
     var leaves: [Property: [(tween: Tween, range: SourceRange)]] = [:]
-    for (term, range) in lowering.tweens where mine.contains(ObjectIdentifier(term)) {
+    for (term, range) in tweens where mine.contains(ObjectIdentifier(term)) {
         if case .tween(let tween) = term.kind { leaves[tween.property, default: []].append((tween, range)) }
     }
     let fallback = binding.nameRange == .none ? binding.range : binding.nameRange

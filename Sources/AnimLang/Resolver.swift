@@ -38,8 +38,8 @@ public struct ResolvedProgram: Sendable {
     /// Where each declared initial value is written.
     public let initialRanges: [Property: SourceRange]
     public let diagnostics: [Diagnostic]
-    /// What each binding's own expression names (for the first binding of each name).
-    let uses: [String: BindingUses]
+    /// Whether some binding's expression says `all views`.
+    let mentionsAllViews: Bool
 
     /// The binding `eval` samples: `name`, or else the last `let` in the file.
     public func target(named name: String?) -> Binding? {
@@ -52,11 +52,19 @@ public struct ResolvedProgram: Sendable {
     /// `all views` means every view the file names, so a `let` left over
     /// from an experiment adds its views to the final animation. Located at
     /// the first such `all views`, with a note where each view is named.
+    ///
+    /// Free for a file without `all views`; otherwise it reads the
+    /// bindings' expressions again (``BindingUses``), which are not kept.
     func strayViewsWarning(for target: Binding) -> Diagnostic? {
+        guard mentionsAllViews else { return nil }
+        var uses: [String: BindingUses] = [:]
+        for binding in program.bindings where bindings[binding.name]?.range == binding.range {
+            uses[binding.name] = BindingUses(of: binding.value)
+        }
         var reachable: Set<String> = [target.name]
         var stack = [target.name]
         while let name = stack.popLast() {
-            for next in uses[name]?.names ?? [] where reachable.insert(next).inserted { stack.append(next) }
+            for (next, _) in uses[name]?.names ?? [] where reachable.insert(next).inserted { stack.append(next) }
         }
         let everywhere = reachable.flatMap { uses[$0]?.allViews ?? [] }
         guard let first = everywhere.min(by: { $0.start < $1.start }) else { return nil }
@@ -95,12 +103,38 @@ public struct ResolvedProgram: Sendable {
     }
 }
 
-/// What one binding's expression names: other bindings, views (each
-/// where a tween first names it), and `all views`.
-struct BindingUses: Sendable {
-    var names: [String] = []
+/// What one expression names: other bindings (in source order), views
+/// (each where a tween first names it), and `all views`.
+struct BindingUses {
+    var names: [(String, SourceRange)] = []
     var views: [(name: String, range: SourceRange)] = []
     var allViews: [SourceRange] = []
+
+    init(of expr: Expr) {
+        var seen: Set<String> = []
+        var stack = [expr]
+        while let node = stack.popLast() {
+            switch node.kind {
+            case .name(let name):
+                names.append((name, node.range))
+            case .zero, .one, .wait, .emit:
+                break
+            case .tween(let tween):
+                switch tween.target {
+                case .view(let name, let range):
+                    if seen.insert(name).inserted { views.append((name, range)) }
+                case .allViews(let range):
+                    allViews.append(range)
+                }
+            case .parallel(let parts), .sequence(let parts):
+                stack.append(contentsOf: parts.reversed())   // popped in source order
+            case .power(let inner, _), .reversed(let inner), .looped(let inner, _), .repeated(let inner, _),
+                 .delayed(let inner, _), .retimed(let inner, _), .eased(let inner, _, _), .staggered(let inner, _, _),
+                 .forever(let inner, _):
+                stack.append(inner)
+            }
+        }
+    }
 }
 
 private struct Resolver {
@@ -127,15 +161,14 @@ private struct Resolver {
         collectViewDeclarations()
         collectBindings()
         var references: [String: [(String, SourceRange)]] = [:]
-        var uses: [String: BindingUses] = [:]
+        var mentionsAllViews = false
         var broken: Set<String> = []
         var unknown: [(String, SourceRange)] = []
         for binding in program.bindings where bindings[binding.name]?.range == binding.range {
-            var names: [(String, SourceRange)] = []
-            var use = BindingUses()
-            collect(binding.value, names: &names, uses: &use)
-            use.names = names.map(\.0)
-            uses[binding.name] = use
+            let uses = BindingUses(of: binding.value)
+            let names = uses.names
+            for (view, range) in uses.views where targeted.insert(view).inserted { targetedAt.append((view, range.start)) }
+            if !uses.allViews.isEmpty { mentionsAllViews = true }
             for (name, range) in names where bindings[name] == nil {
                 broken.insert(binding.name)
                 if brokenNames.contains(name) { continue }
@@ -163,7 +196,7 @@ private struct Resolver {
         let mentionOrder = firstMention.sorted { $0.value != $1.value ? $0.value < $1.value : $0.key < $1.key }.map(\.key)
         return ResolvedProgram(program: program, bindings: bindings, order: order, views: views.sorted(),
                                mentionOrder: mentionOrder, initial: initial, initialRanges: initialRanges, diagnostics: diagnostics,
-                               uses: uses)
+                               mentionsAllViews: mentionsAllViews)
     }
 
     private mutating func collectViewDeclarations() {
@@ -213,33 +246,6 @@ private struct Resolver {
     private mutating func report(_ kind: DiagnosticKind, at range: SourceRange, hint: String? = nil,
                                  notes: [Diagnostic.Note] = []) {
         diagnostics.append(Diagnostic(kind, at: range, hint: hint, notes: notes))
-    }
-
-    /// Names referred to by `expr`, and every view its tweens name.
-    private mutating func collect(_ expr: Expr, names: inout [(String, SourceRange)], uses: inout BindingUses) {
-        var stack = [expr]
-        while let node = stack.popLast() {
-            switch node.kind {
-            case .name(let name):
-                names.append((name, node.range))
-            case .zero, .one, .wait, .emit:
-                break
-            case .tween(let tween):
-                switch tween.target {
-                case .view(let name, let range):
-                    if targeted.insert(name).inserted { targetedAt.append((name, range.start)) }
-                    if !uses.views.contains(where: { $0.name == name }) { uses.views.append((name, range)) }
-                case .allViews(let range):
-                    uses.allViews.append(range)
-                }
-            case .parallel(let parts), .sequence(let parts):
-                stack.append(contentsOf: parts.reversed())   // popped in source order
-            case .power(let inner, _), .reversed(let inner), .looped(let inner, _), .repeated(let inner, _),
-                 .delayed(let inner, _), .retimed(let inner, _), .eased(let inner, _, _), .staggered(let inner, _, _),
-                 .forever(let inner, _):
-                stack.append(inner)
-            }
-        }
     }
 
     /// A topological order of the bindings (each after what it uses), reporting
