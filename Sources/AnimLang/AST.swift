@@ -239,8 +239,11 @@ public struct TweenSyntax: Equatable, Sendable {
     /// `x` and `y` for `move`).
     public var property: String?
     /// `from A to B`; `nil` for `fadeIn`/`fadeOut` (0 → 1, 1 → 0) and for keyframes.
+    /// `to B` alone (``from`` `nil`) starts from the property's current value (semantics §7.1).
     public var from: ValueSyntax?
     public var to: ValueSyntax?
+    /// `by Δ`: from the current value to itself plus Δ (``from`` and ``to`` are `nil`).
+    public var by: ValueSyntax?
     /// `through v0, v1 at N%, …, vk`: the keyframes (k ≥ 1), when written so.
     public var keyframes: [Keyframe]?
     /// Only for `rotate`; `nil` means no unit was written (degrees).
@@ -248,12 +251,13 @@ public struct TweenSyntax: Equatable, Sendable {
     public var range: SourceRange
 
     public init(verb: Verb, target: Target, property: String? = nil, from: ValueSyntax? = nil, to: ValueSyntax? = nil,
-                keyframes: [Keyframe]? = nil, angleUnit: AngleUnit? = nil, range: SourceRange = .none) {
+                by: ValueSyntax? = nil, keyframes: [Keyframe]? = nil, angleUnit: AngleUnit? = nil, range: SourceRange = .none) {
         self.verb = verb
         self.target = target
         self.property = property
         self.from = from
         self.to = to
+        self.by = by
         self.keyframes = keyframes
         self.angleUnit = angleUnit
         self.range = range
@@ -268,7 +272,15 @@ public struct TweenSyntax: Equatable, Sendable {
 
     public static func == (lhs: TweenSyntax, rhs: TweenSyntax) -> Bool {
         lhs.verb == rhs.verb && lhs.target == rhs.target && lhs.property == rhs.property
-            && lhs.from == rhs.from && lhs.to == rhs.to && lhs.keyframes == rhs.keyframes && lhs.angleUnit == rhs.angleUnit
+            && lhs.from == rhs.from && lhs.to == rhs.to && lhs.by == rhs.by && lhs.keyframes == rhs.keyframes
+            && lhs.angleUnit == rhs.angleUnit
+    }
+
+    /// How its start is given: written, or the current value (`to B` alone, `by Δ`).
+    public var relative: Tween.Relative {
+        if by != nil { return .by }
+        if from == nil, to != nil, keyframes == nil, verb != .fadeIn, verb != .fadeOut { return .to }
+        return .absolute
     }
 
     /// The keyframes it moves through: `from A to B` is `through A, B`;
@@ -285,6 +297,7 @@ public struct TweenSyntax: Equatable, Sendable {
         case .fadeIn, .fadeOut: return 2
         case .shrink, .grow, .scale, .rotate, .fade, .animate, .color, .move:
             if let keyframes { return keyframes.count }
+            if relative != .absolute { return 1 }
             return from != nil && to != nil ? 2 : nil
         }
     }
@@ -296,6 +309,8 @@ public struct TweenSyntax: Equatable, Sendable {
         case .fadeOut: return Keyframe(value: .number(Number(Time(index == 0 ? 1 : 0))))
         case .shrink, .grow, .scale, .rotate, .fade, .animate, .color, .move:
             if let keyframes { return keyframes[index] }
+            if let by { return Keyframe(value: by) }
+            if from == nil, let to { return Keyframe(value: to) }
             return Keyframe(value: (index == 0 ? from : to) ?? .number(Number(Time(0))))
         }
     }

@@ -241,6 +241,8 @@ public enum DiagnosticKind: Equatable, Sendable {
     case timeOverflow
     case retimeInstant(Time)
     case nonMonotoneWarp(Easing)
+    /// `reversed` or `looped` of something holding a `to` tween (semantics §7.1).
+    case relativeReversed(operation: String, property: String)
     /// Any other error of the `Animations` library, with its own message.
     case animation(AnimationError)
     /// A binding whose value cannot be sampled.
@@ -375,6 +377,7 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .unrepresentableDuration, .timeOverflow: return "overflow"
         case .retimeInstant: return "retime-instant"
         case .nonMonotoneWarp: return "non-monotone-warp"
+        case .relativeReversed: return "reversed-to"
         case .animation(let error): return DiagnosticKind.id(of: error)
         case .cannotSample: return "cannot-sample"
         case .exportApproximated: return "export-approximated"
@@ -425,7 +428,7 @@ public enum DiagnosticKind: Equatable, Sendable {
              .springAdjectiveAlone, .unknownName, .duplicateView, .duplicateProperty,
              .duplicateLet, .cycle, .unknownBinding, .noBinding, .noViews, .incompleteTween, .notFiniteTween,
              .notFiniteDuration, .negativeDuration, .unrepresentableDuration, .timeOverflow, .retimeInstant,
-             .nonMonotoneWarp, .animation, .cannotSample, .tooManyRows, .noSuchBinding, .unreadableFile, .unwritableFile, .cannotNormalize,
+             .nonMonotoneWarp, .relativeReversed, .animation, .cannotSample, .tooManyRows, .noSuchBinding, .unreadableFile, .unwritableFile, .cannotNormalize,
              .unknownCommand, .missingCommand, .unknownOption, .optionNotAccepted, .missingValue, .unexpectedValue,
              .invalidValue, .missingArgument, .extraArgument, .standardInputTwice, .tooFewKeyframes, .unknownColor,
              .mixedColorSeparators, .colorArguments, .colorChannel, .keyframeOffsetOnEnd, .keyframeOffsetRange,
@@ -611,6 +614,8 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "this animation's times are too large or too finely divided to compute exactly"
         case .retimeInstant(let target):
             return "cannot stretch an animation that lasts 0s to \(target)s"
+        case .relativeReversed(let operation, let property):
+            return "cannot \(operation) a tween of `\(property)` that goes `to` a value: it has no start to return to"
         case .nonMonotoneWarp(let easing):
             // A spring is the reason when every other factor is monotone: it counts as
             // not monotone by rule (semantics §6.4), even where it does not overshoot.
@@ -702,6 +707,10 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .invalidSampling: return "too-large"
         case .infinite: return "infinite-animation"
         case .foreverOfInstant: return "forever-of-instant"
+        case .relativeColor: return "relative-color"
+        case .reversedRelative: return "reversed-to"
+        case .noCurrentValue: return "no-current-value"
+        case .relativeUnsupported: return "relative-unsupported"
         }
     }
 

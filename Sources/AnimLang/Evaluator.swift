@@ -44,9 +44,14 @@ public func run(_ file: SourceFile, binding name: String? = nil) -> Outcome {
     let front = analyze(file, binding: name)
     var diagnostics = front.diagnostics
     // Compiled once, here: every command that samples reads it from the outcome.
-    let compilation = front.scene.map { scene in Result { () throws(AnimationError) in try scene.compile() } }
+    let initial = front.resolved.initial
+    let compilation = front.scene.map { scene in Result { () throws(AnimationError) in try scene.compile(initial: initial) } }
     if case .success(let compiled?) = compilation, let target = front.target, let term = front.term {
         diagnostics += tieWarnings(compiled, binding: target, term: term, tweens: front.tweens)
+    }
+    // A relative tween that cannot resolve is the script's mistake: say so where the tween is written.
+    if case .failure(let error) = compilation, let located = relativeDiagnostic(error, tweens: front.tweens) {
+        diagnostics.append(located)
     }
     // Source order; diagnostics at one place keep the order of the stages that found them.
     diagnostics = diagnostics.enumerated()
@@ -56,6 +61,31 @@ public func run(_ file: SourceFile, binding name: String? = nil) -> Outcome {
     if diagnostics.count > maxParseDiagnostics { diagnostics.removeSubrange(maxParseDiagnostics...) }
     return Outcome(program: front.resolved.program, resolved: front.resolved, target: front.target, term: front.term,
                    scene: front.scene, initial: front.resolved.initial, diagnostics: diagnostics, compilation: compilation)
+}
+
+/// The located error for a relative tween (semantics §7.1) that could not
+/// be resolved when the scene was compiled: at the first such tween of the
+/// property; `nil` for other errors.
+func relativeDiagnostic(_ error: AnimationError, tweens: [(term: Term, range: SourceRange)]) -> Diagnostic? {
+    let property: Property, hint: String
+    switch error {
+    case .noCurrentValue(let colour):
+        property = colour
+        hint = "nothing before it gives `\(colour)` a colour: declare one (`view \(colour.view) \(colour.name) white`), "
+            + "or write `from A to B`"
+    case .reversedRelative(let reversed):
+        property = reversed
+        hint = "a tween `to` a value has no start to return to: write it `from A to B`, or move it `by` an amount"
+    case .relativeUnsupported, .relativeColor, .overflow, .negativeDuration, .notFinite, .negativeCount, .nonMonotoneWarp,
+         .mixedKinds, .invalidEasing, .retimeOfInstant, .invalidSampling, .infinite, .foreverOfInstant:
+        return nil
+    }
+    for (term, range) in tweens {
+        if case .tween(let tween) = term.kind, tween.property == property, tween.isRelative {
+            return Diagnostic(.animation(error), at: range, hint: hint)
+        }
+    }
+    return nil
 }
 
 /// What ``run(_:binding:)`` keeps of the front end.
@@ -177,7 +207,7 @@ public func samplingError(_ error: AnimationError, binding: Binding) -> Diagnost
     case .overflow:
         hint = "exact time uses 64-bit fractions; use fewer repetitions or simpler durations"
     case .negativeDuration, .notFinite, .negativeCount, .nonMonotoneWarp, .mixedKinds, .invalidEasing, .retimeOfInstant, .invalidSampling,
-         .infinite, .foreverOfInstant:
+         .infinite, .foreverOfInstant, .relativeColor, .reversedRelative, .noCurrentValue, .relativeUnsupported:
         hint = "sample a smaller part of it, or repeat with `^ N` (which stays symbolic) instead of listing copies"
     }
     let range = binding.nameRange == .none ? binding.range : binding.nameRange
@@ -220,6 +250,6 @@ public struct Outcome: Sendable {
     /// `nil` when it is cancelled or there is no scene.
     public func compiledScene() throws(AnimationError) -> CompiledScene? {
         if let compilation { return try compilation.get() }
-        return try scene?.compile()
+        return try scene?.compile(initial: initial)
     }
 }

@@ -120,7 +120,7 @@ public func exportLottie(scene: Scene, name: String, views: [String] = [], initi
                          at range: SourceRange = .none) -> LottieExport {
     let compiled: CompiledScene?
     do {
-        compiled = try scene.compile()
+        compiled = try scene.compile(initial: initial)
     } catch {
         return LottieExport(document: nil, diagnostics: [Diagnostic(.cannotSample(binding: name, error), at: range)])
     }

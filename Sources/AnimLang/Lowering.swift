@@ -132,12 +132,12 @@ private struct Lowerer {
             guard let body = lower(inner), let n = count.value else { return nil }
             return built(.power, expr.range) { () throws(AnimationError) in try Term.power(body, n) }
         case .looped(let inner, let count):
-            guard let body = lower(inner), let n = count.value, finite(body, expr, "loop") else { return nil }
+            guard let body = lower(inner), let n = count.value, finite(body, expr, "loop"), reversible(body, expr, "loop") else { return nil }
             let back = record(Term.reversed(body), .looped, expr.range)
             guard let there = built(.looped, expr.range, { () throws(AnimationError) in try Term.sequence([body, back]) }) else { return nil }
             return built(.looped, expr.range) { () throws(AnimationError) in try Term.power(there, n) }
         case .reversed(let inner):
-            guard let body = lower(inner), finite(body, expr, "reverse") else { return nil }
+            guard let body = lower(inner), finite(body, expr, "reverse"), reversible(body, expr, "reverse") else { return nil }
             return record(Term.reversed(body), .reversed, expr.range)
         case .delayed(let inner, let duration):
             guard let body = lower(inner), let delay = seconds(duration) else { return nil }
@@ -173,7 +173,7 @@ private struct Lowerer {
                 return nil
             }
             if looped {
-                guard finite(body, expr, "loop") else { return nil }
+                guard finite(body, expr, "loop"), reversible(body, expr, "loop") else { return nil }
                 guard let there = built(.looped, expr.range, { () throws(AnimationError) in try Term.sequence([body, Term.reversed(body)]) })
                 else { return nil }
                 return Term.forever(there)
@@ -207,6 +207,18 @@ private struct Lowerer {
         guard body.isInfinite else { return true }
         diagnostics.append(Diagnostic(.animation(.infinite(operation)), at: expr.modifier == .none ? expr.range : expr.modifier,
                                       hint: "apply it to the part that repeats, before `repeated forever`"))
+        return false
+    }
+
+    /// Whether `body` can play backwards; if it holds a `to` tween (which
+    /// has no start to return to, semantics §7.1), reports that at the modifier.
+    private mutating func reversible(_ body: Term, _ expr: Expr, _ operation: String) -> Bool {
+        guard body.hasRelativeTo else { return true }
+        let property = body.firstRelativeTo ?? Property(view: "", name: "")
+        diagnostics.append(Diagnostic(.relativeReversed(operation: operation, property: property.description),
+                                      at: expr.modifier == .none ? expr.range : expr.modifier,
+                                      hint: "a tween `to` a value starts wherever the property is, so backwards it has nowhere to end; "
+                                        + "write it `from A to B`, or move it `by` an amount"))
         return false
     }
 
@@ -277,10 +289,15 @@ private struct Lowerer {
             diagnostics.append(Diagnostic(.incompleteTween, at: range))
             return nil
         }
-        // The parser reported `through` with one value.
-        guard count >= 2, let kind = valueKind(of: tween, count: count), let lengths = pieceLengths(tween, count: count) else {
+        // The parser reported `through` with one value. A relative tween has one value: its end, or its change.
+        let relative = tween.relative
+        guard count >= 2 || relative != .absolute, let kind = valueKind(of: tween, count: count) else { return nil }
+        if relative == .by, kind == .color, let by = tween.by {
+            diagnostics.append(Diagnostic(.animation(.relativeColor(Property(view: single ?? views.first ?? "", name: tween.resolvedProperty))),
+                                          at: by.range, hint: "colours go `to` a colour: write `to` and the colour to end on, e.g. `color V to gold`"))
             return nil
         }
+        guard let lengths = relative == .absolute ? pieceLengths(tween, count: count) : .equal(.one, count: 1) else { return nil }
         // The channels it animates (`x` and `y` for points), and their value at each stop.
         let property = tween.resolvedProperty
         let channels = kind == .point ? 2 : 1
@@ -307,8 +324,15 @@ private struct Lowerer {
             guard checkKind(value(0, channel: channel).kind, of: property, at: first) else { return nil }
             func piece(_ index: Int) -> Term? {
                 built(.tween, range) { () throws(AnimationError) in
-                    Term.tween(try Animations.Tween(property: property, from: value(index, channel: channel),
-                                                    to: value(index + 1, channel: channel), duration: lengths[index]))
+                    switch relative {
+                    case .absolute:
+                        return Term.tween(try Animations.Tween(property: property, from: value(index, channel: channel),
+                                                               to: value(index + 1, channel: channel), duration: lengths[index]))
+                    case .to:
+                        return Term.tween(try Animations.Tween(property: property, to: value(0, channel: channel), duration: lengths[index]))
+                    case .by:
+                        return Term.tween(try Animations.Tween(property: property, by: value(0, channel: channel), duration: lengths[index]))
+                    }
                 }
             }
             if lengths.count == 1 { return piece(0) }
@@ -495,7 +519,7 @@ func evaluationDiagnostic(_ error: AnimationError, origin: Origin) -> Diagnostic
     case .overflow:
         return Diagnostic(.timeOverflow, at: range, hint: "exact time uses 64-bit fractions; use fewer repetitions or simpler durations")
     case .negativeDuration, .notFinite, .negativeCount, .nonMonotoneWarp, .mixedKinds, .invalidEasing, .retimeOfInstant, .invalidSampling,
-         .infinite, .foreverOfInstant:
+         .infinite, .foreverOfInstant, .relativeColor, .reversedRelative, .noCurrentValue, .relativeUnsupported:
         return Diagnostic(.animation(error), at: range)
     }
 }

@@ -124,8 +124,18 @@ public func expression(of term: Term) -> Expr {
     case .one: return Expr(.one)
     case .wait(let d): return Expr(.wait(Duration(number: Number(d))))
     case .tween(let tween):
-        let syntax = TweenSyntax(verb: .animate, target: .view(tween.property.view, .none), property: tween.property.name,
+        let syntax: TweenSyntax
+        switch tween.relative {
+        case .absolute:
+            syntax = TweenSyntax(verb: .animate, target: .view(tween.property.view, .none), property: tween.property.name,
                                  from: valueSyntax(of: tween.from), to: valueSyntax(of: tween.to))
+        case .to:
+            syntax = TweenSyntax(verb: .animate, target: .view(tween.property.view, .none), property: tween.property.name,
+                                 to: valueSyntax(of: tween.to))
+        case .by:
+            syntax = TweenSyntax(verb: .animate, target: .view(tween.property.view, .none), property: tween.property.name,
+                                 by: valueSyntax(of: tween.to))
+        }
         var expr = Expr(.tween(syntax))
         if tween.duration != .one { expr = Expr(.retimed(expr, Duration(number: Number(tween.duration)))) }
         if case .linear = tween.easing.kind {} else { expr = Expr(.eased(expr, tween.easing, .none)) }

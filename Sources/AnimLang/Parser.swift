@@ -56,7 +56,7 @@ public struct ParseResult: Sendable {
 /// keyword only where the grammar expects it.
 public let reservedWords: Set<String> = [
     "let", "view", "from", "to", "with", "in", "zero", "cancelled", "one", "empty", "wait",
-    "reversed", "looped", "repeated", "delayed", "staggered", "through", "all", "pi", "tau",
+    "reversed", "looped", "repeated", "delayed", "staggered", "through", "all", "pi", "tau", "by",
 ]
 
 /// ``reservedWords`` as bytes, by length, for ``Parser/isReserved(_:)``.
@@ -480,7 +480,9 @@ private struct Parser {
         guard startsTarget(target), onSameLine(token, target) else { return false }
         if closestMatch(to: text(token), in: verbs) != nil { return true }
         let after = peek(2)
-        return isWord(target, "all") || isWord(after, "from") || isWord(after, "through") || after.kind == .dot
+        // (Not `by`: `x dealyed by 2s` is a misspelt modifier more often than a misspelt verb.)
+        return isWord(target, "all") || isWord(after, "from") || isWord(after, "through") || isWord(after, "to")
+            || after.kind == .dot
     }
 
     /// `rotat square …`: the error is the verb.
@@ -511,7 +513,8 @@ private struct Parser {
         let takesProperty = verb == .shrink || verb == .grow || verb == .scale
         let values = try tweenValues(after: "`\(source.text(start.range)) \(source.text(targets[0].range))`", takesProperty: takesProperty,
                                      colours: verb == .color,
-                                     usage: "a tween is written `\(source.text(start.range)) V from \(takesProperty ? "[PROP] " : "")A to B`")
+                                     usage: "a tween is written `\(source.text(start.range)) V from \(takesProperty ? "[PROP] " : "")A to B`, "
+                                         + "or from where it is: `\(source.text(start.range)) V to B`\(verb == .color ? "" : " or `\(source.text(start.range)) V by D`")")
         var range = start.range.union(previous.range)
         var unit: TweenSyntax.AngleUnit?
         if verb == .rotate, let last = values.last {
@@ -524,7 +527,7 @@ private struct Parser {
             }
         }
         return targets.map { target in
-            TweenSyntax(verb: verb, target: target, property: values.property, from: values.from, to: values.to,
+            TweenSyntax(verb: verb, target: target, property: values.property, from: values.from, to: values.to, by: values.by,
                         keyframes: values.keyframes, angleUnit: unit, range: range)
         }
     }
@@ -560,11 +563,12 @@ private struct Parser {
         } while continuesTargetList()
         let first = targets[0]
         let values = try tweenValues(after: "`animate \(first.view).\(first.property)`", takesProperty: false,
-                                     usage: "write `animate \(first.view).\(first.property) from A to B`")
+                                     usage: "write `animate \(first.view).\(first.property) from A to B`, or from where it is: "
+                                         + "`animate \(first.view).\(first.property) to B` or `… by D`")
         let range = start.range.union(previous.range)
         return targets.map { target in
             TweenSyntax(verb: .animate, target: .view(target.view, target.range), property: target.property, from: values.from,
-                        to: values.to, keyframes: values.keyframes, range: range)
+                        to: values.to, by: values.by, keyframes: values.keyframes, range: range)
         }
     }
 
@@ -598,9 +602,10 @@ private struct Parser {
         var property: String?
         var from: ValueSyntax?
         var to: ValueSyntax?
+        var by: ValueSyntax?
         var keyframes: [Keyframe]?
         /// Every value written, in order.
-        var all: [Keyframe] { keyframes ?? [from, to].compactMap { $0.map { Keyframe(value: $0) } } }
+        var all: [Keyframe] { keyframes ?? [from, to, by].compactMap { $0.map { Keyframe(value: $0) } } }
         var last: Keyframe? { all.last }
     }
 
@@ -608,7 +613,9 @@ private struct Parser {
                               usage: @autoclosure () -> String) throws(SyntaxError) -> TweenValues {
         var values = TweenValues()
         let through = checkWord("through")
-        if through {
+        // `to B` and `by Δ` alone start from the current value (semantics §7.1).
+        let relative = checkWord("to") ? "to" : checkWord("by") ? "by" : nil
+        if through || relative != nil {
             advance()
         } else {
             try consumeWord("from", after: context(), hint: usage())
@@ -617,7 +624,11 @@ private struct Parser {
         if takesProperty, peek().kind == .name, !isReserved(peek()), startsNumber(peek(1)) {
             values.property = text(advance())
         }
-        if through {
+        if let relative {
+            let value = try value(what: relative == "to" ? "an end value" : "a change",
+                                  after: values.property.map { "`\($0)`" } ?? "`\(relative)`", colour: colours)
+            if relative == "to" { values.to = value } else { values.by = value }
+        } else if through {
             var keyframes: [Keyframe] = []
             repeat {
                 let value = try self.value(what: "a keyframe",

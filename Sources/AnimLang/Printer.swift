@@ -242,6 +242,8 @@ private struct Printer {
             }.joined(separator: ", ")
         }
         let zero = ValueSyntax.number(Number(Time(0)))
+        if let by = tween.by { return " by " + named + value(by) }
+        if tween.from == nil, let to = tween.to { return " to " + named + value(to) }
         return " from " + named + value(tween.from ?? zero) + " to " + value(tween.to ?? zero)
     }
 

@@ -30,12 +30,23 @@ import Animations
 /// segments and events; one that repeats forever is drawn for two periods
 /// past the chart's last finite time, up to an end marked `…`. Consecutive
 /// segments of one property alternate `=` and `#` in the bars.
+///
+/// A relative tween (`to B`, `by Δ`) shows the start value it resolved to,
+/// marked `*` (with a line saying so under the table); inside a repetition
+/// kept symbolic, where each copy starts from where the last one left the
+/// property, its ends are written in terms of `c`, that value.
 public func timelineText(_ scene: CompiledScene, width: Int = 60) -> String {
     var rows: [[String]] = [["property", "start", "end", "from", "to", "easing"]]
+    var relative = false
     for segment in scene.segments {
         rows.append(row(for: segment, offset: nil))
+        relative = relative || segment.relative != .absolute
+    }
+    for block in scene.blocks {
+        relative = relative || block.body.segments.contains { $0.relative != .absolute }
     }
     var text = rows.count > 1 || (scene.blocks.isEmpty && scene.events.isEmpty) ? alignedColumns(rows) : ""
+
     if !scene.events.isEmpty {
         text += (text.isEmpty ? "" : "\n") + alignedColumns(eventRows(scene.events))
     }
@@ -60,6 +71,9 @@ public func timelineText(_ scene: CompiledScene, width: Int = 60) -> String {
         text += blockText.split(separator: "\n", omittingEmptySubsequences: false)
             .map { $0.isEmpty ? "" : "  " + $0 }.joined(separator: "\n")
     }
+    if relative {
+        text += (text.hasSuffix("\n") ? "" : "\n") + "* the value the property had where the tween starts (`to`, `by`)\n"
+    }
     text += "\n" + gantt(scene, width: max(10, width))
     return text
 }
@@ -74,8 +88,12 @@ private func row(for segment: Segment, offset: Time?) -> [String] {
     if !warps.isEmpty {
         easing += ", warped by " + warps.map(EasingNames.spelling(of:)).joined(separator: " then ")
     }
-    return [segment.property.description, segment.start.description, segment.end.description,
-            segment.startValue.description, segment.endValue.description, easing]
+    var from = segment.startValue.description, to = segment.endValue.description
+    if let (start, end) = segment.driftingEnds {
+        (from, to) = (start, end)
+    }
+    if segment.relative != .absolute { from += "*" }
+    return [segment.property.description, segment.start.description, segment.end.description, from, to, easing]
 }
 
 private func alignedColumns(_ rows: [[String]]) -> String {

@@ -28,6 +28,14 @@ public enum AnimationError: Error, Equatable, Sendable, CustomStringConvertible 
     case infinite(String)
     /// `x repeated forever` where `x` lasts no time.
     case foreverOfInstant
+    /// `by` on a colour property (colours take `to`).
+    case relativeColor(Property)
+    /// Reversing a `to` tween: it has no start to return to.
+    case reversedRelative(Property)
+    /// A relative colour tween with nothing before it and no declared initial colour.
+    case noCurrentValue(Property)
+    /// A relative tween in a place whose current value cannot be followed symbolically.
+    case relativeUnsupported(String)
 
     public var description: String {
         switch self {
@@ -53,6 +61,14 @@ public enum AnimationError: Error, Equatable, Sendable, CustomStringConvertible 
             return "cannot \(operation) an animation that repeats forever: it has no end to measure from"
         case .foreverOfInstant:
             return "cannot repeat forever an animation that lasts 0s"
+        case .relativeColor(let property):
+            return "cannot animate the colour \(property) `by` an amount"
+        case .reversedRelative(let property):
+            return "cannot reverse a tween of \(property) that goes `to` a value: it has no start to return to"
+        case .noCurrentValue(let property):
+            return "\(property) has no current colour to start from"
+        case .relativeUnsupported(let why):
+            return why
         }
     }
 }

@@ -23,10 +23,10 @@ public final class CompiledScene: @unchecked Sendable {
     public let events: [PlacedEvent]
     /// The term this scene was compiled from (for ``unrolled(through:)``),
     /// and the limit it was compiled with; `nil` for a repetition's body.
-    let source: (term: Term, materializeLimit: Int)?
+    let source: (term: Term, materializeLimit: Int, initial: [Property: Value])?
 
     init(duration: Time, isInfinite: Bool = false, properties: [Property], tracks: [Track], blocks: [RepetitionBlock],
-         events: [PlacedEvent] = [], source: (term: Term, materializeLimit: Int)? = nil) {
+         events: [PlacedEvent] = [], source: (term: Term, materializeLimit: Int, initial: [Property: Value])? = nil) {
         self.duration = duration
         self.isInfinite = isInfinite
         self.properties = properties
@@ -104,17 +104,34 @@ extension Scene {
 
     /// Flattens the scene for sampling; `nil` when it is cancelled.
     ///
+    /// Relative tweens (`to B`, `by Δ`) are resolved here (semantics §7.1):
+    /// each starts at its property's value where it lands, read over what
+    /// comes before it; with nothing before it, at `initial[property]` (the
+    /// view's declared value), else the neutral value (1 for opacity and
+    /// the scales, 0 for other numbers).
+    ///
+    /// ```swift
+    /// let x = Property(view: "card", name: "x")
+    /// let step = Scene.tween(try Tween(property: x, by: .number(10)))
+    /// let compiled = try step.then(step).compile()
+    /// compiled?.value(of: x, at: Time(2))    // .number(20)
+    /// ```
+    ///
     /// Throws ``AnimationError/overflow(_:)`` when placing a segment overflows
     /// exact time, ``AnimationError/mixedKinds(_:_:_:)`` when a property gets
-    /// both numbers and colours, and ``AnimationError/invalidSampling(_:)`` when
-    /// the scene would list more than ``segmentLimit`` segments.
-    public func compile(materializeLimit: Int = Scene.materializeLimit) throws(AnimationError) -> CompiledScene? {
+    /// both numbers and colours, ``AnimationError/invalidSampling(_:)`` when
+    /// the scene would list more than ``segmentLimit`` segments,
+    /// ``AnimationError/reversedRelative(_:)`` for a `to` tween played
+    /// backwards and ``AnimationError/noCurrentValue(_:)`` for a colour `to`
+    /// tween with nothing to start from.
+    public func compile(materializeLimit: Int = Scene.materializeLimit,
+                        initial: [Property: Value] = [:]) throws(AnimationError) -> CompiledScene? {
         guard let root else { return nil }
-        var compiler = Compiler(materializeLimit: materializeLimit)
+        var compiler = Compiler(materializeLimit: materializeLimit, initial: initial)
         let compiled = try compiler.compile(root, duration: root.duration)
         return CompiledScene(duration: compiled.duration, isInfinite: compiled.isInfinite, properties: compiled.properties,
                              tracks: compiled.tracks, blocks: compiled.blocks, events: compiled.events,
-                             source: (root, materializeLimit))
+                             source: (root, materializeLimit, initial))
     }
 }
 
@@ -137,7 +154,7 @@ extension CompiledScene {
     /// term, comes back as it is.
     public func unrolled(through horizon: Time) throws(AnimationError) -> CompiledScene {
         guard let source, !horizon.isNegative else { return self }
-        var compiler = Compiler(materializeLimit: source.materializeLimit, unrollingThrough: horizon)
+        var compiler = Compiler(materializeLimit: source.materializeLimit, initial: source.initial, unrollingThrough: horizon)
         let compiled = try compiler.compile(source.term, duration: horizon)
         return CompiledScene(duration: horizon, properties: compiled.properties, tracks: compiled.tracks, blocks: compiled.blocks,
                              events: compiled.events, source: source)
@@ -247,12 +264,15 @@ private struct Compiler {
     }
 
     let materializeLimit: Int
+    /// Declared initial values, where relative tweens start when nothing comes before them.
+    let initial: [Property: Value]
     /// Set for ``CompiledScene/unrolled(through:)``: endless repetitions
     /// become enough copies to reach past this time.
     let unrollingThrough: Time?
 
-    init(materializeLimit: Int, unrollingThrough: Time? = nil) {
+    init(materializeLimit: Int, initial: [Property: Value] = [:], unrollingThrough: Time? = nil) {
         self.materializeLimit = materializeLimit
+        self.initial = initial
         self.unrollingThrough = unrollingThrough
     }
 
@@ -260,7 +280,9 @@ private struct Compiler {
     /// recur); the term is kept so its identity stays valid.
     private var bodies: [BodyKey: (Term, CompiledScene)] = [:]
 
-    mutating func compile(_ root: Term?, duration: Time?) throws(AnimationError) -> CompiledScene {
+    /// `body`: a repetition's body, whose relative tweens with nothing
+    /// before them start at their copy's input (see ``RelativeResolver``).
+    mutating func compile(_ root: Term?, duration: Time?, body: Bool = false) throws(AnimationError) -> CompiledScene {
         var segments: [Property: [Segment]] = [:]
         var blocks: [RepetitionBlock] = []
         var events: [PlacedEvent] = []
@@ -319,10 +341,12 @@ private struct Compiler {
         tracks.reserveCapacity(properties.count)
         for property in properties {
             // Moved out of the dictionary, so the track sorts it without a copy.
-            let listedSegments = segments.removeValue(forKey: property) ?? []
-            let references = (byProperty[property] ?? []).compactMap { block in
+            var listedSegments = segments.removeValue(forKey: property) ?? []
+            var references = (byProperty[property] ?? []).compactMap { block in
                 block.body.track(for: property).map { BlockReference(block: block, track: $0) }
             }
+            let resolver = RelativeResolver(property: property, mode: body ? .body : .scene(initial: initial[property]))
+            try resolver.resolve(&listedSegments, &references)
             var kind = listedSegments.first?.from.kind ?? references.first?.track.kind
             for segment in listedSegments where segment.from.kind != kind {
                 throw .mixedKinds(property, kind ?? .number, segment.from.kind)
@@ -369,7 +393,7 @@ private struct Compiler {
             compiled = cached.1
         } else {
             let term = reversed ? Term.reversed(body) : body
-            compiled = try compile(term, duration: period)
+            compiled = try compile(term, duration: period, body: true)
             bodies[key] = (body, compiled)
         }
         return try RepetitionBlock(path: blockPath, period: period, count: count, isEndless: endless, body: compiled)

@@ -225,6 +225,7 @@ struct Normalizer {
         if a.firstProperty != b.firstProperty { return a.firstProperty < b.firstProperty }
         if a.firstStart != b.firstStart { return a.firstStart < b.firstStart }
         if let x = a.firstTween, let y = b.firstTween {
+            if x.relative != y.relative { return x.relative.rank < y.relative.rank }
             if let order = compare(x.from, y.from) { return order }
             if let order = compare(x.to, y.to) { return order }
             if x.duration != y.duration { return x.duration < y.duration }
@@ -300,6 +301,7 @@ struct Normalizer {
             hash.mix(tween.property.description)
             hash.mix(tween.from)
             hash.mix(tween.to)
+            if tween.isRelative { hash.mix(UInt64(tween.relative.rank) + 40) }
             hash.mix(tween.duration)
             hash.mix(tween.easing)
         case .event(let name):
@@ -344,7 +346,8 @@ struct Normalizer {
     /// values, `from + (to − from)·E(1 − p)` — which is how a reversal that a
     /// tween cannot absorb is written (``reversed(_:)``): one form for both.
     private mutating func leaf(_ tween: Tween) throws(NormalizationError) -> Term {
-        if case .mirror(let inner) = tween.easing.kind {
+        // A relative tween's start is read where it lands: it stays `by −Δ with mirror(E)`.
+        if !tween.isRelative, case .mirror(let inner) = tween.easing.kind {
             let forward = try leaf(tween.with(from: tween.to, to: tween.from, easing: inner))
             return try make(.reversed(ObjectIdentifier(forward))) { () throws(AnimationError) in Term.reversed(forward) }
         }
@@ -859,6 +862,15 @@ struct Normalizer {
         switch term.kind {
         case .zero, .one, .wait, .event:
             result = term
+        case .tween(let tween) where tween.isRelative:
+            // `(… by Δ with E) reversed = … by −Δ with mirror(E)` (semantics §7.1); a `to` tween
+            // has no start to return to (the language refuses to reverse it).
+            guard tween.relative == .by, case .number(let delta) = tween.to else { throw .programHasErrors }
+            if tween.easing.hasFamilyMirror {
+                result = try leaf(tween.with(to: .number(-delta), easing: tween.easing.mirrored))
+            } else {
+                result = try make(.reversed(ObjectIdentifier(term))) { () throws(AnimationError) in Term.reversed(term) }
+            }
         case .tween(let tween):
             if tween.easing.hasFamilyMirror {
                 result = try leaf(tween.with(from: tween.to, to: tween.from, easing: tween.easing.mirrored))

@@ -70,6 +70,11 @@ final class Track: @unchecked Sendable {
 
     /// Whether the property holds numbers or colours.
     let kind: Value.Kind?
+    /// Whether some segment's ends depend on the input of its copy (a
+    /// repetition's body with relative tweens; see ``Drift``).
+    let hasDrift: Bool
+    /// Whether reading it needs the input: a segment drifts, or a block's copies have inputs.
+    private let readsInput: Bool
 
     init(segments unsorted: consuming [Segment], blocks: [BlockReference]) {
         var sorted = unsorted
@@ -83,6 +88,8 @@ final class Track: @unchecked Sendable {
         storage = UnsafeMutablePointer<Segment>.allocate(capacity: max(1, segments.count))
         storage.initialize(from: segments, count: segments.count)
         self.blocks = blocks
+        hasDrift = segments.contains { $0.drift != nil }
+        readsInput = hasDrift || blocks.contains { $0.input != nil }
         var byEnd = Array(0..<Int32(truncatingIfNeeded: count))
         let ends = self.ends, starts = self.starts
         byEnd.sort { a, b in
@@ -101,9 +108,21 @@ final class Track: @unchecked Sendable {
             node -= 1
         }
         maxEnd = tree
-        firstListed = computeFirstListed()
-        first = computeFirst()
-        last = computeLast()
+        firstListed = computeFirstListed(.none)
+        first = computeFirst(.none)
+        last = computeLast(.none)
+    }
+
+    /// The earliest-starting segments, blocks included, for `input`.
+    func first(_ input: TrackInput) -> Group? {
+        if case .none = input { return first }
+        return readsInput || input.isSlopes ? computeFirst(input) : first
+    }
+
+    /// The latest-ending segments, blocks included, for `input`.
+    func last(_ input: TrackInput) -> Group? {
+        if case .none = input { return last }
+        return readsInput || input.isSlopes ? computeLast(input) : last
     }
 
     deinit {
@@ -128,15 +147,16 @@ final class Track: @unchecked Sendable {
         return result
     }
 
-    /// Offers this property's candidates at `t` to `resolution`.
-    func resolve(at t: Instant, into resolution: inout Resolution) {
-        resolveListed(at: t, into: &resolution)
+    /// Offers this property's candidates at `t` to `resolution` (for a
+    /// repetition's body, read with its copy's `input`).
+    func resolve(at t: Instant, into resolution: inout Resolution, input: TrackInput = .none) {
+        resolveListed(at: t, into: &resolution, input: input)
         for reference in blocks {
-            reference.block.resolve(reference.track, at: t, into: &resolution)
+            reference.resolve(at: t, into: &resolution, outer: input)
         }
     }
 
-    private func resolveListed(at t: Instant, into resolution: inout Resolution) {
+    private func resolveListed(at t: Instant, into resolution: inout Resolution, input: TrackInput) {
         let count = starts.count
         guard count > 0 else { return }
         // Segments [0, started) have start <= t. (Windows are read from their
@@ -148,7 +168,11 @@ final class Track: @unchecked Sendable {
         }
         let started = low
         if started == 0 {
-            if let firstListed { resolution.offerUpcoming(firstListed) }
+            if readsInput || input.isSlopes {
+                if let group = computeFirstListed(input) { resolution.offerUpcoming(group) }
+            } else if let firstListed {
+                resolution.offerUpcoming(firstListed)
+            }
             return
         }
         if let latest = rightmostEnding(atOrAfter: t, before: started) {
@@ -156,7 +180,7 @@ final class Track: @unchecked Sendable {
             var index = latest
             while index >= 0, starts[index] == key {
                 if !(ends[index] < t) {
-                    resolution.offerActive(start: key, value: Segment.activeValue(of: storage + index, at: t))
+                    resolution.offerActive(start: key, value: Segment.activeValue(of: storage + index, at: t, input: input))
                 }
                 index -= 1
             }
@@ -176,7 +200,7 @@ final class Track: @unchecked Sendable {
         while index >= 0 {
             let candidate = Int(byEnd[index])
             guard ends[candidate] == winnerEnd, starts[candidate] == winnerStart else { break }
-            resolution.offerFinished(end: winnerEnd, start: winnerStart, value: storage[candidate].endValue)
+            resolution.offerFinished(end: winnerEnd, start: winnerStart, value: storage[candidate].endValue(input))
             index -= 1
         }
     }
@@ -197,40 +221,40 @@ final class Track: @unchecked Sendable {
             ?? search(node: 2 * node, low: low, high: mid, limit: limit, t: t)
     }
 
-    private func computeFirstListed() -> Group? {
+    private func computeFirstListed(_ input: TrackInput) -> Group? {
         var group: Group?
         if count > 0 {
             let head = storage[0]
             for index in 0..<count {
                 let segment = storage[index]
                 guard segment.start == head.start else { break }
-                Group.merge(&group, Group(head.start, head.start, segment.startValue), keepLatest: false)
+                Group.merge(&group, Group(head.start, head.start, segment.startValue(input)), keepLatest: false)
             }
         }
         return group
     }
 
-    private func computeFirst() -> Group? {
-        var group = firstListed
+    private func computeFirst(_ input: TrackInput) -> Group? {
+        var group = computeFirstListed(input)
         for reference in blocks {
-            if let candidate = reference.block.firstGroup(of: reference.track) {
+            if let candidate = reference.firstGroup(outer: input) {
                 Group.merge(&group, candidate, keepLatest: false)
             }
         }
         return group
     }
 
-    private func computeLast() -> Group? {
+    private func computeLast(_ input: TrackInput) -> Group? {
         var group: Group?
         if let tail = byEnd.last.map({ storage[Int($0)] }) {
             for index in byEnd.reversed() {
                 let segment = storage[Int(index)]
                 guard segment.end == tail.end, segment.start == tail.start else { break }
-                Group.merge(&group, Group(tail.end, tail.start, segment.endValue, keyIsEnd: true), keepLatest: true)
+                Group.merge(&group, Group(tail.end, tail.start, segment.endValue(input), keyIsEnd: true), keepLatest: true)
             }
         }
         for reference in blocks {
-            if let candidate = reference.block.lastGroup(of: reference.track) {
+            if let candidate = reference.lastGroup(outer: input) {
                 Group.merge(&group, candidate, keepLatest: true)
             }
         }
@@ -238,59 +262,68 @@ final class Track: @unchecked Sendable {
     }
 }
 
-/// A block seen from one property: the block and the body's track for it.
+/// A block seen from one property: the block, the body's track for it, and
+/// (when the body's relative tweens depend on it) the input of each copy.
 struct BlockReference {
     let block: RepetitionBlock
     let track: Track
-}
+    var input: BlockInput? = nil
 
-extension RepetitionBlock {
+    /// How copy `copy` is read when the enclosing track is read for `outer`.
+    private func copyInput(_ copy: Int, outer: TrackInput) -> TrackInput {
+        if outer.isSlopes { return .slopes }
+        guard let input else { return .none }
+        return .value(input.value(ofCopy: copy))
+    }
+
     /// Offers the candidates of the copies around `t` (copy `k` containing
     /// `t`, and copy `k − 1`, which is active at a copy boundary and otherwise
     /// holds the latest end). Earlier copies can never win.
-    func resolve(_ track: Track, at t: Instant, into resolution: inout Resolution) {
+    func resolve(at t: Instant, into resolution: inout Resolution, outer: TrackInput) {
         // Decide before/after on the block's own window: a warp clamps times
         // outside its span, so mapping `t` first could not tell.
-        if t < start {
-            if let first = firstGroup(of: track) { resolution.offerUpcoming(first) }
+        if t < block.start {
+            if let first = firstGroup(outer: outer) { resolution.offerUpcoming(first) }
             return
         }
-        if end < t {
-            if let last = lastGroup(of: track) { resolution.offerFinished(last) }
+        if block.end < t {
+            if let last = lastGroup(outer: outer) { resolution.offerFinished(last) }
             return
         }
-        let u = path.forward(t)
-        guard let copy = copyIndex(containing: u) else {
-            if let last = lastGroup(of: track) { resolution.offerFinished(last) }
+        let u = block.path.forward(t)
+        guard let copy = block.copyIndex(containing: u) else {
+            if let last = lastGroup(outer: outer) { resolution.offerFinished(last) }
             return
         }
-        let local = offset(u, byCopies: -copy)
+        let local = block.offset(u, byCopies: -copy)
         var inner = Resolution()
-        track.resolve(at: local, into: &inner)
-        merge(inner, fromCopy: copy, into: &resolution)
+        track.resolve(at: local, into: &inner, input: copyInput(copy, outer: outer))
+        block.merge(inner, fromCopy: copy, into: &resolution)
         guard copy >= 1 else { return }
         if local == Instant(.zero) {
             var boundary = Resolution()
-            track.resolve(at: Instant(period), into: &boundary)
+            track.resolve(at: Instant(block.period), into: &boundary, input: copyInput(copy - 1, outer: outer))
             boundary.upcoming = nil
-            merge(boundary, fromCopy: copy - 1, into: &resolution)
-        } else if let last = track.last {
-            resolution.offerFinished(map(last, fromCopy: copy - 1))
+            block.merge(boundary, fromCopy: copy - 1, into: &resolution)
+        } else if let last = track.last(copyInput(copy - 1, outer: outer)) {
+            resolution.offerFinished(block.map(last, fromCopy: copy - 1))
         }
     }
 
-    func firstGroup(of track: Track) -> Group? {
-        track.first.map { map($0, fromCopy: 0) }
+    func firstGroup(outer: TrackInput = .none) -> Group? {
+        track.first(copyInput(0, outer: outer)).map { block.map($0, fromCopy: 0) }
     }
 
-    func lastGroup(of track: Track) -> Group? {
-        track.last.map { map($0, fromCopy: count - 1) }
+    func lastGroup(outer: TrackInput = .none) -> Group? {
+        track.last(copyInput(block.count - 1, outer: outer)).map { block.map($0, fromCopy: block.count - 1) }
     }
+}
 
+extension RepetitionBlock {
     /// The copy whose window `[k·P, (k+1)·P]` contains `u` (the earlier one at
     /// a boundary is not chosen: `k = ⌊u / P⌋`, capped at the last copy);
     /// `nil` past the end.
-    private func copyIndex(containing u: Instant) -> Int? {
+    func copyIndex(containing u: Instant) -> Int? {
         let quotient: Double
         if let exact = u.exact {
             let q = max(0, exact.floorQuotient(dividingBy: period))
@@ -308,7 +341,7 @@ extension RepetitionBlock {
     }
 
     /// `u + copies·period`, exactly when possible.
-    private func offset(_ u: Instant, byCopies copies: Int) -> Instant {
+    func offset(_ u: Instant, byCopies copies: Int) -> Instant {
         if let exact = u.exact, let shift = try? period.multiplied(by: Int64(copies)), let sum = try? exact.adding(shift) {
             return Instant(sum)
         }
@@ -319,14 +352,14 @@ extension RepetitionBlock {
         path.backward(offset(local, byCopies: copy), upper: upper)
     }
 
-    private func map(_ group: Group, fromCopy copy: Int) -> Group {
+    func map(_ group: Group, fromCopy copy: Int) -> Group {
         var mapped = group
         mapped.key = toScene(group.key, fromCopy: copy, upper: group.keyIsEnd)
         mapped.secondKey = toScene(group.secondKey, fromCopy: copy, upper: false)
         return mapped
     }
 
-    private func merge(_ inner: Resolution, fromCopy copy: Int, into resolution: inout Resolution) {
+    func merge(_ inner: Resolution, fromCopy copy: Int, into resolution: inout Resolution) {
         if let active = inner.active { resolution.offerActive(map(active, fromCopy: copy)) }
         if let finished = inner.finished { resolution.offerFinished(map(finished, fromCopy: copy)) }
         if let upcoming = inner.upcoming { resolution.offerUpcoming(map(upcoming, fromCopy: copy)) }

@@ -24,9 +24,19 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     let warp: Clock?
     /// `end − start`, exactly, when both are exact.
     let length: Time?
+    /// How its start was given: written (`from A to B`), or the property's
+    /// current value (`to B`, `by Δ`; semantics §7.1). After compiling, a
+    /// relative segment's ``from`` and ``to`` hold the values it resolved to
+    /// (the tag stays, for `timeline`); before, they hold the tween's own.
+    public let relative: Tween.Relative
+    /// Inside a repetition kept symbolic, how its ends depend on the value the
+    /// property has when its copy starts (see ``Drift``); `nil` when they do not.
+    let drift: Drift?
 
     init(property: Property, from: Value, to: Value, easing: Easing, start: Instant, end: Instant,
-         isForward: Bool, warp: Clock?) {
+         isForward: Bool, warp: Clock?, relative: Tween.Relative = .absolute, drift: Drift? = nil) {
+        self.relative = relative
+        self.drift = drift
         self.property = property
         self.from = from
         self.to = to
@@ -55,17 +65,27 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     /// progress clamped to [0, 1] before the easing. A jump shows its end value.
     /// (Curves composed to overshoot wildly can still leave the range of
     /// `Double`; the value is then infinite or NaN, as the formula says.)
-    func activeValue(at t: Instant) -> Value {
-        withUnsafePointer(to: self) { Segment.activeValue(of: $0, at: t) }
+    func activeValue(at t: Instant, input: TrackInput = .none) -> Value {
+        withUnsafePointer(to: self) { Segment.activeValue(of: $0, at: t, input: input) }
     }
 
     /// ``activeValue(at:)`` of a segment read in place, field by field: a
     /// track keeps its segments behind a pointer, and calling a method on one
     /// would copy the whole segment first (and count its references).
     @inline(__always)
-    static func activeValue(of segment: UnsafePointer<Segment>, at t: Instant) -> Value {
+    static func activeValue(of segment: UnsafePointer<Segment>, at t: Instant, input: TrackInput = .none) -> Value {
+        if segment.pointee.drift != nil || input.isSlopes {
+            let (from, to) = segment.pointee.ends(input)
+            return value(of: segment, from: from, to: to, at: t)
+        }
+        return value(of: segment, from: segment.pointee.from, to: segment.pointee.to, at: t)
+    }
+
+    /// The value while active between the given ends.
+    @inline(__always)
+    private static func value(of segment: UnsafePointer<Segment>, from: Value, to: Value, at t: Instant) -> Value {
         let start = segment.pointee.start, end = segment.pointee.end, isForward = segment.pointee.isForward
-        if start == end { return isForward ? segment.pointee.to : segment.pointee.from }
+        if start == end { return isForward ? to : from }
         let progress: Double
         // At its ends a window is exactly done or not begun, also through a
         // warp (whose inverse placed the ends, and whose forward map would
@@ -80,8 +100,39 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
             let fraction = Segment.fraction(t, start: start, end: end, length: segment.pointee.length)
             progress = isForward ? fraction : 1 - fraction
         }
-        return Value.interpolate(from: segment.pointee.from, to: segment.pointee.to,
-                                 progress: segment.pointee.easing(clampUnit(progress)))
+        return Value.interpolate(from: from, to: to, progress: segment.pointee.easing(clampUnit(progress)))
+    }
+
+    /// Its ends for `input` (see ``TrackInput``).
+    func ends(_ input: TrackInput) -> (from: Value, to: Value) {
+        switch input {
+        case .slopes:
+            guard let drift else { return (.number(0), .number(0)) }
+            return (.number(drift.fromSlope), .number(drift.toSlope))
+        case .value(let current):
+            guard let drift else { return (from, to) }
+            return drift.ends(from: from, to: to, current: current)
+        case .none:
+            return (from, to)
+        }
+    }
+
+    /// The value it holds before it starts, for `input`.
+    func startValue(_ input: TrackInput) -> Value {
+        let ends = ends(input)
+        return isForward ? ends.from : ends.to
+    }
+
+    /// The value it holds once it has ended, for `input`.
+    func endValue(_ input: TrackInput) -> Value {
+        let ends = ends(input)
+        return isForward ? ends.to : ends.from
+    }
+
+    /// The same segment with other ends (a relative one, resolved).
+    func resolved(from: Value, to: Value, drift: Drift?) -> Segment {
+        Segment(property: property, from: from, to: to, easing: easing, start: start, end: end, isForward: isForward,
+                warp: warp, relative: relative, drift: drift)
     }
 
     /// The progress (before the tween's own easing) at `t` within the window,
@@ -300,7 +351,8 @@ struct Path: Hashable, Sendable {
     func place(_ tween: Tween) -> Segment {
         if let collapse {
             return Segment(property: tween.property, from: tween.from, to: tween.to, easing: tween.easing,
-                           start: collapse.point, end: collapse.point, isForward: collapse.forward, warp: nil)
+                           start: collapse.point, end: collapse.point, isForward: collapse.forward, warp: nil,
+                           relative: tween.relative)
         }
         let forward = affine.isIncreasing
         var start = affine.invert(Instant(.zero))
@@ -314,7 +366,7 @@ struct Path: Hashable, Sendable {
             clock = Clock(path: self, length: tween.duration)
         }
         return Segment(property: tween.property, from: tween.from, to: tween.to, easing: tween.easing,
-                       start: start, end: end, isForward: forward, warp: clock)
+                       start: start, end: end, isForward: forward, warp: clock, relative: tween.relative)
     }
 
     /// Maps a node time back through the warp stages. The ends of a warp's

@@ -1,12 +1,46 @@
 /// One tween in its own frame: ``property`` goes from ``from`` to ``to``
 /// with ``easing`` over `[0, duration]`, playing forwards. It is the leaf of
 /// every ``Term``; placed in a ``Scene`` it becomes a ``Segment``.
+///
+/// A *relative* tween (semantics §7.1) starts from the property's current
+/// value, read where the tween lands in the scene: `to B` goes from it to
+/// `B`, `by Δ` from it to itself plus `Δ` (numbers only). Its start is found
+/// when the scene is compiled (``Scene/compile(materializeLimit:initial:)``).
+///
+/// ```swift
+/// let x = Property(view: "card", name: "x")
+/// let there = try Tween(property: x, to: .number(100))     // from wherever x is
+/// let nudge = try Tween(property: x, by: .number(12))       // x + 12
+/// ```
 public struct Tween: Hashable, Sendable {
+    /// How a tween's start value is found.
+    public enum Relative: Hashable, Sendable {
+        /// `from A to B`: both ends written.
+        case absolute
+        /// `to B`: from the current value to ``Tween/to``.
+        case to
+        /// `by Δ`: from the current value `c` to `c + Δ`; ``Tween/to`` holds `Δ`.
+        case by
+
+        /// A canonical order (the normalizer sorts `||` operands by it).
+        var rank: UInt8 {
+            switch self {
+            case .absolute: return 0
+            case .to: return 1
+            case .by: return 2
+            }
+        }
+    }
+
     public let property: Property
+    /// The start value; for a relative tween a placeholder of the right kind
+    /// (`to` for `.to`, `0` for `.by`), replaced when it is placed and resolved.
     public let from: Value
+    /// The end value; for `.by`, the change `Δ`.
     public let to: Value
     public let easing: Easing
     public let duration: Time
+    public let relative: Relative
 
     /// Throws for a negative duration, a non-finite value, or ends of different kinds.
     public init(property: Property, from: Value, to: Value, easing: Easing = .linear, duration: Time = .one) throws(AnimationError) {
@@ -17,22 +51,42 @@ public struct Tween: Hashable, Sendable {
         self.init(unchecked: property, from: from, to: to, easing: easing, duration: duration)
     }
 
+    /// `to B`: from the property's current value to `target`.
+    public init(property: Property, to target: Value, easing: Easing = .linear, duration: Time = .one) throws(AnimationError) {
+        guard !duration.isNegative else { throw .negativeDuration(duration.description) }
+        guard target.isFinite else { throw .notFinite("the end value of \(property)") }
+        self.init(unchecked: property, from: target, to: target, easing: easing, duration: duration, relative: .to)
+    }
+
+    /// `by Δ`: from the property's current value `c` to `c + Δ`. Throws for a
+    /// colour (colours take `to`) or a non-finite change.
+    public init(property: Property, by change: Value, easing: Easing = .linear, duration: Time = .one) throws(AnimationError) {
+        guard !duration.isNegative else { throw .negativeDuration(duration.description) }
+        guard case .number = change else { throw .relativeColor(property) }
+        guard change.isFinite else { throw .notFinite("the change of \(property)") }
+        self.init(unchecked: property, from: .number(0), to: change, easing: easing, duration: duration, relative: .by)
+    }
+
     /// A tween whose arguments are known to be valid (built from a valid one).
-    init(unchecked property: Property, from: Value, to: Value, easing: Easing, duration: Time) {
+    init(unchecked property: Property, from: Value, to: Value, easing: Easing, duration: Time, relative: Relative = .absolute) {
         self.property = property
         // -0 and 0 are one value: the same tween, however it was written.
         if case .number(let a) = from { self.from = .number(a + 0) } else { self.from = from }
         if case .number(let b) = to { self.to = .number(b + 0) } else { self.to = to }
         self.easing = easing
         self.duration = duration
+        self.relative = relative
     }
 
     /// The same tween with other parts (which keep the tween valid: the
     /// same kind of values, a non-negative duration).
     public func with(property: Property? = nil, from: Value? = nil, to: Value? = nil, easing: Easing? = nil, duration: Time? = nil) -> Tween {
         Tween(unchecked: property ?? self.property, from: from ?? self.from, to: to ?? self.to,
-              easing: easing ?? self.easing, duration: duration ?? self.duration)
+              easing: easing ?? self.easing, duration: duration ?? self.duration, relative: relative)
     }
+
+    /// Whether its start is the property's current value (`to B`, `by Δ`).
+    public var isRelative: Bool { relative != .absolute }
 }
 
 /// A term of the free algebra of animations: the free semiring over
@@ -101,8 +155,19 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
     public let height: Int
     /// Whether a tween or an event lies inside.
     public let hasLeaves: Bool
+    /// Which relative tweens lie inside (bit 1: `to B`, bit 2: `by Δ`).
+    let relatives: UInt8
 
-    private init(_ kind: Kind, duration: Time?, isInfinite: Bool = false, leafCount: Int, warpDepth: Int, height: Int, hasLeaves: Bool) {
+    /// Whether a relative tween (`to B` or `by Δ`) lies inside: its scene
+    /// resolves start values when compiled.
+    public var hasRelativeTweens: Bool { relatives != 0 }
+    /// Whether a `to B` tween lies inside: reversing it has no meaning
+    /// (semantics §7.1), so the language refuses `reversed` and `looped` on it.
+    public var hasRelativeTo: Bool { relatives & 1 != 0 }
+
+    private init(_ kind: Kind, duration: Time?, isInfinite: Bool = false, leafCount: Int, warpDepth: Int, height: Int, hasLeaves: Bool,
+                 relatives: UInt8 = 0) {
+        self.relatives = relatives
         storage = kind
         self.duration = isInfinite ? nil : duration
         self.isInfinite = isInfinite
@@ -127,7 +192,13 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
 
     /// A tween leaf.
     public static func tween(_ tween: Tween) -> Term {
-        Term(.tween(tween), duration: tween.duration, leafCount: 1, warpDepth: 0, height: 1, hasLeaves: true)
+        let relatives: UInt8
+        switch tween.relative {
+        case .absolute: relatives = 0
+        case .to: relatives = 1
+        case .by: relatives = 2
+        }
+        return Term(.tween(tween), duration: tween.duration, leafCount: 1, warpDepth: 0, height: 1, hasLeaves: true, relatives: relatives)
     }
 
     /// `emit name`: an instant event.
@@ -142,6 +213,7 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
         var infinite = false, cancelled = false
         var leaves = 0, warps = 0, height = 0
         var hasLeaves = false
+        var relatives: UInt8 = 0
         for part in parts {
             if part.isInfinite {
                 infinite = true
@@ -154,9 +226,10 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
             warps = max(warps, part.warpDepth)
             height = max(height, part.height)
             hasLeaves = hasLeaves || part.hasLeaves
+            relatives |= part.relatives
         }
         return Term(.sequence(parts), duration: cancelled ? nil : duration, isInfinite: infinite && !cancelled,
-                    leafCount: leaves, warpDepth: warps, height: height + 1, hasLeaves: hasLeaves)
+                    leafCount: leaves, warpDepth: warps, height: height + 1, hasLeaves: hasLeaves, relatives: relatives)
     }
 
     /// `parts[0] || parts[1] || …`.
@@ -164,6 +237,7 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
         var duration: Time?
         var leaves = 0, warps = 0, height = 0
         var hasLeaves = false
+        var relatives: UInt8 = 0
         var infinite = false
         for part in parts {
             if let d = part.duration { duration = max(duration ?? d, d) }
@@ -172,9 +246,10 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
             warps = max(warps, part.warpDepth)
             height = max(height, part.height)
             hasLeaves = hasLeaves || part.hasLeaves
+            relatives |= part.relatives
         }
         return Term(.parallel(parts), duration: duration, isInfinite: infinite, leafCount: leaves, warpDepth: warps,
-                    height: height + 1, hasLeaves: hasLeaves)
+                    height: height + 1, hasLeaves: hasLeaves, relatives: relatives)
     }
 
     /// `body ^ count`; throws for a negative count or when `count·D` overflows.
@@ -190,33 +265,35 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
         }
         return Term(.power(body, count), duration: duration, isInfinite: count > 0 && body.isInfinite,
                     leafCount: count == 0 ? 0 : body.leafCount.multipliedSaturating(count),
-                    warpDepth: body.warpDepth, height: body.height + 1, hasLeaves: count > 0 && body.hasLeaves)
+                    warpDepth: body.warpDepth, height: body.height + 1, hasLeaves: count > 0 && body.hasLeaves,
+                    relatives: count > 0 ? body.relatives : 0)
     }
 
     /// `body repeated forever`. (Whether that means anything — `body` must
     /// last more than an instant — is the meaning's business: ``Scene/repeatedForever()``.)
     public static func forever(_ body: Term) -> Term {
         Term(.forever(body), duration: nil, isInfinite: body.duration != nil || body.isInfinite, leafCount: Int.max,
-             warpDepth: body.warpDepth, height: body.height + 1, hasLeaves: body.hasLeaves)
+             warpDepth: body.warpDepth, height: body.height + 1, hasLeaves: body.hasLeaves, relatives: body.relatives)
     }
 
     /// `body reversed`.
     public static func reversed(_ body: Term) -> Term {
         Term(.reversed(body), duration: body.duration, isInfinite: body.isInfinite, leafCount: body.leafCount,
-             warpDepth: body.warpDepth, height: body.height + 1, hasLeaves: body.hasLeaves)
+             warpDepth: body.warpDepth, height: body.height + 1, hasLeaves: body.hasLeaves, relatives: body.relatives)
     }
 
     /// `body in target`; throws for a negative target.
     public static func retimed(_ body: Term, to target: Time) throws(AnimationError) -> Term {
         guard !target.isNegative else { throw .negativeDuration(target.description) }
         return Term(.retimed(body, target), duration: body.duration == nil ? nil : target, isInfinite: body.isInfinite,
-                    leafCount: body.leafCount, warpDepth: body.warpDepth, height: body.height + 1, hasLeaves: body.hasLeaves)
+                    leafCount: body.leafCount, warpDepth: body.warpDepth, height: body.height + 1, hasLeaves: body.hasLeaves,
+                    relatives: body.relatives)
     }
 
     /// `body with easing`.
     public static func eased(_ body: Term, _ easing: Easing) -> Term {
         Term(.eased(body, easing), duration: body.duration, isInfinite: body.isInfinite, leafCount: body.leafCount,
-             warpDepth: body.warpDepth + 1, height: body.height + 1, hasLeaves: body.hasLeaves)
+             warpDepth: body.warpDepth + 1, height: body.height + 1, hasLeaves: body.hasLeaves, relatives: body.relatives)
     }
 
     // MARK: - Structure
@@ -268,6 +345,17 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
             done[id] = result
         }
         return done[ObjectIdentifier(self)] ?? self
+    }
+
+    /// The property of the first `to B` tween inside (depth first), if any.
+    public var firstRelativeTo: Property? {
+        var stack: [Term] = [self]
+        while let term = stack.popLast() {
+            guard term.hasRelativeTo else { continue }
+            if case .tween(let tween) = term.kind { return tween.property }
+            stack.append(contentsOf: term.children.reversed())
+        }
+        return nil
     }
 
     /// A readable, fully parenthesised form for tests and debugging

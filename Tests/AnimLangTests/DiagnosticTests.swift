@@ -95,7 +95,7 @@ private let cases: [DiagnosticCase] = [
     .init("let a = wait 1e300 * 1e300", "1:14", "`1e300 * 1e300` is not a finite number"),
     .init("let a = wait 1 / x", "1:18", "expected a number after `/`, found `x`"),
     // Tweens.
-    .init("let a = grow c to 2", "1:16", "expected `from` after `grow c`, found `to`"),
+    .init("let a = grow c into 2", "1:16", "expected `from` after `grow c`, found `into`"),
     .init("let a = grow c from 1", "1:22", "expected `to` after the start value, found end of file"),
     .init("let a = grow c from 1 to", "1:25", "expected an end value after `to`, found end of file"),
     .init("let a = fade c", "1:15", "expected `from` after `fade c`, found end of file"),

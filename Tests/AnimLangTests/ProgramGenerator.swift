@@ -35,7 +35,7 @@ struct ProgramGenerator {
     }
 
     static let bindingNames = ["left", "right", "pulse", "final", "grow", "fade", "fadeIn", "rotate", "animate", "once",
-                               "views", "a", "high", "s", "ms", "degrees", "by", "times", "out", "ease-in", "x_1", "my-anim"]
+                               "views", "a", "high", "s", "ms", "degrees", "times", "out", "ease-in", "x_1", "my-anim"]
     static let viewNames = ["circle", "square", "ball", "v1", "my-view", "views", "once", "out", "s", "grow", "fade"]
     static let properties = ["radius", "opacity", "x", "corner-radius", "scale", "width", "s", "once"]
 
