@@ -25,8 +25,10 @@ extension Scene {
         }
     }
 
-    /// Compares two scenes by duration and segment set.
-    public static func sameAnimation(_ lhs: Scene, _ rhs: Scene) throws(AnimationError) -> Comparison {
+    /// Compares two scenes by duration and segment set (relative tweens
+    /// resolved, each scene with its own declared initial values).
+    public static func sameAnimation(_ lhs: Scene, _ rhs: Scene, initial: (left: [Property: Value], right: [Property: Value]) = ([:], [:]))
+        throws(AnimationError) -> Comparison {
         if lhs.isCancelled != rhs.isCancelled || lhs.isInfinite != rhs.isInfinite {
             func describe(_ scene: Scene) -> String {
                 scene.isCancelled ? "is cancelled" : scene.isInfinite ? "repeats forever" : "lasts \(scene.duration ?? .zero)s"
@@ -43,8 +45,8 @@ extension Scene {
         }
         // List everything that reasonably can be, so that different groupings
         // of the same repetition compare segment by segment.
-        guard let left = try lhs.compile(materializeLimit: 1_000_000),
-              let right = try rhs.compile(materializeLimit: 1_000_000) else { return .same }
+        guard let left = try lhs.compile(materializeLimit: 1_000_000, initial: initial.left),
+              let right = try rhs.compile(materializeLimit: 1_000_000, initial: initial.right) else { return .same }
         if lhs.isInfinite, left.duration != right.duration {
             return .different("their endless parts start at different times: \(left.duration)s and \(right.duration)s")
         }

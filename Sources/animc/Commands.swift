@@ -305,12 +305,12 @@ let interface = Interface(
 
 @Sendable func equalCommand(_ arguments: ParsedArguments) throws(ExitStatus) {
     let first = try readSource(arguments.positional(0))
-    let (_, _, left) = try evaluated(first, arguments)
+    let (leftOutcome, _, left) = try evaluated(first, arguments)
     let second = try readSource(arguments.positional(1))
-    let (_, _, right) = try evaluated(second, arguments)
+    let (rightOutcome, _, right) = try evaluated(second, arguments)
     let comparison: Scene.Comparison
     do {
-        comparison = try Scene.sameAnimation(left, right)
+        comparison = try Scene.sameAnimation(left, right, initial: (leftOutcome.initial, rightOutcome.initial))
     } catch {
         report(Diagnostic(.animation(error), at: .none))
         throw .failure

@@ -40,7 +40,8 @@ struct SemanticsSixTests {
         guard !outcome.hasErrors, let scene = outcome.scene else {
             throw Failure(text: render(outcome.diagnostics, in: file(source)))
         }
-        guard let compiled = try scene.compile() else { throw Failure(text: "cancelled: \(source)") }
+        _ = scene
+        guard let compiled = try outcome.compiledScene() else { throw Failure(text: "cancelled: \(source)") }
         return (compiled, outcome.initial)
     }
 
