@@ -159,7 +159,7 @@ private func loopedRound(_ compiled: CompiledScene, name: String, initial: [Prop
     do {
         state = try compiled.steadyState(initial: initial)
     } catch {
-        return .failure(foreverError(error, binding: name, at: range))
+        return .failure(foreverError(error, binding: name, at: range, relative: compiled.repeatsRelativeTweens))
     }
     // Every property, and the events, repeat from time 0.
     let prefixed = compiled.properties.first { state.cycles[$0]?.start.isZero != true }

@@ -205,7 +205,7 @@ public func webExport(_ outcome: Outcome, source: String = "") -> (WebExport?, [
                                                     viewOrder: outcome.resolved.mentionOrder,
                                                     declaredViews: outcome.program.views.map(\.name))
     } catch {
-        return (nil, [foreverError(error, binding: target.name, at: range)])
+        return (nil, [foreverError(error, binding: target.name, at: range, relative: compiled.repeatsRelativeTweens)])
     }
     let warnings = approximated.map { item in
         Diagnostic(.exportApproximated(property: item.property.description, from: item.from, to: item.to), at: range,
@@ -238,7 +238,7 @@ extension WebExport {
 }
 
 /// The error for a scene that repeats forever in a way an export cannot play.
-func foreverError(_ problem: SteadyStateProblem, binding: String, at range: SourceRange) -> Diagnostic {
+func foreverError(_ problem: SteadyStateProblem, binding: String, at range: SourceRange, relative: Bool = false) -> Diagnostic {
     switch problem {
     case .mixedPeriods(let property, let periods):
         return Diagnostic(.exportMixedPeriods(subject: "`\(property)`", periods: periods), at: range,
@@ -247,6 +247,10 @@ func foreverError(_ problem: SteadyStateProblem, binding: String, at range: Sour
     case .eventPeriods(let periods):
         return Diagnostic(.exportMixedPeriods(subject: "its events", periods: periods), at: range,
                           hint: "their periods have no common multiple that exact time can hold: give them one period")
+    case .unsettled(let property) where relative:
+        return Diagnostic(.exportUnsettled(binding: binding, property: property?.description), at: range,
+                          hint: "each copy starts where the one before left it (`by`), so its values never come back: make each "
+                            + "copy return to its start (`looped forever`), use `from A to B`, or print it with `animc eval --until`")
     case .unsettled(let property):
         return Diagnostic(.exportUnsettled(binding: binding, property: property?.description), at: range,
                           hint: "export a binding whose endless part is `x repeated forever` on a plain clock, or print it "

@@ -204,7 +204,8 @@ extension CompiledScene {
         for reference in track.blocks {
             let block = reference.block
             let path = block.path
-            guard path.stages.isEmpty, path.collapse == nil, path.affine.isIncreasing, block.count >= 2,
+            // Copies that start from where the last one left a relative tween differ one from the next.
+            guard reference.input == nil, path.stages.isEmpty, path.collapse == nil, path.affine.isIncreasing, block.count >= 2,
                   let period = try? block.period.divided(by: path.affine.scale),
                   block.start.exact != nil, block.end.exact != nil else { continue }
             var overlapped = false

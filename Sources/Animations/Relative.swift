@@ -338,3 +338,12 @@ extension Segment {
         return isForward ? (from, to) : (to, from)
     }
 }
+
+extension CompiledScene {
+    /// Whether a repetition kept symbolic holds relative tweens (`by`, `to`):
+    /// its copies then start where the one before left the property, and an
+    /// endless one need not settle into a cycle.
+    public var repeatsRelativeTweens: Bool {
+        blocks.contains { block in block.body.segments.contains { $0.relative != .absolute } || block.body.repeatsRelativeTweens }
+    }
+}

@@ -97,8 +97,8 @@ struct ExampleNormalFormTests {
         let path = "examples/" + name
         let text = try String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8)
         let outcome = run(SourceFile(name: path, text: text))
-        let scene = try #require(outcome.scene)
-        let body = try scene.compile().map { timelineText($0) } ?? "cancelled\n"
+        _ = try #require(outcome.scene)
+        let body = try outcome.compiledScene().map { timelineText($0) } ?? "cancelled\n"
         expectMatchesGolden("$ animc timeline \(path)\n" + body, "timeline/\(name.dropLast(5)).txt")
     }
 }

@@ -76,7 +76,7 @@ struct ForeverExportTests {
         #expect(prefix.keyframes.allSatisfy { $0.value == .number(0) })
         #expect(period.isEndless && period.delay == 0.5 && period.duration == 1.5 && !period.fillsBoth)
         // The period's keyframes at q are what eval says at 0.5 + (k + q)·1.5 s for every k: 360·q degrees.
-        let compiled = try #require(try outcome.scene?.compile())
+        let compiled = try #require(try outcome.compiledScene())
         for q in [Self.time(0), Self.time(1, 5), Self.time(1, 4), Self.time(1, 2), Self.time(9, 10)] {
             let shown = try #require(Self.shown(period.keyframes, at: q.seconds))
             #expect(abs(shown - 360 * q.seconds) < 1e-6)
@@ -177,7 +177,7 @@ struct ForeverExportTests {
             #expect(LottieExportTests.structuralProblems(document, fps: fps, frames: Int(frames)) == [])
             #expect(export.diagnostics.map(\.id) == ["export-loops"] && export.diagnostics.first?.severity == .note)
             // Played three rounds on, frame by frame, it is what eval says at the later time.
-            let compiled = try outcome.scene?.compile()
+            let compiled = try outcome.compiledScene()
             #expect(LottieExportTests.disagreements(export, compiled, initial: [:], fps: fps, rounds: 3) == [])
         }
         // A quarter of a round (frame 22.5 at 60 fps) is a quarter turn (within the few single-precision
@@ -295,7 +295,7 @@ struct ForeverExportTests {
             var programs = EndlessPrograms(seed: seed)
             let file = SourceFile(name: "generated-\(seed).anim", text: programs.program())
             let outcome = run(file)
-            guard !outcome.hasErrors, let compiled = try? outcome.scene?.compile(), compiled.isInfinite else { continue }
+            guard !outcome.hasErrors, let compiled = try? outcome.compiledScene(), compiled.isInfinite else { continue }
             guard let state = try? compiled.steadyState(initial: outcome.initial) else {
                 refused += 1
                 continue

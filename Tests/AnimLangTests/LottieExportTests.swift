@@ -202,7 +202,7 @@ struct LottieExportTests {
             let (outcome, export) = Self.export(file, fps: fps)
             #expect(!export.diagnostics.contains { $0.severity == .error }, "\(render(export.diagnostics, in: file))")
             let document = try #require(Self.document(export))
-            let compiled = try outcome.scene?.compile()
+            let compiled = try outcome.compiledScene()
             // One that repeats forever is one round, which players loop (ForeverExportTests checks its length).
             let loops = compiled?.isInfinite == true
             let frames = loops ? Int(document["op"] as? Double ?? 0) : FrameTimes(duration: compiled?.duration ?? .zero, fps: Int64(fps)).count ?? 0
@@ -222,7 +222,7 @@ struct LottieExportTests {
             var generator = ProgramGenerator(seed: seed)
             let file = SourceFile(name: "generated-\(seed).anim", text: format(generator.program()))
             let outcome = run(file)
-            guard !outcome.hasErrors, let scene = outcome.scene, let compiled = try? scene.compile() else { skipped[0] += 1; continue }
+            guard !outcome.hasErrors, let scene = outcome.scene, let compiled = try? outcome.compiledScene() else { skipped[0] += 1; continue }
             let fps = [4, 10, 25][Int(seed % 3)]
             guard var frames = FrameTimes(duration: compiled.duration, fps: Int64(fps)).count, frames <= 400 else { skipped[1] += 1; continue }
             let export = exportLottie(outcome, fps: fps)
@@ -370,7 +370,7 @@ struct LottieExportTests {
         // (ease-out-elastic, as easings.net writes it, jumps by 2^-10 at its end: that last keyframe goes a hair early.)
         let frames = keys.compactMap { $0["t"] as? Double }
         #expect((0...30).allSatisfy { k in frames.contains { abs($0 - Double(k)) < 1e-4 } }, "\(frames)")
-        let problems = Self.disagreements(export, try outcome.scene?.compile(), initial: [:], fps: 30, relative: 1e-5)
+        let problems = Self.disagreements(export, try outcome.compiledScene(), initial: outcome.initial, fps: 30, relative: 1e-5)
         #expect(problems.isEmpty, "\(problems.prefix(3))")
     }
 

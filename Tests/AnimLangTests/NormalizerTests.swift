@@ -92,7 +92,7 @@ struct Table: Equatable {
 
     init?(_ source: String, binding: String? = nil) {
         let outcome = run(SourceFile(name: "t.anim", text: source), binding: binding)
-        guard !outcome.hasErrors, let scene = outcome.scene, let compiled = try? scene.compile() else {
+        guard !outcome.hasErrors, let scene = outcome.scene, let compiled = try? outcome.compiledScene() else {
             if let scene = outcome.scene, scene.isCancelled {
                 duration = nil
                 columns = []

@@ -128,6 +128,11 @@ struct ProgramGenerator {
     /// offsets (non-decreasing, none on the ends).
     private mutating func values(_ tween: TweenSyntax, _ value: (inout ProgramGenerator) -> ValueSyntax) -> TweenSyntax {
         var tween = tween
+        // From where it is (semantics §7.1): `to B`, or `by Δ` (colours only take `to`; a `by` on one is the lowering's error).
+        if int(0...5) == 0 {
+            if bool() { tween.to = value(&self) } else { tween.by = value(&self) }
+            return tween
+        }
         if int(0...3) > 0 {
             tween.from = value(&self)
             tween.to = value(&self)
