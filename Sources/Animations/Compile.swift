@@ -345,7 +345,8 @@ private struct Compiler {
             var references = (byProperty[property] ?? []).compactMap { block in
                 block.body.track(for: property).map { BlockReference(block: block, track: $0) }
             }
-            let resolver = RelativeResolver(property: property, mode: body ? .body : .scene(initial: initial[property]))
+            let resolver = RelativeResolver(property: property,
+                                            mode: body ? .body(period: duration ?? .zero) : .scene(initial: initial[property]))
             try resolver.resolve(&listedSegments, &references)
             var kind = listedSegments.first?.from.kind ?? references.first?.track.kind
             for segment in listedSegments where segment.from.kind != kind {

@@ -104,8 +104,8 @@ struct RelativeResolver {
         /// A whole scene: with nothing before it, a relative segment starts at
         /// the declared initial value, else the neutral value.
         case scene(initial: Value?)
-        /// A repetition's body: with nothing before it, at the copy's input.
-        case body
+        /// A repetition's body, `period` long: with nothing before it, at the copy's input.
+        case body(period: Time)
     }
 
     let property: Property
@@ -159,6 +159,14 @@ struct RelativeResolver {
                     blocksHere.append(blockOrder[nextBlock])
                     nextBlock += 1
                 }
+            }
+            // At a copy's start the copy before may end with jumps at that very instant, which a
+            // relative tween there would tie with (as a jump: not see); one copy compiled alone cannot tell.
+            if case .body(let period) = mode, start == Instant(.zero), (jumps || !predecessors.isEmpty),
+               segments[next..<end].contains(where: { $0.relative != .absolute }),
+               segments.contains(where: { $0.isJump && $0.start == Instant(period) }) {
+                throw .relativeUnsupported("a relative tween of \(property) at the start of a repetition whose copies end "
+                                               + "with a jump, in a repetition too long to list")
             }
             // Every member reads the predecessors before the group.
             var current: Current?
@@ -280,6 +288,7 @@ struct RelativeResolver {
 /// them win at `t`" (§4) for a `t` no earlier than any of their starts.
 private struct Predecessors {
     private var segments: [Segment] = []
+    var isEmpty: Bool { segments.isEmpty }
     private var latestEnd: Instant?
     /// The finished winners when none is active: the latest end, then the latest start.
     private var lastEnding: [Int] = []

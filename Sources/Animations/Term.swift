@@ -372,7 +372,12 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
                 case .zero: out += "zero"
                 case .one: out += "one"
                 case .wait(let d): out += "wait \(d)s"
-                case .tween(let t): out += "(\(t.property) \(t.from)→\(t.to) in \(t.duration)s \(t.easing))"
+                case .tween(let t):
+                    switch t.relative {
+                    case .absolute: out += "(\(t.property) \(t.from)→\(t.to) in \(t.duration)s \(t.easing))"
+                    case .to: out += "(\(t.property) to \(t.to) in \(t.duration)s \(t.easing))"
+                    case .by: out += "(\(t.property) by \(t.to) in \(t.duration)s \(t.easing))"
+                    }
                 case .event(let name): out += "emit \(name)"
                 case .sequence(let parts), .parallel(let parts):
                     let separator: String

@@ -86,6 +86,8 @@ struct TermGenerator {
     var random: SplitMix64
     /// The easings `with` may warp a composite by.
     var warps: [Easing] = TermGenerator.monotoneEasings
+    /// Whether tweens may start from the current value (`to B`, `by Δ`; semantics §7.1).
+    var relatives = false
 
     init(seed: UInt64) {
         random = SplitMix64(seed: seed)
@@ -130,6 +132,15 @@ struct TermGenerator {
         let easing = random.chance(60) ? Easing.linear
             : random.chance(75) ? random.pick(TermGenerator.monotoneEasings) : random.pick(TermGenerator.overshootingEasings)
         let duration = random.chance(10) ? Time.zero : self.duration(allowZero: false)
+        if relatives, random.chance(35) {
+            let property = random.pick(TermGenerator.properties)
+            if random.chance(50) {
+                return .tween(Tween(unchecked: property, from: .number(0), to: .number(value()), easing: easing, duration: duration,
+                                    relative: .by))
+            }
+            let target = Value.number(value())
+            return .tween(Tween(unchecked: property, from: target, to: target, easing: easing, duration: duration, relative: .to))
+        }
         if random.chance(20) {
             return .tween(Tween(unchecked: TermGenerator.colorProperty, from: .color(random.pick(TermGenerator.colors)),
                                 to: .color(random.pick(TermGenerator.colors)), easing: easing, duration: duration))
