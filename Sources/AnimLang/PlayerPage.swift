@@ -729,7 +729,7 @@ public struct LivePreview: Sendable {
 private let liveElements = """
 <style>
 .stage-panel { position: relative; }
-#animc-live { position: absolute; inset: 12px; z-index: 10; overflow: auto; padding: 14px 18px; background: rgba(255, 255, 255, 0.95); border: 2px solid #d92d20; border-radius: 8px; box-shadow: 0 4px 16px rgba(16, 24, 40, 0.15); }
+#animc-live { position: absolute; top: 12px; left: 12px; right: 12px; max-height: calc(100% - 24px); z-index: 10; overflow: auto; padding: 14px 18px; background: rgba(255, 255, 255, 0.93); border: 2px solid #d92d20; border-radius: 8px; box-shadow: 0 4px 16px rgba(16, 24, 40, 0.15); }
 body > #animc-live { position: static; margin: 16px; }
 #animc-live[hidden], #animc-status[hidden] { display: none; }
 #animc-live h2 { margin: 0 0 10px; font-size: 14px; text-transform: none; letter-spacing: 0; color: #b42318; }
