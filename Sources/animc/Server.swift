@@ -30,7 +30,7 @@ enum HTTPLimits {
 }
 
 /// An HTTP status the server answers with.
-struct HTTPStatus: Equatable, Sendable {
+struct HTTPStatus: Error, Equatable, Sendable {
     let code: Int
     let reason: String
 
@@ -100,20 +100,17 @@ func parseRequest(_ bytes: [UInt8]) -> ParsedRequest {
         if lines.count > HTTPLimits.headerCount + 1 { return .refused(.headersTooLarge) }
     }
     if start > HTTPLimits.head { return .refused(.headersTooLarge) }
-    guard ended else {
-        if lines.isEmpty, bytes.count - start > HTTPLimits.requestLine { return .refused(.uriTooLong) }
-        return bytes.count > HTTPLimits.head ? .refused(.headersTooLarge) : .incomplete
+    // The request line is judged as soon as it is there (or, when what came cannot be one, at once: TLS, say).
+    guard let first = lines.first else {
+        if bytes[start...].contains(where: { ($0 < 0x20 && $0 != carriageReturn) || $0 >= 0x7F }) { return .refused(.badRequest) }
+        return bytes.count - start > HTTPLimits.requestLine ? .refused(.uriTooLong) : .incomplete
     }
-    // The request line: three parts, single spaces.
-    let parts = lines[0].split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
-    guard parts.count == 3, let method = token(parts[0]), !parts[1].isEmpty,
-          parts[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return .refused(.badRequest) }
-    let version = String(decoding: parts[2], as: UTF8.self)
-    guard version == "HTTP/1.1" || version == "HTTP/1.0" else {
-        let other = parts[2].count == 8 && version.hasPrefix("HTTP/") && parts[2][parts[2].startIndex + 6] == UInt8(ascii: ".")
-            && [5, 7].allSatisfy { parts[2][parts[2].startIndex + $0].isDigit }
-        return .refused(other ? .versionNotSupported : .badRequest)
+    let line: (method: String, target: String, version: String)
+    switch requestLine(first) {
+    case .failure(let status): return .refused(status)
+    case .success(let read): line = read
     }
+    guard ended else { return bytes.count > HTTPLimits.head ? .refused(.headersTooLarge) : .incomplete }
     var headers: [(name: String, value: String)] = []
     for line in lines.dropFirst() {
         // No folded lines, no space before the colon, no control characters.
@@ -123,15 +120,30 @@ func parseRequest(_ bytes: [UInt8]) -> ParsedRequest {
         let trimmed = value.reversed().drop { $0 == 0x20 || $0 == 0x09 }.reversed()
         headers.append((name.lowercased(), String(decoding: trimmed, as: UTF8.self)))
     }
-    let request = HTTPRequest(method: method, target: String(decoding: parts[1], as: UTF8.self), version: version, headers: headers)
+    let request = HTTPRequest(method: line.method, target: line.target, version: line.version, headers: headers)
     if request.header("transfer-encoding") != nil { return .refused(.contentTooLarge) }
     let lengths = headers.filter { $0.name == "content-length" }.map(\.value)
     if let length = lengths.first {
         guard lengths.allSatisfy({ $0 == length }), !length.isEmpty, length.utf8.allSatisfy(\.isDigit) else { return .refused(.badRequest) }
         if length.utf8.contains(where: { $0 != UInt8(ascii: "0") }) { return .refused(.contentTooLarge) }
     }
-    if version == "HTTP/1.1", headers.filter({ $0.name == "host" }).count != 1 { return .refused(.badRequest) }
+    if line.version == "HTTP/1.1", headers.filter({ $0.name == "host" }).count != 1 { return .refused(.badRequest) }
     return .request(request)
+}
+
+/// `METHOD SP TARGET SP HTTP/1.x`: a token, visible characters, a version
+/// (another HTTP version is 505).
+private func requestLine(_ line: ArraySlice<UInt8>) -> Result<(method: String, target: String, version: String), HTTPStatus> {
+    let parts = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+    guard parts.count == 3, let method = token(parts[0]), !parts[1].isEmpty,
+          parts[1].allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return .failure(.badRequest) }
+    let version = String(decoding: parts[2], as: UTF8.self)
+    guard version == "HTTP/1.1" || version == "HTTP/1.0" else {
+        let digits = Array(parts[2])
+        let other = digits.count == 8 && version.hasPrefix("HTTP/") && digits[6] == UInt8(ascii: ".") && digits[5].isDigit && digits[7].isDigit
+        return .failure(other ? .versionNotSupported : .badRequest)
+    }
+    return .success((method, String(decoding: parts[1], as: UTF8.self), version))
 }
 
 /// A method or header name: one or more token characters (RFC 9110 §5.6.2).
@@ -178,21 +190,21 @@ func route(_ request: HTTPRequest, port: Int) -> Route {
     return request.method == "GET" ? route : .refuse(.methodNotAllowed)
 }
 
-/// A whole response: status line, headers and body. Every response has
-/// `Content-Type`, `Content-Length` and `Cache-Control: no-store`, and closes
-/// the connection.
-func httpResponse(_ status: HTTPStatus, type: String, body: [UInt8]) -> [UInt8] {
+/// A whole response: status line, headers and body (none for HEAD). Every
+/// response has `Content-Type`, `Content-Length` and `Cache-Control:
+/// no-store`, and closes the connection.
+func httpResponse(_ status: HTTPStatus, type: String, body: [UInt8], head only: Bool = false) -> [UInt8] {
     var head = "HTTP/1.1 \(status.code) \(status.reason)\r\n"
     head += "Content-Type: \(type)\r\nContent-Length: \(body.count)\r\nCache-Control: no-store\r\n"
     head += "X-Content-Type-Options: nosniff\r\nConnection: close\r\n"
     if status == .methodNotAllowed { head += "Allow: GET\r\n" }
-    return Array((head + "\r\n").utf8) + body
+    return Array((head + "\r\n").utf8) + (only ? [] : body)
 }
 
 /// The response to a refused request: its status, said in a line of text.
-func refusal(_ status: HTTPStatus) -> [UInt8] {
+func refusal(_ status: HTTPStatus, head only: Bool = false) -> [UInt8] {
     let why = status == .notFound ? "animc serve answers / and /update only" : status.reason.lowercased()
-    return httpResponse(status, type: "text/plain; charset=utf-8", body: Array("\(status.code) \(why)\n".utf8))
+    return httpResponse(status, type: "text/plain; charset=utf-8", body: Array("\(status.code) \(why)\n".utf8), head: only)
 }
 
 // MARK: - The file
@@ -399,7 +411,8 @@ func serve(_ listener: Int32, port: Int, watcher initial: Watcher) -> Int32 {
                         case .update(let since):
                             connections[index].state = .holding(since: since)
                             connections[index].deadline = now + HTTPLimits.holdSeconds * second
-                        case .refuse(let status): respond(&connections[index], refusal(status), now: now)
+                        case .refuse(let status):
+                            respond(&connections[index], refusal(status, head: request.method == "HEAD"), now: now)
                         }
                     }
                 }

@@ -267,11 +267,13 @@ enum System {
 
     /// Reads what has arrived on `descriptor`, up to `limit` bytes, onto the end of `buffer`.
     static func receive(_ descriptor: Int32, into buffer: inout [UInt8], limit: Int) -> Transfer {
-        let start = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: limit))
-        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress.map { $0 + start }, limit) }
-        let code = errno
-        buffer.removeLast(limit - max(0, count))
+        var count = 0, code: Int32 = 0
+        let chunk = [UInt8](unsafeUninitializedCapacity: max(1, limit)) { storage, initialized in
+            count = read(descriptor, storage.baseAddress, max(1, limit))
+            code = errno
+            initialized = max(0, count)
+        }
+        buffer.append(contentsOf: chunk)
         if count >= 0 { return .done(count) }
         return code == EAGAIN || code == EWOULDBLOCK || code == EINTR ? .later : .failed
     }
