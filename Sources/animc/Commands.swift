@@ -53,7 +53,7 @@ enum Options {
                                   + "to 10: 0.5 is half speed.", default: "1", read: readSpeed)
     static let defaultPort = 8000
     static let port = Option.integer("--port", value: "N", in: 1...65535,
-                                     help: "Listen on 127.0.0.1:N (the loopback address only).", default: defaultPort)
+                                     help: "Listen on port N of 127.0.0.1, the loopback address.", default: defaultPort)
     static let loop = Flag("--loop", help: "Start again from the beginning at the end (an animation that repeats "
                                + "forever never ends anyway).")
 
