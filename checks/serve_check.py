@@ -109,6 +109,11 @@ OVERLAY = "(() => { const o = document.getElementById('animc-live'); " \
           "return o && !o.hidden ? o.querySelector('h2').textContent + '\\n' + o.querySelector('pre').textContent : null; })()"
 
 
+# Hides or shows the page as a browser does for a tab in the background.
+VISIBILITY = "Object.defineProperty(document, 'hidden', { value: %s, configurable: true }); " \
+             "document.dispatchEvent(new Event('visibilitychange'))"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--animc", default=os.path.join(ROOT, ".build", "debug", "animc"))
@@ -167,6 +172,17 @@ def check_pages(server, path, browser, tally):
                 "the terminal says the reload")
     tally.check(paused.evaluate(OVERLAY) is None, "no box over the stage while the file is good")
 
+    # A hidden page lets its request go, and catches up when it is seen again.
+    paused.evaluate(VISIBILITY % "true")
+    save(path, GOOD.format(to=250))
+    time.sleep(0.6)
+    tally.check(paused.evaluate("window.animc.values()['box.x']") == 80 and until(playing, "window.animc.values()['box.x'] > 0 "
+                "&& Math.abs(window.animc.values()['box.x'] - 2.5 * window.animc.time()) < 0.5", 1.0) is not None,
+                "a hidden page does not follow, the other one does")
+    paused.evaluate(VISIBILITY % "false")
+    tally.check(until(paused, "window.animc.values()['box.x'] === 100", 1.0) is not None,
+                "seen again, it catches up within 1 s (box.x = 100 at 40 s)")
+
     # A file with errors: the last good animation stays, the diagnostics show as the terminal prints them.
     errors_before = len(server.err)
     save(path, BROKEN)
@@ -183,7 +199,7 @@ def check_pages(server, path, browser, tally):
     tally.check(text == f"{name} has errors: the page shows the last good animation\n" + expected,
                 f"the box says what the terminal says: {text!r}")
     tally.check(playing.evaluate(OVERLAY) == text, "the second page shows the same box")
-    tally.check(paused.evaluate("window.animc.values()['box.x']") == 80, "the last good animation stays")
+    tally.check(paused.evaluate("window.animc.values()['box.x']") == 100, "the last good animation stays")
     tally.check(paused.evaluate("document.querySelector('.stage-panel #animc-live') !== null"), "the box is over the stage")
 
     # Fixed: the box goes, the new animation shows, still at 40 s.

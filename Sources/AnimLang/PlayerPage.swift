@@ -769,14 +769,25 @@ private let liveScript = """
     overlay.querySelector("h2").textContent = state.problem || "";
     overlay.querySelector("pre").textContent = state.diagnostics;
   }
+  // A hidden page lets its request go (a browser opens only six connections to a server) and asks again when seen.
+  let request = null;
+  document.addEventListener("visibilitychange", () => { if (document.hidden && request) request.abort(); });
+  const seen = () => new Promise((resolve) => {
+    const check = () => { if (!document.hidden) { document.removeEventListener("visibilitychange", check); resolve(); } };
+    document.addEventListener("visibilitychange", check);
+    check();
+  });
   async function follow() {
     for (;;) {
+      await seen();
+      request = new AbortController();
       try {
-        const response = await fetch("/update?since=" + version, { cache: "no-store" });
+        const response = await fetch("/update?since=" + version, { cache: "no-store", signal: request.signal });
         if (!response.ok) throw new Error("HTTP " + response.status);
         show(await response.json());
         status.hidden = true;
       } catch (error) {
+        if (request.signal.aborted) continue;
         status.hidden = false;
         await new Promise((resolve) => setTimeout(resolve, 1000));
       }

@@ -278,7 +278,7 @@ struct Watcher {
             if !text.isEmpty { standardError.write(text) }
         } else {
             preview.report(problem(), diagnostics: text)
-            say("\(path) has errors: " + (preview.hasAnimation ? "the page keeps the last good animation" : "nothing to show yet"))
+            say(problem())
             standardError.write(text)
         }
         standardError.flush()
@@ -290,6 +290,7 @@ struct Watcher {
         bytes = nil
         let text = render(Diagnostic(.unreadableFile(path: path, reason: reason), at: .none), origin: programName)
         preview.report(problem(), diagnostics: text)
+        say(problem())
         standardError.write(text)
         standardError.flush()
     }
