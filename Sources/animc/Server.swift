@@ -314,8 +314,8 @@ private struct Connection {
     enum State {
         /// Reading the request.
         case reading
-        /// Holding `/update` until the state is not `since`.
-        case holding(since: Int)
+        /// Holding `/update` until the state changes (it was the one the page has).
+        case holding
         /// Sending `output`.
         case writing
         /// Sent; reading whatever the peer still sends until it closes (so that closing never resets the response).
@@ -400,8 +400,13 @@ func serve(_ listener: Int32, port: Int, watcher initial: Watcher) -> Int32 {
                 switch System.receive(connections[index].descriptor, into: &connections[index].input, limit: max(1, limit)) {
                 case .done(0), .failed: connections[index].done = true
                 case .later: break
-                case .done:
-                    switch parseRequest(connections[index].input) {
+                case .done(let count):
+                    // Read again only what a new line end (or the first bytes, or too many) can change: a client
+                    // sending a byte at a time does not make the server read its whole head each time.
+                    let input = connections[index].input
+                    guard input.count == count || input.count > HTTPLimits.head || input.suffix(count).contains(UInt8(ascii: "\n"))
+                    else { break }
+                    switch parseRequest(input) {
                     case .incomplete: break
                     case .refused(let status): respond(&connections[index], refusal(status), now: now)
                     case .request(let request):
@@ -409,8 +414,8 @@ func serve(_ listener: Int32, port: Int, watcher initial: Watcher) -> Int32 {
                         case .page: respond(&connections[index], page, now: now)
                         case .update(let since) where since != watcher.preview.version:
                             respond(&connections[index], update, now: now)
-                        case .update(let since):
-                            connections[index].state = .holding(since: since)
+                        case .update:
+                            connections[index].state = .holding
                             connections[index].deadline = now + HTTPLimits.holdSeconds * second
                         case .refuse(let status):
                             respond(&connections[index], refusal(status, head: request.method == "HEAD"), now: now)
