@@ -19,8 +19,12 @@ fi
 
 swift build
 status=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 echo "== the page follows the file (checks/serve_check.py)"
-python3 checks/serve_check.py --animc .build/debug/animc --screenshot docs/images/serve-overlay.png || status=1
+python3 checks/serve_check.py --animc .build/debug/animc --screenshot docs/images/serve-overlay.png | tee -a "$log" || status=1
 echo "== the server under abuse (checks/serve_robustness.py)"
-python3 checks/serve_robustness.py --animc .build/debug/animc || status=1
+python3 checks/serve_robustness.py --animc .build/debug/animc | tee -a "$log" || status=1
+echo "== serve, in all"
+awk '/^[0-9]+ passed, [0-9]+ failed$/ { p += $1; f += $3 } END { print p " passed, " f " failed" }' "$log"
 exit $status

@@ -215,6 +215,9 @@ enum System {
         // Lets a restarted server take its port back from connections still in TIME_WAIT (not from another listener).
         _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
+        #if canImport(Darwin)
+        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
         address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
