@@ -283,6 +283,10 @@ public enum DiagnosticKind: Equatable, Sendable {
     case conflictingOptions(String, String)
     /// A command that draws on a terminal (`play`) run with standard output elsewhere.
     case notATerminal(command: String)
+    /// `animc serve` cannot listen on its port (in use, or not allowed).
+    case portUnavailable(port: Int, reason: String)
+    /// A command that follows its file (`serve`) given standard input.
+    case standardInputNotFollowed(command: String)
 
     // MARK: Export
 
@@ -398,6 +402,8 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .needsUntil, .plotNeedsUntil: return "needs-until"
         case .conflictingOptions: return "conflicting-options"
         case .notATerminal: return "not-a-terminal"
+        case .portUnavailable: return "port-unavailable"
+        case .standardInputNotFollowed: return "standard-input-not-followed"
         case .exportDropsProperties: return "export-drops-properties"
         case .exportCancelled: return "export-cancelled"
         case .exportTooLong: return "export-too-long"
@@ -433,7 +439,7 @@ public enum DiagnosticKind: Equatable, Sendable {
              .invalidValue, .missingArgument, .extraArgument, .standardInputTwice, .tooFewKeyframes, .unknownColor,
              .mixedColorSeparators, .colorArguments, .colorChannel, .keyframeOffsetOnEnd, .keyframeOffsetRange,
              .decreasingKeyframeOffset, .valueKind, .mixedValueKinds, .needsUntil, .plotNeedsUntil, .conflictingOptions,
-             .notATerminal,
+             .notATerminal, .portUnavailable, .standardInputNotFollowed,
              .exportTooLong, .exportTooManyKeyframes, .exportTooManyEvents,
              .exportNotFinite, .exportForever, .exportMixedPeriods, .exportUnsettled:
             return .error
@@ -667,6 +673,10 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "\(first) and \(second) cannot be used together"
         case .notATerminal(let command):
             return "\(command) draws on a terminal, and standard output is not one"
+        case .portUnavailable(let port, let reason):
+            return "--port \(port): cannot listen on 127.0.0.1:\(port): \(reason)"
+        case .standardInputNotFollowed(let command):
+            return "\(command) follows a file as it changes, and standard input (`-`) is not one"
         case .exportDropsProperties(let format, let properties):
             let names = properties.prefix(8).map { "`\($0)`" }
             let more = properties.count > 8 ? names + ["\(properties.count - 8) more"] : names

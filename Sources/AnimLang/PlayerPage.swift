@@ -36,18 +36,48 @@ import Animations
 /// events fire at every period they pass (seeking far ahead at once, each
 /// fires for its latest 10,000 periods only).
 public func playerPage(_ export: WebExport) -> String {
-    let stage = StageLayout(export)
-    var html = pageHead(export, stage)
-    html += "<main>\n<section class=\"stage-panel\">\n"
-    html += stage.svg
-    html += "</section>\n<aside>\n<h2>Values</h2>\n<table class=\"readout\"><tbody id=\"readout\"></tbody></table>\n"
-    html += "<h2>Events</h2>\n<ol id=\"log\" class=\"log\"><li class=\"none\">" + (export.events.isEmpty && (export.endless?.repeating?.events.isEmpty ?? true) ? "none in this animation" : "none yet") + "</li></ol>\n"
-    html += "</aside>\n</main>\n"
-    html += controls
-    // Inside <script>, `</` could end the element: `<\/` means the same in a JavaScript string.
-    let data = waapiJSON(export).replacingAll("</", with: "<\\/").replacingAll("<!--", with: "<\\!--")
-    html += "<script>\nconst EXPORT = " + data + ";\nconst DRAWN = " + stage.drawnJSON + ";\n" + playerScript + "</script>\n</body>\n</html>\n"
-    return html
+    let parts = PlayerParts(export)
+    return pageHead(title: parts.title, style: parts.style, generator: "animc export --to html") + parts.body
+        + "<script>\nconst EXPORT = " + scriptSafe(parts.data) + ";\nconst DRAWN = " + parts.drawn + ";\n"
+        + playerScript(live: false) + "</script>\n</body>\n</html>\n"
+}
+
+/// The player page of one animation, in the parts that `animc serve` swaps
+/// when the file changes (``LivePreview``): the page's title, its
+/// stylesheet, the body (header, stage, readout and controls), the Web
+/// Animations JSON and which properties the stage draws.
+struct PlayerParts: Sendable {
+    let title: String
+    let style: String
+    let body: String
+    let data: String
+    let drawn: String
+
+    init(_ export: WebExport) {
+        let stage = StageLayout(export)
+        title = export.binding + " — animc"
+        var style = ""
+        for registration in registrations(export) {
+            style += "@property \(registration.name) { syntax: '\(registration.syntax)'; inherits: false; initial-value: \(registration.initial); }\n"
+        }
+        self.style = style + pageStyle + stage.css
+        var html = pageHeader(export)
+        html += "<main>\n<section class=\"stage-panel\">\n"
+        html += stage.svg
+        html += "</section>\n<aside>\n<h2>Values</h2>\n<table class=\"readout\"><tbody id=\"readout\"></tbody></table>\n"
+        html += "<h2>Events</h2>\n<ol id=\"log\" class=\"log\"><li class=\"none\">" + (export.events.isEmpty && (export.endless?.repeating?.events.isEmpty ?? true) ? "none in this animation" : "none yet") + "</li></ol>\n"
+        html += "</aside>\n</main>\n"
+        html += controls
+        body = html
+        data = waapiJSON(export)
+        drawn = stage.drawnJSON
+    }
+}
+
+/// Text for inside `<script>`: `</` could end the element and `<!--` open a
+/// comment; `<\/` and `<\!--` mean the same in a JavaScript string.
+func scriptSafe(_ text: String) -> String {
+    text.replacingAll("</", with: "<\\/").replacingAll("<!--", with: "<\\!--")
 }
 
 /// Which drawing each property drives (exports.md §1).
@@ -286,18 +316,19 @@ func htmlEscaped(_ text: String) -> String {
     return out
 }
 
-private func pageHead(_ export: WebExport, _ stage: StageLayout) -> String {
-    let title = "`\(export.binding)`" + (export.source.isEmpty ? "" : " of \(export.source)")
+/// The page up to `<body>`: its title and stylesheet.
+private func pageHead(title: String, style: String, generator: String) -> String {
     var out = "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
     out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-    out += "<meta name=\"generator\" content=\"animc export --to html\">\n"
-    out += "<title>\(htmlEscaped(export.binding)) — animc</title>\n<style>\n"
-    for registration in registrations(export) {
-        out += "@property \(registration.name) { syntax: '\(registration.syntax)'; inherits: false; initial-value: \(registration.initial); }\n"
-    }
-    out += pageStyle
-    out += stage.css
-    out += "</style>\n</head>\n<body>\n<header><h1>\(htmlEscaped(title).replacingBackticks)</h1>"
+    out += "<meta name=\"generator\" content=\"\(generator)\">\n"
+    out += "<title>\(htmlEscaped(title))</title>\n<style>\n" + style + "</style>\n</head>\n<body>\n"
+    return out
+}
+
+/// The page's header: the binding, the file, how long it lasts.
+private func pageHeader(_ export: WebExport) -> String {
+    let title = "`\(export.binding)`" + (export.source.isEmpty ? "" : " of \(export.source)")
+    var out = "<header><h1>\(htmlEscaped(title).replacingBackticks)</h1>"
     let length = export.endless.map { endless in
         "repeats forever (every property in its period from \(formatNumber(endless.settled.seconds)) s on)"
     } ?? "\(formatNumber(export.duration.seconds)) s"
@@ -380,9 +411,20 @@ h2 { font-size: 12px; text-transform: uppercase; letter-spacing: 0.06em; color: 
 
 """
 
-private let playerScript = """
+/// The player's script. `live` (``LivePreview``) makes it a function,
+/// `animcPlayer(EXPORT, DRAWN, LIVE)`, that can be started again on new
+/// data: `LIVE.signal` (an `AbortSignal`) stops it (its listeners, its
+/// frames and its animations), and it starts at `LIVE.time` (playing when
+/// `LIVE.playing`) unless that is `null`; `window.animc` also tells
+/// `time()` and `playing()`. Without `live` it is the exported page's
+/// script, byte for byte.
+private func playerScript(live: Bool) -> String {
+    // What the live function adds, each at one place.
+    let on = live ? ", LIVE" : ""
+    let whileLive = live ? "if (!LIVE.signal.aborted) " : ""
+    return """
 "use strict";
-(() => {
+\(live ? "function animcPlayer(EXPORT, DRAWN, LIVE) {" : "(() => {")
   // An animation that repeats forever lasts Infinity; its scrubber shows a window of it.
   const D = EXPORT.duration === "Infinity" ? Infinity : EXPORT.duration;
   const W = Number.isFinite(D) ? D : EXPORT.window;
@@ -506,7 +548,7 @@ private let playerScript = """
                                       { duration: W * 1000, fill: "both", iterations: Number.isFinite(D) ? 1 : Infinity });
   clock.pause();
   const all = [clock, ...animations];
-  const play = document.getElementById("play"), scrubber = document.getElementById("scrubber");
+\(live ? "  LIVE.signal.addEventListener(\"abort\", () => { for (const animation of all) animation.cancel(); });\n" : "")  const play = document.getElementById("play"), scrubber = document.getElementById("scrubber");
   const time = document.getElementById("time"), speed = document.getElementById("speed"), loop = document.getElementById("loop");
   scrubber.max = String(W);
   if (!Number.isFinite(D)) {
@@ -558,7 +600,7 @@ private let playerScript = """
       passed = t;
       show(t);
     }
-    requestAnimationFrame(frame);
+    \(whileLive)requestAnimationFrame(frame);
   }
 
   play.addEventListener("click", () => (playing ? pause() : start()));
@@ -572,7 +614,7 @@ private let playerScript = """
     if (event.key === " ") { event.preventDefault(); playing ? pause() : start(); }
     else if (event.key === "ArrowLeft") { event.preventDefault(); step(-1); }
     else if (event.key === "ArrowRight") { event.preventDefault(); step(1); }
-  });
+  }\(on));
 
   // Fit the stage to its panel (scrolling below the smallest zoom); labels keep their size on screen.
   function fit() {
@@ -584,7 +626,7 @@ private let playerScript = """
     stage.style.height = height * zoom + "px";
     stage.style.setProperty("--zoom", String(zoom));
   }
-  addEventListener("resize", fit);
+  addEventListener("resize", fit\(on));
   fit();
 
   function fromAddress() {
@@ -592,14 +634,168 @@ private let playerScript = """
     if (match) { pause(); seek(parseFloat(match[1])); return true; }
     return false;
   }
-  addEventListener("hashchange", fromAddress);
+  addEventListener("hashchange", fromAddress\(on));
 
-  window.animc = { duration: D, window: W, cancelled: EXPORT.cancelled, seek(t) { pause(); seek(t); }, values };
+  window.animc = { duration: D, window: W, cancelled: EXPORT.cancelled, seek(t) { pause(); seek(t); }, values\(live ? ", time: now, playing: () => playing" : "") };
   if (EXPORT.cancelled) {
     document.querySelector(".stage-panel").innerHTML = '<p class="cancelled">This animation is cancelled: it has nothing to play.</p>';
   }
-  if (!fromAddress()) { seek(0); start(); }
+\(live ? "  if (LIVE.time !== null) { seek(LIVE.time); if (LIVE.playing) start(); } else " : "  ")if (!fromAddress()) { seek(0); start(); }
   requestAnimationFrame(frame);
+\(live ? "}" : "})();")
+
+"""
+}
+
+// MARK: - Live preview (`animc serve`)
+
+/// What `animc serve` shows (exports.md §6, "Live preview"): the player
+/// page of the file's last good animation, followed live, with what is wrong
+/// with the file now over the stage.
+///
+/// ``page`` is the page the server sends first: the player page (its script
+/// made restartable, ``playerScript(live:)``), a box for the diagnostics and a
+/// script that long-polls ``update``, `GET /update?since=VERSION`, which the
+/// server answers when ``version`` is no longer `VERSION`: JSON
+/// `{"version", "pageVersion", "problem", "diagnostics", "page"}`, where `page`
+/// (`title`, `style`, `body`, `data`, `drawn`) is the last good animation,
+/// made at `pageVersion`. When that is new to the page, the page swaps it in
+/// (stylesheet, header, stage, readout, controls) and starts the player at the
+/// time it showed, playing if it was; `problem` (a line, or `null`) and
+/// `diagnostics` (as the terminal prints them) fill the box over the stage.
+public struct LivePreview: Sendable {
+    /// Goes up by one at every change.
+    public private(set) var version = 1
+    private var parts: PlayerParts?
+    private var partsVersion = 0
+    private var problem: String?
+    private var diagnostics = ""
+
+    /// Nothing to show yet (`problem` says why).
+    public init(problem: String, diagnostics: String = "") {
+        self.problem = problem
+        self.diagnostics = diagnostics
+    }
+
+    /// Whether there is an animation to show (the file was good once).
+    public var hasAnimation: Bool { parts != nil }
+
+    /// The file is good: shows `export` from now on.
+    public mutating func show(_ export: WebExport) {
+        version += 1
+        parts = PlayerParts(export)
+        partsVersion = version
+        problem = nil
+        diagnostics = ""
+    }
+
+    /// The file is not good: the last good animation stays, under `problem`
+    /// (one line) and `diagnostics` (as the terminal prints them).
+    public mutating func report(_ problem: String, diagnostics: String) {
+        version += 1
+        self.problem = problem
+        self.diagnostics = diagnostics
+    }
+
+    /// The page `GET /` answers.
+    public var page: String {
+        var html = pageHead(title: parts?.title ?? "animc serve", style: parts?.style ?? pageStyle, generator: "animc serve")
+        html += parts?.body ?? ""
+        html += liveElements
+        html += "<script>\n"
+        if let parts {
+            html += "const EXPORT = " + scriptSafe(parts.data) + ";\nconst DRAWN = " + parts.drawn + ";\n"
+        }
+        html += playerScript(live: true)
+        html += "const STATE = " + scriptSafe(state(withPage: false)) + ";\n" + liveScript + "</script>\n</body>\n</html>\n"
+        return html
+    }
+
+    /// The JSON `GET /update` answers.
+    public var update: String { state(withPage: true) }
+
+    private func state(withPage: Bool) -> String {
+        var out = "{\"version\": \(version), \"pageVersion\": \(partsVersion), "
+        out += "\"problem\": " + (problem.map(jsonString) ?? "null") + ", \"diagnostics\": " + jsonString(diagnostics)
+        if withPage, let parts {
+            out += ",\n\"page\": {\"title\": \(jsonString(parts.title)), \"style\": \(jsonString(parts.style)), "
+            out += "\"body\": \(jsonString(parts.body)),\n\"data\": \(parts.data),\n\"drawn\": \(parts.drawn)}"
+        }
+        return out + "}\n"
+    }
+}
+
+/// The box for the diagnostics, the line saying the server is gone, and their style.
+private let liveElements = """
+<style>
+.stage-panel { position: relative; }
+#animc-live { position: absolute; top: 12px; left: 12px; right: 12px; max-height: calc(100% - 24px); z-index: 10; overflow: auto; padding: 14px 18px; background: rgba(255, 255, 255, 0.93); border: 2px solid #d92d20; border-radius: 8px; box-shadow: 0 4px 16px rgba(16, 24, 40, 0.15); }
+body > #animc-live { position: static; margin: 16px; }
+#animc-live[hidden], #animc-status[hidden] { display: none; }
+#animc-live h2 { margin: 0 0 10px; font-size: 14px; text-transform: none; letter-spacing: 0; color: #b42318; }
+#animc-live pre { margin: 0; font: 13px/1.45 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; color: var(--ink); white-space: pre; }
+#animc-status { position: fixed; left: 18px; bottom: 60px; z-index: 20; margin: 0; padding: 6px 10px; border-radius: 6px; background: #1d2330; color: #fff; }
+</style>
+<div id="animc-live" role="alert" hidden><h2></h2><pre></pre></div>
+<p id="animc-status" role="status" hidden>animc serve does not answer: trying again…</p>
+
+"""
+
+/// Follows the file: long-polls `/update` and swaps in what changed (see ``LivePreview``).
+private let liveScript = """
+(() => {
+  const overlay = document.getElementById("animc-live"), status = document.getElementById("animc-status");
+  let version = STATE.version, pageVersion = STATE.pageVersion, controller = null;
+  function start(data, drawn, time, playing) {
+    if (controller) controller.abort();
+    controller = new AbortController();
+    animcPlayer(data, drawn, { signal: controller.signal, time, playing });
+    (document.querySelector(".stage-panel") || document.body).append(overlay);
+  }
+  function swap(page) {
+    const time = window.animc ? window.animc.time() : null, playing = window.animc ? window.animc.playing() : true;
+    document.body.append(overlay);
+    for (const old of document.querySelectorAll("body > header, body > main, body > footer")) old.remove();
+    document.head.querySelector("style").textContent = page.style;
+    document.title = page.title;
+    document.body.insertAdjacentHTML("afterbegin", page.body);
+    start(page.data, page.drawn, time, playing);
+  }
+  function show(state) {
+    if (state.page && state.pageVersion !== pageVersion) swap(state.page);
+    version = state.version;
+    pageVersion = state.pageVersion;
+    overlay.hidden = !state.problem;
+    overlay.querySelector("h2").textContent = state.problem || "";
+    overlay.querySelector("pre").textContent = state.diagnostics;
+  }
+  // A hidden page lets its request go (a browser opens only six connections to a server) and asks again when seen.
+  let request = null;
+  document.addEventListener("visibilitychange", () => { if (document.hidden && request) request.abort(); });
+  const seen = () => new Promise((resolve) => {
+    const check = () => { if (!document.hidden) { document.removeEventListener("visibilitychange", check); resolve(); } };
+    document.addEventListener("visibilitychange", check);
+    check();
+  });
+  async function follow() {
+    for (;;) {
+      await seen();
+      request = new AbortController();
+      try {
+        const response = await fetch("/update?since=" + version, { cache: "no-store", signal: request.signal });
+        if (!response.ok) throw new Error("HTTP " + response.status);
+        show(await response.json());
+        status.hidden = true;
+      } catch (error) {
+        if (request.signal.aborted) continue;
+        status.hidden = false;
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
+    }
+  }
+  if (STATE.pageVersion) start(EXPORT, DRAWN, null, true);
+  show(STATE);
+  follow();
 })();
 
 """

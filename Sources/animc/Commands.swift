@@ -51,6 +51,9 @@ enum Options {
                                     help: "Write to the file OUT instead of standard output.")
     static let speed = Option("--speed", value: "X", help: "Play X seconds of the animation per second, a decimal from 0.1 "
                                   + "to 10: 0.5 is half speed.", default: "1", read: readSpeed)
+    static let defaultPort = 8000
+    static let port = Option.integer("--port", value: "N", in: 1...65535,
+                                     help: "Listen on port N of 127.0.0.1, the loopback address.", default: defaultPort)
     static let loop = Flag("--loop", help: "Start again from the beginning at the end (an animation that repeats "
                                + "forever never ends anyway).")
 
@@ -210,6 +213,18 @@ let interface = Interface(
                 options: [Options.binding.spec, Options.speed.spec, Options.loop.spec],
                 examples: ["animc play examples/choreography.anim", "animc play examples/talk.anim --speed 0.5 --loop"],
                 run: playCommand),
+        Command(name: "serve", arguments: [ArgumentSpec(name: "FILE", help: "The script to follow (a file: not `-`).")],
+                summary: "Serve its player page on 127.0.0.1 and follow every save.",
+                discussion: "Serve the player page of the last `let` of FILE (or the one --binding names) at "
+                    + "http://127.0.0.1:N/ and follow FILE: within half a second of a save, every open page shows the "
+                    + "new animation at the same time position, without a reload. While FILE has errors (or cannot be "
+                    + "read) the page keeps the last good animation and shows the diagnostics over the stage, as the "
+                    + "terminal prints them, until it is fixed. The terminal says the address, each reload and each "
+                    + "diagnostic. It listens on the loopback address only and answers / and /update only (anything "
+                    + "else is 404). Ctrl-C (or SIGTERM) stops it.",
+                options: [Options.binding.spec, Options.port.spec],
+                examples: ["animc serve examples/talk.anim", "animc serve examples/choreography.anim --port 8080"],
+                run: serveCommand),
     ],
     notes: ["FILE may be `-` for standard input. An option's value follows it (`--fps 4`) or is joined to it "
         + "by `=` (`--fps=4`).", "`animc COMMAND --help` (or `animc help COMMAND`) describes a command and its options."],
@@ -229,6 +244,7 @@ let interface = Interface(
         "animc export examples/talk.anim --to lottie -o talk.json",
         "animc plot examples/choreography.anim -o choreography.svg",
         "animc play examples/choreography.anim",
+        "animc serve examples/talk.anim",
         "animc eval --help",
     ],
     epilogue: "The language is described in grammar.md.",
@@ -381,6 +397,29 @@ let interface = Interface(
     let status = play(playback, file: file.name, speed: arguments.value(Options.speed) ?? 1,
                       loops: arguments.isSet(Options.loop))
     if status != 0 { throw ExitStatus(code: status) }
+}
+
+@Sendable func serveCommand(_ arguments: ParsedArguments) throws(ExitStatus) {
+    let path = arguments.positional(0)
+    let usage = "usage: " + arguments.command.usage
+    guard path != "-" else {
+        throw reportUsage(Diagnostic(.standardInputNotFollowed(command: "serve"), at: .none,
+                                     hint: "save the script to a file and name it"), usage: usage)
+    }
+    let port = arguments.value(Options.port) ?? Options.defaultPort
+    let listener: Int32
+    switch System.listenOnLoopback(port: port) {
+    case .success(let descriptor): listener = descriptor
+    case .failure(let failure):
+        throw reportUsage(Diagnostic(.portUnavailable(port: port, reason: failure.reason), at: .none,
+                                     hint: "another program may be using it: choose another with --port N"), usage: usage)
+    }
+    System.catchTerminationSignals()
+    standardOutput.write("animc serve: http://127.0.0.1:\(port)/ follows \(path) (Ctrl-C stops)\n")
+    standardOutput.flush()
+    let status = serve(listener, port: port, watcher: Watcher(path: path, binding: arguments.value(Options.binding)))
+    standardOutput.write("animc serve: stopped\n")
+    throw ExitStatus(code: status)
 }
 
 // MARK: - Shared steps

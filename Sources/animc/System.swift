@@ -32,8 +32,9 @@ enum System {
     }
 
     /// The whole contents of `path`, or of standard input when `path` is
-    /// `nil`; on failure, why (as `strerror` says it).
-    static func readAll(_ path: String?) -> Result<[UInt8], ReadFailure> {
+    /// `nil` (reading stops once past `limit` bytes); on failure, why (as
+    /// `strerror` says it).
+    static func readAll(_ path: String?, limit: Int = .max) -> Result<[UInt8], ReadFailure> {
         let descriptor: Int32
         if let path {
             descriptor = open(path, O_RDONLY)
@@ -53,6 +54,7 @@ enum System {
             }
             if count == 0 { break }
             bytes.append(contentsOf: chunk[0..<count])
+            if bytes.count > limit { break }
         }
         return .success(bytes)
     }
@@ -179,6 +181,151 @@ enum System {
 
     /// The last termination signal caught, or 0.
     static var caughtSignal: Int32 { receivedSignal }
+
+    // MARK: Files and sockets (for `serve`)
+
+    /// What identifies a version of a file: a save, even by renaming a new
+    /// file over it, changes at least one of these.
+    struct FileStamp: Equatable {
+        let device: UInt64, inode: UInt64, size: Int64, seconds: Int64, nanoseconds: Int64
+    }
+
+    /// The stamp of the file at `path`; on failure, why.
+    static func fileStamp(_ path: String) -> Result<FileStamp, ReadFailure> {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return .failure(ReadFailure(reason: describeError(errno))) }
+        #if canImport(Darwin)
+        let modified = status.st_mtimespec
+        #else
+        let modified = status.st_mtim
+        #endif
+        return .success(FileStamp(device: UInt64(truncatingIfNeeded: status.st_dev), inode: UInt64(truncatingIfNeeded: status.st_ino),
+                                  size: Int64(status.st_size), seconds: Int64(modified.tv_sec), nanoseconds: Int64(modified.tv_nsec)))
+    }
+
+    /// A listening TCP socket on 127.0.0.1:`port` (non-blocking); on failure, why.
+    static func listenOnLoopback(port: Int) -> Result<Int32, ReadFailure> {
+        #if canImport(Darwin)
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #else
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        #endif
+        guard descriptor >= 0 else { return .failure(ReadFailure(reason: describeError(errno))) }
+        var yes: Int32 = 1
+        // Lets a restarted server take its port back from connections still in TIME_WAIT (not from another listener).
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        #if canImport(Darwin)
+        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
+        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0, listen(descriptor, 512) == 0, setNonBlocking(descriptor) else {
+            let reason = describeError(errno)
+            _ = close(descriptor)
+            return .failure(ReadFailure(reason: reason))
+        }
+        return .success(descriptor)
+    }
+
+    /// A connection waiting on `listener` (non-blocking), or `nil` when there is none.
+    static func acceptConnection(_ listener: Int32) -> Int32? {
+        while true {
+            let descriptor = accept(listener, nil, nil)
+            if descriptor < 0 {
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                return nil
+            }
+            #if canImport(Darwin)
+            var yes: Int32 = 1
+            _ = setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+            #endif
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+            guard setNonBlocking(descriptor) else {
+                _ = close(descriptor)
+                continue
+            }
+            return descriptor
+        }
+    }
+
+    private static func setNonBlocking(_ descriptor: Int32) -> Bool {
+        let flags = fcntl(descriptor, F_GETFL)
+        return flags >= 0 && fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) == 0
+    }
+
+    /// What a non-blocking read or write did.
+    enum Transfer: Equatable {
+        /// This many bytes (a read of 0 is the end: the peer closed its side).
+        case done(Int)
+        /// Nothing now: try again when poll says so.
+        case later
+        /// The connection failed (reset, closed).
+        case failed
+    }
+
+    /// Reads what has arrived on `descriptor`, up to `limit` bytes, onto the end of `buffer`.
+    static func receive(_ descriptor: Int32, into buffer: inout [UInt8], limit: Int) -> Transfer {
+        var count = 0, code: Int32 = 0
+        let chunk = [UInt8](unsafeUninitializedCapacity: max(1, limit)) { storage, initialized in
+            count = read(descriptor, storage.baseAddress, max(1, limit))
+            code = errno
+            initialized = max(0, count)
+        }
+        buffer.append(contentsOf: chunk)
+        if count >= 0 { return .done(count) }
+        return code == EAGAIN || code == EWOULDBLOCK || code == EINTR ? .later : .failed
+    }
+
+    /// Sends as much of `bytes[offset...]` as the socket takes now (never raising SIGPIPE).
+    static func transmit(_ descriptor: Int32, _ bytes: [UInt8], from offset: Int) -> Transfer {
+        guard offset < bytes.count else { return .done(0) }
+        #if canImport(Darwin)
+        let flags: Int32 = 0
+        #else
+        let flags = Int32(MSG_NOSIGNAL)
+        #endif
+        let count = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress.map { $0 + offset }, bytes.count - offset, flags) }
+        let code = errno
+        if count >= 0 { return .done(count) }
+        return code == EAGAIN || code == EWOULDBLOCK || code == EINTR ? .later : .failed
+    }
+
+    /// Says the server will send no more on `descriptor` (the peer reads the end after the response).
+    static func finishSending(_ descriptor: Int32) {
+        _ = shutdown(descriptor, Int32(SHUT_WR))
+    }
+
+    static func closeDescriptor(_ descriptor: Int32) {
+        _ = close(descriptor)
+    }
+
+    /// What to wait for on a descriptor, and what happened.
+    struct Waiting {
+        let descriptor: Int32
+        let reading: Bool
+        let writing: Bool
+        /// Set by ``wait(_:milliseconds:)``.
+        var readable = false, writable = false, failed = false
+    }
+
+    /// Waits up to `milliseconds` (or until a signal) for any of `waits` to be ready, and marks which are.
+    static func wait(_ waits: inout [Waiting], milliseconds: Int32) {
+        var requests = waits.map { item in
+            pollfd(fd: item.descriptor, events: Int16(item.reading ? POLLIN : 0) | Int16(item.writing ? POLLOUT : 0), revents: 0)
+        }
+        guard poll(&requests, nfds_t(requests.count), milliseconds) > 0 else { return }
+        for index in waits.indices {
+            let events = requests[index].revents
+            waits[index].readable = events & Int16(POLLIN) != 0
+            waits[index].writable = events & Int16(POLLOUT) != 0
+            waits[index].failed = events & Int16(POLLERR | POLLNVAL) != 0 || (events & Int16(POLLHUP) != 0 && events & Int16(POLLIN) == 0)
+        }
+    }
 
     /// Ends the process with `status` (the caller flushes its output first).
     static func terminate(_ status: Int32) -> Never {
