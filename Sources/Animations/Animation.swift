@@ -265,6 +265,43 @@ extension Animation where A: Animatable {
         return Animation(scene: Scene.parallel(parts)) { frame in frame.read(properties) }
     }
 
+    /// A tween from wherever its property is when it starts to `to`
+    /// (semantics §7.1), over `duration`. On a property of its own it starts
+    /// from the neutral value (0; 1 for opacity and scales); ``bind(_:with:)``
+    /// several onto one property and each starts where the one before left it.
+    public static func tween(to target: A, in duration: Seconds) throws(AnimationError) -> Animation<A> {
+        try relative(target, in: duration, by: false)
+    }
+
+    /// A tween from wherever its property is when it starts, `c`, to `c + change`
+    /// (numbers and points; a colour throws: colours take ``tween(to:in:)``).
+    ///
+    /// ```swift
+    /// final class Card { var y = 40.0 }
+    /// let card = Card()
+    /// let nudge = linear(by: -12.0, in: 0.3).bind(card, with: \.y)
+    /// let bob = nudge * nudge                 // y: 0 → −12 → −24 on the bound property
+    /// ```
+    public static func tween(by change: A, in duration: Seconds) throws(AnimationError) -> Animation<A> {
+        try relative(change, in: duration, by: true)
+    }
+
+    private static func relative(_ value: A, in duration: Seconds, by: Bool) throws(AnimationError) -> Animation<A> {
+        let view = "_\(anonymousCount.add(1, ordering: .relaxed).newValue)"
+        let properties = A.channels.map { Property(view: view, name: $0) }
+        let values = value.channelValues
+        guard values.count == properties.count else {
+            throw .invalidSampling("\(A.self) gives \(values.count) values for \(properties.count) channels")
+        }
+        var parts: [Scene] = []
+        for index in properties.indices {
+            let tween = by ? try Tween(property: properties[index], by: values[index], duration: duration.time)
+                           : try Tween(property: properties[index], to: values[index], duration: duration.time)
+            parts.append(Scene.tween(tween))
+        }
+        return Animation(scene: Scene.parallel(parts)) { frame in frame.read(properties) }
+    }
+
     /// Moves the animation onto properties of its own, named after `object`
     /// and `keyPath` (`ClassName#id.keyPath`, and `….x`, `….y` for a point),
     /// and writes `object[keyPath: keyPath]` with their state every time
@@ -305,6 +342,18 @@ public func linear<F: BinaryFloatingPoint & Animatable>(from: F, to: F, in durat
 /// points, …). Precondition: every component is finite.
 public func linear<A: Animatable>(from: A, to: A, in duration: Seconds) -> Animation<A> {
     must { () throws(AnimationError) in try Animation.tween(from: from, to: to, in: duration) }
+}
+
+/// A linear tween from wherever its property is when it starts to `to`
+/// (see ``Animation/tween(to:in:)``). Precondition: every component is finite.
+public func linear<A: Animatable>(to: A, in duration: Seconds) -> Animation<A> {
+    must { () throws(AnimationError) in try Animation.tween(to: to, in: duration) }
+}
+
+/// A linear tween from wherever its property is, `c`, to `c + by` (see
+/// ``Animation/tween(by:in:)``). Precondition: finite numbers or points, not colours.
+public func linear<A: Animatable>(by change: A, in duration: Seconds) -> Animation<A> {
+    must { () throws(AnimationError) in try Animation.tween(by: change, in: duration) }
 }
 
 /// The state of every property of a compiled scene at one moment, computed
