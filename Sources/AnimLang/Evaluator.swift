@@ -50,8 +50,10 @@ public func run(_ file: SourceFile, binding name: String? = nil) -> Outcome {
         diagnostics += tieWarnings(compiled, binding: target, term: term, tweens: front.tweens)
     }
     // A relative tween that cannot resolve is the script's mistake: say so where the tween is written.
+    var unresolved = false
     if case .failure(let error) = compilation, let located = relativeDiagnostic(error, tweens: front.tweens) {
         diagnostics.append(located)
+        unresolved = true
     }
     // Source order; diagnostics at one place keep the order of the stages that found them.
     diagnostics = diagnostics.enumerated()
@@ -59,8 +61,10 @@ public func run(_ file: SourceFile, binding name: String? = nil) -> Outcome {
         .map(\.element)
     // As in the parser: beyond this many, more diagnostics only bury the first ones.
     if diagnostics.count > maxParseDiagnostics { diagnostics.removeSubrange(maxParseDiagnostics...) }
-    return Outcome(program: front.resolved.program, resolved: front.resolved, target: front.target, term: front.term,
-                   scene: front.scene, initial: front.resolved.initial, diagnostics: diagnostics, compilation: compilation)
+    // A file with errors has no value (as when an earlier stage finds them).
+    return Outcome(program: front.resolved.program, resolved: front.resolved, target: front.target, term: unresolved ? nil : front.term,
+                   scene: unresolved ? nil : front.scene, initial: front.resolved.initial, diagnostics: diagnostics,
+                   compilation: unresolved ? nil : compilation)
 }
 
 /// The located error for a relative tween (semantics §7.1) that could not

@@ -96,6 +96,8 @@ private let cases: [DiagnosticCase] = [
     .init("let a = wait 1 / x", "1:18", "expected a number after `/`, found `x`"),
     // Tweens.
     .init("let a = grow c into 2", "1:16", "expected `from` after `grow c`, found `into`"),
+    .init("let a = grow c by", "1:18", "expected a change after `by`, found end of file"),
+    .init("let a = rotate c to", "1:20", "expected an end value after `to`, found end of file"),
     .init("let a = grow c from 1", "1:22", "expected `to` after the start value, found end of file"),
     .init("let a = grow c from 1 to", "1:25", "expected an end value after `to`, found end of file"),
     .init("let a = fade c", "1:15", "expected `from` after `fade c`, found end of file"),

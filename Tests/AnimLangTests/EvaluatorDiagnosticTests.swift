@@ -38,6 +38,13 @@ struct EvaluatorDiagnosticTests {
         Case(source: "view a x 1\nview a y 2\nlet f = fadeIn a", location: "2:6", id: "duplicate-view", message: "declared twice"),
         Case(source: "let a = wait 9000000000000000000 ; wait 9000000000000000000", location: "1:9", id: "overflow", message: "too large"),
         Case(source: "let a = wait 1e400", location: "1:14", id: "non-finite-number", message: ""),
+        // From where it is (semantics §7.1).
+        Case(source: "let a = (animate v.x to 5) reversed", location: "1:28", id: "reversed-to", message: "no start to return to"),
+        Case(source: "let a = fade v to 0 looped", location: "1:21", id: "reversed-to",
+             message: "cannot loop a tween of `v.opacity` that goes `to` a value"),
+        Case(source: "let a = color v by red", location: "1:20", id: "relative-color", message: "`by` an amount"),
+        Case(source: "let a = color v to red", location: "1:9", id: "no-current-value", message: "no current colour"),
+        Case(source: "let a = move v by 3", location: "1:19", id: "wrong-value-kind", message: "points"),
         // §6: colours, points and keyframes, stagger, springs, events, forever.
         Case(source: "let a = move ball from 0 to 100", location: "1:24", id: "wrong-value-kind", message: "`move` takes points, not a number"),
         Case(source: "let a = move ball from (0, 0) to 100", location: "1:34", id: "wrong-value-kind", message: "`move` takes points"),
