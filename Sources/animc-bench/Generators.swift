@@ -20,12 +20,22 @@ let tenth = Time(numerator: 1, denominator: 10)!
 /// (The parser turns a chain of one operator into one n-ary node; nesting
 /// it with parentheses is capped at ``maxExpressionNesting`` = 256 levels.)
 func chainScript(_ n: Int) -> [UInt8] {
+    chainScript(n, tweens: ("animate box.x from 0 to 1 in 0.1s", "animate box.x from 1 to 0 in 0.1s"))
+}
+
+/// The same chain written from where it is (semantics §7.1): `by 1`, `by -1`,
+/// … from 0 goes through the very values of ``chainScript(_:)``.
+func chainByScript(_ n: Int) -> [UInt8] {
+    chainScript(n, tweens: ("animate box.x by 1 in 0.1s", "animate box.x by -1 in 0.1s"))
+}
+
+private func chainScript(_ n: Int, tweens: (even: String, odd: String)) -> [UInt8] {
     var text: [UInt8] = []
     text.reserveCapacity(40 * n + 64)
     text.append(contentsOf: "# a chain of \(n) tweens on box.x, 0.1s each\nlet final =\n    ".utf8)
     for index in 0..<n {
         if index > 0 { text.append(contentsOf: "\n  ; ".utf8) }
-        text.append(contentsOf: (index % 2 == 0 ? "animate box.x from 0 to 1 in 0.1s" : "animate box.x from 1 to 0 in 0.1s").utf8)
+        text.append(contentsOf: (index % 2 == 0 ? tweens.even : tweens.odd).utf8)
     }
     text.append(UInt8(ascii: "\n"))
     return text
@@ -153,6 +163,16 @@ func parallelScene(_ n: Int) throws(AnimationError) -> Scene {
 let repetitionScript = """
     let x = animate ball.x from 0 to 100
     let y = animate ball.x from 100 to 0 in 0.5s
+    let final = (x ; y) ^ 1000000000
+
+    """
+
+/// ``repetitionScript`` from where it is: `by 100 ; by -100`, from 0, takes
+/// ball.x through the same values in every copy (each copy starts where the
+/// last one left it, 0).
+let repetitionByScript = """
+    let x = animate ball.x by 100
+    let y = animate ball.x by -100 in 0.5s
     let final = (x ; y) ^ 1000000000
 
     """

@@ -77,6 +77,8 @@ final class DevNull {
 let workloads: [String: @Sendable (Int) -> Measurement] = [
     "chain-script": workloadChainScript,
     "chain-lets": workloadChainLets,
+    "chain-by-script": workloadChainByScript,
+    "repeat-by-script": workloadRepetitionBy,
     "chain-api": workloadChainAPI,
     "parallel-script": workloadParallelScript,
     "parallel-api": workloadParallelAPI,
@@ -142,6 +144,16 @@ private let chainFPS: Int64 = 10
 
 private func workloadChainScript(_ n: Int) -> Measurement {
     let text = chainScript(n)
+    var measurement = Measurement()
+    measurement.notes.append("\(text.count) bytes of script")
+    let compiled = evaluateScript(text, fps: chainFPS, into: &measurement)
+    checkChain(compiled, n)
+    return measurement
+}
+
+/// The chain from where it is (`by 1`, `by -1`, …): the same values, so the same check.
+private func workloadChainByScript(_ n: Int) -> Measurement {
+    let text = chainByScript(n)
     var measurement = Measurement()
     measurement.notes.append("\(text.count) bytes of script")
     let compiled = evaluateScript(text, fps: chainFPS, into: &measurement)
@@ -242,9 +254,18 @@ private func checkParallel(_ compiled: CompiledScene, _ n: Int) {
 // MARK: - Workload 3: (x ; y) ^ 1_000_000_000 at N instants
 
 private func workloadRepetition(_ n: Int) -> Measurement {
+    workloadRepetition(n, script: repetitionScript)
+}
+
+/// `(by 100 ; by -100) ^ 1e9`: each copy's start read through one copy's map; the same values.
+private func workloadRepetitionBy(_ n: Int) -> Measurement {
+    workloadRepetition(n, script: repetitionByScript)
+}
+
+private func workloadRepetition(_ n: Int, script: String) -> Measurement {
     let samples = repetitionSamples(n)
     var measurement = Measurement()
-    let compiled = evaluateScript(Array(repetitionScript.utf8), at: samples.map(\.time), into: &measurement)
+    let compiled = evaluateScript(Array(script.utf8), at: samples.map(\.time), into: &measurement)
     let ball = Property(view: "ball", name: "x")
     guard compiled.duration == Time(repetitions * 3 / 2) else {
         fail("(x ; y) ^ 1e9 lasts \(compiled.duration), expected 1500000000")

@@ -82,7 +82,7 @@ struct Options {
                 print("""
                     usage: animc-bench [--repeat R] [--sizes A,B,...] [--only W1,W2] [--animc PATH] [--hello PATH]
                                        [--callgrind-dir D] [--no-callgrind] [--instructions] [--startup-runs K]
-                    workloads: chain-script chain-lets chain-api chain-animc parallel-script parallel-api
+                    workloads: chain-script chain-by-script chain-lets chain-api chain-animc parallel-script parallel-api
                                repeat-script repeat-animc script-1mb stagger-script startup
                     """)
                 exit(0)
@@ -253,7 +253,7 @@ if !haveAnimc {
         + "(build it with `swift build -c release`, or pass --animc PATH)")
 }
 
-for name in ["chain-script", "chain-lets", "chain-api", "chain-animc", "parallel-script", "parallel-api"]
+for name in ["chain-script", "chain-by-script", "chain-lets", "chain-api", "chain-animc", "parallel-script", "parallel-api"]
 where options.wants(name) && (haveAnimc || name != "chain-animc") {
     let rows = options.sizes.map { Row(workload: name, n: $0) }
     if name == "chain-animc" {
@@ -273,7 +273,8 @@ where options.wants(name) && (haveAnimc || name != "chain-animc") {
     }
 }
 if options.wants("repeat") {
-    table += measure([Row(workload: "repeat-script", n: 1000), Row(workload: "repeat-script", n: 3)], runInChild)
+    table += measure([Row(workload: "repeat-script", n: 1000), Row(workload: "repeat-script", n: 3),
+                      Row(workload: "repeat-by-script", n: 1000)], runInChild)
 }
 if options.wants("repeat") && haveAnimc {
     // End to end through the real binary: `animc eval FILE --at t1,t2,t3`, values checked.
@@ -416,7 +417,7 @@ struct InstructionGrowth {
 var instructionGrowth: [InstructionGrowth] = []
 if options.instructions, which("valgrind") != nil {
     // Small sizes: callgrind runs about 50 times slower than the bare binary.
-    for (name, sizes) in [("chain-script", (10_000, 20_000)), ("chain-api", (10_000, 20_000)),
+    for (name, sizes) in [("chain-script", (10_000, 20_000)), ("chain-by-script", (10_000, 20_000)), ("chain-api", (10_000, 20_000)),
                           ("parallel-api", (2_000, 4_000))] where options.wants(name) {
         progress("instructions: \(name) N=\(sizes.0), \(sizes.1)")
         var entry = InstructionGrowth(workload: name, sizes: sizes)
@@ -452,7 +453,8 @@ report += """
       load        the highest 1-minute load average when a run started (\(cores) cores; this bench counts 1: above \(cores), other work competed)
     workload 1 (chain-*): N tweens of 0.1 s on box.x, 10 fps → N + 1 rows
     workload 2 (parallel-*): N tweens over 1,000 properties, 0.1–1 s each, 1000 fps → 1,001 rows × 1,000 columns
-    workload 3 (repeat-*): (x ; y) ^ 1_000_000_000 at N instants; workload 4 (script-1mb): a generated 1 MiB script
+    workload 3 (repeat-*): (x ; y) ^ 1_000_000_000 at N instants (repeat-by-script: x and y written `by`, from where it is);
+    workload 4 (script-1mb): a generated 1 MiB script
     workload 6 (stagger-script): N views × 20 colour and move tweens of 100 ms, staggered by 10 ms, 60 fps
 
 
