@@ -2,7 +2,8 @@
 
 Programs animate x, y, scale, rotation, opacity and radius (and color, when
 the language has colour literals) of one to three views, with waits, `;`,
-`||`, `reversed`, `^ n`, `in` and `with` easings of every family; `with` on
+`||`, `reversed`, `^ n`, `in` and `with` easings of every family, some tweens
+written `by` (from where the property is); `with` on
 a composite gets a monotone easing (others are compile errors there). Each
 program lasts at most a few seconds, so that every frame can be checked.
 """
@@ -68,7 +69,12 @@ class Generator:
             low, high = PROPERTIES[prop]
             a, b = number(rng, low, high), number(rng, low, high)
             form = rng.random()
-            if prop == "rotation" and form < 0.5:
+            if form < 0.15:
+                # From where it is (semantics 7.1): `by` starts at the property's current value.
+                # (Not `to`: a `to` tween cannot be reversed, and these programs reverse freely.)
+                change = number(rng, (low - high) / 4, (high - low) / 4)
+                text = f"rotate {view} by {change}" if prop == "rotation" else f"animate {view}.{prop} by {change}"
+            elif prop == "rotation" and form < 0.5:
                 text = f"rotate {view} from {a} to {b}"
             elif prop == "opacity" and form < 0.3:
                 text = rng.choice([f"fadeIn {view}", f"fadeOut {view}", f"fade {view} from {a} to {b}"])

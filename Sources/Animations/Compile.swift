@@ -341,13 +341,10 @@ private struct Compiler {
         tracks.reserveCapacity(properties.count)
         for property in properties {
             // Moved out of the dictionary, so the track sorts it without a copy.
-            var listedSegments = segments.removeValue(forKey: property) ?? []
-            var references = (byProperty[property] ?? []).compactMap { block in
+            let listedSegments = segments.removeValue(forKey: property) ?? []
+            let references = (byProperty[property] ?? []).compactMap { block in
                 block.body.track(for: property).map { BlockReference(block: block, track: $0) }
             }
-            let resolver = RelativeResolver(property: property,
-                                            mode: body ? .body(period: duration ?? .zero) : .scene(initial: initial[property]))
-            try resolver.resolve(&listedSegments, &references)
             var kind = listedSegments.first?.from.kind ?? references.first?.track.kind
             for segment in listedSegments where segment.from.kind != kind {
                 throw .mixedKinds(property, kind ?? .number, segment.from.kind)
@@ -356,7 +353,10 @@ private struct Compiler {
                 throw .mixedKinds(property, kind ?? .number, reference.track.kind ?? .number)
             }
             if kind == nil { kind = .number }
-            tracks.append(Track(segments: listedSegments, blocks: references))
+            // Relative tweens (`to`, `by`) take their start values here.
+            let resolver = RelativeResolver(property: property,
+                                            mode: body ? .body(period: duration ?? .zero) : .scene(initial: initial[property]))
+            tracks.append(try resolver.track(listedSegments, references))
         }
         let horizon = duration ?? CompiledScene.horizon(tracks: tracks, blocks: blocks, events: unique)
         return CompiledScene(duration: horizon, isInfinite: duration == nil, properties: properties, tracks: tracks,

@@ -120,72 +120,70 @@ struct RelativeResolver {
         case input
     }
 
-    /// Replaces every relative segment's ends by the values they resolve to,
-    /// and gives each block whose body depends on its input that input.
-    /// Does nothing (and costs one pass) when nothing on the property is relative.
-    func resolve(_ segments: inout [Segment], _ references: inout [BlockReference]) throws(AnimationError) {
+    /// The property's track with every relative segment's ends replaced by
+    /// the values they resolve to, and each block whose body depends on its
+    /// input given that input. A track as usual when nothing on the property is relative.
+    func track(_ segments: consuming [Segment], _ references: consuming [BlockReference]) throws(AnimationError) -> Track {
         let openBlocks = references.contains { $0.track.hasDrift }
-        guard openBlocks || segments.contains(where: { $0.relative != .absolute }) else { return }
+        guard openBlocks || segments.contains(where: { $0.relative != .absolute }) else {
+            return Track(segments: segments, blocks: references)
+        }
         if case .body = mode, openBlocks {
             throw .relativeUnsupported("a relative tween of \(property) inside two nested repetitions that are too long to list "
                                            + "(more than \(Scene.materializeLimit) segments)")
         }
-        segments.sort { lhs, rhs in
-            if lhs.start != rhs.start { return lhs.start < rhs.start }
-            if lhs.isJump != rhs.isJump { return lhs.isJump }
-            return lhs.end < rhs.end
-        }
-        let blockOrder = references.indices.sorted { references[$0].block.start < references[$1].block.start }
-        var predecessors = Predecessors()
-        var processedBlocks: [BlockReference] = []
+        // Blocks in order of start, so that the ones already resolved are a prefix.
+        references.sort { $0.block.start < $1.block.start }
+        let track = Track(segments: segments, blocks: references)
+        // The track lists segments by start, then end: at one instant, jumps first.
         var next = 0, nextBlock = 0
-        while next < segments.count || nextBlock < blockOrder.count {
+        while next < track.count || nextBlock < track.blocks.count {
             // The next group: listed segments with one (start, jump) key, and blocks starting there with the non-jumps.
             let start: Instant, jumps: Bool
-            if next < segments.count,
-               nextBlock >= blockOrder.count || segments[next].start < references[blockOrder[nextBlock]].block.start
-                   || (segments[next].start == references[blockOrder[nextBlock]].block.start && segments[next].isJump) {
-                start = segments[next].start
-                jumps = segments[next].isJump
+            if next < track.count, nextBlock >= track.blocks.count || track.starts[next] < track.blocks[nextBlock].block.start
+                || (track.starts[next] == track.blocks[nextBlock].block.start && track.ends[next] == track.starts[next]) {
+                start = track.starts[next]
+                jumps = track.ends[next] == start
             } else {
-                start = references[blockOrder[nextBlock]].block.start
+                start = track.blocks[nextBlock].block.start
                 jumps = false
             }
             var end = next
-            while end < segments.count, segments[end].start == start, segments[end].isJump == jumps { end += 1 }
-            var blocksHere: [Int] = []
+            while end < track.count, track.starts[end] == start, (track.ends[end] == start) == jumps { end += 1 }
+            var blocksEnd = nextBlock
             if !jumps {
-                while nextBlock < blockOrder.count, references[blockOrder[nextBlock]].block.start == start {
-                    blocksHere.append(blockOrder[nextBlock])
-                    nextBlock += 1
-                }
+                while blocksEnd < track.blocks.count, track.blocks[blocksEnd].block.start == start { blocksEnd += 1 }
             }
             // At a copy's start the copy before may end with jumps at that very instant, which a
             // relative tween there would tie with (as a jump: not see); one copy compiled alone cannot tell.
-            if case .body(let period) = mode, start == Instant(.zero), (jumps || !predecessors.isEmpty),
-               segments[next..<end].contains(where: { $0.relative != .absolute }),
-               segments.contains(where: { $0.isJump && $0.start == Instant(period) }) {
+            let relativeHere = (next..<end).contains { track.storage[$0].relative != .absolute }
+            if case .body(let period) = mode, relativeHere, start == Instant(.zero), jumps || next > 0,
+               (0..<track.count).contains(where: { track.starts[$0] == Instant(period) && track.ends[$0] == Instant(period) }) {
                 throw .relativeUnsupported("a relative tween of \(property) at the start of a repetition whose copies end "
                                                + "with a jump, in a repetition too long to list")
             }
-            // Every member reads the predecessors before the group.
+            // Every member reads what comes before the group: segments before `next`, blocks before `nextBlock`.
             var current: Current?
-            for index in next..<end where segments[index].relative != .absolute {
-                if current == nil { current = try self.current(at: start, predecessors, processedBlocks, kind: kindOf(segments[index])) }
-                if let current { segments[index] = try resolved(segments[index], from: current) }
+            for index in next..<end where track.storage[index].relative != .absolute {
+                let segment = track.storage[index]
+                if current == nil {
+                    current = try self.current(at: start, in: track, before: next, blocks: nextBlock, kind: kindOf(segment))
+                }
+                if let current { track.resolve(index, to: try resolved(segment, from: current)) }
             }
-            for index in blocksHere where references[index].track.hasDrift {
-                let kind = references[index].track.kind ?? .number
-                let before = try self.current(at: start, predecessors, processedBlocks, kind: kind)
+            for index in nextBlock..<blocksEnd where track.blocks[index].track.hasDrift {
+                let kind = track.blocks[index].track.kind ?? .number
+                let before = try self.current(at: start, in: track, before: next, blocks: nextBlock, kind: kind)
                 guard case .value(let value) = before else {
                     throw .relativeUnsupported("a relative tween of \(property) in a repetition inside a repetition")
                 }
-                references[index] = try withInput(references[index], startingAt: value)
+                track.setInput(input(of: track.blocks[index], startingAt: value), ofBlock: index)
             }
-            for index in next..<end { predecessors.append(segments[index]) }
-            for index in blocksHere { processedBlocks.append(references[index]) }
             next = end
+            nextBlock = blocksEnd
         }
+        track.valuesChanged()
+        return track
     }
 
     /// The kind of value a relative segment goes to (`by` is numbers only).
@@ -193,14 +191,12 @@ struct RelativeResolver {
         segment.relative == .by ? .number : segment.to.kind
     }
 
-    /// The value of the property at `start` by §4, over what came before.
-    private func current(at start: Instant, _ predecessors: Predecessors, _ blocks: [BlockReference],
+    /// The value of the property at `start` by §4, over what came before it:
+    /// the track's first `limit` segments and first `blocks` blocks.
+    private func current(at start: Instant, in track: Track, before limit: Int, blocks: Int,
                          kind: Value.Kind) throws(AnimationError) -> Current {
         func read(_ input: TrackInput) -> Value? {
-            var resolution = Resolution()
-            predecessors.offer(at: start, into: &resolution, input: input)
-            for block in blocks { block.resolve(at: start, into: &resolution, outer: input) }
-            return resolution.value(initial: nil)
+            track.value(at: start, before: limit, blocks: blocks, input: input)
         }
         switch mode {
         case .scene(let initial):
@@ -263,69 +259,19 @@ struct RelativeResolver {
         }
     }
 
-    /// The block reference with the input of each of its copies.
-    private func withInput(_ reference: BlockReference, startingAt start: Value) throws(AnimationError) -> BlockReference {
+    /// The input of each copy of a block on this property, the first starting at `start`.
+    private func input(of reference: BlockReference, startingAt start: Value) -> BlockInput {
         let end = Instant(reference.block.period)
         func read(_ input: TrackInput) -> Value? {
             var resolution = Resolution()
             reference.track.resolve(at: end, into: &resolution, input: input)
             return resolution.value(initial: nil)
         }
-        let input: BlockInput
         switch start {
         case .number:
-            let slope = read(.slopes)?.number ?? 1
-            let offset = read(.value(.number(0)))?.number ?? 0
-            input = BlockInput(start: start, slope: slope, offset: offset, settled: nil)
+            return BlockInput(start: start, slope: read(.slopes)?.number ?? 1, offset: read(.value(.number(0)))?.number ?? 0, settled: nil)
         case .color:
-            input = BlockInput(start: start, slope: 0, offset: 0, settled: read(.value(start)))
-        }
-        return BlockReference(block: reference.block, track: reference.track, input: input)
-    }
-}
-
-/// The resolved segments so far, in order of start, answering "which of
-/// them win at `t`" (§4) for a `t` no earlier than any of their starts.
-private struct Predecessors {
-    private var segments: [Segment] = []
-    var isEmpty: Bool { segments.isEmpty }
-    private var latestEnd: Instant?
-    /// The finished winners when none is active: the latest end, then the latest start.
-    private var lastEnding: [Int] = []
-
-    mutating func append(_ segment: Segment) {
-        segments.append(segment)
-        let index = segments.count - 1
-        if let latest = latestEnd, !(latest < segment.end) {
-            if latest == segment.end, let first = lastEnding.first {
-                let start = segments[first].start
-                if start < segment.start { lastEnding = [index] } else if start == segment.start { lastEnding.append(index) }
-            }
-        } else {
-            latestEnd = segment.end
-            lastEnding = [index]
-        }
-    }
-
-    func offer(at t: Instant, into resolution: inout Resolution, input: TrackInput) {
-        guard let latestEnd else { return }
-        if !(latestEnd < t) {
-            // Active ones: the latest start among those not ended before t (most often the last one).
-            var index = segments.count - 1
-            while index >= 0, segments[index].end < t { index -= 1 }
-            guard index >= 0 else { return }
-            let key = segments[index].start
-            while index >= 0, segments[index].start == key {
-                if !(segments[index].end < t) {
-                    resolution.offerActive(start: key, value: segments[index].activeValue(at: t, input: input))
-                }
-                index -= 1
-            }
-            return
-        }
-        for index in lastEnding {
-            let segment = segments[index]
-            resolution.offerFinished(end: segment.end, start: segment.start, value: segment.endValue(input))
+            return BlockInput(start: start, slope: 0, offset: 0, settled: read(.value(start)))
         }
     }
 }

@@ -60,7 +60,7 @@ final class Track: @unchecked Sendable {
     /// that has not ended before t".
     private let maxEnd: [Instant]
     private let leaves: Int
-    let blocks: [BlockReference]
+    private(set) var blocks: [BlockReference]
     /// The earliest-starting listed segments (key: start; values: start values).
     private var firstListed: Group?
     /// The earliest-starting segments, blocks included.
@@ -72,9 +72,9 @@ final class Track: @unchecked Sendable {
     let kind: Value.Kind?
     /// Whether some segment's ends depend on the input of its copy (a
     /// repetition's body with relative tweens; see ``Drift``).
-    let hasDrift: Bool
+    private(set) var hasDrift: Bool
     /// Whether reading it needs the input: a segment drifts, or a block's copies have inputs.
-    private let readsInput: Bool
+    private var readsInput: Bool
 
     init(segments unsorted: consuming [Segment], blocks: [BlockReference]) {
         var sorted = unsorted
@@ -156,7 +156,42 @@ final class Track: @unchecked Sendable {
         }
     }
 
-    private func resolveListed(at t: Instant, into resolution: inout Resolution, input: TrackInput) {
+    /// The value at `t` read over the segments before `limit` and the first
+    /// `admitted` blocks, by the sampling rule's active and finished winners
+    /// (nothing upcoming): what a relative tween starting at `t` starts from
+    /// (semantics §7.1). `nil` when none of them has started by `t`.
+    func value(at t: Instant, before limit: Int, blocks admitted: Int, input: TrackInput) -> Value? {
+        var resolution = Resolution()
+        resolveListed(at: t, into: &resolution, input: input, limit: limit)
+        for reference in blocks.prefix(admitted) {
+            reference.resolve(at: t, into: &resolution, outer: input)
+        }
+        resolution.upcoming = nil
+        return resolution.value(initial: nil)
+    }
+
+    /// Replaces the segment at `index` by the one it resolved to (same window).
+    func resolve(_ index: Int, to segment: Segment) {
+        storage[index] = segment
+    }
+
+    /// Gives block `index` the input of each of its copies.
+    func setInput(_ input: BlockInput, ofBlock index: Int) {
+        blocks[index].input = input
+    }
+
+    /// Recomputes what depends on the values, once relative segments are resolved.
+    func valuesChanged() {
+        hasDrift = (0..<count).contains { storage[$0].drift != nil }
+        readsInput = hasDrift || blocks.contains { $0.input != nil }
+        firstListed = computeFirstListed(.none)
+        first = computeFirst(.none)
+        last = computeLast(.none)
+    }
+
+    /// `limit`: read only the segments before this index (which have
+    /// started by `t`); `nil`: every segment started by `t`.
+    private func resolveListed(at t: Instant, into resolution: inout Resolution, input: TrackInput, limit: Int? = nil) {
         let count = starts.count
         guard count > 0 else { return }
         // Segments [0, started) have start <= t. (Windows are read from their
@@ -166,7 +201,7 @@ final class Track: @unchecked Sendable {
             let mid = (low + high) / 2
             if starts[mid] <= t { low = mid + 1 } else { high = mid }
         }
-        let started = low
+        let started = limit.map { min($0, low) } ?? low
         if started == 0 {
             if readsInput || input.isSlopes {
                 if let group = computeFirstListed(input) { resolution.offerUpcoming(group) }
