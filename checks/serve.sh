@@ -9,10 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! python3 -c 'import sys; sys.path.insert(0, "checks"); from web_check import find_chromium; sys.exit(find_chromium() is None)'; then
-  echo "== installing chromium-headless-shell"
-  sudo=""
-  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+source checks/install_chromium.sh
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium-headless-shell >/dev/null
 fi

@@ -11,11 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! command -v chromium-headless-shell >/dev/null 2>&1 && [ ! -x /usr/lib/chromium/chromium-headless-shell ] \
-    && ! command -v chromium >/dev/null 2>&1; then
-  echo "== installing chromium-headless-shell"
-  sudo=""
-  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+source checks/install_chromium.sh
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium-headless-shell >/dev/null
 fi

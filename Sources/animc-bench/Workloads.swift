@@ -143,26 +143,20 @@ private func expect(_ value: Value?, _ expected: Double, _ what: @autoclosure ()
 private let chainFPS: Int64 = 10
 
 private func workloadChainScript(_ n: Int) -> Measurement {
-    let text = chainScript(n)
-    var measurement = Measurement()
-    measurement.notes.append("\(text.count) bytes of script")
-    let compiled = evaluateScript(text, fps: chainFPS, into: &measurement)
-    checkChain(compiled, n)
-    return measurement
+    workloadChain(chainScript(n), n)
 }
 
 /// The chain from where it is (`by 1`, `by -1`, …): the same values, so the same check.
 private func workloadChainByScript(_ n: Int) -> Measurement {
-    let text = chainByScript(n)
-    var measurement = Measurement()
-    measurement.notes.append("\(text.count) bytes of script")
-    let compiled = evaluateScript(text, fps: chainFPS, into: &measurement)
-    checkChain(compiled, n)
-    return measurement
+    workloadChain(chainByScript(n), n)
 }
 
 private func workloadChainLets(_ n: Int) -> Measurement {
-    let text = chainLetsScript(n)
+    workloadChain(chainLetsScript(n), n)
+}
+
+/// A chain of `n` tweens as script `text`, evaluated and checked.
+private func workloadChain(_ text: [UInt8], _ n: Int) -> Measurement {
     var measurement = Measurement()
     measurement.notes.append("\(text.count) bytes of script")
     let compiled = evaluateScript(text, fps: chainFPS, into: &measurement)
