@@ -10,9 +10,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 source checks/install_chromium.sh
-  $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium-headless-shell >/dev/null
-fi
 
 swift build
 status=0
