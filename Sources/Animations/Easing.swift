@@ -590,7 +590,14 @@ private func stepsValue(_ p: Double, _ count: Int, _ position: Easing.StepPositi
 /// github.com/ai/easings.net, `src/easings.yml`): back `c1 = 1.70158`,
 /// `c2 = c1 × 1.525`, `c3 = c1 + 1`; elastic `c4 = 2π/3`, `c5 = 2π/4.5`;
 /// bounce `n1 = 7.5625`, `d1 = 2.75`.
+///
+/// The ends are exact, as the formulas are on paper: 0 at 0 and 1 at 1 (in
+/// doubles `c3 − c1` is 0.9999999999999998 and `1 − cos(π/2)` 0.9999999999999999),
+/// and every in-out curve, point-symmetric about (½, ½), gives exactly ½ at ½.
 private func pennerValue(_ curve: Easing.PennerCurve, _ mode: Easing.PennerMode, _ x: Double) -> Double {
+    if x == 0 { return 0 }
+    if x == 1 { return 1 }
+    if x == 0.5, mode == .inOut { return 0.5 }
     switch curve {
     case .quad: return polynomial(2, mode, x)
     case .cubic: return polynomial(3, mode, x)
@@ -604,11 +611,9 @@ private func pennerValue(_ curve: Easing.PennerCurve, _ mode: Easing.PennerMode,
         }
     case .expo:
         switch mode {
-        case .in: return x == 0 ? 0 : pow(2, 10 * x - 10)
-        case .out: return x == 1 ? 1 : 1 - pow(2, -10 * x)
+        case .in: return pow(2, 10 * x - 10)
+        case .out: return 1 - pow(2, -10 * x)
         case .inOut:
-            if x == 0 { return 0 }
-            if x == 1 { return 1 }
             return x < 0.5 ? pow(2, 20 * x - 10) / 2 : (2 - pow(2, -20 * x + 10)) / 2
         }
     case .circ:
@@ -633,8 +638,6 @@ private func pennerValue(_ curve: Easing.PennerCurve, _ mode: Easing.PennerMode,
         }
     case .elastic:
         let c4 = (2 * Double.pi) / 3, c5 = (2 * Double.pi) / 4.5
-        if x == 0 { return 0 }
-        if x == 1 { return 1 }
         switch mode {
         case .in: return -pow(2, 10 * x - 10) * sin((x * 10 - 10.75) * c4)
         case .out: return pow(2, -10 * x) * sin((x * 10 - 0.75) * c4) + 1
