@@ -53,6 +53,10 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
 
     /// The value while active (`start ≤ t ≤ end`): `from + (to − from)·E(progress)`,
     /// progress clamped to [0, 1] before the easing. A jump shows its end value.
+    /// A segment that plays backwards shows its end value (`from`) at its end
+    /// instant, as it holds it after: Web Animations reads a reversed
+    /// animation's easing there with the before flag set, so `steps(2, start)`
+    /// gives 0, not ½ (semantics §4).
     /// (Curves composed to overshoot wildly can still leave the range of
     /// `Double`; the value is then infinite or NaN, as the formula says.)
     func activeValue(at t: Instant) -> Value {
@@ -65,13 +69,13 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     @inline(__always)
     static func activeValue(of segment: UnsafePointer<Segment>, at t: Instant) -> Value {
         let start = segment.pointee.start, end = segment.pointee.end, isForward = segment.pointee.isForward
-        if start == end { return isForward ? segment.pointee.to : segment.pointee.from }
+        if start == end || (t == end && !isForward) { return isForward ? segment.pointee.to : segment.pointee.from }
         let progress: Double
         // At its ends a window is exactly done or not begun, also through a
         // warp (whose inverse placed the ends, and whose forward map would
         // land a rounding error away from them).
         if t == end {
-            progress = isForward ? 1 : 0
+            progress = 1
         } else if t == start {
             progress = isForward ? 0 : 1
         } else if let warp = segment.pointee.warp {
