@@ -228,6 +228,83 @@ struct Path: Hashable, Sendable {
     var affine: Affine = .identity
     /// Set below `x in 0s`: everything underneath happens at one instant.
     var collapse: Collapse?
+    /// Where an event placed here falls among the events of its instant
+    /// (``PlacedEvent/rank``); not part of the path's identity.
+    var firing = FiringOrder()
+
+    /// The firing order of events at one instant (semantics §6.5): a
+    /// sequence's parts fire in turn, so each part's events rank after those
+    /// of the instant parts before it; the parts of `||` start level, so their
+    /// first events tie (and go by name). `rank` is where this node's events
+    /// start, `step` ±1: a reversal plays the order backwards.
+    struct FiringOrder: Sendable {
+        var rank = 0
+        var step = 1
+
+        /// The order of `body` of `body reversed`: its last part first. An
+        /// instant body's events take this node's ranks backwards; a body that
+        /// takes time fires its head last, at the later instant, where its
+        /// ranks start afresh (as after any part that takes time).
+        func reversed(_ body: Term) -> FiringOrder {
+            let isInstant = (body.duration ?? .zero).isZero
+            let first = isInstant ? rank.addingSaturating(step.multipliedSaturating(max(0, body.leafCount - 1)))
+                                  : step.multipliedSaturating(max(0, FiringOrder.leaves(of: body, atEnd: false) - 1))
+            return FiringOrder(rank: first, step: -step)
+        }
+
+        /// The order `leaves` later: after an instant part of a sequence.
+        func advanced(by leaves: Int) -> FiringOrder {
+            FiringOrder(rank: rank.addingSaturating(step.multipliedSaturating(leaves)), step: step)
+        }
+
+        /// The order after a part that takes time: level with every other
+        /// event of that later instant, after the part's own instant tail.
+        func after(_ part: Term) -> FiringOrder {
+            FiringOrder(rank: step.multipliedSaturating(FiringOrder.leaves(of: part, atEnd: true)), step: step)
+        }
+
+        /// How many leaves of `term` fire in turn at its end (`atEnd`) or its
+        /// start, beyond its time-taking parts: `fadeIn v ; emit a ; emit b`
+        /// has 2 at its end, 0 at its start. Deeper than 256 levels, 0 (an
+        /// order among the events of one instant is all that rests on it).
+        static func leaves(of term: Term, atEnd: Bool, depth: Int = 0) -> Int {
+            guard depth < 256 else { return 0 }
+            let duration = term.duration ?? .zero
+            if duration.isZero { return term.leafCount }
+            switch term.kind {
+            case .sequence(let parts):
+                let ordered = atEnd ? Array(parts.reversed()) : parts
+                var count = 0
+                for part in ordered {
+                    guard (part.duration ?? .zero).isZero else {
+                        return count.addingSaturating(leaves(of: part, atEnd: atEnd, depth: depth + 1))
+                    }
+                    count = count.addingSaturating(part.leafCount)
+                }
+                return count
+            case .parallel(let parts):
+                // At the start every part takes part; at the end, those that last as long.
+                return parts.filter { !atEnd || $0.duration == term.duration }
+                    .map { leaves(of: $0, atEnd: atEnd, depth: depth + 1) }.max() ?? 0
+            case .reversed(let body):
+                return leaves(of: body, atEnd: !atEnd, depth: depth + 1)
+            case .retimed(let body, _), .eased(let body, _), .power(let body, _), .forever(let body):
+                return leaves(of: body, atEnd: atEnd, depth: depth + 1)
+            case .zero, .one, .wait, .tween, .event:
+                return 0
+            }
+        }
+    }
+
+    static func == (lhs: Path, rhs: Path) -> Bool {
+        lhs.stages == rhs.stages && lhs.affine == rhs.affine && lhs.collapse == rhs.collapse
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(stages)
+        hasher.combine(affine)
+        hasher.combine(collapse)
+    }
 
     struct Collapse: Hashable, Sendable {
         /// Where, in scene time.
