@@ -553,9 +553,10 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "nothing to stagger: no view has a tween here"
         case .tie(let property, let count, let from, let to, let playing):
             let tweens = count > 1 ? "\(count) tweens" : "several tweens"
+            let when = from == to ? "at \(from)s" : "from \(from)s to \(to)s"
             return playing
-                ? "`\(property)` is driven by \(tweens) at once from \(from)s to \(to)s, so it shows their mean"
-                : "`\(property)` holds the ends of \(tweens) at once from \(from)s to \(to)s, so it shows their mean"
+                ? "`\(property)` is driven by \(tweens) at once \(when), so it shows their mean"
+                : "`\(property)` holds the ends of \(tweens) at once \(when), so it shows their mean"
         case .moreTies(let total, let shown):
             return "\(total) properties are driven by several tweens at once, each showing their mean; \(shown) of them are shown"
         case .strayViews(let views, let bindings, let target):

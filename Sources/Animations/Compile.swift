@@ -297,7 +297,7 @@ private struct Compiler {
                 guard listed <= Scene.segmentLimit else {
                     throw .invalidSampling("the animation has more than \(Scene.segmentLimit) segments")
                 }
-                segments[tween.property, default: []].append(path.place(tween))
+                segments[tween.property, default: []].append(path.place(tween, leaf: ObjectIdentifier(term)))
             case .event(let name):
                 listed += 1
                 guard listed <= Scene.segmentLimit else {

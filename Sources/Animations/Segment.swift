@@ -24,9 +24,15 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     let warp: Clock?
     /// `end − start`, exactly, when both are exact.
     let length: Time?
+    /// The tween leaf placed here (its term's identity), so tools can say
+    /// which written tween a segment is (two tweens with equal values are
+    /// not the same tween). Not part of the segment's identity: Σ is a set
+    /// of segments, and `x || x` is `x`.
+    public let leaf: ObjectIdentifier?
 
     init(property: Property, from: Value, to: Value, easing: Easing, start: Instant, end: Instant,
-         isForward: Bool, warp: Clock?) {
+         isForward: Bool, warp: Clock?, leaf: ObjectIdentifier? = nil) {
+        self.leaf = leaf
         self.property = property
         self.from = from
         self.to = to
@@ -36,6 +42,22 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
         self.isForward = isForward
         self.warp = warp
         if let s = start.exact, let e = end.exact { length = try? e.subtracting(s) } else { length = nil }
+    }
+
+    public static func == (lhs: Segment, rhs: Segment) -> Bool {
+        lhs.property == rhs.property && lhs.from == rhs.from && lhs.to == rhs.to && lhs.easing == rhs.easing
+            && lhs.start == rhs.start && lhs.end == rhs.end && lhs.isForward == rhs.isForward && lhs.warp == rhs.warp
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(property)
+        hasher.combine(from)
+        hasher.combine(to)
+        hasher.combine(easing)
+        hasher.combine(start)
+        hasher.combine(end)
+        hasher.combine(isForward)
+        hasher.combine(warp)
     }
 
     /// The value it holds before it starts: `from`, or `to` when it plays backwards.
@@ -378,10 +400,10 @@ struct Path: Hashable, Sendable {
     }
 
     /// The segment a tween becomes at the end of this path.
-    func place(_ tween: Tween) -> Segment {
+    func place(_ tween: Tween, leaf: ObjectIdentifier? = nil) -> Segment {
         if let collapse {
             return Segment(property: tween.property, from: tween.from, to: tween.to, easing: tween.easing,
-                           start: collapse.point, end: collapse.point, isForward: collapse.forward, warp: nil)
+                           start: collapse.point, end: collapse.point, isForward: collapse.forward, warp: nil, leaf: leaf)
         }
         let forward = affine.isIncreasing
         var start = affine.invert(Instant(.zero))
@@ -395,7 +417,7 @@ struct Path: Hashable, Sendable {
             clock = Clock(path: self, length: tween.duration)
         }
         return Segment(property: tween.property, from: tween.from, to: tween.to, easing: tween.easing,
-                       start: start, end: end, isForward: forward, warp: clock)
+                       start: start, end: end, isForward: forward, warp: clock, leaf: leaf)
     }
 
     /// Maps a node time back through the warp stages. The ends of a warp's
