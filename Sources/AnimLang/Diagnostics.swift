@@ -454,11 +454,11 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .lonePipe:
             return "unexpected character `|`"
         case .nulByte:
-            return "unexpected NUL byte"
+            return "the file is not text: it has a NUL byte"
         case .unexpectedCharacter(let scalar):
             return "unexpected character \(DiagnosticKind.describe(scalar))"
         case .invalidUTF8(let byte):
-            return "invalid UTF-8 byte 0x\(hex(UInt32(byte), digits: 2))"
+            return "the file is not UTF-8 text: invalid byte 0x\(hex(UInt32(byte), digits: 2))"
         case .expectedItem(let found):
             return "expected `let` or `view`, found \(found)"
         case .expectedName(let keyword, let found):
@@ -562,9 +562,10 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "nothing to stagger: no view has a tween here"
         case .tie(let property, let count, let from, let to, let playing):
             let tweens = count > 1 ? "\(count) tweens" : "several tweens"
+            let when = from == to ? "at \(from)s" : "from \(from)s to \(to)s"
             return playing
-                ? "`\(property)` is driven by \(tweens) at once from \(from)s to \(to)s, so it shows their mean"
-                : "`\(property)` holds the ends of \(tweens) at once from \(from)s to \(to)s, so it shows their mean"
+                ? "`\(property)` is driven by \(tweens) at once \(when), so it shows their mean"
+                : "`\(property)` holds the ends of \(tweens) at once \(when), so it shows their mean"
         case .moreTies(let total, let shown):
             return "\(total) properties are driven by several tweens at once, each showing their mean; \(shown) of them are shown"
         case .strayViews(let views, let bindings, let target):
@@ -884,17 +885,21 @@ public func render(_ diagnostics: [Diagnostic], in file: SourceFile) -> String {
 }
 
 /// Renders one diagnostic; see ``render(_:in:)-(_,SourceFile)``.
+///
+/// Nothing from the file, its name or the command line reaches the terminal
+/// raw: control characters are written escaped (``escapingControls(_:)``).
 public func render(_ diagnostic: Diagnostic, in file: SourceFile) -> String {
     var out = ""
+    let name = escapingControls(file.name)
     let location = file.location(of: diagnostic.range.start)
-    out += "\(file.name):\(location.line):\(location.column): \(diagnostic.severity.rawValue): \(diagnostic.message)\n"
+    out += "\(name):\(location.line):\(location.column): \(diagnostic.severity.rawValue): \(escapingControls(diagnostic.message))\n"
     out += excerpt(diagnostic.range, in: file)
     if let hint = diagnostic.hint {
-        out += "  hint: \(hint)\n"
+        out += "  hint: \(escapingControls(hint))\n"
     }
     for note in diagnostic.notes {
         let noteLocation = file.location(of: note.range.start)
-        out += "\(file.name):\(noteLocation.line):\(noteLocation.column): note: \(note.message)\n"
+        out += "\(name):\(noteLocation.line):\(noteLocation.column): note: \(escapingControls(note.message))\n"
         out += excerpt(note.range, in: file)
     }
     return out
@@ -910,41 +915,84 @@ public func render(_ diagnostic: Diagnostic, in file: SourceFile) -> String {
 ///   hint: --width is an option of timeline
 /// ```
 public func render(_ diagnostic: Diagnostic, origin: String) -> String {
-    var out = "\(origin): \(diagnostic.severity.rawValue): \(diagnostic.message)\n"
+    var out = "\(escapingControls(origin)): \(diagnostic.severity.rawValue): \(escapingControls(diagnostic.message))\n"
     if let hint = diagnostic.hint {
-        out += "  hint: \(hint)\n"
+        out += "  hint: \(escapingControls(hint))\n"
     }
     for note in diagnostic.notes {
-        out += "\(origin): note: \(note.message)\n"
+        out += "\(escapingControls(origin)): note: \(escapingControls(note.message))\n"
     }
     return out
 }
 
-/// The numbered source line of `range.start` with a caret line under it. Tabs
+/// How a character of a quoted source line is shown: `nil` (as it is), or an
+/// escape such as `\u{1B}` for a character a terminal would obey instead of
+/// showing: C0 controls (but tab, which the caret line repeats), DEL, C1
+/// controls, and the bidirectional overrides and isolates, which reorder
+/// what is shown.
+func escaped(_ scalar: Unicode.Scalar) -> String? {
+    switch scalar.value {
+    case 0x09: return nil
+    case 0x00..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069:
+        return "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
+    default: return nil
+    }
+}
+
+/// `text` with every character ``escaped(_:)`` escapes (and tabs) escaped.
+func escapingControls(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: { $0 == "\t" || escaped($0) != nil }) else { return text }
+    var out = ""
+    for scalar in text.unicodeScalars {
+        if scalar == "\t" { out += "\\u{9}" } else if let escape = escaped(scalar) { out += escape } else { out.unicodeScalars.append(scalar) }
+    }
+    return out
+}
+
+/// At most this many characters of a source line are quoted: a longer line
+/// is quoted as a window around the column, with `…` where it is cut.
+let maxQuotedColumns = 100
+/// How many characters a window shows before the column.
+let quotedColumnsBefore = 40
+
+/// The numbered source line of `range.start` with a caret line under it,
+/// escaped (``escaped(_:)``) and cut to a window (``maxQuotedColumns``). Tabs
 /// in the source are repeated in the caret line so the caret stays aligned.
 private func excerpt(_ range: SourceRange, in file: SourceFile) -> String {
     let location = file.location(of: range.start)
-    let lineBytes = file.lineBytes(location.line)
-    let lineText = String(decoding: lineBytes, as: UTF8.self)
+    let lineText = String(decoding: file.lineBytes(location.line), as: UTF8.self)
     let number = String(location.line)
     let gutter = String(repeating: " ", count: number.count)
-    var caret = ""
-    var scalarIndex = 1
-    for scalar in lineText.unicodeScalars {
-        if scalarIndex >= location.column { break }
-        caret.append(scalar == "\t" ? "\t" : " ")
-        scalarIndex += 1
-    }
-    // Underline the rest of the range on this line (at least one caret).
+    // 0-based scalar columns: the range on this line, and the window shown.
+    let length = lineText.unicodeScalars.count
+    let start = location.column - 1
     let endLocation = file.location(of: range.end)
-    let width: Int
-    if endLocation.line == location.line {
-        width = max(1, endLocation.column - location.column)
-    } else {
-        width = max(1, lineText.unicodeScalars.count - location.column + 1)
+    let end = max(start + 1, endLocation.line == location.line ? endLocation.column - 1 : length)
+    var windowStart = 0, windowEnd = length
+    if length > maxQuotedColumns {
+        windowStart = max(0, min(start - quotedColumnsBefore, length - maxQuotedColumns))
+        windowEnd = windowStart + maxQuotedColumns
     }
-    caret += "^" + String(repeating: "~", count: width - 1)
-    return "  \(number) | \(lineText)\n  \(gutter) | \(caret)\n"
+    var shown = windowStart > 0 ? "…" : ""
+    var caret = windowStart > 0 ? " " : ""
+    var underline = 0
+    var column = windowStart
+    for scalar in lineText.unicodeScalars.dropFirst(windowStart).prefix(windowEnd - windowStart) {
+        let escape = escaped(scalar)
+        if let escape { shown += escape } else { shown.unicodeScalars.append(scalar) }
+        let width = escape?.count ?? 1
+        if column < start {
+            caret += scalar == "\t" ? "\t" : String(repeating: " ", count: width)
+        } else if column < end {
+            underline += width
+        }
+        column += 1
+    }
+    if windowEnd < length { shown += "…" }
+    // Past the end of the line (or of the window): one caret.
+    if start >= column { caret += String(repeating: " ", count: max(0, start - column)) }
+    caret += "^" + String(repeating: "~", count: max(0, underline - 1))
+    return "  \(number) | \(shown)\n  \(gutter) | \(caret)\n"
 }
 
 /// The candidate closest to `word` by edit distance, if it is close enough to

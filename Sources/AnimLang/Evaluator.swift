@@ -138,8 +138,9 @@ private func analyze(_ file: SourceFile, binding name: String?) -> FrontEnd {
 /// A warning for each property on which distinct tweens tie (see ``Tie``):
 /// located at the last of the tied tweens in the source, with a note at
 /// others, or at the binding when the tweens cannot be told apart.
-/// A tied segment is matched to the tweens of the binding's `term` (among
-/// the lowering's `tweens`) that have its property, values and easing.
+/// A tied segment is matched to the tween of the binding's `term` (among
+/// the lowering's `tweens`) that was placed there (``Animations/Segment/leaf``),
+/// or, when that leaf was rebuilt, to those with its property, values and easing.
 func tieWarnings(_ compiled: CompiledScene, binding: Binding, term: Term, tweens: [(term: Term, range: SourceRange)]) -> [Diagnostic] {
     let ties = compiled.ties()
     guard !ties.isEmpty else { return [] }
@@ -158,8 +159,10 @@ func tieWarnings(_ compiled: CompiledScene, binding: Binding, term: Term, tweens
         }
     }
     var leaves: [Property: [(tween: Tween, range: SourceRange)]] = [:]
+    var placedRanges: [ObjectIdentifier: SourceRange] = [:]
     for (term, range) in tweens where mine.contains(ObjectIdentifier(term)) {
         if case .tween(let tween) = term.kind { leaves[tween.property, default: []].append((tween, range)) }
+        placedRanges[ObjectIdentifier(term)] = range
     }
     let fallback = binding.nameRange == .none ? binding.range : binding.nameRange
     var warnings: [Diagnostic] = []
@@ -171,10 +174,13 @@ func tieWarnings(_ compiled: CompiledScene, binding: Binding, term: Term, tweens
     for tie in shown {
         var ranges: [SourceRange] = []
         for segment in tie.segments {
-            for leaf in leaves[tie.property] ?? [] where leaf.tween.from == segment.from && leaf.tween.to == segment.to
-                && leaf.tween.easing == segment.easing && !ranges.contains(leaf.range) {
-                ranges.append(leaf.range)
-            }
+            // The tween written there when the segment says which (its leaf);
+            // else (a leaf rebuilt by `with`, say) those with its values and easing.
+            let placed = segment.leaf.flatMap { leaf in placedRanges[leaf] }
+            let matching = placed.map { [$0] } ?? (leaves[tie.property] ?? []).filter { leaf in
+                leaf.tween.from == segment.from && leaf.tween.to == segment.to && leaf.tween.easing == segment.easing
+            }.map(\.range)
+            for range in matching where !ranges.contains(range) { ranges.append(range) }
         }
         ranges.sort { $0.start < $1.start }
         let property = tie.property.description

@@ -73,9 +73,15 @@ public final class RepetitionBlock: @unchecked Sendable {
     /// Where the block starts and ends in the scene (the end is infinite for an endless block).
     public let start: Instant
     public let end: Instant
+    /// The leaves of one copy, and where the ranks of the events at the start
+    /// of a copy after the first begin (``Path/FiringOrder``).
+    let leaves: Int
+    let copyRank: Int
 
-    init(path: Path, period: Time, count: Int, isEndless: Bool = false, body: CompiledScene) throws(AnimationError) {
+    init(path: Path, period: Time, count: Int, isEndless: Bool = false, body: CompiledScene, term: Term? = nil) throws(AnimationError) {
         self.path = path
+        leaves = term?.leafCount ?? 0
+        copyRank = term.map { path.firing.after($0).rank } ?? 0
         self.period = period
         self.count = isEndless ? Int.max : count
         self.isEndless = isEndless
@@ -222,18 +228,29 @@ func descend(_ term: Term, _ path: Path, into stack: inout [(Term, Path)]) throw
         for part in parts.reversed() { stack.append((part, path)) }
     case .sequence(let parts):
         var offsets: [Time] = []
+        var orders: [Path.FiringOrder] = []
         offsets.reserveCapacity(parts.count)
+        orders.reserveCapacity(parts.count)
         var offset = Time.zero
+        var order = path.firing
         for part in parts {
             offsets.append(offset)
-            offset = try offset.adding(part.duration ?? .zero)
+            orders.append(order)
+            let duration = part.duration ?? .zero
+            offset = try offset.adding(duration)
+            // Squeezed to an instant (`in 0s`), every part fires at that instant, in turn.
+            order = duration.isZero || path.collapse != nil ? order.advanced(by: part.leafCount) : order.after(part)
         }
         for index in parts.indices.reversed() {
             let shift = offsets[index]
-            stack.append((parts[index], shift.isZero ? path : try path.shifted(by: shift)))
+            var child = shift.isZero ? path : try path.shifted(by: shift)
+            child.firing = orders[index]
+            stack.append((parts[index], child))
         }
     case .reversed(let body):
-        stack.append((body, try path.reversed(in: body.duration ?? .zero)))
+        var child = try path.reversed(in: body.duration ?? .zero)
+        child.firing = path.firing.reversed(body)
+        stack.append((body, child))
     case .retimed(let body, let target):
         guard let span = body.duration, !span.isZero else {
             stack.append((body, path))   // `x in 0s` of an instant changes nothing
@@ -247,7 +264,13 @@ func descend(_ term: Term, _ path: Path, into stack: inout [(Term, Path)]) throw
         let copies = path.collapse == nil ? count : 1
         let period = body.duration ?? .zero
         for copy in (0..<copies).reversed() {
-            stack.append((body, try path.shifted(by: try period.multiplied(by: Int64(copy)))))
+            var child = try path.shifted(by: try period.multiplied(by: Int64(copy)))
+            // As in a sequence: after the copy before, at once or once it took time.
+            if copy > 0 {
+                child.firing = period.isZero || path.collapse != nil
+                    ? path.firing.advanced(by: body.leafCount.multipliedSaturating(copy)) : path.firing.after(body)
+            }
+            stack.append((body, child))
         }
     case .forever(let body):
         // Endless repetition is never listed: only its first copy is visited.
@@ -296,13 +319,13 @@ private struct Compiler {
                 guard listed <= Scene.segmentLimit else {
                     throw .invalidSampling("the animation has more than \(Scene.segmentLimit) segments")
                 }
-                segments[tween.property, default: []].append(path.place(tween))
+                segments[tween.property, default: []].append(path.place(tween, leaf: ObjectIdentifier(term)))
             case .event(let name):
                 listed += 1
                 guard listed <= Scene.segmentLimit else {
                     throw .invalidSampling("the animation has more than \(Scene.segmentLimit) segments")
                 }
-                events.append(PlacedEvent(name: name, time: path.placeInstant()))
+                events.append(PlacedEvent(name: name, time: path.placeInstant(), rank: path.firing.rank))
             case .forever(let body) where path.collapse == nil:
                 let period = body.duration ?? .zero
                 if let horizon = unrollingThrough, let count = copies(of: period, at: path, reaching: horizon) {
@@ -329,9 +352,7 @@ private struct Compiler {
                 try descend(term, path, into: &stack)
             }
         }
-        events.sort()
-        var unique: [PlacedEvent] = []
-        for event in events where unique.last != event { unique.append(event) }
+        let unique = PlacedEvent.inFiringOrder(events)
         var byProperty: [Property: [RepetitionBlock]] = [:]
         for block in blocks {
             for property in block.body.properties { byProperty[property, default: []].append(block) }
@@ -397,7 +418,8 @@ private struct Compiler {
             compiled = try compile(term, duration: period, body: true)
             bodies[key] = (body, compiled)
         }
-        return try RepetitionBlock(path: blockPath, period: period, count: count, isEndless: endless, body: compiled)
+        return try RepetitionBlock(path: blockPath, period: period, count: count, isEndless: endless, body: compiled,
+                                   term: reversed ? Term.reversed(body) : body)
     }
 }
 
@@ -433,14 +455,37 @@ extension Easing {
 public struct PlacedEvent: Hashable, Comparable, Sendable {
     public let name: String
     public let time: Instant
+    /// Its place among the events of its instant, in the order they fire
+    /// (semantics §6.5: a sequence's parts in turn; equal ranks, the first
+    /// events of `||` branches, go by name). Not part of its identity: one
+    /// name fires once at an instant.
+    public let rank: Int
 
-    public init(name: String, time: Instant) {
+    public init(name: String, time: Instant, rank: Int = 0) {
         self.name = name
         self.time = time
+        self.rank = rank
     }
 
+    public static func == (lhs: PlacedEvent, rhs: PlacedEvent) -> Bool {
+        lhs.name == rhs.name && lhs.time == rhs.time
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(time)
+    }
+
+    /// In firing order: by time, then rank, then name.
     public static func < (lhs: PlacedEvent, rhs: PlacedEvent) -> Bool {
-        lhs.time != rhs.time ? lhs.time < rhs.time : lhs.name < rhs.name
+        if lhs.time != rhs.time { return lhs.time < rhs.time }
+        return lhs.rank != rhs.rank ? lhs.rank < rhs.rank : lhs.name < rhs.name
+    }
+
+    /// `events` in firing order, each name once per instant (at its first firing there).
+    static func inFiringOrder(_ events: [PlacedEvent]) -> [PlacedEvent] {
+        var seen = Set<PlacedEvent>()
+        return events.sorted().filter { seen.insert($0).inserted }
     }
 }
 

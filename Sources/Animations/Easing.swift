@@ -481,22 +481,35 @@ private func talkEaseInOutValue(_ p: Double, _ c: Double) -> Double {
 
 /// CSS Easing Functions Level 1, §2.2.1 "Output of a cubic Bézier easing function"
 /// (https://www.w3.org/TR/css-easing-1/#cubic-bezier-algo): the y of the point
-/// with the given x on the curve from P0 = (0, 0) to P3 = (1, 1). Outside [0, 1]
-/// the spec continues the curve with a straight line: below 0 the line through
-/// P0 and P1 when x1 > 0, else through P0 and P2 when x2 > 0, else the value 0;
-/// above 1 the line through P2 and P3 when x2 < 1, else through P1 and P3 when
-/// x1 < 1, else the value 1. (The fallback lines are the spec's choice even
-/// when P1 ≠ P0, e.g. `cubic-bezier(0, 0.5, 0.5, 1)`; csswg-drafts issue 4046
-/// discusses it, but the published text stands.)
+/// with the given x on the curve from P0 = (0, 0) to P3 = (1, 1).
+///
+/// Outside [0, 1] (a composed easing reads it there) the curve continues as a
+/// straight line along its tangent at the end, as browsers draw it (Chromium's
+/// `gfx::CubicBezier::InitGradients`; Gecko's `ComputedTimingFunction` agrees):
+/// below 0 the slope is y1/x1 when x1 > 0; else, when P1 = P0, y2/x2 when
+/// x2 > 0, or 1 when P2 is at P0 too (the curve is the diagonal); else the
+/// tangent is vertical and the line flat (slope 0). Above 1 likewise with
+/// (1 − y2)/(1 − x2), (1 − y1)/(1 − x1) when P2 = P3, and 1. The spec's text
+/// instead falls back to the far control point whenever x1 = 0 (or x2 = 1),
+/// even when P1 ≠ P0 (csswg-drafts issue 4046); animc plays what browsers
+/// play, so an exported `cubic-bezier` shows what `animc eval` prints.
 private func cubicBezierValue(_ x: Double, _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) -> Double {
     if x < 0 {
         let slope: Double
-        if x1 > 0 { slope = y1 / x1 } else if x2 > 0 { slope = y2 / x2 } else { slope = 0 }
+        if x1 > 0 { slope = y1 / x1 } else if y1 == 0, x2 > 0 { slope = y2 / x2 } else if y1 == 0, y2 == 0 { slope = 1 } else { slope = 0 }
         return slope * x
     }
     if x > 1 {
         let slope: Double
-        if x2 < 1 { slope = (1 - y2) / (1 - x2) } else if x1 < 1 { slope = (1 - y1) / (1 - x1) } else { slope = 0 }
+        if x2 < 1 {
+            slope = (1 - y2) / (1 - x2)
+        } else if y2 == 1, x1 < 1 {
+            slope = (1 - y1) / (1 - x1)
+        } else if y2 == 1, y1 == 1 {
+            slope = 1
+        } else {
+            slope = 0
+        }
         return 1 + slope * (x - 1)
     }
     if x == 0 { return 0 }
@@ -590,7 +603,14 @@ private func stepsValue(_ p: Double, _ count: Int, _ position: Easing.StepPositi
 /// github.com/ai/easings.net, `src/easings.yml`): back `c1 = 1.70158`,
 /// `c2 = c1 × 1.525`, `c3 = c1 + 1`; elastic `c4 = 2π/3`, `c5 = 2π/4.5`;
 /// bounce `n1 = 7.5625`, `d1 = 2.75`.
+///
+/// The ends are exact, as the formulas are on paper: 0 at 0 and 1 at 1 (in
+/// doubles `c3 − c1` is 0.9999999999999998 and `1 − cos(π/2)` 0.9999999999999999),
+/// and every in-out curve, point-symmetric about (½, ½), gives exactly ½ at ½.
 private func pennerValue(_ curve: Easing.PennerCurve, _ mode: Easing.PennerMode, _ x: Double) -> Double {
+    if x == 0 { return 0 }
+    if x == 1 { return 1 }
+    if x == 0.5, mode == .inOut { return 0.5 }
     switch curve {
     case .quad: return polynomial(2, mode, x)
     case .cubic: return polynomial(3, mode, x)
@@ -604,11 +624,9 @@ private func pennerValue(_ curve: Easing.PennerCurve, _ mode: Easing.PennerMode,
         }
     case .expo:
         switch mode {
-        case .in: return x == 0 ? 0 : pow(2, 10 * x - 10)
-        case .out: return x == 1 ? 1 : 1 - pow(2, -10 * x)
+        case .in: return pow(2, 10 * x - 10)
+        case .out: return 1 - pow(2, -10 * x)
         case .inOut:
-            if x == 0 { return 0 }
-            if x == 1 { return 1 }
             return x < 0.5 ? pow(2, 20 * x - 10) / 2 : (2 - pow(2, -20 * x + 10)) / 2
         }
     case .circ:
@@ -633,8 +651,6 @@ private func pennerValue(_ curve: Easing.PennerCurve, _ mode: Easing.PennerMode,
         }
     case .elastic:
         let c4 = (2 * Double.pi) / 3, c5 = (2 * Double.pi) / 4.5
-        if x == 0 { return 0 }
-        if x == 1 { return 1 }
         switch mode {
         case .in: return -pow(2, 10 * x - 10) * sin((x * 10 - 10.75) * c4)
         case .out: return pow(2, -10 * x) * sin((x * 10 - 0.75) * c4) + 1

@@ -6,6 +6,8 @@ public struct EventFiring: Hashable, Sendable, CustomStringConvertible {
     public let count: Int
     /// Its first firing in the interval.
     public let first: Instant
+    /// The first firing's place among the events of its instant (``PlacedEvent/rank``).
+    var rank = 0
 
     /// `tick×3` (or `land` for one firing).
     public var description: String { count >= 2 ? "\(name)×\(count)" : name }
@@ -14,7 +16,8 @@ public struct EventFiring: Hashable, Sendable, CustomStringConvertible {
 extension CompiledScene {
     /// The events that fire in `(after, through]` (`after == nil`: at or
     /// before `through`), each name once with how many times it fired there,
-    /// in the order of its first firing in the interval (ties by name).
+    /// in the order of its first firing in the interval (at one instant, in
+    /// the order they fire: sequence order, ties by name).
     /// Repetitions kept symbolic are counted by arithmetic, so an interval
     /// spanning a billion copies costs no more than one spanning two. (Events
     /// of a symbolic repetition nested inside another one's copy are not
@@ -38,7 +41,11 @@ extension CompiledScene {
     /// Adds the firings in `(after, through]` (times in this scene's own
     /// clock) to `tally`, each first firing mapped by `toScene` to the
     /// outermost scene's clock.
-    func collectEvents(after: Instant?, through: Instant, into tally: inout EventTally, toScene: @escaping (Instant) -> Instant) {
+    ///
+    /// `rankBase` is where the ranks of the events at this scene's start
+    /// begin in the outer scene (a block's copy starts after what precedes it).
+    func collectEvents(after: Instant?, through: Instant, into tally: inout EventTally, rankBase: Int = 0,
+                       toScene: @escaping (Instant) -> Instant) {
         guard hasEvents else { return }
         // Listed events: (after, through] by binary search on the sorted list.
         var low = 0, high = events.count
@@ -50,11 +57,13 @@ extension CompiledScene {
         }
         var index = low
         while index < events.count, events[index].time <= through {
-            tally.add(events[index].name, at: toScene(events[index].time))
+            let event = events[index]
+            tally.add(event.name, at: toScene(event.time), rank: (event.time == Instant(.zero)) ? rankBase.addingSaturating(event.rank) : event.rank)
             index += 1
         }
         for block in blocks where block.body.hasEvents {
-            block.collectEvents(after: after, through: through, into: &tally, toScene: toScene)
+            block.collectEvents(after: after, through: through, into: &tally, rankBase: block.start == Instant(.zero) ? rankBase : 0,
+                                toScene: toScene)
         }
     }
 
@@ -77,28 +86,28 @@ extension CompiledScene {
 /// set, so two sources firing one name at one instant make one event, as
 /// Σ is a set), plus the firings of whole copies counted by arithmetic.
 struct EventTally {
-    private var byName: [String: (instants: Set<Instant>, counted: Int, first: Instant)] = [:]
+    private var byName: [String: (instants: Set<Instant>, counted: Int, first: Instant, rank: Int)] = [:]
 
-    /// One firing of `name` at `time`.
-    mutating func add(_ name: String, at time: Instant) {
+    /// One firing of `name` at `time`, `rank` among its instant's events.
+    mutating func add(_ name: String, at time: Instant, rank: Int) {
         if var known = byName[name] {
             known.instants.insert(time)
-            known.first = min(known.first, time)
+            if (time, rank) < (known.first, known.rank) { (known.first, known.rank) = (time, rank) }
             byName[name] = known
         } else {
-            byName[name] = ([time], 0, time)
+            byName[name] = ([time], 0, time, rank)
         }
     }
 
     /// `count` firings of `name` counted by arithmetic, the first at `time`.
-    mutating func add(_ name: String, count: Int, from time: Instant) {
+    mutating func add(_ name: String, count: Int, from time: Instant, rank: Int) {
         guard count > 0 else { return }
         if var known = byName[name] {
             known.counted = known.counted.addingSaturating(count)
-            known.first = min(known.first, time)
+            if (time, rank) < (known.first, known.rank) { (known.first, known.rank) = (time, rank) }
             byName[name] = known
         } else {
-            byName[name] = ([], count, time)
+            byName[name] = ([], count, time, rank)
         }
     }
 
@@ -111,8 +120,11 @@ struct EventTally {
     }
 
     var firings: [EventFiring] {
-        byName.map { EventFiring(name: $0.key, count: $0.value.counted.addingSaturating($0.value.instants.count), first: $0.value.first) }
-            .sorted { $0.first != $1.first ? $0.first < $1.first : $0.name < $1.name }
+        byName.map {
+            EventFiring(name: $0.key, count: $0.value.counted.addingSaturating($0.value.instants.count), first: $0.value.first,
+                        rank: $0.value.rank)
+        }
+        .sorted { ($0.first, $0.rank) != ($1.first, $1.rank) ? ($0.first, $0.rank) < ($1.first, $1.rank) : $0.name < $1.name }
     }
 }
 
@@ -131,7 +143,8 @@ extension RepetitionBlock {
     /// copies, or copies of copies, costs no more than one spanning two.
     /// Copies meet at instants (one's end is the next one's start): an event
     /// firing at both is one event there, as Σ is a set.
-    func collectEvents(after: Instant?, through: Instant, into tally: inout EventTally, toScene: @escaping (Instant) -> Instant) {
+    func collectEvents(after: Instant?, through: Instant, into tally: inout EventTally, rankBase: Int,
+                       toScene: @escaping (Instant) -> Instant) {
         if let after, !(after < end) { return }
         if through < start { return }
         let parent = { (local: Instant) in toScene(self.path.backward(local, upper: false)) }
@@ -141,7 +154,8 @@ extension RepetitionBlock {
         let upper: Instant? = through < end ? path.forward(through) : whole
         guard period.isPositive else {
             // Every copy in one instant: one copy's events.
-            body.collectEvents(after: lower, through: upper ?? Instant(.zero), into: &tally, toScene: parent)
+            body.collectEvents(after: lower, through: upper ?? Instant(.zero), into: &tally, rankBase: rank(ofCopy: 0, rankBase),
+                               toScene: parent)
             return
         }
         guard let upper else { return }
@@ -155,26 +169,38 @@ extension RepetitionBlock {
         }
         if first == last {
             body.collectEvents(after: lower.map { shift($0, byCopies: -first) }, through: min(shift(upper, byCopies: -last), end),
-                               into: &tally, toScene: shifted(first))
+                               into: &tally, rankBase: rank(ofCopy: first, rankBase), toScene: shifted(first))
             return
         }
-        body.collectEvents(after: lower.map { shift($0, byCopies: -first) }, through: end, into: &tally, toScene: shifted(first))
+        body.collectEvents(after: lower.map { shift($0, byCopies: -first) }, through: end, into: &tally,
+                           rankBase: rank(ofCopy: first, rankBase), toScene: shifted(first))
         let between = last - first - 1
         let totals = between > 0 ? copyTotals : []
         if between > 0, totals.reduce(0, { $0.addingSaturating($1.count) }).multipliedSaturating(between) <= RepetitionBlock.eventVisitLimit {
             // Few enough to visit: every instant goes into the set.
             for copy in (first + 1)..<last {
-                body.collectEvents(after: nil, through: end, into: &tally, toScene: shifted(copy))
+                body.collectEvents(after: nil, through: end, into: &tally, rankBase: rank(ofCopy: copy, rankBase), toScene: shifted(copy))
             }
         } else if between > 0 {
             for firing in totals {
-                tally.add(firing.name, count: firing.count.multipliedSaturating(between), from: shifted(first + 1)(firing.first))
+                tally.add(firing.name, count: firing.count.multipliedSaturating(between), from: shifted(first + 1)(firing.first),
+                          rank: firing.first == Instant(.zero) ? rank(ofCopy: first + 1, rankBase).addingSaturating(firing.rank) : firing.rank)
             }
             for name in boundaryNames {
                 tally.remove(name, count: last - first)
             }
         }
-        body.collectEvents(after: nil, through: min(shift(upper, byCopies: -last), end), into: &tally, toScene: shifted(last))
+        body.collectEvents(after: nil, through: min(shift(upper, byCopies: -last), end), into: &tally,
+                           rankBase: rank(ofCopy: last, rankBase), toScene: shifted(last))
+    }
+
+    /// Where the ranks of the events at the start of copy `copy` begin: the
+    /// block's own place for the first copy (after `rankBase` when the block
+    /// starts with its scene), after the copy before for the others, as the
+    /// listed copies of ``descend(_:_:into:)`` rank them.
+    func rank(ofCopy copy: Int, _ rankBase: Int) -> Int {
+        guard copy > 0 else { return start == Instant(.zero) ? rankBase.addingSaturating(path.firing.rank) : path.firing.rank }
+        return period.isZero ? path.firing.rank.addingSaturating(leaves.multipliedSaturating(copy)) : copyRank
     }
 
     /// One copy's firings over `[0, period]`.
@@ -226,19 +252,19 @@ extension RepetitionBlock {
 }
 
 extension CompiledScene {
-    /// Every firing, listed one by one (repetitions expanded), sorted by
-    /// time then name, one per name and instant; `nil` when there are more
+    /// Every firing, listed one by one (repetitions expanded), in firing
+    /// order (time, then ``PlacedEvent/rank``, then name), one per name and instant; `nil` when there are more
     /// than `limit` or the scene repeats forever. For exporters, which
     /// write each event down.
     public func allEvents(limit: Int = 100_000) -> [PlacedEvent]? {
         var found: [PlacedEvent] = []
         guard collectAll(into: &found, limit: limit, toScene: { $0 }) else { return nil }
-        return Array(Set(found)).sorted()
+        return PlacedEvent.inFiringOrder(found)
     }
 
     private func collectAll(into found: inout [PlacedEvent], limit: Int, toScene: (Instant) -> Instant) -> Bool {
         for event in events {
-            found.append(PlacedEvent(name: event.name, time: toScene(event.time)))
+            found.append(PlacedEvent(name: event.name, time: toScene(event.time), rank: event.rank))
             if found.count > limit { return false }
         }
         for block in blocks where block.body.hasEvents {

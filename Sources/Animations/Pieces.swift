@@ -62,7 +62,7 @@ extension Piece {
         if let segment {
             guard let s = move(segment.start), let e = move(segment.end) else { return nil }
             moved = Segment(property: segment.property, from: segment.from, to: segment.to, easing: segment.easing,
-                            start: s, end: e, isForward: segment.isForward, warp: nil)
+                            start: s, end: e, isForward: segment.isForward, warp: nil, leaf: segment.leaf)
         }
         return Piece(start: start, end: end, rule: rule, segment: moved)
     }
@@ -262,7 +262,7 @@ extension CompiledScene {
                 let segment = piece.segment.flatMap { segment -> Segment? in
                     guard let s = scene(segment.start), let e = scene(segment.end) else { return nil }
                     return Segment(property: segment.property, from: segment.from, to: segment.to, easing: segment.easing,
-                                   start: s, end: e, isForward: segment.isForward, warp: nil)
+                                   start: s, end: e, isForward: segment.isForward, warp: nil, leaf: segment.leaf)
                 }
                 placed.append(Piece(start: start, end: end, rule: piece.rule, segment: segment))
             case .sampled:

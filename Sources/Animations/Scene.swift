@@ -268,7 +268,13 @@ public struct Scene: Sendable {
             let events = Term.eased(root.restricted(keepingTweens: false, keepingEvents: true), easing)
             return Scene(root: Term.parallel([composed, events]))
         }
-        guard easing.isMonotone else { throw .nonMonotoneWarp(easing) }
+        guard easing.isMonotone else {
+            // No tween at all (waits and events: what `staggered by` keeps of
+            // an eased part for its events): every segment spans [0, D],
+            // vacuously, so only the events move with the warp, as above.
+            if root.views.isEmpty { return root.hasLeaves ? Scene(root: Term.eased(root, easing)) : self }
+            throw .nonMonotoneWarp(easing)
+        }
         guard root.hasLeaves, !duration.isZero else { return self }
         if case .eased(let inner, let previous) = root.kind {
             let composed = previous.composed(after: easing)

@@ -32,11 +32,17 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     /// Inside a repetition kept symbolic, how its ends depend on the value the
     /// property has when its copy starts (see ``Drift``); `nil` when they do not.
     let drift: Drift?
+    /// The tween leaf placed here (its term's identity), so tools can say
+    /// which written tween a segment is (two tweens with equal values are
+    /// not the same tween). Not part of the segment's identity: Σ is a set
+    /// of segments, and `x || x` is `x`.
+    public let leaf: ObjectIdentifier?
 
     init(property: Property, from: Value, to: Value, easing: Easing, start: Instant, end: Instant,
-         isForward: Bool, warp: Clock?, relative: Tween.Relative = .absolute, drift: Drift? = nil) {
+         isForward: Bool, warp: Clock?, leaf: ObjectIdentifier? = nil, relative: Tween.Relative = .absolute, drift: Drift? = nil) {
         self.relative = relative
         self.drift = drift
+        self.leaf = leaf
         self.property = property
         self.from = from
         self.to = to
@@ -46,6 +52,23 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
         self.isForward = isForward
         self.warp = warp
         if let s = start.exact, let e = end.exact { length = try? e.subtracting(s) } else { length = nil }
+    }
+
+    public static func == (lhs: Segment, rhs: Segment) -> Bool {
+        lhs.property == rhs.property && lhs.from == rhs.from && lhs.to == rhs.to && lhs.easing == rhs.easing
+            && lhs.start == rhs.start && lhs.end == rhs.end && lhs.isForward == rhs.isForward && lhs.warp == rhs.warp
+            && lhs.relative == rhs.relative && lhs.drift == rhs.drift
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(property)
+        hasher.combine(from)
+        hasher.combine(to)
+        hasher.combine(easing)
+        hasher.combine(start)
+        hasher.combine(end)
+        hasher.combine(isForward)
+        hasher.combine(warp)
     }
 
     /// The value it holds before it starts: `from`, or `to` when it plays backwards.
@@ -63,6 +86,10 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
 
     /// The value while active (`start ≤ t ≤ end`): `from + (to − from)·E(progress)`,
     /// progress clamped to [0, 1] before the easing. A jump shows its end value.
+    /// A segment that plays backwards shows its end value (`from`) at its end
+    /// instant, as it holds it after: Web Animations reads a reversed
+    /// animation's easing there with the before flag set, so `steps(2, start)`
+    /// gives 0, not ½ (semantics §4).
     /// (Curves composed to overshoot wildly can still leave the range of
     /// `Double`; the value is then infinite or NaN, as the formula says.)
     func activeValue(at t: Instant, input: TrackInput = .none) -> Value {
@@ -85,13 +112,13 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     @inline(__always)
     private static func value(of segment: UnsafePointer<Segment>, from: Value, to: Value, at t: Instant) -> Value {
         let start = segment.pointee.start, end = segment.pointee.end, isForward = segment.pointee.isForward
-        if start == end { return isForward ? to : from }
+        if start == end || (t == end && !isForward) { return isForward ? to : from }
         let progress: Double
         // At its ends a window is exactly done or not begun, also through a
         // warp (whose inverse placed the ends, and whose forward map would
         // land a rounding error away from them).
         if t == end {
-            progress = isForward ? 1 : 0
+            progress = 1
         } else if t == start {
             progress = isForward ? 0 : 1
         } else if let warp = segment.pointee.warp {
@@ -132,7 +159,7 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     /// The same segment with other ends (a relative one, resolved).
     func resolved(from: Value, to: Value, drift: Drift?) -> Segment {
         Segment(property: property, from: from, to: to, easing: easing, start: start, end: end, isForward: isForward,
-                warp: warp, relative: relative, drift: drift)
+                warp: warp, leaf: leaf, relative: relative, drift: drift)
     }
 
     /// The progress (before the tween's own easing) at `t` within the window,
@@ -275,6 +302,83 @@ struct Path: Hashable, Sendable {
     var affine: Affine = .identity
     /// Set below `x in 0s`: everything underneath happens at one instant.
     var collapse: Collapse?
+    /// Where an event placed here falls among the events of its instant
+    /// (``PlacedEvent/rank``); not part of the path's identity.
+    var firing = FiringOrder()
+
+    /// The firing order of events at one instant (semantics §6.5): a
+    /// sequence's parts fire in turn, so each part's events rank after those
+    /// of the instant parts before it; the parts of `||` start level, so their
+    /// first events tie (and go by name). `rank` is where this node's events
+    /// start, `step` ±1: a reversal plays the order backwards.
+    struct FiringOrder: Sendable {
+        var rank = 0
+        var step = 1
+
+        /// The order of `body` of `body reversed`: its last part first. An
+        /// instant body's events take this node's ranks backwards; a body that
+        /// takes time fires its head last, at the later instant, where its
+        /// ranks start afresh (as after any part that takes time).
+        func reversed(_ body: Term) -> FiringOrder {
+            let isInstant = (body.duration ?? .zero).isZero
+            let first = isInstant ? rank.addingSaturating(step.multipliedSaturating(max(0, body.leafCount - 1)))
+                                  : step.multipliedSaturating(max(0, FiringOrder.leaves(of: body, atEnd: false) - 1))
+            return FiringOrder(rank: first, step: -step)
+        }
+
+        /// The order `leaves` later: after an instant part of a sequence.
+        func advanced(by leaves: Int) -> FiringOrder {
+            FiringOrder(rank: rank.addingSaturating(step.multipliedSaturating(leaves)), step: step)
+        }
+
+        /// The order after a part that takes time: level with every other
+        /// event of that later instant, after the part's own instant tail.
+        func after(_ part: Term) -> FiringOrder {
+            FiringOrder(rank: step.multipliedSaturating(FiringOrder.leaves(of: part, atEnd: true)), step: step)
+        }
+
+        /// How many leaves of `term` fire in turn at its end (`atEnd`) or its
+        /// start, beyond its time-taking parts: `fadeIn v ; emit a ; emit b`
+        /// has 2 at its end, 0 at its start. Deeper than 256 levels, 0 (an
+        /// order among the events of one instant is all that rests on it).
+        static func leaves(of term: Term, atEnd: Bool, depth: Int = 0) -> Int {
+            guard depth < 256 else { return 0 }
+            let duration = term.duration ?? .zero
+            if duration.isZero { return term.leafCount }
+            switch term.kind {
+            case .sequence(let parts):
+                let ordered = atEnd ? Array(parts.reversed()) : parts
+                var count = 0
+                for part in ordered {
+                    guard (part.duration ?? .zero).isZero else {
+                        return count.addingSaturating(leaves(of: part, atEnd: atEnd, depth: depth + 1))
+                    }
+                    count = count.addingSaturating(part.leafCount)
+                }
+                return count
+            case .parallel(let parts):
+                // At the start every part takes part; at the end, those that last as long.
+                return parts.filter { !atEnd || $0.duration == term.duration }
+                    .map { leaves(of: $0, atEnd: atEnd, depth: depth + 1) }.max() ?? 0
+            case .reversed(let body):
+                return leaves(of: body, atEnd: !atEnd, depth: depth + 1)
+            case .retimed(let body, _), .eased(let body, _), .power(let body, _), .forever(let body):
+                return leaves(of: body, atEnd: atEnd, depth: depth + 1)
+            case .zero, .one, .wait, .tween, .event:
+                return 0
+            }
+        }
+    }
+
+    static func == (lhs: Path, rhs: Path) -> Bool {
+        lhs.stages == rhs.stages && lhs.affine == rhs.affine && lhs.collapse == rhs.collapse
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(stages)
+        hasher.combine(affine)
+        hasher.combine(collapse)
+    }
 
     struct Collapse: Hashable, Sendable {
         /// Where, in scene time.
@@ -348,10 +452,10 @@ struct Path: Hashable, Sendable {
     }
 
     /// The segment a tween becomes at the end of this path.
-    func place(_ tween: Tween) -> Segment {
+    func place(_ tween: Tween, leaf: ObjectIdentifier? = nil) -> Segment {
         if let collapse {
             return Segment(property: tween.property, from: tween.from, to: tween.to, easing: tween.easing,
-                           start: collapse.point, end: collapse.point, isForward: collapse.forward, warp: nil,
+                           start: collapse.point, end: collapse.point, isForward: collapse.forward, warp: nil, leaf: leaf,
                            relative: tween.relative)
         }
         let forward = affine.isIncreasing
@@ -366,7 +470,7 @@ struct Path: Hashable, Sendable {
             clock = Clock(path: self, length: tween.duration)
         }
         return Segment(property: tween.property, from: tween.from, to: tween.to, easing: tween.easing,
-                       start: start, end: end, isForward: forward, warp: clock, relative: tween.relative)
+                       start: start, end: end, isForward: forward, warp: clock, leaf: leaf, relative: tween.relative)
     }
 
     /// Maps a node time back through the warp stages. The ends of a warp's

@@ -85,6 +85,10 @@ extension Track {
             if let last = unique.last, last == point { continue }
             unique.append(point)
         }
+        // Where a listed jump lies: there a tween starting at its instant ties
+        // with it at that instant only (just after it the jump is over).
+        var jumps = Set<Instant>()
+        for index in 0..<count where starts[index] == ends[index] { jumps.insert(starts[index]) }
         var found: (start: Instant, end: Instant, playing: Bool, at: Instant)?
         for (start, end) in zip(unique, unique.dropFirst()) {
             let tie = tieInside(start, end)
@@ -95,6 +99,9 @@ extension Track {
                 found = current
             } else if let tie {
                 found = (start, end, tie.playing, tie.at)
+            } else if jumps.contains(start), let playing = tieAt(start) {
+                found = (start, start, playing, start)
+                break
             }
         }
         guard let found else { return nil }
@@ -106,14 +113,20 @@ extension Track {
     private func tieInside(_ start: Instant, _ end: Instant) -> (playing: Bool, at: Instant)? {
         for (numerator, denominator) in [(1, 4), (1, 2), (3, 4)] as [(Int64, Int64)] {
             let t = Instant.between(start, end, numerator, denominator)
-            var resolution = Resolution()
-            resolve(at: t, into: &resolution)
-            if let active = resolution.active {
-                if active.values.disagree { return (true, t) }
-            } else if let finished = resolution.finished, finished.values.disagree {
-                return (false, t)
-            }
+            if let playing = tieAt(t) { return (playing, t) }
         }
+        return nil
+    }
+
+    /// Whether the rule ties at `t` (the winners' values disagree): `true`
+    /// when the tied segments play there, `false` when they hold their ends.
+    private func tieAt(_ t: Instant) -> Bool? {
+        var resolution = Resolution()
+        resolve(at: t, into: &resolution)
+        if let active = resolution.active {
+            return active.values.disagree ? true : nil
+        }
+        if let finished = resolution.finished, finished.values.disagree { return false }
         return nil
     }
 

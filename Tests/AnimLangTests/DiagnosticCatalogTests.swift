@@ -81,7 +81,7 @@ struct DiagnosticCatalogTests {
         #expect(DiagnosticKind.expectedExpression(after: nil, found: .text("2")).message == "expected an animation, found `2`")
         #expect(DiagnosticKind.unexpectedCharacter("\u{7}").message == "unexpected character U+0007 (a control character)")
         #expect(DiagnosticKind.unexpectedCharacter("`").message == "unexpected character '`'")
-        #expect(DiagnosticKind.invalidUTF8(0x0A).message == "invalid UTF-8 byte 0x0A")
+        #expect(DiagnosticKind.invalidUTF8(0x0A).message == "the file is not UTF-8 text: invalid byte 0x0A")
         #expect(DiagnosticKind.Found.text(String(repeating: "a", count: 30)).description == "`\(String(repeating: "a", count: 24))…`")
         #expect(DiagnosticKind.cycle("a", through: ["b", "c"]).message == "`a` refers to itself through `b`, `c`")
         #expect(DiagnosticKind.piInDegrees(written: "2*pi", degrees: 2 * Double.pi).severity == .warning)

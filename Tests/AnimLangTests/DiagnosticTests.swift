@@ -47,9 +47,9 @@ private let cases: [DiagnosticCase] = [
     .init("let a = b @ c", "1:11", "unexpected character `@`"),
     .init("let a = b → c", "1:11", "unexpected character `→` (U+2192)"),
     .init("let naïve = b", "1:7", "unexpected-character"),
-    .init("let a = b <FF><FE> c", "1:11", "invalid UTF-8 byte 0xFF"),
+    .init("let a = b <FF><FE> c", "1:11", "the file is not UTF-8 text: invalid byte 0xFF"),
     .init("let a = b # comment <C3>(\nlet c = d", "1:21", "invalid-utf8"),
-    .init("let a = b<00> ; c", "1:10", "unexpected NUL byte"),
+    .init("let a = b<00> ; c", "1:10", "the file is not text: it has a NUL byte"),
     // Lines with CRLF ends and tabs: columns still count scalars.
     .init("let a = b\r\nlet c = grow x from 1 too 2", "2:23", "expected `to` after the start value, found `too`"),
     .init("let a = b\n\tlet c = d e", "2:12", "expected an operator or a modifier after the expression, found `e`"),
@@ -304,16 +304,45 @@ private let cases: [DiagnosticCase] = [
     }
 
     @Test func lexicalErrorsDoNotCascadeIntoSyntaxErrors() {
-        let (_, diagnostics) = diagnose("let a = @\nlet b = c → d\nlet e = f | g\nlet h = wait .5\nlet i = <FF>")
-        #expect(diagnostics.map(\.id) == ["unexpected-character", "unexpected-character", "lone-pipe", "leading-decimal-point", "invalid-utf8"])
+        let (_, diagnostics) = diagnose("let a = @\nlet b = c → d\nlet e = f | g\nlet h = wait .5\nlet i = \u{1B}")
+        #expect(diagnostics.map(\.id) == ["unexpected-character", "unexpected-character", "lone-pipe", "leading-decimal-point", "unexpected-character"])
     }
 
     @Test func diagnosticsAreCappedAtOneHundred() {
         let source = String(repeating: "let a = b c\n", count: 150)
         let (_, diagnostics) = diagnose(source)
         #expect(diagnostics.count == 100)
-        let binary = sourceFile(String(repeating: "<FF><00>\n", count: 300))
-        #expect(parse(binary).diagnostics.count == 100)
+    }
+
+    /// A file that is not text gets one error, at its first bad byte, and
+    /// nothing else: not the hundred errors its bytes would otherwise make.
+    @Test(arguments: [
+        ("<FF><00>\n", "1:1", "invalid-utf8"),
+        ("let a = b @ c\nlet d = e<00>f g h\n", "2:10", "nul-byte"),
+        ("let a = b # comment <C3>(\nlet c = d @\n", "1:21", "invalid-utf8"),
+    ])
+    func aFileThatIsNotTextGetsOneError(line: String, location: String, id: String) {
+        let file = sourceFile(String(repeating: line, count: 300))
+        let outcome = run(file)
+        #expect(outcome.diagnostics.map(\.id) == [id])
+        #expect(outcome.diagnostics.first.map { file.location(of: $0.range.start).description } == location)
+        #expect(outcome.diagnostics.first?.hint?.contains("nothing else") == true)
+    }
+
+    /// A 3 KB binary file (every byte value, in a scrambled order, as in an
+    /// image): one error of a few lines, not 98 KB of raw bytes.
+    @Test func aBinaryFileGetsAShortSafeReport() {
+        var bytes: [UInt8] = []
+        var state: UInt32 = 12345
+        for _ in 0..<3072 {
+            state = state &* 1_103_515_245 &+ 12345
+            bytes.append(UInt8(truncatingIfNeeded: state >> 16))
+        }
+        let file = SourceFile(name: "photo.anim", bytes: bytes)
+        let rendered = render(run(file).diagnostics, in: file)
+        #expect(rendered.utf8.count < 600, "\(rendered.utf8.count) bytes")
+        #expect(rendered.split(separator: "\n").count == 4)
+        #expect(!rendered.unicodeScalars.contains { isControl($0) && $0 != "\n" })
     }
 
     @Test func diagnosticsAreInSourceOrder() {
@@ -427,6 +456,105 @@ private let cases: [DiagnosticCase] = [
                 |             ^
 
             """)
+    }
+
+    // MARK: Safe rendering
+
+    /// What a terminal could obey: C0 controls but tab and newline, DEL and C1 controls.
+    private func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 && scalar != "\t" || (0x7F...0x9F).contains(scalar.value)
+    }
+
+    /// The issue's repro: an escape sequence that would set the window title
+    /// and clear the screen is shown escaped, never written raw.
+    @Test func controlCharactersInTheSourceLineAreEscaped() {
+        let file = SourceFile(name: "title.anim", text: "let final = fadeIn a \u{1B}]0;pwned\u{07} \u{1B}[2J\n")
+        let rendered = render(run(file).diagnostics, in: file)
+        #expect(!rendered.isEmpty)
+        #expect(!rendered.unicodeScalars.contains { isControl($0) && $0 != "\n" })
+        #expect(rendered.contains("  1 | let final = fadeIn a \\u{1B}]0;pwned\\u{7} \\u{1B}[2J\n"))
+    }
+
+    /// The caret stands under the escaped character, and underlines all of it.
+    @Test func renderPutsTheCaretUnderTheEscapedColumn() {
+        let file = SourceFile(name: "esc.anim", text: "let a = \u{7}b\u{1B} ; c\n")
+        #expect(render(parse(file).diagnostics, in: file) == """
+            esc.anim:1:9: error: unexpected character U+0007 (a control character)
+              1 | let a = \\u{7}b\\u{1B} ; c
+                |         ^~~~~
+              hint: the only punctuation is ( ) , . = ; * + - / ^ % ||
+            esc.anim:1:11: error: unexpected character U+001B (a control character)
+              1 | let a = \\u{7}b\\u{1B} ; c
+                |               ^~~~~~
+              hint: the only punctuation is ( ) , . = ; * + - / ^ % ||
+
+            """)
+    }
+
+    /// Every C0 control (but tab and the line end), DEL, every C1 control and
+    /// the bidirectional overrides are escaped, wherever they stand.
+    @Test func everyControlCharacterIsEscaped() {
+        var scalars = (0..<0x20).compactMap(Unicode.Scalar.init).filter { $0 != "\n" && $0 != "\t" && $0 != "\r" }
+        scalars += (0x7F...0x9F).compactMap(Unicode.Scalar.init)
+        scalars += [0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069].compactMap(Unicode.Scalar.init)
+        for scalar in scalars {
+            let file = SourceFile(name: "c.anim", text: "let a = b \(Character(scalar))x @\n")
+            let rendered = render(parse(file).diagnostics, in: file)
+            #expect(!rendered.isEmpty)
+            #expect(!rendered.unicodeScalars.contains(scalar), "U+\(String(scalar.value, radix: 16))")
+            #expect(rendered.contains("\\u{\(String(scalar.value, radix: 16, uppercase: true))}"))
+        }
+        // A carriage return inside a line would send the cursor back over it.
+        let file = SourceFile(name: "cr.anim", text: "let a = b\rlet c = d @\n")
+        #expect(render(parse(file).diagnostics, in: file).contains("  1 | let a = b\\u{D}let c = d @\n"))
+    }
+
+    /// The file name, the message and the hint are escaped too.
+    @Test func renderEscapesTheFileNameAndTheMessage() {
+        let file = SourceFile(name: "a\u{1B}[2J.anim", text: "let a = b @\n")
+        let rendered = render(parse(file).diagnostics, in: file)
+        #expect(rendered.hasPrefix("a\\u{1B}[2J.anim:1:11: error:"))
+        let usage = render(Diagnostic(.unknownCommand("x\u{7}"), at: .none), origin: "animc")
+        #expect(!usage.unicodeScalars.contains("\u{7}"))
+    }
+
+    /// A very long line is quoted as a window around the column, marked `…`
+    /// where it is cut, with the caret under the column.
+    @Test func renderQuotesAWindowOfALongLine() {
+        let before = String(repeating: "b ; ", count: 50)   // 200 columns
+        let source = "let a = " + before + "b @ c ; " + String(repeating: "d ; ", count: 50) + "e\n"
+        let file = SourceFile(name: "long.anim", text: source)
+        let shownBefore = String(String(repeating: "b ; ", count: 10).dropFirst(2))   // 38 columns
+        let shownAfter = String(("c ; " + String(repeating: "d ; ", count: 20)).prefix(58))   // to column 270: 100 in all
+        #expect(render(parse(file).diagnostics, in: file) == """
+            long.anim:1:211: error: unexpected character `@`
+              1 | …\(shownBefore)b @ \(shownAfter)…
+                |  \(String(repeating: " ", count: 40))^
+              hint: the only punctuation is ( ) , . = ; * + - / ^ % ||
+
+            """)
+    }
+
+    /// One error on a 5.7 MB one-line file prints a few hundred bytes, not
+    /// the line and 5.7 MB of spaces; so does an error near either end.
+    @Test(arguments: [0, 2_850_000, 5_700_000])
+    func aHugeLineGivesAShortReport(at offset: Int) {
+        var bytes = [UInt8](repeating: UInt8(ascii: " "), count: 5_700_000)
+        bytes.replaceSubrange(0..<8, with: Array("let a = ".utf8))
+        bytes[8] = UInt8(ascii: "b")
+        bytes[max(10, min(offset, bytes.count - 1))] = UInt8(ascii: "@")
+        let file = SourceFile(name: "huge.anim", bytes: bytes)
+        let diagnostics = parse(file).diagnostics
+        #expect(diagnostics.map(\.id) == ["unexpected-character"])
+        let rendered = render(diagnostics, in: file)
+        #expect(rendered.utf8.count < 500, "\(rendered.utf8.count) bytes")
+        let lines = rendered.split(separator: "\n", omittingEmptySubsequences: false)
+        // The caret is under the `@`.
+        if lines.count > 2, let caret = lines[2].firstIndex(of: "^"), let at = lines[1].firstIndex(of: "@") {
+            #expect(lines[2].distance(from: lines[2].startIndex, to: caret) == lines[1].distance(from: lines[1].startIndex, to: at))
+        } else {
+            Issue.record("no caret or no `@`: \(rendered)")
+        }
     }
 
     @Test func renderSeveralErrors() {

@@ -125,6 +125,16 @@ struct EvaluatorDiagnosticTests {
         ("let a = wait 1 ; (color b from red to blue || color b from red to lime)", "1:47", "tie", "`b.color` is driven by 2 tweens at once from 1s to 2s"),
         ("let a = (animate a.x from 5 to 5 in 0s || animate a.x from 7 to 7 in 0s) ; wait 1", "1:43", "tie",
          "`a.x` holds the ends of 2 tweens at once from 0s to 1s"),
+        // Issue 22: tweens are told apart by where they are placed, not by
+        // their values: `other` (0 → 100, like `up`) plays after the tie.
+        ("let up = animate meter.level from 0 to 100\nlet down = animate meter.level from 0 to -100\n"
+            + "let other = animate meter.level from 0 to 100 in 2s\nlet final = (up || down) ; other", "2:12", "tie",
+         "`meter.level` is driven by 2 tweens at once from 0s to 1s"),
+        // A jump and a tween starting at one instant show their mean there (50).
+        ("let a = animate a.x from 0 to 100 in 0s || animate a.x from 0 to 50", "1:44", "tie",
+         "`a.x` is driven by 2 tweens at once at 0s, so it shows their mean"),
+        ("let a = wait 1 ; (animate a.x from 3 to 3 in 0s || animate a.x from 0 to 50)", "1:52", "tie",
+         "`a.x` is driven by 2 tweens at once at 1s"),
         ("let a = fadeIn ball\nlet b = fadeIn box\nlet final = fadeIn all views", "3:20", "stray-views",
          "`all views` includes `ball` and `box`, named only in `a` and `b`, which `final` does not use"),
         ("let old = fadeIn ghost\nlet both = fadeIn all views ; fadeOut card\nlet final = both in 2s", "2:19", "stray-views",
@@ -136,7 +146,16 @@ struct EvaluatorDiagnosticTests {
         #expect(!outcome.hasErrors && outcome.scene != nil, "\(render(outcome.diagnostics, in: file))")
         let warnings = outcome.diagnostics.filter { $0.severity == .warning }
         #expect(warnings.map { "\(file.location(of: $0.range.start)) \($0.id)" } == ["\(location) \(id)"], "\(render(outcome.diagnostics, in: file))")
-        #expect(warnings.first.map { $0.message.contains(message) && $0.hint != nil } == true)
+        #expect(warnings.first.map { $0.message.contains(message) && $0.hint != nil } == true, "\(warnings.map(\.message))")
+    }
+
+    /// The tie's notes point at the other tweens of the tie, and only at them.
+    @Test func theTieNotesTheOtherTweensOfTheTie() {
+        let source = "let up = animate meter.level from 0 to 100\nlet down = animate meter.level from 0 to -100\n"
+            + "let other = animate meter.level from 0 to 100 in 2s\nlet final = (up || down) ; other"
+        let file = SourceFile(name: "case.anim", text: source)
+        let tie = run(file).diagnostics.first { $0.id == "tie" }
+        #expect(tie?.notes.map { file.location(of: $0.range.start).description } == ["1:10"])
     }
 
     /// What the two rough-edge warnings must not flag: ties of a term with

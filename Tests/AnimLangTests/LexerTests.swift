@@ -103,20 +103,23 @@ private func lexDiagnostics(_ source: String) -> [Diagnostic] {
         #expect(diagnostics.first?.range == SourceRange(6, 8))
     }
 
-    @Test func invalidUTF8IsReportedOncePerLine() {
-        let bytes: [UInt8] = Array("a ".utf8) + [0xFF] + Array(" b ".utf8) + [0xC3] + Array(" # ".utf8) + [0xFE]
-            + Array("\nc ".utf8) + [0x80]
+    /// A file that is not text (invalid UTF-8 or a NUL byte anywhere) gets one
+    /// error at its first bad byte, and no tokens: nothing else is read.
+    @Test func aFileThatIsNotTextIsReportedOnce() {
+        let bytes: [UInt8] = Array("a @ ".utf8) + [0xFF] + Array(" b ".utf8) + [0xC3] + Array(" # ".utf8) + [0xFE]
+            + Array("\nc ".utf8) + [0x80, 0]
         let (tokens, diagnostics) = tokenize(SourceFile(name: "t", bytes: bytes))
-        #expect(diagnostics.map(\.id) == ["invalid-utf8", "invalid-utf8"])
-        #expect(diagnostics.map(\.range.start) == [2, 14])
-        #expect(tokens.filter { $0.kind == .invalid }.count == 3)
+        #expect(diagnostics.map(\.id) == ["invalid-utf8"])
+        #expect(diagnostics.map(\.range.start) == [4])
+        #expect(tokens.map(\.kind) == [.eof])
     }
 
     @Test func nulBytes() {
-        let bytes: [UInt8] = Array("a ".utf8) + [0, 0] + Array(" b".utf8)
+        let bytes: [UInt8] = Array("a ".utf8) + [0, 0] + Array(" b".utf8) + [0xFF]
         let (tokens, diagnostics) = tokenize(SourceFile(name: "t", bytes: bytes))
         #expect(diagnostics.map(\.id) == ["nul-byte"])
-        #expect(tokens.map(\.kind) == [.name, .invalid, .name, .eof])
+        #expect(diagnostics.map(\.range) == [SourceRange(2, 4)])
+        #expect(tokens.map(\.kind) == [.eof])
     }
 
     @Test func tokenText() {

@@ -101,7 +101,7 @@ struct PlaybackTests {
     @Test func theLogKeepsTheLastFiringsOldestFirst() throws {
         let ticks = try playback("let a = (wait 1s ; emit tick) ^ 5 ; emit done\n")
         #expect(ticks.recentFirings(at: Time(3), count: 2).map { "\($0.name)@\($0.time)" } == ["tick@2", "tick@3"])
-        #expect(ticks.recentFirings(at: Time(5), count: 3).map { "\($0.name)@\($0.time)" } == ["tick@4", "done@5", "tick@5"])
+        #expect(ticks.recentFirings(at: Time(5), count: 3).map { "\($0.name)@\($0.time)" } == ["tick@4", "tick@5", "done@5"])   // the last tick, then `; emit done`
         #expect(ticks.recentFirings(at: Time(numerator: 1, denominator: 2) ?? .zero, count: 3).isEmpty)
     }
 

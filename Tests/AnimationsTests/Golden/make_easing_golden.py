@@ -20,9 +20,13 @@ Sources
       ease-out = (0, 0, 0.58, 1), ease-in-out = (0.42, 0, 0.58, 1);
       section 2.2.1 (#cubic-bezier-algo): y for the given x on the curve with
       P0 = (0, 0), P3 = (1, 1); outside [0, 1] the curve is continued by a
-      straight line: below 0 through P0 and P1 if x1 > 0, else through P0
-      and P2 if x2 > 0, else the output is 0; above 1 through P2 and P3 if
-      x2 < 1, else through P1 and P3 if x1 < 1, else the output is 1.
+      straight line along its end tangent, as browsers draw it (Chromium's
+      gfx::CubicBezier::InitGradients, which Gecko's ComputedTimingFunction
+      matches; the spec's text differs when P1 is straight above or below P0,
+      csswg-drafts issue 4046): below 0 with slope y1/x1 if x1 > 0, else
+      y2/x2 if y1 = 0 and x2 > 0, else 1 if y1 = y2 = 0, else 0; above 1 with
+      slope (y2 - 1)/(x2 - 1) if x2 < 1, else (y1 - 1)/(x1 - 1) if y2 = 1 and
+      x1 < 1, else 1 if y1 = y2 = 1, else 0.
     - section 2.3 "Step easing functions" and 2.3.1 (#step-easing-algo):
       step = floor(p * steps); +1 for jump-start/jump-both (start = jump-start,
       end = jump-end); the before flag is unset here, so no decrement;
@@ -106,14 +110,18 @@ def css_cubic_bezier(x1, y1, x2, y2):
         if x < 0:
             if x1 > 0:
                 return (y1 / x1) * x
-            if x2 > 0:
+            if y1 == 0 and x2 > 0:
                 return (y2 / x2) * x
+            if y1 == 0 and y2 == 0:
+                return x
             return mpf(0)
         if x > 1:
             if x2 < 1:
-                return 1 + (1 - y2) / (1 - x2) * (x - 1)
-            if x1 < 1:
-                return 1 + (1 - y1) / (1 - x1) * (x - 1)
+                return 1 + (y2 - 1) / (x2 - 1) * (x - 1)
+            if y2 == 1 and x1 < 1:
+                return 1 + (y1 - 1) / (x1 - 1) * (x - 1)
+            if y2 == 1 and y1 == 1:
+                return x
             return mpf(1)
         # x(t) is non-decreasing on [0, 1] when x1, x2 are in [0, 1]:
         # bisect for the parameter t with x(t) = x.
