@@ -227,13 +227,23 @@ public struct PlayerClock: Sendable {
 
     /// The animation time at wall time `now`.
     public func time(at now: Int64) -> Time {
-        guard !isPaused else { return anchor }
+        position(at: now).time
+    }
+
+    /// The animation time at wall time `now`, with how many times a looping
+    /// animation has started again since the playhead was last placed (by
+    /// pausing, seeking or restarting; always 0 when it does not loop): a
+    /// player listing the events passed between two frames needs to know it
+    /// went round. The end itself belongs to the pass that ends there (at
+    /// `duration`, `laps` is 0); just after it the next pass begins (`laps` 1).
+    public func position(at now: Int64) -> (time: Time, laps: Int64) {
+        guard !isPaused else { return (anchor, 0) }
         let elapsed = now.subtractingReportingOverflow(anchorWall)
         let nanoseconds = elapsed.overflow ? 0 : max(0, elapsed.partialValue)
         let milliseconds = (Double(nanoseconds) / 1e6 * speed).rounded(.down)
         guard milliseconds < 9e15, let advance = Time(numerator: Int64(milliseconds), denominator: 1000),
               let raw = try? anchor.adding(advance) else {
-            return isInfinite ? anchor : duration
+            return (isInfinite ? anchor : duration, 0)
         }
         return placed(raw)
     }
@@ -280,21 +290,29 @@ public struct PlayerClock: Sendable {
     }
 
     /// `raw` where the animation is: itself, or the end, or (looping) its
-    /// remainder by the duration.
-    private func placed(_ raw: Time) -> Time {
-        if raw.isNegative { return .zero }
-        if isInfinite || !(duration < raw) { return raw }
-        guard loops, duration.isPositive else { return duration }
-        return remainder(raw, dividingBy: duration)
+    /// remainder by the duration, with how many whole durations were taken off.
+    private func placed(_ raw: Time) -> (time: Time, laps: Int64) {
+        if raw.isNegative { return (.zero, 0) }
+        if isInfinite || !(duration < raw) { return (raw, 0) }
+        guard loops, duration.isPositive else { return (duration, 0) }
+        let (laps, rest) = divide(raw, by: duration)
+        return (rest, laps)
     }
 }
 
 /// `value mod period` for a non-negative `value` and a positive `period`,
 /// exactly when it fits (else the nearest exact decimal of the double).
 func remainder(_ value: Time, dividingBy period: Time) -> Time {
+    divide(value, by: period).remainder
+}
+
+/// `value div period` (saturating) and `value mod period` (see
+/// ``remainder(_:dividingBy:)``) for a non-negative `value` and a positive `period`.
+func divide(_ value: Time, by period: Time) -> (quotient: Int64, remainder: Time) {
     let numerator = Int128(value.numerator) * Int128(period.denominator)
     let modulus = Int128(value.denominator) * Int128(period.numerator)
-    guard modulus > 0, numerator >= 0 else { return .zero }
+    guard modulus > 0, numerator >= 0 else { return (0, .zero) }
+    let quotient = Int64(clamping: numerator / modulus)
     var rest = numerator % modulus
     var denominator = Int128(value.denominator) * Int128(period.denominator)
     var a = rest, b = denominator
@@ -304,9 +322,9 @@ func remainder(_ value: Time, dividingBy period: Time) -> Time {
         denominator /= a
     }
     if let n = Int64(exactly: rest), let d = Int64(exactly: denominator), let exact = Time(numerator: n, denominator: d) {
-        return exact
+        return (quotient, exact)
     }
-    return Time(seconds: Double(rest) / Double(denominator)) ?? .zero
+    return (quotient, Time(seconds: Double(rest) / Double(denominator)) ?? .zero)
 }
 
 /// Whether the playhead moves.

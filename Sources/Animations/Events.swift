@@ -9,6 +9,19 @@ public struct EventFiring: Hashable, Sendable, CustomStringConvertible {
     /// The first firing's place among the events of its instant (``PlacedEvent/rank``).
     var rank = 0
 
+    /// `name` fired `count` times in an interval, first at `first` (a player
+    /// that sums the firings of several intervals makes them).
+    public init(name: String, count: Int, first: Instant) {
+        self.init(name: name, count: count, first: first, rank: 0)
+    }
+
+    init(name: String, count: Int, first: Instant, rank: Int) {
+        self.name = name
+        self.count = count
+        self.first = first
+        self.rank = rank
+    }
+
     /// `tick×3` (or `land` for one firing).
     public var description: String { count >= 2 ? "\(name)×\(count)" : name }
 }

@@ -420,12 +420,12 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
 }
 
 extension Int {
-    func addingSaturating(_ other: Int) -> Int {
+    package func addingSaturating(_ other: Int) -> Int {
         let (sum, overflow) = addingReportingOverflow(other)
         return overflow ? Int.max : sum
     }
 
-    func multipliedSaturating(_ other: Int) -> Int {
+    package func multipliedSaturating(_ other: Int) -> Int {
         let (product, overflow) = multipliedReportingOverflow(by: other)
         return overflow ? Int.max : product
     }

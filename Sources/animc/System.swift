@@ -8,6 +8,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AnimLang
 
 /// Set by the signal handler (a plain store of a word, safe in a handler).
 nonisolated(unsafe) private var receivedSignal: Int32 = 0
@@ -33,30 +34,9 @@ enum System {
 
     /// The whole contents of `path`, or of standard input when `path` is
     /// `nil` (reading stops once past `limit` bytes); on failure, why (as
-    /// `strerror` says it).
+    /// `strerror` says it). AnimLang's reader, which `Document` loads files with.
     static func readAll(_ path: String?, limit: Int = .max) -> Result<[UInt8], ReadFailure> {
-        let descriptor: Int32
-        if let path {
-            descriptor = open(path, O_RDONLY)
-            guard descriptor >= 0 else { return .failure(ReadFailure(reason: describeError(errno))) }
-        } else {
-            descriptor = standardInput
-        }
-        defer { if descriptor != standardInput { _ = close(descriptor) } }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                let code = errno
-                if code == EINTR { continue }
-                return .failure(ReadFailure(reason: describeError(code)))
-            }
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
-            if bytes.count > limit { break }
-        }
-        return .success(bytes)
+        AnimLang.readAll(path, limit: limit)
     }
 
     /// Writes `bytes` to the file at `path` (created or truncated, mode 0644);
@@ -81,10 +61,8 @@ enum System {
         return .success(())
     }
 
-    struct ReadFailure: Error {
-        /// "No such file or directory".
-        let reason: String
-    }
+    /// Why a call failed: "No such file or directory".
+    typealias ReadFailure = AnimLang.ReadFailure
 
     /// Whether `descriptor` is a terminal.
     static func isTerminal(_ descriptor: Int32) -> Bool {
@@ -333,7 +311,6 @@ enum System {
     }
 
     private static func describeError(_ code: Int32) -> String {
-        guard let message = strerror(code) else { return "error \(code)" }
-        return String(cString: message)
+        describeSystemError(code)
     }
 }
