@@ -20,9 +20,11 @@ let package = Package(
         // Scale benchmarks (issue 5): generates its own inputs, one child process per workload.
         // `swift run -c release animc-bench`, or `bash bench/run.sh` for the full report.
         .executableTarget(name: "animc-bench", dependencies: ["AnimLang", "Animations"]),
+        // The Linux example of the embedding API (README, "In a Swift app"): run by animcTests.
+        .executableTarget(name: "animc-embed-example", dependencies: ["AnimLang", "Animations"]),
         .testTarget(name: "AnimationsTests", dependencies: ["Animations"], exclude: ["Golden"]),
         .testTarget(name: "AnimLangTests", dependencies: ["AnimLang", "Animations"], exclude: ["Golden"]),
-        // Runs the built `animc` binary: exit statuses, standard input, options.
-        .testTarget(name: "animcTests", dependencies: ["animc"]),
+        // Runs the built `animc` binary (exit statuses, standard input, options) and the embedding example.
+        .testTarget(name: "animcTests", dependencies: ["animc", "animc-embed-example"]),
     ]
 )
