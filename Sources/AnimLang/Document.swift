@@ -95,7 +95,9 @@ public struct Document: Sendable {
     public var renderedDiagnostics: String { Document.render(diagnostics, in: file) }
 
     /// The compiled animation of the binding `name` (the last `let` when
-    /// `nil`), as `animc eval --binding NAME` samples it.
+    /// `nil`), as `animc eval --binding NAME` samples it. The last `let` was
+    /// compiled when the document was loaded; another binding costs one more
+    /// run of the file.
     ///
     /// Throws a ``Failure`` holding the diagnostics when the file has errors,
     /// has no binding of that name (`no binding named `NAME` in FILE`, with a
@@ -246,8 +248,8 @@ extension Document {
 ///     ball.center.y = 100 + (frame.values["ball.y"]?.number ?? 0)
 ///     if frame.events.contains(where: { $0.name == "landed" }) { thud.play() }
 /// }
-/// // in the display link's callback, with the seconds since its last call:
-/// player.advance(bySeconds: link.targetTimestamp - last)
+/// // in the display link's callback: the seconds since its last call (0 the first time)
+/// player.advance(bySeconds: link.timestamp - (lastTimestamp ?? link.timestamp))
 /// ```
 ///
 /// On Linux, from a manual clock:
