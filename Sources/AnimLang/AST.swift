@@ -161,6 +161,17 @@ public enum ValueExpr: Equatable, Sendable {
         case .easing(_, let range), .allViews(let range): return range
         }
     }
+
+    /// Equal when they denote the same value; ranges are ignored.
+    public static func == (lhs: ValueExpr, rhs: ValueExpr) -> Bool {
+        switch (lhs, rhs) {
+        case (.plain(let a), .plain(let b)): return a == b
+        case (.duration(let a), .duration(let b)): return a == b
+        case (.easing(let a, _), .easing(let b, _)): return a == b
+        case (.allViews, .allViews): return true
+        case (.plain, _), (.duration, _), (.easing, _), (.allViews, _): return false
+        }
+    }
 }
 
 /// A number written with names (`lift * 2`), folded once the names have
@@ -314,6 +325,7 @@ public struct Duration: Equatable, Sendable {
 
     /// Equal when they denote the same length of time (`500ms == 0.5s`).
     public static func == (lhs: Duration, rhs: Duration) -> Bool {
+        if lhs.number.formula != nil || rhs.number.formula != nil { return lhs.number == rhs.number && lhs.unit == rhs.unit }
         if let a = lhs.exactSeconds, let b = rhs.exactSeconds { return a == b }
         // Without both exact values, compare the lengths in seconds as Doubles:
         // `wait pi`, `wait 3.141592653589793s` and `wait (1000*pi)ms` are the same duration.

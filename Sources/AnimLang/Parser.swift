@@ -286,7 +286,7 @@ private struct Parser {
             return try valueArgument(ends: ends)
         case .name where colorFunctions.contains(text(token)) && peek(1).kind == .leftParen:
             return try valueArgument(ends: ends)
-        case .leftParen where isPoint():
+        case .leftParen where isPoint() && (startsNumber(peek(1)) || isValueName(peek(1))):
             return try valueArgument(ends: ends)
         case .leftParen, .name:
             // A number only if it reads as one to the end and holds a literal (`(lift * 2)`, `lift - 1`), else an animation.

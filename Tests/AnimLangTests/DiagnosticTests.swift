@@ -68,7 +68,7 @@ private let cases: [DiagnosticCase] = [
     .init("let a = b ||\nlet c = d", "2:1", "expected an animation after `||`, found `let`"),
     .init("let a = b + * c", "1:13", "expected-expression"),
     .init("let a =", "1:8", "expected an animation after `=`, found end of file"),
-    .init("let a = 2s", "1:9", "expected an animation after `=`, found `2`"),
+    .init("let a = fadeIn v ; 2s", "1:20", "expected an animation after `;`, found `2`"),
     .init("let a = reversed", "1:9", "expected-expression"),
     .init("let a = (b ; c", "1:15", "expected `)` to close the `(` at 1:9, found end of file"),
     .init("let a = (b ; c\nlet d = e", "2:1", "unclosed-paren"),
@@ -210,7 +210,7 @@ private let cases: [DiagnosticCase] = [
         ("let a = rotate c from 0 to 2*pi", "did you mean `radians`?"),
         ("let a = b | c", "did you mean `||`?"),
         ("let a = wait .25", "write 0.25"),
-        ("let a = 2s", "a number is not an animation; did you mean `wait 2s`?"),
+        ("let a = fadeIn v ; 2s", "a number is not an animation; did you mean `wait 2s`?"),
         ("let a = b ^ 2 reversed", "write `(x ^ 2) reversed`"),
         ("let a = b with steps(2, jump-strat)", "did you mean `jump-start`?"),
         ("let a = b)", "there is no `(` for this `)` to close"),
@@ -262,8 +262,8 @@ private let cases: [DiagnosticCase] = [
         "let a = wait 1s with ease-in",
         "let a = fade in ball",
         // The words of spring names stay plain names everywhere else.
-        "let bouncy = fadeIn smooth\nlet snappy = bouncy ; snappy-view\nlet a = bouncy with snappy spring",
-        "view smooth x 1\nlet spring = fadeIn smooth with spring ; spring",
+        "let bouncy_ = fadeIn smooth\nlet snappy_ = bouncy_ ; snappy-view\nlet a = bouncy_ with snappy spring",
+        "view smooth x 1\nlet spring_ = fadeIn smooth with spring ; spring_",
         "let a = b with bouncy spring in 2s",
         "let a = b with bouncy\n  spring",
     ])
