@@ -168,8 +168,12 @@ private struct Lowerer {
     /// The kind of value of each property, and where it was first given.
     var kinds: [Property: KindPlace] = [:]
 
+    /// The bindings without errors of their own (in ``ResolvedProgram/order``).
+    let wellFormed: Set<String>
+
     init(resolved: ResolvedProgram) {
         self.resolved = resolved
+        wellFormed = Set(resolved.order)
         for (property, value) in resolved.initial {
             kinds[property] = KindPlace(kind: value.kind, range: resolved.initialRanges[property] ?? .none)
         }
@@ -238,6 +242,8 @@ private struct Lowerer {
     mutating func value(of expr: Expr, expected: ParameterKind?, callee: (name: String, parameter: String)? = nil) -> NamedValue? {
         let found: NamedValue?
         switch expr.kind {
+        case .name(let name) where callee != nil:
+            found = lookUp(name, at: expr.range, expected: expected ?? .value, anyKind: true)
         case .name(let name):
             return lookUp(name, at: expr.range, expected: expected ?? .value, anyKind: expected == nil)
         case .value(.plain(.number(let number))):
@@ -297,13 +303,14 @@ private struct Lowerer {
             guard case .value(let value) = bound else { return wrongKind(name, bound.article, expected, at: range) }
             found = value
         } else if let binding = resolved.bindings[name] {
+            guard wellFormed.contains(name) else { return nil }   // its mistake is reported where it is
             if binding.parameters != nil { return wrongKind(name, "a parameterised animation", expected, at: range) }
             guard namesValue(binding) else { return wrongKind(name, ParameterKind.animation.article, expected, at: range) }
             guard let value = valueOfBinding(name) else { return nil }
             found = value
-        } else if let color = ColorNames.color(named: name), anyKind || expected.accepts(.color) {
+        } else if let color = ColorNames.color(named: name) {
             found = .color(color)
-        } else if let easing = EasingNames.easing(named: name), anyKind || expected == .easing {
+        } else if let easing = EasingNames.easing(named: name) {
             found = .easing(easing)
         } else {
             let hint = closestMatch(to: name, in: resolved.bindings.keys.sorted()).map(didYouMean)
@@ -494,7 +501,9 @@ private struct Lowerer {
         let term = lower(binding.value)
         callDepth -= 1
         frame = outer
-        let inside = Array(diagnostics[before...])
+        // One mistake once at the call, though the body meets it twice (`in d ; … in d`).
+        var seen: Set<String> = []
+        let inside = diagnostics[before...].filter { seen.insert($0.id + "\u{0}" + $0.message).inserted }
         diagnostics.removeSubrange(before...)
         expansions[key] = Expansion(term: term, diagnostics: inside, arguments: list)
         diagnostics += inside.map { moved($0, to: expr.range, body: name) }

@@ -165,6 +165,16 @@ private let cases: [DiagnosticCase] = [
     .init("let a = shift ball.x from 0 to 1", "1:9", "unknown-verb"),
     .init("let a = b with ease in out", "1:16", "unknown easing `ease in out`"),
     .init("let a = b with a high ease out ; c", "1:23", "unknown easing `ease out`"),
+    // Named values and parameterised lets (§7.2).
+    .init("let by = fadeIn v", "1:5", "`by` is a reserved word and cannot name a binding"),
+    .init("let ease-out = fadeIn v", "1:5", "`ease-out` names an easing and cannot name a binding"),
+    .init("let snappy = 80ms", "1:5", "easing-name"),
+    .init("let f(to) = fadeIn v", "1:7", "`to` is a reserved word and cannot name a parameter"),
+    .init("let f(linear) = fadeIn v", "1:7", "`linear` names an easing and cannot name a parameter"),
+    .init("let f(v, v) = fadeIn v", "1:10", "parameter `v` is declared twice"),
+    .init("let f(a = 1, b) = wait a ; wait b", "1:14", "parameter `b` needs a default: a parameter before it has one"),
+    .init("let f(a b) = wait a", "1:9", "expected `,` after a parameter, found `b`"),
+    .init("let f(v) = fadeIn v\nlet g = f(a b)", "2:13", "expected `,` after an argument, found `b`"),
     // Depth.
     .init("let a = " + String(repeating: "(", count: 300) + "b" + String(repeating: ")", count: 300), "1:265",
           "expressions nest more than 256 levels deep"),
