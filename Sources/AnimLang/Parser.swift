@@ -76,6 +76,14 @@ public let maxParseDiagnostics = 100
 
 // MARK: - Parser
 
+extension Expr {
+    /// Whether it is a point written out (`(x, y)`).
+    var isPoint: Bool {
+        if case .value(.plain(.point)) = kind { return true }
+        return false
+    }
+}
+
 /// Unwinds to the start of the item after a syntax error (already reported).
 private struct SyntaxError: Error {}
 
@@ -286,14 +294,16 @@ private struct Parser {
             return try valueArgument(ends: ends)
         case .name where colorFunctions.contains(text(token)) && peek(1).kind == .leftParen:
             return try valueArgument(ends: ends)
-        case .leftParen where isPoint() && (startsNumber(peek(1)) || isValueName(peek(1))):
+        case .name where ColorNames.color(named: text(token)) != nil && !letNames.contains(text(token))
+            && ends(Parser(copying: self, at: current + 1)):
+            // `let brand = rebeccapurple`: a colour, unless a `let` has that name.
             return try valueArgument(ends: ends)
         case .leftParen, .name:
             // A number only if it reads as one to the end and holds a literal (`(lift * 2)`, `lift - 1`), else an animation.
             if token.kind == .leftParen || (isValueName(token) && continuesNumber(at: 1)) {
                 var trial = self
                 if let parsed = try? trial.valueArgument(ends: ends), trial.diagnostics.count == diagnostics.count, ends(trial),
-                   token.kind == .name || (start..<trial.current).contains(where: { trial.tokens[$0].kind == .number }) {
+                   token.kind == .name || parsed.expr.isPoint || (start..<trial.current).contains(where: { trial.tokens[$0].kind == .number }) {
                     self = trial
                     return parsed
                 }

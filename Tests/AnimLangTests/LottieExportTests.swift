@@ -252,7 +252,7 @@ struct LottieExportTests {
             played += 1
         }
         print("played \(played), skipped \(skipped)")
-        #expect(played >= 70)   // a third of the programs also call `let`s, and a few of those calls are refused
+        #expect(played >= 80)
     }
 
     // MARK: - Conventions

@@ -29,13 +29,17 @@ struct ProgramGenerator {
     }
 
     private var random: SplitMix64
+    /// Decides where named values and calls go, apart from `random`, so
+    /// that a program without them is the one the seed always made.
+    private var named: SplitMix64
 
     init(seed: UInt64) {
         random = SplitMix64(seed: seed)
+        named = SplitMix64(seed: seed ^ 0x7A11_5EED)
     }
 
     static let bindingNames = ["left", "right", "pulse", "final", "grow", "fade", "fadeIn", "rotate", "animate", "once",
-                               "views", "a", "high", "s", "ms", "degrees", "times", "out", "x_1", "my-anim"]
+                               "views", "a", "high", "s", "ms", "degrees", "by_", "times", "out", "ease-in_", "x_1", "my-anim"]
     /// Value `let`s every program binds (so their names read as values
     /// wherever a number, a duration or an easing is written), and the
     /// parameterised `let`s it may call.
@@ -56,7 +60,7 @@ struct ProgramGenerator {
             }
             items.append(.view(ViewDeclaration(name: pick(Self.viewNames), initials: initials)))
         }
-        if int(0...2) == 0 {
+        if named.next() % 3 == 0 {
             // Named values of every kind, and parameterised `let`s with a target, a number with a default, an animation.
             let names = Self.valueNames
             withValues = true
@@ -140,7 +144,7 @@ struct ProgramGenerator {
     }
 
     mutating func leaf() -> Expr {
-        if withValues, int(0...3) == 0 { return namedLeaf(depth: 2) }
+        if withValues, named.next() % 4 == 0 { return namedLeaf(depth: 2) }
         switch int(0...9) {
         case 0, 1: return Expr(.name(pick(Self.bindingNames)))
         case 2: return Expr(.zero)
