@@ -76,6 +76,11 @@ public struct Origin: Sendable {
 /// whose body calls another …): deeper is an error, not a stack overflow.
 public let maxCallDepth = 64
 
+/// How deeply expressions may nest once calls are written out (calls nest
+/// bodies in one another): as deep as one written expression may, which is
+/// what the lowering's recursion is known to bear on any thread.
+public let maxExpandedNesting = maxExpressionNesting
+
 /// How many distinct calls one file may expand (`let d2(a) = d1(d1(a))`
 /// doubles at each level): beyond, an error rather than an endless expansion.
 public let maxCallExpansions = 100_000
@@ -159,8 +164,14 @@ private struct Lowerer {
     /// Each value `let` evaluated so far (`nil`: it has an error, reported).
     var values: [String: NamedValue?] = [:]
     var evaluating: Set<String> = []
+    /// Whether each `let` names a value, as ``namesValue(_:)`` found.
+    var aliasesValue: [String: Bool] = [:]
     private var expansions: [String: Expansion] = [:]
     var callDepth = 0
+    /// How deep ``lower(_:)`` is, through the bodies of calls.
+    var nesting = 0
+    /// The calls being expanded, innermost last.
+    var callSites: [SourceRange] = []
     var diagnostics: [Diagnostic] = []
     var origins: [ObjectIdentifier: Origin] = [:]
     var located: [Term] = []
@@ -201,21 +212,31 @@ private struct Lowerer {
 
     /// Whether `binding` names a value (`let gap = 80ms`, `let brand = red`,
     /// `let other = gap`) rather than an animation.
-    func namesValue(_ binding: Binding) -> Bool {
+    mutating func namesValue(_ binding: Binding) -> Bool {
+        // Follows a chain of aliases (`let a = b`) to its end, remembering the answer for each.
+        var chain: [String] = []
         var current = binding
-        for _ in 0..<resolved.bindings.count + 1 {
-            guard current.parameters == nil else { return false }
-            switch current.value.kind {
-            case .value: return true
-            case .name(let name):
-                guard let next = resolved.bindings[name] else {
-                    return ColorNames.color(named: name) != nil || EasingNames.easing(named: name) != nil
-                }
-                current = next
-            default: return false
+        var answer = false
+        while true {
+            if let known = aliasesValue[current.name] {
+                answer = known
+                break
             }
+            guard current.parameters == nil, chain.count <= resolved.bindings.count else { break }
+            chain.append(current.name)
+            if case .value = current.value.kind {
+                answer = true
+                break
+            }
+            guard case .name(let name) = current.value.kind else { break }
+            guard let next = resolved.bindings[name] else {
+                answer = ColorNames.color(named: name) != nil || EasingNames.easing(named: name) != nil
+                break
+            }
+            current = next
         }
-        return false
+        for name in chain { aliasesValue[name] = answer }
+        return answer
     }
 
     /// The value of the value `let` `name`, evaluated once, in the file's scope.
@@ -498,7 +519,9 @@ private struct Lowerer {
         let before = diagnostics.count
         frame = Frame(binding: name, arguments: arguments)
         callDepth += 1
+        callSites.append(expr.range)
         let term = lower(binding.value)
+        callSites.removeLast()
         callDepth -= 1
         frame = outer
         // One mistake once at the call, though the body meets it twice (`in d ; … in d`).
@@ -514,7 +537,8 @@ private struct Lowerer {
     private func moved(_ diagnostic: Diagnostic, to range: SourceRange, body: String) -> Diagnostic {
         var result = diagnostic
         result.range = range
-        result.notes = [Diagnostic.Note(.inBody(body), at: diagnostic.range)] + diagnostic.notes
+        // The body it is in, and the innermost places: a long chain of calls would bury the rest.
+        result.notes = [Diagnostic.Note(.inBody(body), at: diagnostic.range)] + diagnostic.notes.prefix(2)
         return result
     }
 
@@ -580,6 +604,15 @@ private struct Lowerer {
     /// The term of `expr`, or `nil` after reporting why not (or when it uses
     /// a binding that has no term).
     private mutating func lower(_ expr: Expr) -> Term? {
+        // A body nests as deep as the parser allows, and calls nest bodies in
+        // one another: bound the whole depth, so the stack cannot run out.
+        nesting += 1
+        defer { nesting -= 1 }
+        if nesting > maxExpandedNesting, callDepth > 0 {
+            diagnostics.append(Diagnostic(.nestingTooDeep(limit: maxExpandedNesting), at: callSites.last ?? expr.range,
+                                          hint: "the bodies of the calls here, written out, nest this deep; split them into several `let`s"))
+            return nil
+        }
         switch expr.kind {
         case .name(let name):
             if let bound = frame?.arguments[name] {

@@ -141,11 +141,17 @@ struct BindingUses {
                 } else {
                     arguments.append((name, node.range))
                 }
-            case .zero, .one, .wait, .emit:
+            case .zero, .one, .emit:
                 break
+            case .wait(let duration):
+                named(in: duration.number)
             case .value(.allViews(let range)):
                 allViews.append(range)
-            case .value:
+            case .value(.plain(let value)):
+                named(in: value)
+            case .value(.duration(let duration)):
+                named(in: duration.number)
+            case .value(.easing):
                 break
             case .call(let callee, let given):
                 names.append((callee, node.modifier == .none ? node.range : node.modifier))
@@ -154,6 +160,7 @@ struct BindingUses {
                 if !parameters.contains(name) { arguments.append((name, range)) }
                 stack.append((inner, nil))
             case .tween(let tween):
+                for index in 0..<(tween.stopCount ?? 0) { named(in: tween.stop(index).value) }
                 switch tween.target {
                 case .view(let name, let range):
                     if !parameters.contains(name), seen.insert(name).inserted { views.append((name, range)) }
@@ -162,10 +169,26 @@ struct BindingUses {
                 }
             case .parallel(let parts), .sequence(let parts):
                 stack.append(contentsOf: parts.reversed().map { ($0, nil) })   // popped in source order
-            case .power(let inner, _), .reversed(let inner), .looped(let inner, _), .repeated(let inner, _),
-                 .delayed(let inner, _), .retimed(let inner, _), .eased(let inner, _, _), .staggered(let inner, _, _),
-                 .forever(let inner, _):
+            case .power(let inner, let count), .looped(let inner, let count), .repeated(let inner, let count):
+                named(in: count.number)
                 stack.append((inner, nil))
+            case .delayed(let inner, let duration), .retimed(let inner, let duration), .staggered(let inner, let duration, _):
+                named(in: duration.number)
+                stack.append((inner, nil))
+            case .reversed(let inner), .eased(let inner, _, _), .forever(let inner, _):
+                stack.append((inner, nil))
+            }
+        }
+
+        /// The names a number written with names uses (named values: they come first in the order).
+        func named(in number: Number) {
+            for (name, range) in number.formula?.names ?? [] where !parameters.contains(name) { arguments.append((name, range)) }
+        }
+        func named(in value: ValueSyntax) {
+            switch value {
+            case .number(let number): named(in: number)
+            case .point(let x, let y, _): named(in: x); named(in: y)
+            case .color: break
             }
         }
     }

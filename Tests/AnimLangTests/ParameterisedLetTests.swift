@@ -225,11 +225,30 @@ struct ParameterisedLetTests {
         #expect(Self.duration(many) == Self.t(1000))
     }
 
+    @Test func longChainsOfNamedValuesAreEvaluatedInOrder() {
+        // v_k = v_(k−1) + 1 from v0 = 1: v20000 = 20001, so the wait lasts 20001 / 10000 s.
+        var source = "let v0 = 1\n"
+        for k in 1...20_000 { source += "let v\(k) = v\(k - 1) + 1\n" }
+        source += "let final = wait v20000 / 10000\n"
+        #expect(Self.duration(source) == Self.t(20_001, 10_000))
+        var aliases = "let a0 = 250ms\n"
+        for k in 1...20_000 { aliases += "let a\(k) = a\(k - 1)\n" }
+        aliases += "let final = wait a20000\n"
+        #expect(Self.duration(aliases) == Self.t(1, 4))
+    }
+
     @Test func deepChainsOfCallsAreAnErrorNotACrash() {
         var source = "let c0(a) = a\n"
         for k in 1...200 { source += "let c\(k)(a) = c\(k - 1)(a)\n" }
         source += "let final = c200(fadeIn v)\n"
         let outcome = run(SourceFile(name: "chain.anim", text: source))
         #expect(outcome.diagnostics.map(\.id).contains("calls-too-deep"))
+        // Bodies that nest 250 levels each, called inside one another: an error, not a stack overflow.
+        var nested = "let d0(a) = a\n"
+        for k in 1...63 { nested += "let d\(k)(a) = (d\(k - 1)(a) ; fadeIn w)" + String(repeating: " reversed", count: 250) + "\n" }
+        nested += "let final = d63(fadeIn v)\n"
+        let deep = run(SourceFile(name: "nested.anim", text: nested))
+        #expect(deep.diagnostics.map(\.id) == ["nesting-too-deep"], "\(deep.diagnostics.map(\.message))")
+        #expect(deep.diagnostics.first.map { SourceFile(name: "nested.anim", text: nested).location(of: $0.range.start).description } == "65:13")   // the outermost call, where the bodies nest too deep
     }
 }
