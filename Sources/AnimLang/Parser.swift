@@ -401,6 +401,9 @@ private struct Parser {
         let (name, nameRange) = try declaredName(after: keyword, role: .view)
         var initials: [ViewDeclaration.Initial] = []
         var range = keyword.range.union(nameRange)
+        // Initial values are read before any `let` is: written out, not named.
+        namesAllowed = false
+        defer { namesAllowed = true }
         while peek().kind == .name, !isReserved(peek()) {
             let property = advance()
             let propertyName = text(property)
@@ -936,6 +939,10 @@ private struct Parser {
             if let color = ColorNames.color(named: word) {
                 advance()
                 return .color(ColorSyntax(color, range: token.range))
+            }
+            if letNames.contains(word) {
+                throw error(.expectedNumber(what: what, after: context(), found: describe(token)), at: token,
+                            hint: "`\(word)` is a `let`; a `view` declaration takes its values written out")
             }
             if let match = closestMatch(to: word, in: ColorNames.allNames), !reservedWords.contains(word) {
                 advance()
