@@ -87,6 +87,32 @@ struct ParameterisedLetTests {
         #expect(normalText(named) != nil)
     }
 
+    /// What a right-hand side is: a value when written out as one, else an animation.
+    @Test(arguments: [
+        ("let x = 300ms", "duration"), ("let x = 12", "number"), ("let x = -1.5", "number"), ("let x = (1 + 2)", "number"),
+        ("let x = (10, 20)", "point"), ("let x = #3366ff", "colour"), ("let x = rebeccapurple", "colour"),
+        ("let x = rgb(1 2 3)", "colour"), ("let x = ease-out", "easing"), ("let x = cubic-bezier(0.2, 0, 0, 1)", "easing"),
+        ("let x = snappy spring", "easing"), ("let x = steps(3)", "easing"), ("let lift = 1\nlet x = lift * 2", "number"),
+        ("let lift = 1\nlet x = lift - 2", "number"), ("let x = (a ; b)", "animation"), ("let x = (fadeIn a, b)", "animation"),
+        ("let lift = 1\nlet x = lift", "name"), ("let a = 1\nlet b = 2\nlet x = a * b", "animation"),
+    ])
+    func aRightHandSideIsAValueWhenWrittenAsOne(source: String, kind: String) throws {
+        let result = parse(SourceFile(name: "k.anim", text: source))
+        #expect(result.diagnostics.isEmpty, "\(result.diagnostics.map(\.message))")
+        let value = try #require(result.program.bindings.last?.value)
+        let found: String
+        switch value.kind {
+        case .value(.duration): found = "duration"
+        case .value(.plain(.number)): found = "number"
+        case .value(.plain(.point)): found = "point"
+        case .value(.plain(.color)): found = "colour"
+        case .value(.easing): found = "easing"
+        case .name: found = "name"
+        default: found = "animation"
+        }
+        #expect(found == kind)
+    }
+
     // MARK: Calls
 
     @Test func aTargetParameterAndADefault() throws {
