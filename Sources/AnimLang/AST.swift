@@ -210,6 +210,34 @@ public indirect enum Formula: Equatable, Sendable {
     }
 }
 
+extension Formula {
+    /// The number it stands for, exactly while it can be: `value` gives each
+    /// name's number (`nil` stops the fold, having said why), and a division
+    /// by zero or a result too large goes to `failed`, located.
+    func folded<Context>(_ context: inout Context, value: (inout Context, String, SourceRange) -> Number?,
+                         failed: (inout Context, Diagnostic) -> Void) -> Number? {
+        switch self {
+        case .literal(let literal):
+            return literal
+        case .name(let name, let range):
+            return value(&context, name, range)
+        case .negated(let inner, let range):
+            return inner.folded(&context, value: value, failed: failed).map { negatedNumber($0, range: range) }
+        case .binary(let op, let left, let right, let range):
+            guard let a = left.folded(&context, value: value, failed: failed),
+                  let b = right.folded(&context, value: value, failed: failed) else { return nil }
+            let written = "\(formatNumber(a.value)) \(op.rawValue) \(formatNumber(b.value))"
+            switch combineNumbers(a, op, b, range: range) {
+            case .number(let result): return result
+            case .divisionByZero: failed(&context, Diagnostic(.divisionByZero(written), at: range))
+            case .notFinite, .quietlyNotFinite:
+                failed(&context, Diagnostic(.notFiniteNumber(written), at: range, hint: "numbers must be finite; the largest is about 1.8e308"))
+            }
+            return nil
+        }
+    }
+}
+
 /// `+ - * /` of numbers.
 public enum ArithmeticOperator: String, Equatable, Sendable {
     case plus = "+", minus = "-", times = "*", divided = "/"

@@ -360,34 +360,18 @@ private struct Lowerer {
     mutating func fold(_ number: Number, context: ParameterKind) -> (Number, isDuration: Bool)? {
         guard let formula = number.formula else { return (number, false) }
         var sawDuration = false
-        func evaluate(_ formula: Formula, _ lowerer: inout Lowerer) -> Number? {
-            switch formula {
-            case .literal(let literal):
-                return literal
-            case .name(let name, let range):
-                switch lowerer.lookUp(name, at: range, expected: context) {
-                case .number(let value)?: return Number(exact: value.exact, value: value.value, range: range)
-                case .duration(let time)?:
-                    sawDuration = true
-                    return Number(time, range: range)
-                default: return nil
-                }
-            case .negated(let inner, let range):
-                return evaluate(inner, &lowerer).map { negatedNumber($0, range: range) }
-            case .binary(let op, let left, let right, let range):
-                guard let a = evaluate(left, &lowerer), let b = evaluate(right, &lowerer) else { return nil }
-                let written = "\(formatNumber(a.value)) \(op.rawValue) \(formatNumber(b.value))"
-                switch combineNumbers(a, op, b, range: range) {
-                case .number(let result): return result
-                case .divisionByZero: lowerer.diagnostics.append(Diagnostic(.divisionByZero(written), at: range))
-                case .notFinite, .quietlyNotFinite:
-                    lowerer.diagnostics.append(Diagnostic(.notFiniteNumber(written), at: range,
-                                                          hint: "numbers must be finite; the largest is about 1.8e308"))
-                }
-                return nil
+        let folded = formula.folded(&self) { lowerer, name, range in
+            switch lowerer.lookUp(name, at: range, expected: context) {
+            case .number(let value)?: return Number(exact: value.exact, value: value.value, range: range)
+            case .duration(let time)?:
+                sawDuration = true
+                return Number(time, range: range)
+            default: return nil
             }
+        } failed: { lowerer, diagnostic in
+            lowerer.diagnostics.append(diagnostic)
         }
-        guard var result = evaluate(formula, &self) else { return nil }
+        guard var result = folded else { return nil }
         result.range = number.range
         result.mentionsPi = number.mentionsPi
         return (result, sawDuration)

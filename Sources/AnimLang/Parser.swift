@@ -132,6 +132,11 @@ private struct Parser {
     /// Whether names may stand in numbers here (not inside an easing's or a
     /// colour's arguments, nor in an offset: those are read at once).
     var namesAllowed = true
+    /// The number each `let` before here names, when it names a number
+    /// (`let lift = 12`, `let twice = lift * 2`): where a number is read at
+    /// once (an easing's or a colour's arguments, an offset, a `view`'s
+    /// initial value), such a name stands for it.
+    var constants: [String: Number] = [:]
     /// Where the text stops: just after the last token. A mistake found at
     /// the end of the file is reported here, on the last line of real text,
     /// rather than on the empty line after a final newline or comment.
@@ -203,6 +208,14 @@ private struct Parser {
             if var list = declared {
                 for index in list.indices { list[index].uses = parameterUses[index] }
                 declared = list
+            } else if case .value(.plain(.number(let number))) = value.expr.kind, constants[name] == nil {
+                var known = constants
+                let folded = number.formula.map { formula in
+                    formula.folded(&known) { constants, name, range in
+                        constants[name].map { Number(exact: $0.exact, value: $0.value, range: range) }
+                    } failed: { _, _ in }   // reported where it is used
+                } ?? number
+                if let folded, folded.value.isFinite { constants[name] = folded }
             }
             return Binding(name: name, nameRange: nameRange, parameters: declared, value: value.expr,
                            range: keyword.range.union(value.expr.range))
@@ -270,6 +283,11 @@ private struct Parser {
     /// Whether the item ends here (what follows a `let`'s right-hand side).
     func endsItem() -> Bool {
         check(.eof) || startsItem(peek()) || (check(.semicolon) && startsItem(peek(1)))
+    }
+
+    /// Whether `token` names a number a `let` before here gives (``constants``).
+    func isConstant(_ token: Token) -> Bool {
+        token.kind == .name && constants[text(token)] != nil
     }
 
     /// Whether `token` names a `let` or a parameter, and so may stand for a value.
@@ -875,7 +893,10 @@ private struct Parser {
             try consumeWord("from", after: context(), hint: usage())
         }
         // `grow ball from radius 30 to 60`: a name before a number is the property.
-        if takesProperty, peek().kind == .name, !isReserved(peek()), startsNumber(peek(1)) {
+        // (So is a name before a named value: `from radius lift`. A named value followed by
+        // a number reads as a property too, as it always did: write `from (lift - 1)`.)
+        if takesProperty, peek().kind == .name, !isReserved(peek()),
+           startsNumber(peek(1)) || (isValueName(peek(1)) && !isValueName(peek())) {
             values.property = text(advance())
         }
         if through {
@@ -940,9 +961,12 @@ private struct Parser {
                 advance()
                 return .color(ColorSyntax(color, range: token.range))
             }
+            if constants[word] != nil {
+                return .number(settled(try arithmetic(grouped: false)))
+            }
             if letNames.contains(word) {
                 throw error(.expectedNumber(what: what, after: context(), found: describe(token)), at: token,
-                            hint: "`\(word)` is a `let`; a `view` declaration takes its values written out")
+                            hint: "here a named value must be a number named before: `\(word)` is not")
             }
             if let match = closestMatch(to: word, in: ColorNames.allNames), !reservedWords.contains(word) {
                 advance()
@@ -1041,7 +1065,7 @@ private struct Parser {
                     separatedByCommas = false
                 }
             }
-            guard parts.count < 4, startsNumber(peek()) else {
+            guard parts.count < 4, startsNumber(peek()) || isConstant(peek()) else {
                 throw error(.expectedNumber(what: "a channel", after: "`\(word)(`", found: describe(peek())), at: peek(), hint: usage)
             }
             // One factor per channel: `rgb(1 -2 3)` has three channels and `/` separates the alpha.
@@ -1212,10 +1236,11 @@ private struct Parser {
     /// arguments) treat every `+ - * /` as arithmetic.
     mutating func number(what: String, after context: @autoclosure () -> String, grouped: Bool = false) throws(SyntaxError) -> Number {
         let token = peek()
-        guard startsNumber(token) || isValueName(token) else {
+        guard startsNumber(token) || isValueName(token) || isConstant(token) else {
             var hint: String?
             if token.kind == .name, !namesAllowed, letNames.contains(text(token)) || parameters[text(token)] != nil {
-                hint = "a named value cannot stand inside an easing's or a colour's arguments, nor in an offset; name the whole easing or colour instead"
+                hint = "inside an easing's or a colour's arguments, in an offset or a `view`, a name must be a number named before it; "
+                    + "`\(text(token))` is not"
             }
             throw error(.expectedNumber(what: what, after: context(), found: describe(token)), at: token, hint: hint)
         }
@@ -1271,6 +1296,10 @@ private struct Parser {
         case .name where isValueName(token):
             advance()
             return Number(formula: .name(text(token), token.range))
+        case .name where constants[text(token)] != nil:
+            advance()
+            guard let known = constants[text(token)] else { return literal(token) }
+            return Number(exact: known.exact, value: known.value, range: token.range)
         default:
             throw error(.expectedNumber(what: "a number", after: describe(previous).description, found: describe(token)), at: token)
         }
@@ -1483,7 +1512,7 @@ private struct Parser {
             }
             advance()
             let name = text(nameToken)
-            guard startsNumber(peek()) else {
+            guard startsNumber(peek()) || isConstant(peek()) else {
                 throw error(.expectedNumber(what: "a value", after: "`\(name)`", found: describe(peek())), at: peek(),
                             hint: "write each parameter as a name and a number, as in `spring(stiffness 200, damping 12)`")
             }

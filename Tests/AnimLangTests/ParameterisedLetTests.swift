@@ -80,6 +80,26 @@ struct ParameterisedLetTests {
         #expect(color == .color(Color(red: 0x33, green: 0x66, blue: 0xff)))
     }
 
+    /// Where a number is read at once (an easing's or a colour's arguments,
+    /// an offset, a `view`'s initial value), a number named before it stands for it.
+    @Test func aNumberNamedBeforeStandsInsideEasingsColoursOffsetsAndViews() {
+        let named = """
+            let lift = 0.2
+            let k = lift * 1000
+            let half = 50
+            view card x half
+            let final = grow card from radius lift to 2 with spring(stiffness k) ; animate card.fill through red, rgb(half 0 0) at half%, blue ; fadeIn card with cubic-bezier(lift, 0, 0, 1)
+            """
+        let written = """
+            view card x 50
+            let final = grow card from radius 0.2 to 2 with spring(stiffness 200) ; animate card.fill through red, rgb(50 0 0) at 50%, blue ; fadeIn card with cubic-bezier(0.2, 0, 0, 1)
+            """
+        #expect(normalText(named) != nil && normalText(named) == normalText(written))
+        let later = run(SourceFile(name: "l.anim", text: "let a = fadeIn v with cubic-bezier(k, 0, 0, 1)\nlet k = 0.2"))
+        #expect(later.diagnostics.map(\.id) == ["expected-number"])
+        #expect(later.diagnostics.first?.hint?.contains("a number named before it") == true)
+    }
+
     @Test func aNamedEasingEasesAsWrittenOut() {
         let named = "let e = ease-in-out\nlet final = (fadeIn a ; fadeOut a) with e"
         let written = "let final = (fadeIn a ; fadeOut a) with ease-in-out"
