@@ -36,6 +36,8 @@ struct EvaluatorDiagnosticTests {
         Case(source: "let f(v, h) = animate v.y from 0 to 1 in h\nlet a = f(b, -2)", location: "2:9", id: "negative-duration",
              message: "must not be negative"),
         Case(source: "let a = wait gap\nlet gap = gap2\nlet gap2 = gap", location: "3:12", id: "cycle", message: "refers to itself"),
+        Case(source: "let gap = 80ms\nlet f(v, d) = fadeIn v in d\nlet a = f(b, gpa)", location: "3:14", id: "unknown-value",
+             message: "no value named `gpa` (a duration goes here)"),
         Case(source: "let gap = 80ms", location: "1:5", id: "not-an-animation", message: "`gap` is a duration, not an animation"),
         Case(source: "let f(v) = fadeIn v", location: "1:5", id: "not-an-animation", message: "a parameterised animation"),
         Case(source: "let a = fadeIn v\nlet b = grow v from 1 to lfit", location: "2:26", id: "expected-number", message: "found `lfit`"),
