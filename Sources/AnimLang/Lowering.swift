@@ -980,7 +980,8 @@ private struct Lowerer {
             } else {
                 guard let (folded, isDuration) = fold(duration.number, context: .duration) else { return nil }
                 if isDuration, duration.unit != .implicit {
-                    diagnostics.append(Diagnostic(.nameKind("…", found: ParameterKind.duration.article, expected: ParameterKind.number.article),
+                    let name = duration.number.formula?.names.first?.0 ?? "…"
+                    diagnostics.append(Diagnostic(.nameKind(name, found: ParameterKind.duration.article, expected: ParameterKind.number.article),
                                                   at: duration.range, hint: "a named duration carries its unit: leave out `\(duration.unit.rawValue)`"))
                     return nil
                 }
