@@ -29,23 +29,218 @@ public enum Item: Equatable, Sendable {
     case view(ViewDeclaration)
 }
 
-/// `let NAME = EXPR`.
+/// `let NAME = EXPR`, `let NAME = VALUE` (a named number, duration, point,
+/// colour or easing: `value` is an ``Expr/Kind/value(_:)``, or a name), or
+/// `let NAME(P1, P2 = DEFAULT, …) = BODY` (a parameterised animation).
 public struct Binding: Equatable, Sendable {
     public var name: String
     public var nameRange: SourceRange
     public var value: Expr
     public var range: SourceRange
+    /// The parameters of a parameterised `let`; `nil` for a plain one.
+    public var parameters: [Parameter]?
 
-    public init(name: String, nameRange: SourceRange = .none, value: Expr, range: SourceRange = .none) {
+    public init(name: String, nameRange: SourceRange = .none, parameters: [Parameter]? = nil, value: Expr,
+                range: SourceRange = .none) {
         self.name = name
         self.nameRange = nameRange
+        self.parameters = parameters
         self.value = value
         self.range = range
     }
 
     public static func == (lhs: Binding, rhs: Binding) -> Bool {
-        lhs.name == rhs.name && lhs.value == rhs.value
+        lhs.name == rhs.name && lhs.parameters == rhs.parameters && lhs.value == rhs.value
     }
+}
+
+/// A parameter of a parameterised `let`, with its default (an argument read
+/// in the file's top-level scope) and every place BODY uses it: how the
+/// parser read each use decides the parameter's kind (``ParameterKind``).
+public struct Parameter: Equatable, Sendable {
+    public var name: String
+    public var range: SourceRange
+    public var defaultValue: Expr?
+    /// Each use in BODY, in source order (not compared).
+    public var uses: [ParameterUse]
+
+    public init(name: String, range: SourceRange = .none, defaultValue: Expr? = nil, uses: [ParameterUse] = []) {
+        self.name = name
+        self.range = range
+        self.defaultValue = defaultValue
+        self.uses = uses
+    }
+
+    public static func == (lhs: Parameter, rhs: Parameter) -> Bool {
+        lhs.name == rhs.name && lhs.defaultValue == rhs.defaultValue
+    }
+}
+
+/// How BODY uses a parameter at one place.
+public struct ParameterUse: Equatable, Sendable {
+    public enum Role: Equatable, Sendable {
+        /// What the use itself says (a target, a number, an animation, …).
+        case kind(ParameterKind)
+        /// A whole argument of a call: the callee's parameter decides.
+        case argument(callee: String, index: Int)
+    }
+    public var role: Role
+    public var range: SourceRange
+    public init(_ role: Role, at range: SourceRange) {
+        self.role = role
+        self.range = range
+    }
+}
+
+/// The kind of a named value, a parameter or an argument.
+public enum ParameterKind: Hashable, Sendable {
+    /// A view name (or `all views`) after a verb.
+    case target
+    case animation
+    case number
+    /// A duration; a number is one too (in seconds).
+    case duration
+    case color
+    case point
+    case easing
+    /// A tween's value whose kind the verb leaves open (`animate`): a number, a colour or a point.
+    case value
+
+    /// "a target", "a number", ….
+    public var article: String {
+        switch self {
+        case .target: return "a view"
+        case .animation: return "an animation"
+        case .number: return "a number"
+        case .duration: return "a duration"
+        case .color: return "a colour"
+        case .point: return "a point"
+        case .easing: return "an easing"
+        case .value: return "a value"
+        }
+    }
+
+    /// The one kind two uses agree on, or `nil` when they conflict: a
+    /// number is a duration too, and a value is a number, a colour or a point.
+    public func unified(with other: ParameterKind) -> ParameterKind? {
+        if self == other { return self }
+        switch (self, other) {
+        case (.number, .duration), (.duration, .number): return .number
+        case (.value, .number), (.value, .color), (.value, .point): return other
+        case (.number, .value), (.color, .value), (.point, .value): return self
+        default: return nil
+        }
+    }
+
+    /// Whether a value of kind `found` may stand where this kind is expected.
+    public func accepts(_ found: ParameterKind) -> Bool {
+        if self == found { return true }
+        switch (self, found) {
+        case (.duration, .number): return true
+        case (.value, .number), (.value, .color), (.value, .point): return true
+        default: return false
+        }
+    }
+}
+
+/// A value written as a `let`'s right-hand side or as an argument.
+public enum ValueExpr: Equatable, Sendable {
+    /// A number, a colour or a point (a number may be arithmetic over names).
+    case plain(ValueSyntax)
+    /// A number with a unit (`300ms`).
+    case duration(Duration)
+    /// An easing written out (`cubic-bezier(0.2, 0, 0, 1)`, `snappy spring`).
+    case easing(Easing, SourceRange)
+    /// `all views` as an argument.
+    case allViews(SourceRange)
+
+    public var range: SourceRange {
+        switch self {
+        case .plain(let value): return value.range
+        case .duration(let duration): return duration.range
+        case .easing(_, let range), .allViews(let range): return range
+        }
+    }
+
+    /// Equal when they denote the same value; ranges are ignored.
+    public static func == (lhs: ValueExpr, rhs: ValueExpr) -> Bool {
+        switch (lhs, rhs) {
+        case (.plain(let a), .plain(let b)): return a == b
+        case (.duration(let a), .duration(let b)): return a == b
+        case (.easing(let a, _), .easing(let b, _)): return a == b
+        case (.allViews, .allViews): return true
+        case (.plain, _), (.duration, _), (.easing, _), (.allViews, _): return false
+        }
+    }
+}
+
+/// A number written with names (`lift * 2`), folded once the names have
+/// values: in a `let`'s right-hand side, or where a call expands.
+public indirect enum Formula: Equatable, Sendable {
+    case literal(Number)
+    case name(String, SourceRange)
+    case negated(Formula, SourceRange)
+    case binary(ArithmeticOperator, Formula, Formula, SourceRange)
+
+    public var range: SourceRange {
+        switch self {
+        case .literal(let number): return number.range
+        case .name(_, let range), .negated(_, let range), .binary(_, _, _, let range): return range
+        }
+    }
+
+    /// Every name it mentions, with where, in source order.
+    public var names: [(String, SourceRange)] {
+        switch self {
+        case .literal: return []
+        case .name(let name, let range): return [(name, range)]
+        case .negated(let inner, _): return inner.names
+        case .binary(_, let left, let right, _): return left.names + right.names
+        }
+    }
+
+    public static func == (lhs: Formula, rhs: Formula) -> Bool {
+        switch (lhs, rhs) {
+        case (.literal(let a), .literal(let b)): return a == b
+        case (.name(let a, _), .name(let b, _)): return a == b
+        case (.negated(let a, _), .negated(let b, _)): return a == b
+        case (.binary(let o, let a, let b, _), .binary(let p, let c, let d, _)): return o == p && a == c && b == d
+        default: return false
+        }
+    }
+}
+
+extension Formula {
+    /// The number it stands for, exactly while it can be: `value` gives each
+    /// name's number (`nil` stops the fold, having said why), and a division
+    /// by zero or a result too large goes to `failed`, located.
+    func folded<Context>(_ context: inout Context, value: (inout Context, String, SourceRange) -> Number?,
+                         failed: (inout Context, Diagnostic) -> Void) -> Number? {
+        switch self {
+        case .literal(let literal):
+            return literal
+        case .name(let name, let range):
+            return value(&context, name, range)
+        case .negated(let inner, let range):
+            return inner.folded(&context, value: value, failed: failed).map { negatedNumber($0, range: range) }
+        case .binary(let op, let left, let right, let range):
+            guard let a = left.folded(&context, value: value, failed: failed),
+                  let b = right.folded(&context, value: value, failed: failed) else { return nil }
+            let written = "\(formatNumber(a.value)) \(op.rawValue) \(formatNumber(b.value))"
+            switch combineNumbers(a, op, b, range: range) {
+            case .number(let result): return result
+            case .divisionByZero: failed(&context, Diagnostic(.divisionByZero(written), at: range))
+            case .notFinite, .quietlyNotFinite:
+                failed(&context, Diagnostic(.notFiniteNumber(written), at: range, hint: "numbers must be finite; the largest is about 1.8e308"))
+            }
+            return nil
+        }
+    }
+}
+
+/// `+ - * /` of numbers.
+public enum ArithmeticOperator: String, Equatable, Sendable {
+    case plus = "+", minus = "-", times = "*", divided = "/"
 }
 
 /// `view NAME (PROP NUMBER)*`: declares a view and the initial values of some
@@ -93,12 +288,27 @@ public struct Number: Equatable, Sendable {
     public var value: Double
     public var mentionsPi: Bool
     public var range: SourceRange
+    /// When the number is written with names (`lift * 2`, a parameter): its
+    /// formula, folded where the names have values. `value` is NaN until then.
+    public var formula: Formula?
 
     public init(exact: Time?, value: Double, mentionsPi: Bool = false, range: SourceRange = .none) {
         self.exact = exact
         self.value = value
         self.mentionsPi = mentionsPi
         self.range = range
+    }
+
+    /// A number written with names.
+    public init(formula: Formula) {
+        self.init(exact: nil, value: .nan, range: formula.range)
+        self.formula = formula
+    }
+
+    /// The name, when the number is a name alone (which may stand for any kind of value).
+    public var bareName: (String, SourceRange)? {
+        if case .name(let name, let range)? = formula { return (name, range) }
+        return nil
     }
 
     /// An exact number.
@@ -115,6 +325,7 @@ public struct Number: Equatable, Sendable {
     /// known, the exact values agree. (`2*pi` has no exact value; printed and
     /// read back it becomes the decimal `6.283185307179586`, which has one.)
     public static func == (lhs: Number, rhs: Number) -> Bool {
+        if lhs.formula != nil || rhs.formula != nil { return lhs.formula == rhs.formula }
         guard lhs.value.bitPattern == rhs.value.bitPattern else { return false }
         if let a = lhs.exact, let b = rhs.exact { return a == b }
         return true
@@ -142,6 +353,7 @@ public struct Duration: Equatable, Sendable {
 
     /// Equal when they denote the same length of time (`500ms == 0.5s`).
     public static func == (lhs: Duration, rhs: Duration) -> Bool {
+        if lhs.number.formula != nil || rhs.number.formula != nil { return lhs.number == rhs.number && lhs.unit == rhs.unit }
         if let a = lhs.exactSeconds, let b = rhs.exactSeconds { return a == b }
         // Without both exact values, compare the lengths in seconds as Doubles:
         // `wait pi`, `wait 3.141592653589793s` and `wait (1000*pi)ms` are the same duration.
@@ -187,7 +399,7 @@ public struct Count: Equatable, Sendable {
         value = Count.whole(number)
     }
 
-    private static func whole(_ number: Number) -> Int? {
+    static func whole(_ number: Number) -> Int? {
         guard let exact = number.exact, exact.denominator == 1, exact.numerator >= 0 else { return nil }
         return Int(exactly: exact.numerator)
     }
@@ -274,6 +486,40 @@ public struct TweenSyntax: Equatable, Sendable {
         lhs.verb == rhs.verb && lhs.target == rhs.target && lhs.property == rhs.property
             && lhs.from == rhs.from && lhs.to == rhs.to && lhs.by == rhs.by && lhs.keyframes == rhs.keyframes
             && lhs.angleUnit == rhs.angleUnit
+    }
+
+    /// The same tween with each value written in it (`from`, `to`, `by`, the
+    /// keyframes) replaced by `transform`'s; `nil` when `transform` gives
+    /// `nil` for one. (The one place that lists where a tween holds values.)
+    public func mappingValues(_ transform: (ValueSyntax) -> ValueSyntax?) -> TweenSyntax? {
+        var result = self
+        if let from {
+            guard let value = transform(from) else { return nil }
+            result.from = value
+        }
+        if let to {
+            guard let value = transform(to) else { return nil }
+            result.to = value
+        }
+        if let by {
+            guard let value = transform(by) else { return nil }
+            result.by = value
+        }
+        if let keyframes {
+            var list: [Keyframe] = []
+            list.reserveCapacity(keyframes.count)
+            for keyframe in keyframes {
+                guard let value = transform(keyframe.value) else { return nil }
+                list.append(Keyframe(value: value, offset: keyframe.offset, range: keyframe.range))
+            }
+            result.keyframes = list
+        }
+        return result
+    }
+
+    /// Whether a value written in it satisfies `predicate`.
+    public func containsValue(where predicate: (ValueSyntax) -> Bool) -> Bool {
+        [from, to, by].contains { $0.map(predicate) ?? false } || (keyframes?.contains { predicate($0.value) } ?? false)
     }
 
     /// How its start is given: written, or the current value (`to B` alone, `by Δ`).
@@ -442,6 +688,12 @@ public struct Expr: Equatable, Sendable {
         case staggered(Expr, Duration, backwards: Bool)
         /// `x repeated forever` (`looped: false`) and `x looped forever`.
         case forever(Expr, looped: Bool)
+        /// `NAME(A1, A2, …)`: a call of a parameterised `let`.
+        case call(String, [Expr])
+        /// `x with NAME`: an easing named by a `let` or a parameter.
+        case easedByName(Expr, String, SourceRange)
+        /// A value (a `let`'s right-hand side, or an argument), not an animation.
+        case value(ValueExpr)
 
         public static func == (lhs: Kind, rhs: Kind) -> Bool {
             switch lhs {
@@ -463,6 +715,9 @@ public struct Expr: Equatable, Sendable {
             case .staggered(let x, let d, let back):
                 if case .staggered(let y, let e, let other) = rhs { return d == e && back == other && x == y }
             case .forever(let x, let looped): if case .forever(let y, let other) = rhs { return looped == other && x == y }
+            case .call(let f, let a): if case .call(let g, let b) = rhs { return f == g && a == b }
+            case .easedByName(let x, let e, _): if case .easedByName(let y, let f, _) = rhs { return e == f && x == y }
+            case .value(let a): if case .value(let b) = rhs { return a == b }
             }
             return false
         }

@@ -91,7 +91,17 @@ public enum DiagnosticKind: Equatable, Sendable {
 
     /// What a reserved word was used to name.
     public enum NameRole: Hashable, Sendable {
-        case binding, view, event
+        case binding, view, event, parameter
+
+        /// "a binding", "a view", ….
+        var article: String {
+            switch self {
+            case .binding: return "a binding"
+            case .view: return "a view"
+            case .event: return "an event"
+            case .parameter: return "a parameter"
+            }
+        }
     }
 
     // MARK: Lexer
@@ -110,6 +120,11 @@ public enum DiagnosticKind: Equatable, Sendable {
     /// After `let` or `view`.
     case expectedName(after: String, found: Found)
     case reservedName(String, role: NameRole)
+    /// A `let` or a parameter named as an easing (`snappy`, `ease-out`).
+    case easingName(String, role: NameRole)
+    case duplicateParameter(String)
+    /// A parameter without a default after one with a default.
+    case missingDefault(String)
     /// In a `view` declaration.
     case expectedProperty(found: Found)
     /// After `animate V.`.
@@ -224,6 +239,27 @@ public enum DiagnosticKind: Equatable, Sendable {
     case duplicateLet(String)
     /// `name` refers to itself through the bindings `through`.
     case cycle(String, through: [String])
+    /// A parameterised `let` that calls itself, through the bindings `through`.
+    case recursion(String, through: [String])
+    /// One parameter used as two kinds (`first` where first used).
+    case parameterKinds(parameter: String, first: String, second: String)
+    /// `expected`: "1 argument", "1 or 2 arguments", "2 to 4 arguments".
+    case argumentCount(String, expected: String, given: Int)
+    /// A call of a `let` without parameters.
+    case notCallable(String)
+    /// A parameterised `let` named without arguments.
+    case needsArguments(String)
+
+    // MARK: Lowering of named values and calls
+
+    case argumentKind(callee: String, parameter: String, expected: String, found: String)
+    /// A name whose kind does not fit where it is written.
+    case nameKind(String, found: String, expected: String)
+    case unknownValue(String, expected: String)
+    case callsTooDeep(limit: Int)
+    case expansionTooLarge(limit: Int)
+    /// The binding to evaluate is a value or takes parameters.
+    case notAnAnimation(String, kind: String)
 
     // MARK: Evaluator
 
@@ -372,6 +408,20 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .duplicateProperty: return "duplicate-property"
         case .duplicateLet: return "duplicate-let"
         case .cycle: return "cycle"
+        case .easingName: return "easing-name"
+        case .duplicateParameter: return "duplicate-parameter"
+        case .missingDefault: return "missing-default"
+        case .parameterKinds: return "parameter-kinds"
+        case .recursion: return "recursion"
+        case .argumentCount: return "argument-count"
+        case .notCallable: return "not-callable"
+        case .needsArguments: return "needs-arguments"
+        case .argumentKind: return "argument-kind"
+        case .nameKind: return "name-kind"
+        case .unknownValue: return "unknown-value"
+        case .callsTooDeep: return "calls-too-deep"
+        case .expansionTooLarge: return "expansion-too-large"
+        case .notAnAnimation: return "not-an-animation"
         case .unknownBinding, .noSuchBinding: return "unknown-binding"
         case .noBinding: return "no-binding"
         case .noViews: return "no-views"
@@ -424,7 +474,9 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .exportLoops:
             return .note
         case .leadingDecimalPoint, .lonePipe, .nulByte, .unexpectedCharacter, .invalidUTF8, .expectedItem, .expectedName,
-             .reservedName, .expectedProperty, .expectedPropertyName, .expectedToken, .expectedExpression, .expectedOperator,
+             .reservedName, .easingName, .duplicateParameter, .missingDefault, .parameterKinds, .recursion, .argumentCount,
+             .notCallable, .needsArguments, .argumentKind, .nameKind, .unknownValue, .callsTooDeep, .expansionTooLarge,
+             .notAnAnimation, .expectedProperty, .expectedPropertyName, .expectedToken, .expectedExpression, .expectedOperator,
              .expectedCount, .expectedTarget, .expectedNumber, .expectedEasing, .expectedStepPosition, .unclosedParen,
              .nestingTooDeep, .modifierAfterPower, .unknownVerb, .unknownUnit, .unknownAngleUnit, .negativeCount,
              .fractionalCount, .inexactCount, .countTooLarge, .fractionalSteps, .tooManySteps, .numberTooLarge,
@@ -464,13 +516,36 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .expectedName(let keyword, let found):
             return "expected a name after `\(keyword)`, found \(found)"
         case .reservedName(let name, let role):
-            let named: String
-            switch role {
-            case .binding: named = "a binding"
-            case .view: named = "a view"
-            case .event: named = "an event"
-            }
-            return "`\(name)` is a reserved word and cannot name \(named)"
+            return "`\(name)` is a reserved word and cannot name \(role.article)"
+        case .easingName(let name, let role):
+            return "`\(name)` names an easing and cannot name \(role.article)"
+        case .duplicateParameter(let name):
+            return "parameter `\(name)` is declared twice"
+        case .missingDefault(let name):
+            return "parameter `\(name)` needs a default: a parameter before it has one"
+        case .parameterKinds(let parameter, let first, let second):
+            return "parameter `\(parameter)` is used as \(first) and as \(second)"
+        case .recursion(let name, let through):
+            let path = through.isEmpty ? "" : " through " + through.map { "`\($0)`" }.joined(separator: ", ")
+            return "`\(name)` calls itself\(path)"
+        case .argumentCount(let name, let expected, let given):
+            return "`\(name)` takes \(expected), but is given \(given)"
+        case .notCallable(let name):
+            return "`\(name)` takes no arguments"
+        case .needsArguments(let name):
+            return "`\(name)` takes arguments"
+        case .argumentKind(let callee, let parameter, let expected, let found):
+            return "argument `\(parameter)` of `\(callee)` must be \(expected), not \(found)"
+        case .nameKind(let name, let found, let expected):
+            return "`\(name)` is \(found), but \(expected) goes here"
+        case .unknownValue(let name, let expected):
+            return "no value named \(quoted(name)) (\(expected) goes here)"
+        case .callsTooDeep(let limit):
+            return "calls nest more than \(limit) deep"
+        case .expansionTooLarge(let limit):
+            return "expanding the calls makes more than \(limit) parts"
+        case .notAnAnimation(let name, let kind):
+            return "`\(name)` is \(kind), not an animation"
         case .expectedProperty(let found):
             return "expected a property and its initial value, found \(found)"
         case .expectedPropertyName(let view, let found):
@@ -757,6 +832,11 @@ public enum NoteKind: Hashable, Sendable {
     case alsoDriven(String)
     /// Where a view that `all views` should not include is named.
     case namedHere(String)
+    /// Where an error inside a parameterised `let`'s body happened, for a call.
+    case inBody(String)
+    /// Where a parameter was first used as another kind.
+    case firstUsedAs(String)
+    case firstDefault
 
     public var message: String {
         switch self {
@@ -764,6 +844,9 @@ public enum NoteKind: Hashable, Sendable {
         case .earlierOffset: return "the earlier offset"
         case .alsoDriven(let property): return "`\(property)` is also driven here"
         case .namedHere(let view): return "`\(view)` is named here"
+        case .inBody(let name): return "in the body of `\(name)`"
+        case .firstUsedAs(let kind): return "first used as \(kind) here"
+        case .firstDefault: return "the first parameter with a default"
         case .parenOpenedHere: return "the `(` opened here"
         case .firstDeclared: return "first declared here"
         case .firstGiven: return "first given here"

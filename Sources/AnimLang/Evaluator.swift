@@ -124,6 +124,17 @@ private func analyze(_ file: SourceFile, binding name: String?) -> FrontEnd {
             diagnostics.append(Diagnostic(.noBinding, at: SourceRange(0, 0), hint: "add a binding, e.g. `let final = fadeIn ball`"))
         }
     }
+    // A value or a parameterised `let` has no animation to evaluate.
+    if let target, !diagnostics.contains(where: { $0.severity == .error }), lowering.terms[target.name] == nil {
+        let at = target.nameRange == .none ? target.range : target.nameRange
+        if target.parameters != nil {
+            diagnostics.append(Diagnostic(.notAnAnimation(target.name, kind: "a parameterised animation"), at: at,
+                                          hint: "call it in a `let` after it, such as `let final = \(target.name)(…)`"))
+        } else if let kind = lowering.valueKinds[target.name] {
+            diagnostics.append(Diagnostic(.notAnAnimation(target.name, kind: kind.article), at: at,
+                                          hint: "use it in an animation after it, or name one with `--binding NAME`"))
+        }
+    }
     // After an error (a misspelt name, say), which views a binding uses is not known.
     if !diagnostics.contains(where: { $0.severity == .error }), let target, let stray = resolved.strayViewsWarning(for: target) {
         diagnostics.append(stray)

@@ -40,6 +40,8 @@ public struct Lowering: Sendable {
     /// warnings that point at tweens; a list, since a script has many and
     /// few warnings need them).
     let tweens: [(term: Term, range: SourceRange)]
+    /// The kind of each `let` that names a value (`let gap = 80ms`).
+    public let valueKinds: [String: ParameterKind]
 
     /// Where `term` was written, when this lowering built it.
     public func origin(of term: Term) -> Origin? {
@@ -70,9 +72,106 @@ public struct Origin: Sendable {
     public var easesKeyframes = false
 }
 
+/// How deeply calls may nest while they expand (a body calling a `let`
+/// whose body calls another …): deeper is an error, not a stack overflow.
+public let maxCallDepth = 64
+
+/// How deeply expressions may nest once calls are written out (calls nest
+/// bodies in one another): as deep as one written expression may, which is
+/// what the lowering's recursion is known to bear on any thread.
+public let maxExpandedNesting = maxExpressionNesting
+
+/// How many distinct calls one file may expand (`let d2(a) = d1(d1(a))`
+/// doubles at each level): beyond, an error rather than an endless expansion.
+public let maxCallExpansions = 100_000
+
+/// A named value: what a value `let` or a value argument stands for.
+enum NamedValue {
+    case number(Number)
+    case duration(Time)
+    case color(Color)
+    case point(Number, Number)
+    case easing(Easing)
+
+    var kind: ParameterKind {
+        switch self {
+        case .number: return .number
+        case .duration: return .duration
+        case .color: return .color
+        case .point: return .point
+        case .easing: return .easing
+        }
+    }
+
+    /// What it is as a call's memo key.
+    var key: String {
+        func bits(_ number: Number) -> String { "\(number.value.bitPattern)/\(number.exact.map { "\($0)" } ?? "")" }
+        switch self {
+        case .number(let number): return "n" + bits(number)
+        case .duration(let time): return "d\(time)"
+        case .color(let color): return "c\(color.red.bitPattern),\(color.green.bitPattern),\(color.blue.bitPattern),\(color.alpha.bitPattern)"
+        case .point(let x, let y): return "p" + bits(x) + "," + bits(y)
+        case .easing(let easing): return "e" + EasingNames.spelling(of: easing)
+        }
+    }
+}
+
+/// What a parameter stands for in one call.
+enum Bound {
+    case view(String)
+    case allViews
+    case term(Term)
+    case value(NamedValue)
+
+    var article: String {
+        switch self {
+        case .view, .allViews: return ParameterKind.target.article
+        case .term: return ParameterKind.animation.article
+        case .value(let value): return value.kind.article
+        }
+    }
+
+    var key: String {
+        switch self {
+        case .view(let name): return "v" + name
+        case .allViews: return "*"
+        case .term(let term): return "t\(ObjectIdentifier(term).hashValue)"
+        case .value(let value): return value.key
+        }
+    }
+}
+
+/// The parameters of the body being expanded, and which `let` it is.
+private struct Frame {
+    let binding: String
+    let arguments: [String: Bound]
+}
+
+/// A call expanded once: its term, or the diagnostics its body gave (as
+/// the body reported them, before they are moved to a call).
+private struct Expansion {
+    let term: Term?
+    let diagnostics: [Diagnostic]
+    /// The arguments, kept so that the terms among them stay alive (the key holds their identities).
+    let arguments: [Bound]
+}
+
 private struct Lowerer {
     let resolved: ResolvedProgram
     var terms: [String: Term] = [:]
+    /// The parameters in scope: those of the call being expanded (`nil` at the top level).
+    private var frame: Frame?
+    /// Each value `let` evaluated so far (`nil`: it has an error, reported).
+    var values: [String: NamedValue?] = [:]
+    var evaluating: Set<String> = []
+    /// Whether each `let` names a value, as ``namesValue(_:)`` found.
+    var aliasesValue: [String: Bool] = [:]
+    private var expansions: [String: Expansion] = [:]
+    var callDepth = 0
+    /// How deep ``lower(_:)`` is, through the bodies of calls.
+    var nesting = 0
+    /// The calls being expanded, innermost last.
+    var callSites: [SourceRange] = []
     var diagnostics: [Diagnostic] = []
     var origins: [ObjectIdentifier: Origin] = [:]
     var located: [Term] = []
@@ -80,8 +179,12 @@ private struct Lowerer {
     /// The kind of value of each property, and where it was first given.
     var kinds: [Property: KindPlace] = [:]
 
+    /// The bindings without errors of their own (in ``ResolvedProgram/order``).
+    let wellFormed: Set<String>
+
     init(resolved: ResolvedProgram) {
         self.resolved = resolved
+        wellFormed = Set(resolved.order)
         for (property, value) in resolved.initial {
             kinds[property] = KindPlace(kind: value.kind, range: resolved.initialRanges[property] ?? .none)
         }
@@ -89,23 +192,422 @@ private struct Lowerer {
 
     mutating func run() -> Lowering {
         var ranges: [String: SourceRange] = [:]
+        var kinds: [String: ParameterKind] = [:]
         for name in resolved.order {
-            guard let binding = resolved.bindings[name] else { continue }
+            guard let binding = resolved.bindings[name], binding.parameters == nil else { continue }
+            if namesValue(binding) {
+                if let value = valueOfBinding(name) { kinds[name] = value.kind }
+                continue
+            }
             if let term = lower(binding.value) {
                 terms[name] = term
                 ranges[name] = binding.range
             }
         }
         return Lowering(terms: terms, bindingRanges: ranges, diagnostics: diagnostics, origins: origins, located: located,
-                        tweens: tweens)
+                        tweens: tweens, valueKinds: kinds)
+    }
+
+    // MARK: Named values
+
+    /// Whether `binding` names a value (`let gap = 80ms`, `let brand = red`,
+    /// `let other = gap`) rather than an animation.
+    mutating func namesValue(_ binding: Binding) -> Bool {
+        // Follows a chain of aliases (`let a = b`) to its end, remembering the answer for each.
+        var chain: [String] = []
+        var current = binding
+        var answer = false
+        while true {
+            if let known = aliasesValue[current.name] {
+                answer = known
+                break
+            }
+            guard current.parameters == nil, chain.count <= resolved.bindings.count else { break }
+            chain.append(current.name)
+            if case .value = current.value.kind {
+                answer = true
+                break
+            }
+            guard case .name(let name) = current.value.kind else { break }
+            guard let next = resolved.bindings[name] else {
+                answer = ColorNames.color(named: name) != nil || EasingNames.easing(named: name) != nil
+                break
+            }
+            current = next
+        }
+        for name in chain { aliasesValue[name] = answer }
+        return answer
+    }
+
+    /// The value of the value `let` `name`, evaluated once, in the file's scope.
+    mutating func valueOfBinding(_ name: String) -> NamedValue? {
+        if let known = values[name] { return known }
+        guard let binding = resolved.bindings[name] else { return nil }
+        guard evaluating.insert(name).inserted else {
+            diagnostics.append(Diagnostic(.cycle(name, through: []), at: binding.nameRange,
+                                          hint: "a value cannot be defined by itself; write it out"))
+            values[name] = .some(nil)
+            return nil
+        }
+        let outer = frame
+        frame = nil
+        let value = self.value(of: binding.value, expected: nil)
+        frame = outer
+        evaluating.remove(name)
+        values[name] = .some(value)
+        return value
+    }
+
+    /// The value `expr` (a value written out or a name) stands for, checked
+    /// against `expected` (any kind when `nil`); `nil` after reporting why not.
+    mutating func value(of expr: Expr, expected: ParameterKind?, callee: (name: String, parameter: String)? = nil) -> NamedValue? {
+        let found: NamedValue?
+        switch expr.kind {
+        case .name(let name) where callee != nil:
+            found = lookUp(name, at: expr.range, expected: expected ?? .value, anyKind: true)
+        case .name(let name):
+            return lookUp(name, at: expr.range, expected: expected ?? .value, anyKind: expected == nil)
+        case .value(.plain(.number(let number))):
+            if let (name, range) = number.bareName {
+                return lookUp(name, at: range, expected: expected ?? .value, anyKind: expected == nil)
+            }
+            guard let (folded, isDuration) = fold(number, context: expected == .duration || expected == nil ? .duration : .number) else {
+                return nil
+            }
+            if isDuration {
+                guard let time = seconds(Duration(number: folded, unit: .seconds, range: number.range)) else { return nil }
+                found = .duration(time)
+            } else {
+                found = .number(folded)
+            }
+        case .value(.plain(.color(let color))):
+            found = .color(color.color)
+        case .value(.plain(.point(let x, let y, _))):
+            guard let (fx, _) = fold(x, context: .number), let (fy, _) = fold(y, context: .number) else { return nil }
+            found = .point(fx, fy)
+        case .value(.duration(let duration)):
+            guard let time = seconds(duration) else { return nil }
+            found = .duration(time)
+        case .value(.easing(let easing, _)):
+            found = .easing(easing)
+        case .value(.allViews):
+            report(expr, found: ParameterKind.target.article, expected: expected, callee: callee)
+            return nil
+        default:
+            report(expr, found: ParameterKind.animation.article, expected: expected, callee: callee)
+            return nil
+        }
+        guard let found else { return nil }
+        if let expected, !expected.accepts(found.kind) {
+            report(expr, found: found.kind.article, expected: expected, callee: callee)
+            return nil
+        }
+        return found
+    }
+
+    /// Reports a value of the wrong kind, as an argument of `callee` or where `expr` stands.
+    private mutating func report(_ expr: Expr, found: String, expected: ParameterKind?, callee: (name: String, parameter: String)?) {
+        let wanted = expected?.article ?? "a value"
+        if let callee {
+            diagnostics.append(Diagnostic(.argumentKind(callee: callee.name, parameter: callee.parameter, expected: wanted, found: found),
+                                          at: expr.range, hint: "`\(callee.name)` uses `\(callee.parameter)` as \(wanted)"))
+        } else {
+            diagnostics.append(Diagnostic(.nameKind("…", found: found, expected: wanted), at: expr.range))
+        }
+    }
+
+    /// What `name` stands for where `expected` is wanted: a parameter, a
+    /// value `let`, or a colour or easing of that name.
+    mutating func lookUp(_ name: String, at range: SourceRange, expected: ParameterKind, anyKind: Bool = false) -> NamedValue? {
+        var found: NamedValue?
+        if let bound = frame?.arguments[name] {
+            guard case .value(let value) = bound else { return wrongKind(name, bound.article, expected, at: range) }
+            found = value
+        } else if let binding = resolved.bindings[name] {
+            guard wellFormed.contains(name) else { return nil }   // its mistake is reported where it is
+            if binding.parameters != nil { return wrongKind(name, "a parameterised animation", expected, at: range) }
+            guard namesValue(binding) else { return wrongKind(name, ParameterKind.animation.article, expected, at: range) }
+            guard let value = valueOfBinding(name) else { return nil }
+            found = value
+        } else if let color = ColorNames.color(named: name) {
+            found = .color(color)
+        } else if let easing = EasingNames.easing(named: name) {
+            found = .easing(easing)
+        } else {
+            let hint = closestMatch(to: name, in: resolved.bindings.keys.sorted()).map(didYouMean)
+            diagnostics.append(Diagnostic(.unknownValue(name, expected: expected.article), at: range, hint: hint))
+            return nil
+        }
+        guard let found else { return nil }
+        if !anyKind, !expected.accepts(found.kind) { return wrongKind(name, found.kind.article, expected, at: range) }
+        return found
+    }
+
+    private mutating func wrongKind(_ name: String, _ found: String, _ expected: ParameterKind, at range: SourceRange) -> NamedValue? {
+        var hint: String?
+        if expected == .number, found == ParameterKind.duration.article {
+            hint = "a duration stands where time is written: after `in`, `delayed by`, `staggered by`, `wait`"
+        } else if expected == .animation, found != ParameterKind.target.article {
+            hint = "a value is not an animation; use it in one, as in `wait \(name)` or `with \(name)`"
+        }
+        diagnostics.append(Diagnostic(.nameKind(name, found: found, expected: expected.article), at: range, hint: hint))
+        return nil
+    }
+
+    /// Folds a number written with names (`lift * 2`); in a `.duration`
+    /// context, names may be durations too (in seconds), and `isDuration`
+    /// says whether one was. A number without names is itself.
+    mutating func fold(_ number: Number, context: ParameterKind) -> (Number, isDuration: Bool)? {
+        guard let formula = number.formula else { return (number, false) }
+        var sawDuration = false
+        let folded = formula.folded(&self) { lowerer, name, range in
+            switch lowerer.lookUp(name, at: range, expected: context) {
+            case .number(let value)?: return Number(exact: value.exact, value: value.value, range: range)
+            case .duration(let time)?:
+                sawDuration = true
+                return Number(time, range: range)
+            default: return nil
+            }
+        } failed: { lowerer, diagnostic in
+            lowerer.diagnostics.append(diagnostic)
+        }
+        guard var result = folded else { return nil }
+        result.range = number.range
+        result.mentionsPi = number.mentionsPi
+        return (result, sawDuration)
+    }
+
+    /// `tween` with its parameters replaced by their arguments and its named values by their values.
+    mutating func substituted(_ tween: TweenSyntax) -> TweenSyntax? {
+        var result = tween
+        if case .view(let name, let range) = tween.target, let bound = frame?.arguments[name] {
+            switch bound {
+            case .view(let view): result.target = .view(view, range)
+            case .allViews: result.target = .allViews(range)
+            case .term, .value:
+                _ = wrongKind(name, bound.article, .target, at: range)
+                return nil
+            }
+        }
+        let kind: ParameterKind = tween.verb == .color ? .color : tween.verb == .move ? .point : tween.verb == .animate ? .value : .number
+        func concrete(_ value: ValueSyntax, _ lowerer: inout Lowerer) -> ValueSyntax? {
+            switch value {
+            case .number(let number) where number.formula != nil:
+                if let (name, range) = number.bareName {
+                    switch lowerer.lookUp(name, at: range, expected: kind) {
+                    case .number(let value)?: return .number(Number(exact: value.exact, value: value.value, range: range))
+                    case .color(let color)?: return .color(ColorSyntax(color, range: range))
+                    case .point(let x, let y)?: return .point(x: x, y: y, range: range)
+                    default: return nil
+                    }
+                }
+                return lowerer.fold(number, context: .number).map { .number($0.0) }
+            case .point(let x, let y, let range) where x.formula != nil || y.formula != nil:
+                guard let (fx, _) = lowerer.fold(x, context: .number), let (fy, _) = lowerer.fold(y, context: .number) else { return nil }
+                return .point(x: fx, y: fy, range: range)
+            default:
+                return value
+            }
+        }
+        guard let mapped = result.mappingValues({ concrete($0, &self) }) else { return nil }
+        result = mapped
+        return result
+    }
+
+    /// Whether a tween needs ``substituted(_:)``: it names a value, or a parameter may be its target.
+    func needsSubstitution(_ tween: TweenSyntax) -> Bool {
+        if frame != nil, case .view(let name, _) = tween.target, frame?.arguments[name] != nil { return true }
+        func named(_ value: ValueSyntax) -> Bool {
+            switch value {
+            case .number(let number): return number.formula != nil
+            case .point(let x, let y, _): return x.formula != nil || y.formula != nil
+            case .color: return false
+            }
+        }
+        return tween.containsValue { named($0) }
+    }
+
+    // MARK: Calls
+
+    /// `NAME(A1, …)`: the body of `let NAME(P1, …)` with each parameter
+    /// standing for its argument (read here), expanded once per distinct
+    /// arguments. Mistakes inside the body are reported at the call, with a
+    /// note at the body.
+    mutating func lowerCall(_ name: String, _ given: [Expr], _ expr: Expr) -> Term? {
+        let at = expr.modifier == .none ? expr.range : expr.modifier
+        guard let binding = resolved.bindings[name] else { return nil }   // reported by the resolver
+        guard let parameters = binding.parameters else {
+            diagnostics.append(Diagnostic(.notCallable(name), at: at, hint: "`\(name)` is a `let` without parameters: write `\(name)` alone"))
+            return nil
+        }
+        guard let kinds = resolved.parameterKinds[name] else { return nil }   // its parameters' kinds are in error
+        let required = parameters.filter { $0.defaultValue == nil }.count
+        guard given.count >= required, given.count <= parameters.count else {
+            let count = parameters.count
+            let expected = required == count ? "\(count) argument\(count == 1 ? "" : "s")"
+                : count == required + 1 ? "\(required) or \(count) arguments" : "\(required) to \(count) arguments"
+            let signature = "\(name)(" + parameters.map { $0.name + ($0.defaultValue == nil ? "" : " = …") }.joined(separator: ", ") + ")"
+            diagnostics.append(Diagnostic(.argumentCount(name, expected: expected, given: given.count), at: expr.range,
+                                          hint: "it is declared `\(signature)`", notes: [.init(.firstDefined, at: binding.nameRange)]))
+            return nil
+        }
+        var arguments: [String: Bound] = [:]
+        var list: [Bound] = []
+        for (index, parameter) in parameters.enumerated() {
+            let kind = index < kinds.count ? kinds[index] : nil
+            let argument: Bound?
+            if index < given.count {
+                argument = bind(given[index], kind: kind, callee: (name, parameter.name))
+            } else if let fallback = parameter.defaultValue {
+                let outer = frame
+                frame = nil
+                argument = bind(fallback, kind: kind, callee: (name, parameter.name))
+                frame = outer
+            } else {
+                argument = nil
+            }
+            guard let argument else { return nil }
+            arguments[parameter.name] = argument
+            list.append(argument)
+        }
+        let key = name + "(" + list.map(\.key).joined(separator: ",") + ")"
+        if let done = expansions[key] {
+            diagnostics += done.diagnostics.map { moved($0, to: expr.range, body: name) }
+            return done.term
+        }
+        guard callDepth < maxCallDepth else {
+            diagnostics.append(Diagnostic(.callsTooDeep(limit: maxCallDepth), at: expr.range,
+                                          hint: "each call expands its body in place; call fewer `let`s inside one another"))
+            return nil
+        }
+        guard expansions.count < maxCallExpansions else {
+            diagnostics.append(Diagnostic(.expansionTooLarge(limit: maxCallExpansions), at: expr.range,
+                                          hint: "calls that pass a call to another double what they expand; repeat with `^ N` instead"))
+            return nil
+        }
+        let outer = frame
+        let before = diagnostics.count
+        frame = Frame(binding: name, arguments: arguments)
+        callDepth += 1
+        callSites.append(expr.range)
+        let term = lower(binding.value)
+        callSites.removeLast()
+        callDepth -= 1
+        frame = outer
+        // One mistake once at the call, though the body meets it twice (`in d ; … in d`).
+        var seen: Set<String> = []
+        let inside = diagnostics[before...].filter { seen.insert($0.id + "\u{0}" + $0.message).inserted }
+        diagnostics.removeSubrange(before...)
+        expansions[key] = Expansion(term: term, diagnostics: inside, arguments: list)
+        diagnostics += inside.map { moved($0, to: expr.range, body: name) }
+        return term
+    }
+
+    /// A diagnostic from inside the body of `body`, moved to the call at `range`, with a note where it was.
+    private func moved(_ diagnostic: Diagnostic, to range: SourceRange, body: String) -> Diagnostic {
+        var result = diagnostic
+        result.range = range
+        // The body it is in, and the innermost places: a long chain of calls would bury the rest.
+        result.notes = [Diagnostic.Note(.inBody(body), at: diagnostic.range)] + diagnostic.notes.prefix(2)
+        return result
+    }
+
+    /// What an argument stands for as a parameter of `kind` (any, when the body does not use it).
+    mutating func bind(_ argument: Expr, kind: ParameterKind?, callee: (name: String, parameter: String)) -> Bound? {
+        switch kind {
+        case .target?:
+            switch argument.kind {
+            case .name(let name):
+                if let bound = frame?.arguments[name] {
+                    switch bound {
+                    case .view, .allViews: return bound
+                    case .term, .value:
+                        report(argument, found: bound.article, expected: .target, callee: callee)
+                        return nil
+                    }
+                }
+                return .view(name)
+            case .value(.allViews):
+                return .allViews
+            case .value(let value):
+                report(argument, found: valueArticle(value), expected: .target, callee: callee)
+                return nil
+            default:
+                report(argument, found: ParameterKind.animation.article, expected: .target, callee: callee)
+                return nil
+            }
+        case .animation?:
+            if case .value(let value) = argument.kind {
+                report(argument, found: valueArticle(value), expected: .animation, callee: callee)
+                return nil
+            }
+            return lower(argument).map(Bound.term)
+        case let kind?:
+            return value(of: argument, expected: kind, callee: callee).map(Bound.value)
+        case nil:
+            if case .name(let name) = argument.kind {
+                if let bound = frame?.arguments[name] { return bound }
+                if let binding = resolved.bindings[name] {
+                    if namesValue(binding) { return valueOfBinding(name).map(Bound.value) }
+                    return lower(argument).map(Bound.term)
+                }
+                return .view(name)
+            }
+            if case .value(.allViews) = argument.kind { return .allViews }
+            if case .value = argument.kind { return value(of: argument, expected: nil, callee: callee).map(Bound.value) }
+            return lower(argument).map(Bound.term)
+        }
+    }
+
+    /// "a number", "a colour", … for a value written out.
+    func valueArticle(_ value: ValueExpr) -> String {
+        switch value {
+        case .plain(.number): return ParameterKind.number.article
+        case .plain(.color): return ParameterKind.color.article
+        case .plain(.point): return ParameterKind.point.article
+        case .duration: return ParameterKind.duration.article
+        case .easing: return ParameterKind.easing.article
+        case .allViews: return ParameterKind.target.article
+        }
     }
 
     /// The term of `expr`, or `nil` after reporting why not (or when it uses
     /// a binding that has no term).
     private mutating func lower(_ expr: Expr) -> Term? {
+        // A body nests as deep as the parser allows, and calls nest bodies in
+        // one another: bound the whole depth, so the stack cannot run out.
+        nesting += 1
+        defer { nesting -= 1 }
+        if nesting > maxExpandedNesting, callDepth > 0 {
+            diagnostics.append(Diagnostic(.nestingTooDeep(limit: maxExpandedNesting), at: callSites.last ?? expr.range,
+                                          hint: "the bodies of the calls here, written out, nest this deep; split them into several `let`s"))
+            return nil
+        }
         switch expr.kind {
         case .name(let name):
-            return terms[name]
+            if let bound = frame?.arguments[name] {
+                if case .term(let term) = bound { return term }
+                _ = wrongKind(name, bound.article, .animation, at: expr.range)
+                return nil
+            }
+            if let term = terms[name] { return term }
+            if let binding = resolved.bindings[name] {
+                if binding.parameters != nil {
+                    diagnostics.append(Diagnostic(.needsArguments(name), at: expr.range,
+                                                  hint: "call it with its arguments: `\(name)(…)`"))
+                } else if namesValue(binding), let value = valueOfBinding(name) {
+                    _ = wrongKind(name, value.kind.article, .animation, at: expr.range)
+                }
+            }
+            return nil
+        case .call(let name, let given):
+            return lowerCall(name, given, expr)
+        case .easedByName(let inner, let name, let range):
+            guard case .easing(let easing)? = lookUp(name, at: range, expected: .easing) else { return nil }
+            return lower(Expr(.eased(inner, easing, range), range: expr.range, modifier: expr.modifier))
+        case .value(let value):
+            diagnostics.append(Diagnostic(.expectedExpression(after: nil, found: .text(valueArticle(value))), at: expr.range))
+            return nil
         case .zero:
             return Term.zero
         case .one:
@@ -114,7 +616,8 @@ private struct Lowerer {
             guard let time = seconds(duration) else { return nil }
             return built(.wait, expr.range) { () throws(AnimationError) in try Term.wait(time) }
         case .tween(let tween):
-            return lowerTween(tween, range: expr.range)
+            guard needsSubstitution(tween) else { return lowerTween(tween, range: expr.range) }
+            return substituted(tween).flatMap { lowerTween($0, range: expr.range) }
         case .parallel(let parts):
             guard let terms = lowerAll(parts) else { return nil }
             return record(Term.parallel(terms), .parallel, expr.range)
@@ -129,10 +632,10 @@ private struct Lowerer {
             return built(.sequence, expr.range) { () throws(AnimationError) in try Term.sequence(terms) }
         case .power(let inner, let count), .repeated(let inner, let count):
             // The parser reported every count that is not valid.
-            guard let body = lower(inner), let n = count.value else { return nil }
+            guard let body = lower(inner), let n = whole(count) else { return nil }
             return built(.power, expr.range) { () throws(AnimationError) in try Term.power(body, n) }
         case .looped(let inner, let count):
-            guard let body = lower(inner), let n = count.value, finite(body, expr, "loop"), reversible(body, expr, "loop") else { return nil }
+            guard let body = lower(inner), let n = whole(count), finite(body, expr, "loop"), reversible(body, expr, "loop") else { return nil }
             let back = record(Term.reversed(body), .looped, expr.range)
             guard let there = built(.looped, expr.range, { () throws(AnimationError) in try Term.sequence([body, back]) }) else { return nil }
             return built(.looped, expr.range) { () throws(AnimationError) in try Term.power(there, n) }
@@ -476,6 +979,25 @@ private struct Lowerer {
 
     /// The exact length of a duration in seconds, or `nil` after reporting why not.
     private mutating func seconds(_ duration: Duration) -> Time? {
+        var duration = duration
+        if duration.number.formula != nil {
+            if let (name, range) = duration.number.bareName {
+                switch lookUp(name, at: range, expected: .duration) {
+                case .duration(let time)?: return time
+                case .number(let number)?: duration.number = Number(exact: number.exact, value: number.value, range: range)
+                default: return nil
+                }
+            } else {
+                guard let (folded, isDuration) = fold(duration.number, context: .duration) else { return nil }
+                if isDuration, duration.unit != .implicit {
+                    let name = duration.number.formula?.names.first?.0 ?? "…"
+                    diagnostics.append(Diagnostic(.nameKind(name, found: ParameterKind.duration.article, expected: ParameterKind.number.article),
+                                                  at: duration.range, hint: "a named duration carries its unit: leave out `\(duration.unit.rawValue)`"))
+                    return nil
+                }
+                duration.number = folded
+            }
+        }
         let number = duration.number
         guard number.value.isFinite else {
             diagnostics.append(Diagnostic(.notFiniteDuration, at: duration.range))
@@ -492,6 +1014,20 @@ private struct Lowerer {
             return nil
         }
         return time
+    }
+}
+
+extension Lowerer {
+    /// A count's value: as the parser checked it, or, written with names, folded and checked here.
+    mutating func whole(_ count: Count) -> Int? {
+        guard count.number.formula != nil else { return count.value }
+        guard let (number, _) = fold(count.number, context: .number) else { return nil }
+        if let n = Count.whole(number) { return n }
+        let text = formatNumber(number.value)
+        let kind: DiagnosticKind = number.value < 0 ? .negativeCount(text)
+            : number.value != number.value.rounded() ? .fractionalCount(text) : .countTooLarge(number.value)
+        diagnostics.append(Diagnostic(kind, at: count.range))
+        return nil
     }
 }
 

@@ -56,7 +56,7 @@ private struct Parts {
         var result = expr
         var height = 0
         switch expr.kind {
-        case .name, .zero, .one, .wait, .tween, .emit:
+        case .name, .zero, .one, .wait, .tween, .emit, .call, .easedByName, .value:
             return (expr, 1)
         case .parallel(let operands), .sequence(let operands):
             var cutOperands: [Expr] = []

@@ -76,6 +76,14 @@ public let maxParseDiagnostics = 100
 
 // MARK: - Parser
 
+extension Expr {
+    /// Whether it is a point written out (`(x, y)`).
+    var isPoint: Bool {
+        if case .value(.plain(.point)) = kind { return true }
+        return false
+    }
+}
+
 /// Unwinds to the start of the item after a syntax error (already reported).
 private struct SyntaxError: Error {}
 
@@ -110,10 +118,35 @@ private struct Parser {
     var reservedBindings: Set<String> = []
     /// Nesting of parentheses, unary minus and `compose(` being parsed.
     var depth = 0
+    /// Every name a `let` binds in the file (found before parsing): a name
+    /// among these where a number, a duration or an easing is written is a
+    /// named value.
+    var letNames: Set<String> = []
+    /// The parameters of the parameterised `let` whose body is being parsed,
+    /// by name, with their uses so far.
+    var parameters: [String: Int] = [:]
+    var parameterUses: [[ParameterUse]] = []
+    /// What a tween's values must be, for a parameter written as one: a
+    /// number (`grow`), a colour (`color`), a point (`move`), any (`animate`).
+    var stopKind: ParameterKind = .number
+    /// Whether names may stand in numbers here (not inside an easing's or a
+    /// colour's arguments, nor in an offset: those are read at once).
+    var namesAllowed = true
+    /// The number each `let` before here names, when it names a number
+    /// (`let lift = 12`, `let twice = lift * 2`): where a number is read at
+    /// once (an easing's or a colour's arguments, an offset, a `view`'s
+    /// initial value), such a name stands for it.
+    var constants: [String: Number] = [:]
     /// Where the text stops: just after the last token. A mistake found at
     /// the end of the file is reported here, on the last line of real text,
     /// rather than on the empty line after a final newline or comment.
     let endOfText: SourceRange
+
+    /// A copy of `parser` looking at token `index` (for looking ahead with its helpers).
+    init(copying parser: Parser, at index: Int) {
+        self = parser
+        current = min(index, tokens.count - 1)
+    }
 
     init(file: SourceFile, tokens: [Token]) {
         self.file = file
@@ -122,6 +155,9 @@ private struct Parser {
         self.tokens = tokens.last?.kind == .eof ? tokens : tokens + [end]
         let last = self.tokens.count >= 2 ? self.tokens[self.tokens.count - 2].range.end : 0
         endOfText = SourceRange(last, last)
+        for index in self.tokens.indices.dropLast() where isWord(self.tokens[index], "let") && self.tokens[index + 1].kind == .name {
+            letNames.insert(file.text(self.tokens[index + 1].range))
+        }
     }
 
     // MARK: Items
@@ -158,15 +194,224 @@ private struct Parser {
     mutating func binding() throws(SyntaxError) -> Binding {
         let keyword = advance()
         let (name, nameRange) = try declaredName(after: keyword, role: .binding)
+        defer {
+            parameters = [:]
+            parameterUses = []
+        }
         do {
-            try consume(.equals, after: "`let \(name)`", hint: "a binding is written `let NAME = EXPR`")
-            let value = try expression()
+            var declared: [Parameter]?
+            if check(.leftParen), onSameLine(nameRange, peek().range) { declared = try parameterList(of: name) }
+            try consume(.equals, after: declared == nil ? "`let \(name)`" : "the parameters",
+                        hint: "a binding is written `let NAME = EXPR`")
+            let value = declared == nil ? try valueOrExpression(ends: { $0.endsItem() }) : try expression()
             try endOfItem()
-            return Binding(name: name, nameRange: nameRange, value: value.expr, range: keyword.range.union(value.expr.range))
+            if var list = declared {
+                for index in list.indices { list[index].uses = parameterUses[index] }
+                declared = list
+            } else if case .value(.plain(.number(let number))) = value.expr.kind, constants[name] == nil {
+                var known = constants
+                let folded = number.formula.map { formula in
+                    formula.folded(&known) { constants, name, range in
+                        constants[name].map { Number(exact: $0.exact, value: $0.value, range: range) }
+                    } failed: { _, _ in }   // reported where it is used
+                } ?? number
+                if let folded, folded.value.isFinite { constants[name] = folded }
+            }
+            return Binding(name: name, nameRange: nameRange, parameters: declared, value: value.expr,
+                           range: keyword.range.union(value.expr.range))
         } catch {
             brokenBindings.insert(name)
             throw error
         }
+    }
+
+    /// `( P1 [= DEFAULT], … )` after a `let`'s name. A default is read in
+    /// the file's scope (no parameter is visible in it); once one parameter
+    /// has a default, every later one needs one.
+    mutating func parameterList(of binding: String) throws(SyntaxError) -> [Parameter] {
+        let open = advance()
+        var list: [Parameter] = []
+        var firstDefault: SourceRange?
+        while !check(.rightParen) {
+            if !list.isEmpty { try consume(.comma, after: "a parameter", hint: "separate parameters with commas: `let f(a, b) = …`") }
+            let token = peek()
+            guard token.kind == .name, !startsItem(token) else {
+                throw error(.expectedName(after: list.isEmpty ? "(" : ",", found: describe(token)), at: token,
+                            hint: "parameters are names: `let pulse(v, amount = 1.1) = …`")
+            }
+            advance()
+            let name = text(token)
+            checkBindableName(name, at: token.range, role: .parameter)
+            if let first = list.first(where: { $0.name == name }) {
+                report(.duplicateParameter(name), at: token.range, hint: "give each parameter its own name",
+                       notes: [.init(.firstDefined, at: first.range)])
+            }
+            var parameter = Parameter(name: name, range: token.range)
+            if match(.equals) {
+                let saved = parameters
+                parameters = [:]
+                parameter.defaultValue = try argument().expr
+                parameters = saved
+                if firstDefault == nil { firstDefault = token.range }
+            } else if let firstDefault {
+                report(.missingDefault(name), at: token.range,
+                       hint: "give `\(name)` a default too (`\(name) = …`), or move it before the parameters that have one",
+                       notes: [.init(.firstDefault, at: firstDefault)])
+            }
+            parameters[name] = parameters[name] ?? list.count
+            parameterUses.append([])
+            list.append(parameter)
+        }
+        _ = try closing(open)
+        return list
+    }
+
+    /// Records a use of `name` in a body, when it is a parameter.
+    mutating func noteUse(_ name: String, _ role: ParameterUse.Role, at range: SourceRange) {
+        guard let index = parameters[name] else { return }
+        parameterUses[index].append(ParameterUse(role, at: range))
+    }
+
+    /// Records the uses of parameters in a number: a name alone is of `bare`
+    /// kind, names in arithmetic are of `inArithmetic`.
+    mutating func noteUses(in number: Number, bare: ParameterKind, inArithmetic: ParameterKind = .number) {
+        guard let formula = number.formula else { return }
+        if let (name, range) = number.bareName { return noteUse(name, .kind(bare), at: range) }
+        for (name, range) in formula.names { noteUse(name, .kind(inArithmetic), at: range) }
+    }
+
+    /// Whether the item ends here (what follows a `let`'s right-hand side).
+    func endsItem() -> Bool {
+        check(.eof) || startsItem(peek()) || (check(.semicolon) && startsItem(peek(1)))
+    }
+
+    /// Whether `token` names a number a `let` before here gives (``constants``).
+    func isConstant(_ token: Token) -> Bool {
+        token.kind == .name && constants[text(token)] != nil
+    }
+
+    /// Whether `token` names a `let` or a parameter, and so may stand for a value.
+    func isValueName(_ token: Token) -> Bool {
+        guard token.kind == .name, namesAllowed, !isReserved(token) else { return false }
+        let word = text(token)
+        return letNames.contains(word) || parameters[word] != nil
+    }
+
+    /// A `let`'s right-hand side or an argument: a value (a number, a
+    /// duration, a point, a colour, an easing) or an animation. A number, a
+    /// colour or an easing written out is a value; a name alone is read as
+    /// what it names; parentheses or a name followed by arithmetic are a
+    /// number when they read as one up to the end (`ends`) and hold a number.
+    mutating func valueOrExpression(ends: (Parser) -> Bool) throws(SyntaxError) -> Parsed {
+        let token = peek()
+        let start = current
+        switch token.kind {
+        case .number, .minus, .color:
+            return try valueArgument(ends: ends)
+        case .name where isWord(token, "pi") || isWord(token, "tau") || startsEasingValue():
+            return try valueArgument(ends: ends)
+        case .name where colorFunctions.contains(text(token)) && peek(1).kind == .leftParen:
+            return try valueArgument(ends: ends)
+        case .name where ColorNames.color(named: text(token)) != nil && !letNames.contains(text(token))
+            && ends(Parser(copying: self, at: current + 1)):
+            // `let brand = rebeccapurple`: a colour, unless a `let` has that name.
+            return try valueArgument(ends: ends)
+        case .leftParen, .name:
+            // A number only if it reads as one to the end and holds a literal (`(lift * 2)`, `lift - 1`), else an animation.
+            if token.kind == .leftParen || (isValueName(token) && continuesNumber(at: 1)) {
+                var trial = self
+                if let parsed = try? trial.valueArgument(ends: ends), trial.diagnostics.count == diagnostics.count, ends(trial),
+                   token.kind == .name || parsed.expr.isPoint || (start..<trial.current).contains(where: { trial.tokens[$0].kind == .number }) {
+                    self = trial
+                    return parsed
+                }
+            }
+            return try expression()
+        default:
+            return try expression()
+        }
+    }
+
+    /// Whether an easing written out starts here (`cubic-bezier(`, `ease-out`, `snappy spring`, `spring`).
+    func startsEasingValue() -> Bool {
+        let word = text(peek())
+        if EasingNames.easing(named: word) != nil || EasingNames.parameterizedCurves.contains(word) { return true }
+        if EasingNames.functionalForms.contains(word) { return word == "spring" || peek(1).kind == .leftParen }
+        return EasingNames.springAdjectives.contains { $0.word == word } && isWord(peek(1), "spring")
+    }
+
+    /// A value written out: an easing, or a number (with a unit, a duration), a colour or a point.
+    mutating func valueArgument(ends: (Parser) -> Bool) throws(SyntaxError) -> Parsed {
+        let first = peek()
+        let value: ValueExpr
+        if first.kind == .name, startsEasingValue() {
+            let (easing, range) = try self.easing(high: nil)
+            value = .easing(easing, range)
+        } else {
+            let context = current > 0 ? describe(previous).description : "`=`"
+            let plain = try self.value(what: "a value", after: context)
+            if case .number(let number) = plain, let unit = durationUnit(peek()), onSameLine(number.range, peek().range) {
+                let unitToken = advance()
+                value = .duration(Duration(number: number, unit: unit, range: number.range.union(unitToken.range)))
+            } else {
+                value = .plain(plain)
+            }
+        }
+        guard ends(self) else { throw strayAfterExpression() }
+        return Parsed(expr: Expr(.value(value), range: value.range), height: 1)
+    }
+
+    /// The unit `token` spells, if it is one (`s`, `sec`, `seconds`, `ms`).
+    func durationUnit(_ token: Token) -> Duration.Unit? {
+        guard token.kind == .name else { return nil }
+        switch text(token) {
+        case "s", "sec", "seconds": return .seconds
+        case "ms": return .milliseconds
+        default: return nil
+        }
+    }
+
+    /// An argument of a call: a name alone (a view, a `let`, a parameter, a
+    /// colour or an easing: the callee's parameter says which), `all views`,
+    /// a value, or an animation.
+    mutating func argument() throws(SyntaxError) -> Parsed {
+        let token = peek()
+        let argumentEnds = { (parser: Parser) in parser.check(.comma) || parser.check(.rightParen) }
+        if isWord(token, "all") {
+            let all = advance()
+            let range = checkWord("views") ? all.range.union(advance().range) : all.range
+            return Parsed(expr: Expr(.value(.allViews(range)), range: range), height: 1)
+        }
+        if token.kind == .name, !isReserved(token), argumentEnds(Parser(copying: self, at: current + 1)) {
+            advance()
+            return Parsed(expr: Expr(.name(text(token)), range: token.range), height: 1)
+        }
+        return try valueOrExpression(ends: argumentEnds)
+    }
+
+    /// `NAME(A1, A2, …)`, the name being here.
+    mutating func call() throws(SyntaxError) -> Parsed {
+        let nameToken = advance()
+        let name = text(nameToken)
+        let open = advance()
+        try enterNesting(at: open)
+        defer { depth -= 1 }
+        var arguments: [Expr] = []
+        var height = 1
+        while !check(.rightParen) {
+            if !arguments.isEmpty {
+                try consume(.comma, after: "an argument", hint: "separate arguments with commas: `\(name)(a, b)`")
+            }
+            let parsed = try argument()
+            if case .name(let word) = parsed.expr.kind {
+                noteUse(word, .argument(callee: name, index: arguments.count), at: parsed.expr.range)
+            }
+            arguments.append(parsed.expr)
+            height = max(height, parsed.height + 1)
+        }
+        let close = try closing(open)
+        guard height <= maxExpressionNesting else { throw nestingTooDeep(at: nameToken) }
+        return Parsed(expr: Expr(.call(name, arguments), range: nameToken.range.union(close.range), modifier: nameToken.range), height: height)
     }
 
     mutating func viewDeclaration() throws(SyntaxError) -> ViewDeclaration {
@@ -174,6 +419,9 @@ private struct Parser {
         let (name, nameRange) = try declaredName(after: keyword, role: .view)
         var initials: [ViewDeclaration.Initial] = []
         var range = keyword.range.union(nameRange)
+        // Initial values are read before any `let` is: written out, not named.
+        namesAllowed = false
+        defer { namesAllowed = true }
         while peek().kind == .name, !isReserved(peek()) {
             let property = advance()
             let propertyName = text(property)
@@ -204,8 +452,25 @@ private struct Parser {
         if reservedWords.contains(name) {
             report(.reservedName(name, role: role), at: token.range, hint: "choose another name, such as `\(name)_`")
             if isWord(keyword, "let") { reservedBindings.insert(name) }
+        } else if role == .binding {
+            checkBindableName(name, at: token.range, role: role)
         }
         return (name, token.range)
+    }
+
+    /// A `let` or a parameter may not take a reserved word or an easing's name
+    /// (`with snappy` must keep meaning the easing).
+    mutating func checkBindableName(_ name: String, at range: SourceRange, role: DiagnosticKind.NameRole) {
+        if reservedWords.contains(name) {
+            if role == .parameter { report(.reservedName(name, role: role), at: range, hint: "choose another name, such as `\(name)_`") }
+            return
+        }
+        let easing = EasingNames.easing(named: name) != nil || EasingNames.parameterizedCurves.contains(name)
+            || EasingNames.functionalForms.contains(name) || EasingNames.springAdjectives.contains { $0.word == name }
+        if easing {
+            report(.easingName(name, role: role), at: range,
+                   hint: "`with \(name)` must keep meaning the easing; choose another name, such as `my-\(name)`")
+        }
     }
 
     /// After a binding's expression: the next item, the end of the file, or a
@@ -325,6 +590,15 @@ private struct Parser {
                 result = try wrap(.retimed(result.expr, duration), around: result, through: duration.range, at: token)
             case "with":
                 advance()
+                let skip = isWord(peek(), "a") || isWord(peek(), "an") ? 1 : 0
+                let named = peek(skip)
+                if isValueName(named), !Parser(copying: self, at: current + skip).startsEasingValue() {
+                    for _ in 0..<skip { advance() }
+                    advance()
+                    noteUse(text(named), .kind(.easing), at: named.range)
+                    result = try wrap(.easedByName(result.expr, text(named), named.range), around: result, through: named.range, at: token)
+                    continue
+                }
                 let (easing, range) = try easingClause()
                 result = try wrap(.eased(result.expr, easing, range), around: result, through: range, at: token)
             default:
@@ -338,7 +612,7 @@ private struct Parser {
     mutating func loopCount(after looped: Token) throws(SyntaxError) -> Count {
         if checkWord("once") { return Count(1, range: advance().range) }
         if checkWord("twice") { return Count(2, range: advance().range) }
-        guard startsNumber(peek()) else {
+        guard startsNumber(peek()) || (isValueName(peek()) && isWord(peek(1), "times")) else {
             // A word on the same line that was meant as the count: `looped forever`, `looped thrice`.
             let token = peek()
             if token.kind == .name, onSameLine(looped, token), !isReserved(token) {
@@ -360,7 +634,7 @@ private struct Parser {
         if checkWord("once") { return Count(1, range: advance().range) }
         if checkWord("twice") { return Count(2, range: advance().range) }
         let token = peek()
-        guard startsNumber(token) else {
+        guard startsNumber(token) || (isValueName(token) && isWord(peek(1), "times")) else {
             var hint = "write `repeated 3 times`, `repeated once`, `repeated twice` or `repeated forever`"
             if token.kind == .name, let match = closestMatch(to: text(token), in: ["once", "twice", "forever"]) {
                 hint = didYouMean(match)
@@ -408,6 +682,7 @@ private struct Parser {
                             hint: "an event is named by a plain name: `emit landed`")
             default:
                 if isReserved(token), !reservedBindings.contains(word) { throw expectedAnimation(found: token) }
+                if peek(1).kind == .leftParen, onSameLine(token, peek(1)) { return try call() }
                 if let tweens = try tweenIfPresent() {
                     // `fadeIn a, b and c` is `fadeIn a || fadeIn b || fadeIn c`.
                     guard tweens.count > 1, let first = tweens.first, let last = tweens.last else {
@@ -418,6 +693,7 @@ private struct Parser {
                 }
                 if looksLikeTween(at: token) { throw unknownVerb(token) }
                 advance()
+                noteUse(word, .kind(.animation), at: token.range)
                 return Parsed(expr: Expr(.name(word), range: token.range), height: 1)
             }
         case .number, .rightParen, .comma, .dot, .equals, .semicolon, .star, .plus, .minus, .slash, .caret, .percent,
@@ -511,6 +787,7 @@ private struct Parser {
         let targets = self.targets()
         let source = file
         let takesProperty = verb == .shrink || verb == .grow || verb == .scale
+        stopKind = verb == .color ? .color : verb == .move ? .point : .number
         let values = try tweenValues(after: "`\(source.text(start.range)) \(source.text(targets[0].range))`", takesProperty: takesProperty,
                                      colours: verb == .color,
                                      usage: "a tween is written `\(source.text(start.range)) V from \(takesProperty ? "[PROP] " : "")A to B`, "
@@ -562,6 +839,7 @@ private struct Parser {
             targets.append(PropertyTarget(view: view, range: viewToken.range, property: text(propertyToken)))
         } while continuesTargetList()
         let first = targets[0]
+        stopKind = .value
         let values = try tweenValues(after: "`animate \(first.view).\(first.property)`", takesProperty: false,
                                      usage: "write `animate \(first.view).\(first.property) from A to B`, or from where it is: "
                                          + "`animate \(first.view).\(first.property) to B` or `… by D`")
@@ -594,6 +872,7 @@ private struct Parser {
             if checkWord("views") { return .allViews(token.range.union(advance().range)) }
             return .allViews(token.range)
         }
+        noteUse(text(token), .kind(.target), at: token.range)
         return .view(text(token), token.range)
     }
 
@@ -621,7 +900,10 @@ private struct Parser {
             try consumeWord("from", after: context(), hint: usage())
         }
         // `grow ball from radius 30 to 60`: a name before a number is the property.
-        if takesProperty, peek().kind == .name, !isReserved(peek()), startsNumber(peek(1)) {
+        // (So is a name before a named value: `from radius lift`. A named value followed by
+        // a number reads as a property too, as it always did: write `from (lift - 1)`.)
+        if takesProperty, peek().kind == .name, !isReserved(peek()),
+           startsNumber(peek(1)) || (isValueName(peek(1)) && !isValueName(peek())) {
             values.property = text(advance())
         }
         if let relative {
@@ -636,6 +918,8 @@ private struct Parser {
                 var keyframe = Keyframe(value: value, range: value.range)
                 if checkWord("at") {
                     advance()
+                    namesAllowed = false
+                    defer { namesAllowed = true }
                     let offset = settled(try number(what: "an offset", after: "`at`"))
                     let percent = try consume(.percent, after: "the offset", hint: "offsets are percentages: `at 40%`")
                     keyframe.offset = offset
@@ -678,11 +962,22 @@ private struct Parser {
             return .color(ColorSyntax(color, range: token.range))
         case .name where colorFunctions.contains(text(token)) && peek(1).kind == .leftParen:
             return .color(try colorFunction())
+        case .name where isValueName(token) && ColorNames.color(named: text(token)) == nil:
+            let number = settled(try arithmetic(grouped: false))
+            noteUses(in: number, bare: stopKind)
+            return .number(number)
         case .name where !isWord(token, "pi") && !isWord(token, "tau"):
             let word = text(token)
             if let color = ColorNames.color(named: word) {
                 advance()
                 return .color(ColorSyntax(color, range: token.range))
+            }
+            if constants[word] != nil {
+                return .number(settled(try arithmetic(grouped: false)))
+            }
+            if letNames.contains(word) {
+                throw error(.expectedNumber(what: what, after: context(), found: describe(token)), at: token,
+                            hint: "here a named value must be a number named before: `\(word)` is not")
             }
             if let match = closestMatch(to: word, in: ColorNames.allNames), !reservedWords.contains(word) {
                 advance()
@@ -705,9 +1000,13 @@ private struct Parser {
             try consume(.comma, after: "the x", hint: "a point is written `(x, y)`")
             let y = settled(try number(what: "a y", after: "`,`", grouped: true))
             let close = try closing(open)
+            noteUses(in: x, bare: .number)
+            noteUses(in: y, bare: .number)
             return .point(x: x, y: y, range: open.range.union(close.range))
         default:
-            return .number(settled(try number(what: what, after: context())))
+            let number = settled(try number(what: what, after: context()))
+            noteUses(in: number, bare: .number)
+            return .number(number)
         }
     }
 
@@ -756,6 +1055,9 @@ private struct Parser {
         let name = advance()
         let word = text(name)
         let hsl = word.hasPrefix("hsl")
+        let allowed = namesAllowed
+        namesAllowed = false
+        defer { namesAllowed = allowed }
         advance()  // the `(`
         var parts: [(number: Number, percent: Bool, range: SourceRange)] = []
         var separatedByCommas: Bool?
@@ -774,7 +1076,7 @@ private struct Parser {
                     separatedByCommas = false
                 }
             }
-            guard parts.count < 4, startsNumber(peek()) else {
+            guard parts.count < 4, startsNumber(peek()) || isConstant(peek()) else {
                 throw error(.expectedNumber(what: "a channel", after: "`\(word)(`", found: describe(peek())), at: peek(), hint: usage)
             }
             // One factor per channel: `rgb(1 -2 3)` has three channels and `/` separates the alpha.
@@ -859,6 +1161,7 @@ private struct Parser {
     /// duration = number [ "s" | "sec" | "seconds" | "ms" ] ;
     mutating func duration(after context: @autoclosure () -> String) throws(SyntaxError) -> Duration {
         let value = try number(what: "a duration", after: context())
+        noteUses(in: value, bare: .duration, inArithmetic: .duration)
         var unit = Duration.Unit.implicit
         var range = value.range
         let token = peek()
@@ -912,9 +1215,10 @@ private struct Parser {
     /// reported, so later stages read `value` and report nothing.
     mutating func count(after context: @autoclosure () -> String) throws(SyntaxError) -> Count {
         let value = try number(what: "a count", after: context())
+        noteUses(in: value, bare: .number)
         let count = Count(number: settled(value), range: value.range)
         // A number that is not finite was reported already (and settled to 0).
-        if value.value.isFinite, count.value == nil {
+        if value.formula == nil, value.value.isFinite, count.value == nil {
             report(invalidCount(value), at: value.range)
         }
         return count
@@ -943,8 +1247,13 @@ private struct Parser {
     /// arguments) treat every `+ - * /` as arithmetic.
     mutating func number(what: String, after context: @autoclosure () -> String, grouped: Bool = false) throws(SyntaxError) -> Number {
         let token = peek()
-        guard startsNumber(token) else {
-            throw error(.expectedNumber(what: what, after: context(), found: describe(token)), at: token)
+        guard startsNumber(token) || isValueName(token) || isConstant(token) else {
+            var hint: String?
+            if token.kind == .name, !namesAllowed, letNames.contains(text(token)) || parameters[text(token)] != nil {
+                hint = "inside an easing's or a colour's arguments, in an offset or a `view`, a name must be a number named before it; "
+                    + "`\(text(token))` is not"
+            }
+            throw error(.expectedNumber(what: what, after: context(), found: describe(token)), at: token, hint: hint)
         }
         return try arithmetic(grouped: grouped)
     }
@@ -995,6 +1304,13 @@ private struct Parser {
             advance()
             let value = isWord(token, "pi") ? Double.pi : 2 * Double.pi
             return Number(exact: nil, value: value, mentionsPi: true, range: token.range)
+        case .name where isValueName(token):
+            advance()
+            return Number(formula: .name(text(token), token.range))
+        case .name where constants[text(token)] != nil:
+            advance()
+            guard let known = constants[text(token)] else { return literal(token) }
+            return Number(exact: known.exact, value: known.value, range: token.range)
         default:
             throw error(.expectedNumber(what: "a number", after: describe(previous).description, found: describe(token)), at: token)
         }
@@ -1003,20 +1319,25 @@ private struct Parser {
     /// A number as the tree stores it: one already reported as not finite
     /// becomes 0, so later stages do not report the same mistake again.
     func settled(_ value: Number) -> Number {
-        value.value.isFinite ? value : Number(exact: .zero, value: 0, range: value.range)
+        value.value.isFinite || value.formula != nil ? value : Number(exact: .zero, value: 0, range: value.range)
     }
 
     /// THE CONTINUATION RULE: in a clause, `/` always continues a number, `-`
     /// when a number, `pi`, `tau`, `-` or `(` follows, and `*` and `+` only
     /// when a number, `pi`, `tau` or `-` follows (so `fadeIn v * x` is a sequence).
     func continuesNumber(grouped: Bool) -> Bool {
-        if grouped { return true }
-        let next = peek(1)
-        switch peek().kind {
+        grouped || continuesNumber(at: 0)
+    }
+
+    /// Whether the operator `offset` tokens ahead continues a number in a clause
+    /// (a `-` followed by a named value does: `lift - 2`, `top - lift`).
+    func continuesNumber(at offset: Int) -> Bool {
+        let next = peek(offset + 1)
+        switch peek(offset).kind {
         case .slash:
             return true
         case .minus:
-            return startsNumber(next)
+            return startsNumber(next) || isValueName(next)
         case .star, .plus:
             return next.kind == .number || next.kind == .minus || isWord(next, "pi") || isWord(next, "tau")
         case .name, .number, .leftParen, .rightParen, .comma, .dot, .equals, .semicolon, .caret, .parallel, .percent, .color,
@@ -1038,49 +1359,30 @@ private struct Parser {
 
     func negate(_ operand: Number, from minus: Token) -> Number {
         let range = minus.range.union(operand.range)
-        guard operand.value.isFinite else { return Number(exact: nil, value: .nan, range: range) }
-        let exact = try? operand.exact?.negated()
-        let value = exact.flatMap(correctlyRounded) ?? -operand.value
-        return Number(exact: exact, value: value, mentionsPi: operand.mentionsPi, range: range)
+        if let formula = operand.formula { return Number(formula: .negated(formula, range)) }
+        return negatedNumber(operand, range: range)
     }
 
     /// `left op right`, exactly while both sides are exact and nothing overflows.
     mutating func combine(_ left: Number, _ op: Token, _ right: Number) -> Number {
         let range = left.range.union(right.range)
-        let mentionsPi = left.mentionsPi || right.mentionsPi
-        // A side that is not finite was already reported: stay quiet.
-        guard left.value.isFinite, right.value.isFinite else {
-            return Number(exact: nil, value: .nan, mentionsPi: mentionsPi, range: range)
+        let symbol: ArithmeticOperator = op.kind == .plus ? .plus : op.kind == .minus ? .minus : op.kind == .star ? .times : .divided
+        if left.formula != nil || right.formula != nil {
+            var result = Number(formula: .binary(symbol, left.formula ?? .literal(left), right.formula ?? .literal(right), range))
+            result.mentionsPi = left.mentionsPi || right.mentionsPi
+            return result
         }
-        if op.kind == .slash, right.value == 0 || right.exact?.isZero == true {
+        switch combineNumbers(left, symbol, right, range: range) {
+        case .number(let number):
+            return number
+        case .divisionByZero:
             report(.divisionByZero(file.text(range)), at: range)
-            return Number(exact: nil, value: .nan, mentionsPi: mentionsPi, range: range)
-        }
-        var exact: Time?
-        if let a = left.exact, let b = right.exact {
-            switch op.kind {
-            case .plus: exact = try? a.adding(b)
-            case .minus: exact = try? a.subtracting(b)
-            case .star: exact = try? a.multiplied(by: b)
-            default: exact = try? a.divided(by: b)
-            }
-        }
-        let value: Double
-        if let exact, let rounded = correctlyRounded(exact) {
-            value = rounded
-        } else {
-            switch op.kind {
-            case .plus: value = left.value + right.value
-            case .minus: value = left.value - right.value
-            case .star: value = left.value * right.value
-            default: value = left.value / right.value
-            }
-        }
-        guard value.isFinite else {
+        case .notFinite:
             report(.notFiniteNumber(file.text(range)), at: range, hint: "numbers must be finite; the largest is about 1.8e308")
-            return Number(exact: nil, value: .nan, mentionsPi: mentionsPi, range: range)
+        case .quietlyNotFinite:
+            break
         }
-        return Number(exact: exact, value: value, mentionsPi: mentionsPi, range: range)
+        return Number(exact: nil, value: .nan, mentionsPi: left.mentionsPi || right.mentionsPi, range: range)
     }
 
     // MARK: Easings
@@ -1096,6 +1398,9 @@ private struct Parser {
     /// easing = easing-name [ "(" number ")" ] | "cubic-bezier" "(" … ")" | "steps" "(" … ")" | "compose" "(" easing "," easing ")"
     ///        | [ "smooth" | "snappy" | "bouncy" ] "spring" | "spring" "(" spring-parameters ")" ;
     mutating func easing(high: Token?) throws(SyntaxError) -> (Easing, SourceRange) {
+        let allowed = namesAllowed
+        namesAllowed = false
+        defer { namesAllowed = allowed }
         let token = peek()
         guard token.kind == .name, !isReserved(token) else {
             throw error(.expectedEasing(after: describe(previous).description, found: describe(token)), at: token,
@@ -1218,7 +1523,7 @@ private struct Parser {
             }
             advance()
             let name = text(nameToken)
-            guard startsNumber(peek()) else {
+            guard startsNumber(peek()) || isConstant(peek()) else {
                 throw error(.expectedNumber(what: "a value", after: "`\(name)`", found: describe(peek())), at: peek(),
                             hint: "write each parameter as a name and a number, as in `spring(stiffness 200, damping 12)`")
             }
@@ -1702,6 +2007,54 @@ private struct Parser {
             return .punctuation(token.kind)
         }
     }
+}
+
+/// What `+ - * /` of two numbers gives.
+enum ArithmeticOutcome {
+    case number(Number)
+    case divisionByZero
+    case notFinite
+    /// A side was not finite already (and was reported then).
+    case quietlyNotFinite
+}
+
+/// `left op right`, exactly while both sides are exact and nothing
+/// overflows: the one arithmetic of numbers, for the parser's literals and
+/// for the lowering's named values.
+func combineNumbers(_ left: Number, _ op: ArithmeticOperator, _ right: Number, range: SourceRange) -> ArithmeticOutcome {
+    let mentionsPi = left.mentionsPi || right.mentionsPi
+    guard left.value.isFinite, right.value.isFinite else { return .quietlyNotFinite }
+    if op == .divided, right.value == 0 || right.exact?.isZero == true { return .divisionByZero }
+    var exact: Time?
+    if let a = left.exact, let b = right.exact {
+        switch op {
+        case .plus: exact = try? a.adding(b)
+        case .minus: exact = try? a.subtracting(b)
+        case .times: exact = try? a.multiplied(by: b)
+        case .divided: exact = try? a.divided(by: b)
+        }
+    }
+    let value: Double
+    if let exact, let rounded = correctlyRounded(exact) {
+        value = rounded
+    } else {
+        switch op {
+        case .plus: value = left.value + right.value
+        case .minus: value = left.value - right.value
+        case .times: value = left.value * right.value
+        case .divided: value = left.value / right.value
+        }
+    }
+    guard value.isFinite else { return .notFinite }
+    return .number(Number(exact: exact, value: value, mentionsPi: mentionsPi, range: range))
+}
+
+/// `-operand`, exactly when it is exact.
+func negatedNumber(_ operand: Number, range: SourceRange) -> Number {
+    guard operand.value.isFinite else { return Number(exact: nil, value: .nan, range: range) }
+    let exact = try? operand.exact?.negated()
+    let value = exact.flatMap(correctlyRounded) ?? -operand.value
+    return Number(exact: exact, value: value, mentionsPi: operand.mentionsPi, range: range)
 }
 
 /// The exact value as a `Double`, correctly rounded, when both parts fit in 53 bits.

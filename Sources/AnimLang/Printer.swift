@@ -72,7 +72,10 @@ private struct Printer {
     }
 
     func binding(_ binding: Binding) -> String {
-        let head = "let \(binding.name) ="
+        let parameters = binding.parameters.map { list in
+            "(" + list.map { $0.name + ($0.defaultValue.map { " = " + flat($0, depth: 1) } ?? "") }.joined(separator: ", ") + ")"
+        }
+        let head = "let \(binding.name)\(parameters ?? "") ="
         if let flat = flatIfFits(binding.value, depth: 1, room: width - head.utf8.count - 1) { return head + " " + flat }
         if let flat = flatIfFits(binding.value, depth: 1, room: width - 2) { return head + "\n  " + flat }
         return head + "\n  " + layout(binding.value, indent: 2, column: 2, depth: 1)
@@ -93,13 +96,13 @@ private struct Printer {
             return chain(operands, separator: ";", parent: .sequence, indent: indent, column: column, depth: depth)
         case .power(let operand, _), .reversed(let operand), .looped(let operand, _), .repeated(let operand, _),
              .delayed(let operand, _), .retimed(let operand, _), .eased(let operand, _, _), .staggered(let operand, _, _),
-             .forever(let operand, _):
+             .forever(let operand, _), .easedByName(let operand, _, _):
             let suffix = self.suffix(expr)
             if precedence(operand) <= .power {
                 return block(operand, indent: indent, depth: depth + 1) + suffix
             }
             return layout(operand, indent: indent, column: column, depth: depth + 1) + suffix
-        case .name, .zero, .one, .wait, .tween, .emit, .parallel, .sequence:
+        case .name, .zero, .one, .wait, .tween, .emit, .parallel, .sequence, .call, .value:
             return flat(expr, depth: depth)
         }
     }
@@ -161,13 +164,22 @@ private struct Printer {
             out += self.tween(tween)
         case .emit(let name):
             out += "emit " + name
+        case .value(let value):
+            out += self.value(value)
+        case .call(let name, let arguments):
+            out += name + "("
+            for (index, argument) in arguments.enumerated() {
+                if index > 0 { out += ", " }
+                guard writeFlat(argument, depth: depth + 1, into: &out, limit: limit) else { return false }
+            }
+            out += ")"
         case .parallel(let operands):
             return writeNary(operands, separator: " || ", parent: .parallel, empty: "zero", depth: depth, into: &out, limit: limit)
         case .sequence(let operands):
             return writeNary(operands, separator: " ; ", parent: .sequence, empty: "one", depth: depth, into: &out, limit: limit)
         case .power(let operand, _), .reversed(let operand), .looped(let operand, _), .repeated(let operand, _),
              .delayed(let operand, _), .retimed(let operand, _), .eased(let operand, _, _), .staggered(let operand, _, _),
-             .forever(let operand, _):
+             .forever(let operand, _), .easedByName(let operand, _, _):
             let parenthesized = precedence(operand) <= .power
             if parenthesized { out += "(" }
             guard writeFlat(operand, depth: depth + 1, into: &out, limit: limit) else { return false }
@@ -209,7 +221,8 @@ private struct Printer {
         case .eased(_, let easing, _): return " with \(EasingNames.spelling(of: easing))"
         case .staggered(_, let duration, let backwards): return " staggered by " + self.duration(duration) + (backwards ? " backwards" : "")
         case .forever(_, let looped): return looped ? " looped forever" : " repeated forever"
-        case .name, .zero, .one, .wait, .tween, .emit, .parallel, .sequence: return ""
+        case .easedByName(_, let name, _): return " with \(name)"
+        case .name, .zero, .one, .wait, .tween, .emit, .parallel, .sequence, .call, .value: return ""
         }
     }
 
@@ -248,6 +261,16 @@ private struct Printer {
     }
 
     /// A number, a colour in its canonical spelling, or a point `(x, y)`.
+    /// A value written out (a `let`'s right-hand side, an argument).
+    func value(_ value: ValueExpr) -> String {
+        switch value {
+        case .plain(let plain): return self.value(plain)
+        case .duration(let duration): return self.duration(duration)
+        case .easing(let easing, _): return EasingNames.spelling(of: easing)
+        case .allViews: return "all views"
+        }
+    }
+
     func value(_ value: ValueSyntax) -> String {
         switch value {
         case .number(let number): return self.number(number)
@@ -261,6 +284,7 @@ private struct Printer {
     /// Exact numbers as decimals (`0.25`) or fractions (`1/3`), others in
     /// shortest round-trip form; always text that parses back to the same value.
     func number(_ value: Number) -> String {
+        if let formula = value.formula { return self.formula(formula) }
         if let exact = value.exact ?? Time(seconds: value.value), let text = exactText(exact, matching: value.value) {
             return text
         }
@@ -270,11 +294,25 @@ private struct Printer {
     /// Every duration in seconds: exact ones exactly (`2s`, `0.5s`, `1/3s`),
     /// others as the nearest `Double` number of seconds.
     func duration(_ duration: Duration) -> String {
+        if duration.number.formula != nil {
+            return number(duration.number) + (duration.unit == .implicit ? "" : " " + duration.unit.rawValue)
+        }
         if let seconds = duration.exactSeconds, let text = exactText(seconds, matching: nil) { return text + "s" }
         if duration.unit == .milliseconds {
             return number(Number(exact: nil, value: duration.approximateSeconds)) + "s"
         }
         return number(duration.number) + "s"
+    }
+
+    /// A number written with names, every operation in parentheses (so `*`
+    /// and `+` read as arithmetic wherever it stands).
+    func formula(_ formula: Formula) -> String {
+        switch formula {
+        case .literal(let number): return self.number(number)
+        case .name(let name, _): return name
+        case .negated(let inner, _): return "-" + self.formula(inner)
+        case .binary(let op, let left, let right, _): return "(" + self.formula(left) + " \(op.rawValue) " + self.formula(right) + ")"
+        }
     }
 
     /// The decimal or fraction spelling of `value` that the parser reads back
@@ -329,6 +367,13 @@ private struct Printer {
             out += treeLabel(tween) + "\n"
         case .emit(let name):
             out += "emit \(name)\n"
+        case .value(let value):
+            out += "value \(self.value(value))\n"
+        case .call(let name, let arguments):
+            out += "call \(name)\n"
+            for argument in arguments {
+                tree(argument, level: level + 1, into: &out)
+            }
         case .parallel(let operands), .sequence(let operands):
             if case .parallel = expr.kind { out += "parallel\n" } else { out += "sequence\n" }
             for operand in operands {
@@ -336,7 +381,7 @@ private struct Printer {
             }
         case .power(let operand, _), .reversed(let operand), .looped(let operand, _), .repeated(let operand, _),
              .delayed(let operand, _), .retimed(let operand, _), .eased(let operand, _, _), .staggered(let operand, _, _),
-             .forever(let operand, _):
+             .forever(let operand, _), .easedByName(let operand, _, _):
             out += String(suffix(expr).dropFirst()) + "\n"
             tree(operand, level: level + 1, into: &out)
         }
@@ -369,8 +414,8 @@ private struct Printer {
                 guard let only = operands.first else { return .primary }
                 expr = only
             case .power: return .power
-            case .reversed, .looped, .repeated, .delayed, .retimed, .eased, .staggered, .forever: return .postfix
-            case .name, .zero, .one, .wait, .tween, .emit: return .primary
+            case .reversed, .looped, .repeated, .delayed, .retimed, .eased, .staggered, .forever, .easedByName: return .postfix
+            case .name, .zero, .one, .wait, .tween, .emit, .call, .value: return .primary
             }
         }
     }

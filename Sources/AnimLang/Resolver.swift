@@ -40,6 +40,9 @@ public struct ResolvedProgram: Sendable {
     public let diagnostics: [Diagnostic]
     /// Whether some binding's expression says `all views`.
     let mentionsAllViews: Bool
+    /// The kind of each parameter of each parameterised `let`, as its body
+    /// uses it (`nil`: unused, or used only in a way that went wrong).
+    public let parameterKinds: [String: [ParameterKind?]]
 
     /// The binding `eval` samples: `name`, or else the last `let` in the file.
     public func target(named name: String?) -> Binding? {
@@ -59,7 +62,7 @@ public struct ResolvedProgram: Sendable {
         guard mentionsAllViews else { return nil }
         var uses: [String: BindingUses] = [:]
         for binding in program.bindings where bindings[binding.name]?.range == binding.range {
-            uses[binding.name] = BindingUses(of: binding.value)
+            uses[binding.name] = BindingUses(of: binding, kinds: parameterKinds)
         }
         var reachable: Set<String> = [target.name]
         var stack = [target.name]
@@ -103,35 +106,89 @@ public struct ResolvedProgram: Sendable {
     }
 }
 
-/// What one expression names: other bindings (in source order), views
-/// (each where a tween first names it), and `all views`.
+/// What one binding names: other bindings (in source order; `let`s called
+/// too, and each call's), views (each where a tween first names it, or a
+/// call gives it as a view argument: parameters are not views), and `all
+/// views`.
 struct BindingUses {
     var names: [(String, SourceRange)] = []
     var views: [(name: String, range: SourceRange)] = []
     var allViews: [SourceRange] = []
+    /// Names given alone as arguments that are not views: a `let`, or a
+    /// colour or easing name (the lowering tells).
+    var arguments: [(String, SourceRange)] = []
 
-    init(of expr: Expr) {
+    /// `kinds`: the parameters' kinds of the `let`s called, which say which
+    /// arguments are views (none while they are not known yet).
+    init(of binding: Binding, kinds: [String: [ParameterKind?]] = [:]) {
+        let parameters = Set((binding.parameters ?? []).map(\.name))
         var seen: Set<String> = []
-        var stack = [expr]
-        while let node = stack.popLast() {
+        // Each node with the call it is an argument of, when it is one.
+        var stack: [(Expr, argumentOf: (String, Int)?)] = [(binding.value, nil)]
+        for parameter in (binding.parameters ?? []).reversed() {
+            if let value = parameter.defaultValue { stack.append((value, nil)) }
+        }
+        while let (node, argumentOf) = stack.popLast() {
             switch node.kind {
             case .name(let name):
-                names.append((name, node.range))
-            case .zero, .one, .wait, .emit:
+                guard !parameters.contains(name) else { break }
+                guard let (callee, index) = argumentOf else {
+                    names.append((name, node.range))
+                    break
+                }
+                if let kind = kinds[callee], index < kind.count, kind[index] == .target {
+                    if seen.insert(name).inserted { views.append((name, node.range)) }
+                } else {
+                    arguments.append((name, node.range))
+                }
+            case .zero, .one, .emit:
                 break
+            case .wait(let duration):
+                named(in: duration.number)
+            case .value(.allViews(let range)):
+                allViews.append(range)
+            case .value(.plain(let value)):
+                named(in: value)
+            case .value(.duration(let duration)):
+                named(in: duration.number)
+            case .value(.easing):
+                break
+            case .call(let callee, let given):
+                names.append((callee, node.modifier == .none ? node.range : node.modifier))
+                for (index, argument) in given.enumerated().reversed() { stack.append((argument, (callee, index))) }
+            case .easedByName(let inner, let name, let range):
+                if !parameters.contains(name) { arguments.append((name, range)) }
+                stack.append((inner, nil))
             case .tween(let tween):
+                for index in 0..<(tween.stopCount ?? 0) { named(in: tween.stop(index).value) }
                 switch tween.target {
                 case .view(let name, let range):
-                    if seen.insert(name).inserted { views.append((name, range)) }
+                    if !parameters.contains(name), seen.insert(name).inserted { views.append((name, range)) }
                 case .allViews(let range):
                     allViews.append(range)
                 }
             case .parallel(let parts), .sequence(let parts):
-                stack.append(contentsOf: parts.reversed())   // popped in source order
-            case .power(let inner, _), .reversed(let inner), .looped(let inner, _), .repeated(let inner, _),
-                 .delayed(let inner, _), .retimed(let inner, _), .eased(let inner, _, _), .staggered(let inner, _, _),
-                 .forever(let inner, _):
-                stack.append(inner)
+                stack.append(contentsOf: parts.reversed().map { ($0, nil) })   // popped in source order
+            case .power(let inner, let count), .looped(let inner, let count), .repeated(let inner, let count):
+                named(in: count.number)
+                stack.append((inner, nil))
+            case .delayed(let inner, let duration), .retimed(let inner, let duration), .staggered(let inner, let duration, _):
+                named(in: duration.number)
+                stack.append((inner, nil))
+            case .reversed(let inner), .eased(let inner, _, _), .forever(let inner, _):
+                stack.append((inner, nil))
+            }
+        }
+
+        /// The names a number written with names uses (named values: they come first in the order).
+        func named(in number: Number) {
+            for (name, range) in number.formula?.names ?? [] where !parameters.contains(name) { arguments.append((name, range)) }
+        }
+        func named(in value: ValueSyntax) {
+            switch value {
+            case .number(let number): named(in: number)
+            case .point(let x, let y, _): named(in: x); named(in: y)
+            case .color: break
             }
         }
     }
@@ -165,16 +222,15 @@ private struct Resolver {
         var broken: Set<String> = []
         var unknown: [(String, SourceRange)] = []
         for binding in program.bindings where bindings[binding.name]?.range == binding.range {
-            let uses = BindingUses(of: binding.value)
+            let uses = BindingUses(of: binding)
             let names = uses.names
-            for (view, range) in uses.views where targeted.insert(view).inserted { targetedAt.append((view, range.start)) }
             if !uses.allViews.isEmpty { mentionsAllViews = true }
             for (name, range) in names where bindings[name] == nil {
                 broken.insert(binding.name)
                 if brokenNames.contains(name) { continue }
                 unknown.append((name, range))
             }
-            references[binding.name] = names
+            references[binding.name] = names + uses.arguments.filter { bindings[$0.0] != nil }
         }
         // Only the first ones can be shown (`run` keeps the first
         // `maxParseDiagnostics` of the file), and each "did you mean" compares
@@ -188,6 +244,13 @@ private struct Resolver {
             report(.unknownName(name), at: range, hint: hint)
         }
         let order = orderBindings(references: references, broken: &broken)
+        let kinds = inferParameterKinds(order: order)
+        // Views, now that the arguments that are views are known.
+        for binding in program.bindings where bindings[binding.name]?.range == binding.range {
+            for (view, range) in BindingUses(of: binding, kinds: kinds).views where targeted.insert(view).inserted {
+                targetedAt.append((view, range.start))
+            }
+        }
         var firstMention: [String: Int] = [:]
         for (view, position) in declaredAt + targetedAt where position < firstMention[view, default: Int.max] {
             firstMention[view] = position
@@ -196,7 +259,49 @@ private struct Resolver {
         let mentionOrder = firstMention.sorted { $0.value != $1.value ? $0.value < $1.value : $0.key < $1.key }.map(\.key)
         return ResolvedProgram(program: program, bindings: bindings, order: order, views: views.sorted(),
                                mentionOrder: mentionOrder, initial: initial, initialRanges: initialRanges, diagnostics: diagnostics,
-                               mentionsAllViews: mentionsAllViews)
+                               mentionsAllViews: mentionsAllViews, parameterKinds: kinds)
+    }
+
+    /// The kind of each parameter, from its uses in the body: each use says
+    /// a kind, or (a whole argument of a call) takes the callee's parameter's
+    /// kind, so callees come first (`order`). Two uses that do not agree are
+    /// an error; the `let` then has no kinds, and calls of it are not expanded.
+    private mutating func inferParameterKinds(order: [String]) -> [String: [ParameterKind?]] {
+        var kinds: [String: [ParameterKind?]] = [:]
+        var done: Set<String> = []
+        for name in order + program.bindings.map(\.name) where done.insert(name).inserted {
+            guard let binding = bindings[name], let parameters = binding.parameters else { continue }
+            var result: [ParameterKind?] = []
+            var conflict = false
+            for parameter in parameters {
+                var kind: ParameterKind?
+                var first: (kind: ParameterKind, range: SourceRange)?
+                for use in parameter.uses {
+                    let used: ParameterKind?
+                    switch use.role {
+                    case .kind(let written): used = written
+                    case .argument(let callee, let index): used = kinds[callee].flatMap { index < $0.count ? $0[index] : nil }
+                    }
+                    guard let used else { continue }
+                    guard let current = kind, let earlier = first else {
+                        kind = used
+                        first = (used, use.range)
+                        continue
+                    }
+                    guard let unified = current.unified(with: used) else {
+                        report(.parameterKinds(parameter: parameter.name, first: earlier.kind.article, second: used.article), at: use.range,
+                               hint: "a parameter stands for one kind of thing; to pass two, give `\(name)` two parameters",
+                               notes: [.init(.firstUsedAs(earlier.kind.article), at: earlier.range)])
+                        conflict = true
+                        break
+                    }
+                    kind = unified
+                }
+                result.append(kind)
+            }
+            if !conflict { kinds[name] = result }
+        }
+        return kinds
     }
 
     private mutating func collectViewDeclarations() {
@@ -268,8 +373,13 @@ private struct Resolver {
                     case .visiting:
                         let cycle = path.map(\.name).drop { $0 != target }
                         for name in cycle { broken.insert(name) }
-                        report(.cycle(target, through: Array(cycle.dropFirst())), at: range,
-                               hint: "an animation cannot contain itself; build it from other bindings")
+                        if cycle.contains(where: { bindings[$0]?.parameters != nil }) {
+                            report(.recursion(target, through: Array(cycle.dropFirst())), at: range,
+                                   hint: "a call means its body written out, so a `let` cannot call itself; repeat with `^ N` or `repeated forever`")
+                        } else {
+                            report(.cycle(target, through: Array(cycle.dropFirst())), at: range,
+                                   hint: "an animation cannot contain itself; build it from other bindings")
+                        }
                     case .done:
                         if broken.contains(target) { broken.insert(top.name) }
                     case nil:

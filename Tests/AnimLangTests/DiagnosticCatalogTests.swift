@@ -61,6 +61,12 @@ struct DiagnosticCatalogTests {
         .tie(property: "a.x", count: 2, from: "0", to: "1", playing: true),
         .tie(property: "a.x", count: 0, from: "1", to: "2", playing: false),
         .strayViews(views: ["ghost"], bindings: ["old"], target: "final"), .moreTies(total: 1000, shown: 10),
+        .easingName("snappy", role: .binding), .easingName("linear", role: .parameter), .reservedName("by", role: .parameter),
+        .duplicateParameter("v"), .missingDefault("b"), .parameterKinds(parameter: "v", first: "a view", second: "a number"),
+        .recursion("f", through: ["g"]), .argumentCount("f", expected: "1 or 2 arguments", given: 3), .notCallable("f"),
+        .needsArguments("f"), .argumentKind(callee: "f", parameter: "d", expected: "a duration", found: "a colour"),
+        .nameKind("gap", found: "a duration", expected: "a number"), .unknownValue("gpa", expected: "a duration"),
+        .callsTooDeep(limit: 64), .expansionTooLarge(limit: 100_000), .notAnAnimation("gap", kind: "a duration"),
     ]
 
     @Test(arguments: samples)

@@ -14,6 +14,33 @@ struct EvaluatorDiagnosticTests {
     }
 
     static let cases: [Case] = [
+        // Named values and parameterised lets (§7.2).
+        Case(source: "let gap = 80ms\nlet a = grow v from gap to 2", location: "2:21", id: "name-kind",
+             message: "`gap` is a duration, but a number goes here"),
+        Case(source: "let lift = 12\nlet a = fadeIn v ; lift", location: "2:20", id: "name-kind", message: "`lift` is a number, but an animation goes here"),
+        Case(source: "let a = fadeIn v with quick\nlet quick = 3", location: "1:23", id: "name-kind", message: "`quick` is a number, but an easing"),
+        Case(source: "let f(v) = fadeIn v ; grow v from v to 2\nlet a = f(b)", location: "1:35", id: "parameter-kinds",
+             message: "parameter `v` is used as a view and as a number"),
+        Case(source: "let f(v, d = 1s) = fadeIn v in d\nlet a = f(b, 2s, 3)", location: "2:9", id: "argument-count",
+             message: "`f` takes 1 or 2 arguments, but is given 3"),
+        Case(source: "let f(v, d) = fadeIn v in d\nlet a = f(b)", location: "2:9", id: "argument-count", message: "takes 2 arguments"),
+        Case(source: "let f(v, d) = fadeIn v in d\nlet a = f(b, red)", location: "2:14", id: "argument-kind",
+             message: "argument `d` of `f` must be a duration, not a colour"),
+        Case(source: "let f(v) = fadeIn v\nlet a = f(wait 1)", location: "2:11", id: "argument-kind", message: "must be a view, not an animation"),
+        Case(source: "let f(a) = a ; a\nlet a = f(3)", location: "2:11", id: "argument-kind", message: "must be an animation, not a number"),
+        Case(source: "let f(a) = f(a) ; a\nlet b = f(one)", location: "1:12", id: "recursion", message: "`f` calls itself"),
+        Case(source: "let f(a) = g(a)\nlet g(a) = f(a)\nlet b = f(one)", location: "2:12", id: "recursion", message: "through `g`"),
+        Case(source: "let f(v) = fadeIn v\nlet a = f ; fadeIn b", location: "2:9", id: "needs-arguments", message: "`f` takes arguments"),
+        Case(source: "let f = fadeIn v\nlet a = f(b)", location: "2:9", id: "not-callable", message: "`f` takes no arguments"),
+        Case(source: "let f(v, h) = animate v.y from 0 to h\nlet a = f(b, 1 / 0)", location: "2:14", id: "division-by-zero", message: ""),
+        Case(source: "let f(v, h) = animate v.y from 0 to 1 in h\nlet a = f(b, -2)", location: "2:9", id: "negative-duration",
+             message: "must not be negative"),
+        Case(source: "let a = wait gap\nlet gap = gap2\nlet gap2 = gap", location: "3:12", id: "cycle", message: "refers to itself"),
+        Case(source: "let gap = 80ms\nlet f(v, d) = fadeIn v in d\nlet a = f(b, gpa)", location: "3:14", id: "unknown-value",
+             message: "no value named `gpa` (a duration goes here)"),
+        Case(source: "let gap = 80ms", location: "1:5", id: "not-an-animation", message: "`gap` is a duration, not an animation"),
+        Case(source: "let f(v) = fadeIn v", location: "1:5", id: "not-an-animation", message: "a parameterised animation"),
+        Case(source: "let a = fadeIn v\nlet b = grow v from 1 to lfit", location: "2:26", id: "expected-number", message: "found `lfit`"),
         Case(source: "let a = fadeIn x ; b", location: "1:20", id: "unknown-name", message: "no animation named `b`"),
         Case(source: "let fade = fadeIn x\nlet b = fdae ; fade", location: "2:9", id: "unknown-name", message: "`fdae`"),
         Case(source: "let a = fadeIn x\nlet a = fadeOut x", location: "2:5", id: "duplicate-let", message: "`a` is already defined"),
@@ -252,6 +279,20 @@ struct EvaluatorDiagnosticTests {
             """
         let file = SourceFile(name: "card.anim", text: source)
         expectMatchesGolden(render(run(file).diagnostics, in: file), "diagnostics/beyond-numbers.txt")
+    }
+
+    /// §7.2's mistakes as `animc check` shows them: an error an argument
+    /// causes inside a body is at the call, with a note at the body.
+    @Test func renderedCallDiagnosticsMatchTheirGolden() {
+        let source = """
+            let quick = 150ms
+            let pulse(v, amount = 1.1, d = quick) =
+              grow v from 1 to amount in d ; grow v from amount to 1 in d
+            let twice(a) = a ; a
+            let final = pulse(card, 1.2, -1) ; twice(pulse(badge, red)) ; pulse(card, 1, 2, 3) ; wait quick / 0
+            """
+        let file = SourceFile(name: "pulse.anim", text: source)
+        expectMatchesGolden(render(run(file).diagnostics, in: file), "diagnostics/calls.txt")
     }
 
     /// The two rough-edge warnings as `animc check` shows them, with notes at

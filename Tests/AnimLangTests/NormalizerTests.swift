@@ -10,6 +10,21 @@ struct SourceGenerator {
     /// constant tween, or two jumps that cancel, look the same wherever they
     /// are placed, which makes different segment sets give equal tables).
     var changingTweens = false
+    /// Whether leaves may use the named values and call the `let`s of ``prelude`` (§7.2).
+    var named = false
+
+    /// Named values of every kind and two parameterised `let`s, for programs made with ``named``.
+    static let prelude = """
+        let lift = 3
+        let quick = 250ms
+        let soft = ease-in-out
+        let brand = #3366ff
+        let home = (1, -2)
+        let bump(v, amount = lift) = animate v.x from 0 to amount * 2 in quick with soft
+        let twice(a) = a ; a reversed
+        let hop(v) = move v from home to (lift, lift - 5) in quick
+
+        """
 
     mutating func duration() -> String {
         var duration = pick(Self.durations)
@@ -36,6 +51,17 @@ struct SourceGenerator {
                                   "compose(ease-in-quad, ease-out-sine)"]
 
     mutating func leaf() -> String {
+        if named, below(3) == 0 {
+            switch below(7) {
+            case 0: return "bump(\(pick(["a", "b"])))"
+            case 1: return "bump(\(pick(["a", "b"])), \(pick(Self.values)))"
+            case 2: return "twice(\(leaf()))"
+            case 3: return "animate \(pick(["a", "b"])).y from lift to lift - \(pick(["1", "5", "0.5"]))"
+            case 4: return "wait quick"
+            case 5: return "hop(\(pick(["a", "b"])))"
+            default: return "(\(leaf())) with soft"
+            }
+        }
         switch below(12) {
         case 0: return "wait \(duration())"
         case 1: return below(2) == 0 ? "one" : "zero"
@@ -180,7 +206,8 @@ struct NormalizerTests {
         var attempts = 0
         while programs.count < count, attempts < count * 20 {
             attempts += 1
-            let source = """
+            generator.named = attempts % 2 == 0
+            let source = (generator.named ? SourceGenerator.prelude : "") + """
                 view a x 5
                 let x = \(generator.expr(depth: 2))
                 let y = \(generator.expr(depth: 2))

@@ -29,13 +29,21 @@ struct ProgramGenerator {
     }
 
     private var random: SplitMix64
+    /// Decides where named values and calls go, apart from `random`, so
+    /// that a program without them is the one the seed always made.
+    private var named: SplitMix64
 
     init(seed: UInt64) {
         random = SplitMix64(seed: seed)
+        named = SplitMix64(seed: seed ^ 0x7A11_5EED)
     }
 
     static let bindingNames = ["left", "right", "pulse", "final", "grow", "fade", "fadeIn", "rotate", "animate", "once",
-                               "views", "a", "high", "s", "ms", "degrees", "times", "out", "ease-in", "x_1", "my-anim"]
+                               "views", "a", "high", "s", "ms", "degrees", "by_", "times", "out", "ease-in_", "x_1", "my-anim"]
+    /// Value `let`s every program binds (so their names read as values
+    /// wherever a number, a duration or an easing is written), and the
+    /// parameterised `let`s it may call.
+    static let valueNames = (number: "lift", duration: "quick", easing: "snap", color: "brand", point: "home")
     static let viewNames = ["circle", "square", "ball", "v1", "my-view", "views", "once", "out", "s", "grow", "fade"]
     static let properties = ["radius", "opacity", "x", "corner-radius", "scale", "width", "s", "once"]
 
@@ -52,10 +60,58 @@ struct ProgramGenerator {
             }
             items.append(.view(ViewDeclaration(name: pick(Self.viewNames), initials: initials)))
         }
+        if named.next() % 3 == 0 {
+            // Named values of every kind, and parameterised `let`s with a target, a number with a default, an animation.
+            let names = Self.valueNames
+            withValues = true
+            items.append(.binding(Binding(name: names.number, value: Expr(.value(.plain(.number(number())))))))
+            items.append(.binding(Binding(name: names.duration, value: Expr(.value(.duration(Duration(number: Number(Time(Int64(int(1...900)))), unit: .milliseconds)))))))
+            items.append(.binding(Binding(name: names.easing, value: Expr(.value(.easing(easing(depth: 1), .none))))))
+            items.append(.binding(Binding(name: names.color, value: Expr(.value(.plain(.color(color())))))))
+            items.append(.binding(Binding(name: names.point, value: Expr(.value(.plain(.point(x: number(), y: number(), range: .none)))))))
+            let bump = TweenSyntax(verb: .grow, target: .view("v", .none), from: .number(Number(formula: .name("amount", .none))),
+                                   to: .number(Number(formula: .binary(.times, .name("amount", .none), .literal(Number(Time(2))), .none))))
+            items.append(.binding(Binding(name: "bump", parameters: [Parameter(name: "v"), Parameter(name: "amount", defaultValue: Expr(.name(names.number)))],
+                                          value: Expr(.retimed(Expr(.tween(bump)), Duration(number: Number(formula: .name(names.duration, .none)), unit: .implicit))))))
+            items.append(.binding(Binding(name: "twice", parameters: [Parameter(name: "a")],
+                                          value: Expr(.sequence([Expr(.name("a")), Expr(.reversed(Expr(.name("a"))))])))))
+        }
         for _ in 0..<int(1...4) {
             items.append(.binding(Binding(name: pick(Self.bindingNames), value: expr(depth: int(0...5)))))
         }
+        withValues = false
         return Program(items: items)
+    }
+
+    /// Whether the program being made binds the value `let`s and the parameterised ones.
+    private var withValues = false
+
+    /// A call of `bump` or `twice`, or a use of a named value.
+    mutating func namedLeaf(depth: Int) -> Expr {
+        let names = Self.valueNames
+        switch int(0...5) {
+        case 0:
+            var arguments = [Expr(.name(pick(Self.viewNames)))]
+            if bool() { arguments.append(bool() ? Expr(.value(.plain(.number(number())))) : Expr(.name(names.number))) }
+            return Expr(.call("bump", arguments))
+        case 1:
+            return Expr(.call("twice", [expr(depth: depth - 1)]))
+        case 2:
+            return Expr(.wait(Duration(number: Number(formula: .name(names.duration, .none)), unit: .implicit)))
+        case 3:
+            return Expr(.easedByName(Expr(.tween(tween())), names.easing, .none))
+        case 4:
+            let lift = Formula.name(names.number, .none)
+            let formula: Formula = bool() ? .binary(.minus, lift, .literal(number()), .none) : .negated(lift, .none)
+            return Expr(.tween(TweenSyntax(verb: .animate, target: .view(pick(Self.viewNames), .none), property: "x",
+                                           from: .number(Number(formula: lift)), to: .number(Number(formula: formula)))))
+        default:
+            let verb: TweenSyntax.Verb = bool() ? .color : .move
+            let name = verb == .color ? names.color : names.point
+            let other: ValueSyntax = verb == .color ? .color(color()) : .point(x: number(), y: number(), range: .none)
+            return Expr(.tween(TweenSyntax(verb: verb, target: .view(pick(Self.viewNames), .none),
+                                           from: .number(Number(formula: .name(name, .none))), to: other)))
+        }
     }
 
     mutating func expr(depth: Int) -> Expr {
@@ -88,6 +144,7 @@ struct ProgramGenerator {
     }
 
     mutating func leaf() -> Expr {
+        if withValues, named.next() % 4 == 0 { return namedLeaf(depth: 2) }
         switch int(0...9) {
         case 0, 1: return Expr(.name(pick(Self.bindingNames)))
         case 2: return Expr(.zero)

@@ -204,6 +204,27 @@ struct RelativeTweenTests {
                             [("1", "a.x", 10), ("1", "b.x", 5)])
     }
 
+    /// Named values and calls (§7.2) reach `by` and `to` like `from`: `nudge(card)`
+    /// moves y by −12 over 0.5 s, `nudge(card, lift * 2)` by −24 (−12 → −36),
+    /// `back(card)` goes `to home` (100, 0) from (40, −36) over 1 s (1.5: halfway,
+    /// (70, −18)); then x `by lift` 100 → 112 (2.5: 106) and the dial `by lift * 2` (3.5: 12).
+    @Test func namedValuesAndCallsInRelativeTweens() throws {
+        let source = """
+            view card x 40
+            let lift = 12
+            let gap = 0.5s
+            let snap = ease-out-cubic
+            let home = (100, 0)
+            let nudge(v, d = lift) = move v by (0, -d) in gap with snap
+            let back(v) = move v to home
+            let final = nudge(card) ; nudge(card, lift * 2) ; back(card) ; animate card.x by lift ; rotate dial by lift * 2
+            """
+        try S.expectNumbers(source, [
+            ("0.5", "card.y", -12), ("1", "card.y", -36), ("1.5", "card.x", 70), ("1.5", "card.y", -18), ("2", "card.x", 100),
+            ("2", "card.y", 0), ("2.5", "card.x", 106), ("3.5", "dial.rotation", 12), ("4", "dial.rotation", 24),
+        ])
+    }
+
     // MARK: Through the product
 
     /// `timeline` lists the resolved start, marked; `normalize` keeps the

@@ -39,6 +39,7 @@ private func reformatExpr(_ source: String) -> String {
         var generator = ProgramGenerator(seed: 1)
         var seen = Set<String>()
         func visit(_ number: Number) {
+            if number.formula != nil { seen.insert("formula") }
             seen.insert(number.exact == nil ? "inexact" : "exact")
             if number.value < 0 { seen.insert("negative") }
             if let exact = number.exact, exact.denominator % 3 == 0 || exact.denominator % 7 == 0 || exact.denominator % 11 == 0 {
@@ -106,11 +107,15 @@ private func reformatExpr(_ source: String) -> String {
             case .emit: seen.insert("emit")
             case .staggered(let operand, _, let backwards): seen.insert(backwards ? "staggered backwards" : "staggered"); visit(operand)
             case .forever(let operand, let looped): seen.insert(looped ? "looped forever" : "repeated forever"); visit(operand)
+            case .call(_, let arguments): seen.insert("call"); arguments.forEach(visit)
+            case .easedByName(let operand, _, _): seen.insert("named easing"); visit(operand)
+            case .value: seen.insert("value let")
             }
         }
         for _ in 0..<500 {
             let program = generator.program()
             program.bindings.forEach { visit($0.value) }
+            if program.bindings.contains(where: { $0.parameters != nil }) { seen.insert("parameters") }
             if !program.views.isEmpty { seen.insert("view") }
         }
         let expected: Set<String> = [
@@ -124,7 +129,7 @@ private func reformatExpr(_ source: String) -> String {
             "steps jump-start", "steps jump-end", "steps jump-none", "steps jump-both",
             "exact", "inexact", "negative", "fraction", "view",
             "color", "move", "colour", "point", "keyframes", "offset", "emit", "staggered", "staggered backwards",
-            "looped forever", "repeated forever",
+            "looped forever", "repeated forever", "call", "named easing", "value let", "formula", "parameters",
         ]
         #expect(expected.subtracting(seen).isEmpty, "never generated: \(expected.subtracting(seen).sorted())")
         #expect(!seen.contains("mirrored"))
