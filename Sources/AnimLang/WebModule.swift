@@ -39,10 +39,10 @@ public func webModule(_ export: WebExport) -> String {
     out += "//\n//   import { duration, play } from \"./this-module.js\";\n"
     out += "//   const animation = play(document, { onEvent: (name, time) => console.log(name, time) });\n"
     out += "//   animation.finished.then(() => …);  // also pause(), play(), seek(t), cancel(), currentTime (s)\n"
-    out += "//\n// Each `emit NAME` is dispatched on root as CustomEvent(\"animc:NAME\", {detail: {time}}) as playback passes it.\n"
+    out += "//\n// Each `emit NAME` is dispatched on root as CustomEvent(\"animc:NAME\", {detail: {time}}) as playback passes it.\n//\n"
     let wiring = drawingRules(export)
     if !wiring.isEmpty {
-        out += "// The elements draw with the custom properties, as the player page draws them:\n//\n"
+        out += "// The elements draw with the custom properties as the player page draws them (the stylesheet's rules):\n//\n"
         out += wiring.map { "//   " + $0 + "\n" }.joined()
     }
     out += "\nconst EXPORT = " + waapiJSON(export).dropLast() + ";\n\n"
@@ -102,6 +102,9 @@ export function play(root, options = {}) {
     pause() {
       if (cancelled) return;
       for (const animation of all) animation.pause();
+      // What playback passed since the last frame, up to where it stopped.
+      const t = now();
+      if (t > passed) { pass(passed, t); passed = t; }
     },
     play() {
       if (cancelled) return;
