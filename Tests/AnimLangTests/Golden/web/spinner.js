@@ -5,7 +5,8 @@
 //   animation.finished.then(() => …);  // also pause(), play(), seek(t), cancel(), currentTime (s)
 //
 // Each `emit NAME` is dispatched on root as CustomEvent("animc:NAME", {detail: {time}}) as playback passes it.
-// The elements draw with the custom properties, as the player page draws them:
+//
+// The elements draw with the custom properties as the player page draws them (the stylesheet's rules):
 //
 //   [data-view="spinner"] {
 //     transform: rotate(calc(var(--rotation) * 1deg));
@@ -157,6 +158,9 @@ export function play(root, options = {}) {
     pause() {
       if (cancelled) return;
       for (const animation of all) animation.pause();
+      // What playback passed since the last frame, up to where it stopped.
+      const t = now();
+      if (t > passed) { pass(passed, t); passed = t; }
     },
     play() {
       if (cancelled) return;
