@@ -70,7 +70,7 @@ struct ExportCommandTests {
         #expect(webFPS.errors.hasPrefix("animc: error: export --to html does not take --fps\n  hint: a web export plays"))
         let unknown = try animc(["export", "examples/talk.anim", "--to", "gif"])
         #expect(unknown.status == 2)
-        #expect(unknown.errors.hasPrefix("animc: error: --to takes html, css, waapi or lottie, not `gif`"))
+        #expect(unknown.errors.hasPrefix("animc: error: --to takes html, css, waapi, js or lottie, not `gif`"))
         let fps = try animc(["export", "examples/talk.anim", "--to", "lottie", "--fps", "0"])
         #expect(fps.status == 2)
         #expect(fps.errors.hasPrefix("animc: error: --fps takes a whole number from 1 to 1000000, not `0`"))
