@@ -13,6 +13,7 @@
   (`--fps 1000`: each time in its row); `finished` is kept at the end of a
   finite one; then `seek(t)` at every row of the example's table shows its
   values and fires nothing.
+* The player page under a `--prefix` shows `animc eval`'s values.
 * The stylesheet's header comment, pasted as written into a page with the
   stylesheet: at three instants the computed `transform`, `opacity` and
   `background-color` are what `animc eval`'s values make of them
@@ -347,6 +348,21 @@ def check_wiring(animc, tab, workdir, base, tally):
                                 f"wiring {label} t={t_text} {view}: background-color {background} != {color}")
 
 
+def check_prefixed_player(animc, tab, workdir, base, tally):
+    """The player page under a prefix shows what `animc eval` says, through `window.animc`."""
+    for example in ("talk", "spinner"):
+        path = f"examples/{example}.anim"
+        name = f"player-{example}.html"
+        page = export(animc, path, "html", prefix="pp")
+        tally.check("@property --pp-" in page, f"player {example} --prefix pp: the page registers --pp-… properties")
+        with open(os.path.join(workdir, name), "w", encoding="utf-8") as handle:
+            handle.write(page)
+        expected = table(animc, path)
+        tab.open(f"{base}/{name}")
+        rows = tab.evaluate(f"(() => {json.dumps(expected['times'])}.map((t) => {{ animc.seek(t); return animc.values(); }}))()")
+        compare_rows(f"player {example} --prefix pp", "html", expected, rows, tally)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--animc", default=os.path.join(ROOT, ".build", "debug", "animc"))
@@ -370,6 +386,7 @@ def main():
         for example, play_for in MODULE_PLAYS:
             check_module(example, play_for, animc, tab, workdir, base, tally)
         check_wiring(animc, tab, workdir, base, tally)
+        check_prefixed_player(animc, tab, workdir, base, tally)
     finally:
         browser.close()
         server.shutdown()
