@@ -212,8 +212,11 @@ public func webExport(_ outcome: Outcome, source: String = "", names: WebNames =
     }
     let named = names.isStandard ? export : export.named(names)
     if let clash = named.nameClash {
+        // At the declared value of the second (the one that would overwrite), else of the first, else the binding.
+        let declared = outcome.resolved.initialRanges
         return (nil, [Diagnostic(.exportNameClash(first: clash.first.description, second: clash.second.description, name: clash.name),
-                                 at: range, hint: "an export never writes one over the other: rename one of the two")])
+                                 at: declared[clash.second] ?? declared[clash.first] ?? range,
+                                 hint: "an export never writes one over the other: rename one of the two")])
     }
     let warnings = approximated.map { item in
         Diagnostic(.exportApproximated(property: item.property.description, from: item.from, to: item.to), at: range,

@@ -79,11 +79,11 @@ struct WebNamesTests {
         #expect(export == nil)
         let error = try #require(diagnostics.first)
         #expect(diagnostics.count == 1 && error.id == "export-name-clash" && error.severity == .error)
-        // Columns in order: dial.tint (--tint), dial.tint-color (--tint-color), lamp.tint (a colour where
+        // At `red`, the value of lamp.tint, the second. Columns in order: dial.tint (--tint), dial.tint-color (--tint-color), lamp.tint (a colour where
         // dial.tint is a number: --tint-color too).
         #expect(error.message == "`dial.tint-color` and `lamp.tint` would both be named `--tint-color` in the export")
         #expect(error.hint != nil)
-        #expect(render([error], in: SourceFile(name: "clash.anim", text: text)).hasPrefix("clash.anim:3:5: error: "))
+        #expect(render([error], in: SourceFile(name: "clash.anim", text: text)).hasPrefix("clash.anim:1:16: error: "))
         // Under a prefix they still meet.
         let prefixed = Self.web(text, names: WebNames(prefix: "p") ?? .standard).1.first?.message
         #expect(prefixed == "`dial.tint-color` and `lamp.tint` would both be named `--p-tint-color` in the export")
@@ -94,6 +94,8 @@ struct WebNamesTests {
         let (export, diagnostics) = Self.web(text)
         #expect(export == nil)
         #expect(diagnostics.map(\.message) == ["`a-b.c` and `a.b-c` would both be named `animc-a-b-c` in the export"])
+        // At `0`, the declared value of a.b-c (line 2, column 12).
+        #expect(render(diagnostics, in: SourceFile(name: "names.anim", text: text)).hasPrefix("names.anim:2:12: error: "))
         let prefixed = Self.web(text, names: WebNames(prefix: "p") ?? .standard).1.map(\.message)
         #expect(prefixed == ["`a-b.c` and `a.b-c` would both be named `p-a-b-c` in the export"])
     }

@@ -106,7 +106,7 @@ struct WebOptionsCommandTests {
         let result = try animc(["export", "-", "--to", "css"],
                                input: "view lamp tint red\nview dial tint 0 tint-color 1\nlet a = animate dial.tint to 5 in 1s\n")
         #expect(result.status == 1 && result.output.isEmpty)
-        #expect(result.errors.hasPrefix("<stdin>:3:5: error: `dial.tint-color` and `lamp.tint` would both be named `--tint-color` in the export"),
+        #expect(result.errors.hasPrefix("<stdin>:1:16: error: `dial.tint-color` and `lamp.tint` would both be named `--tint-color` in the export"),
                 "\(result.errors)")
     }
 }
