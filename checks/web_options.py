@@ -12,7 +12,8 @@
   dispatched on `root` as `animc:NAME` are `animc eval`'s events column
   (`--fps 1000`: each time in its row); `finished` is kept at the end of a
   finite one; then `seek(t)` at every row of the example's table shows its
-  values and fires nothing.
+  values and fires nothing; resumed from a seek with `play()`, it passes
+  the next event once.
 * The player page under a `--prefix` shows `animc eval`'s values.
 * The stylesheet's header comment, pasted as written into a page with the
   stylesheet: at three instants the computed `transform`, `opacity` and
@@ -49,7 +50,8 @@ SHARED_PAGES = [
 ]
 
 # Examples the module plays: (example, how long to play in seconds, or None: to its end).
-MODULE_PLAYS = [("spinner", 3.4), ("landing-events", None)]
+# Then it resumes from a seek just before an event and plays 0.3 s.
+MODULE_PLAYS = [("spinner", 3.4, 1.4), ("landing-events", None, 0.8)]
 
 # A script with every drawn property, for the pasted wiring.
 WIRING_SCRIPT = """view card x 0 y 0 rotation 0 scale 1 scale-x 1 scale-y 1 opacity 0 color #3a64d8
@@ -222,10 +224,18 @@ MODULE_RUN = """(async () => {
   const rows = [];
   for (const t of %s) { c.seek(t); rows.push(read(model)); }
   const afterSeeks = [heard.length - before, dispatched.length - dispatchedBefore];
+  // Resume from a seek: playback passes what follows it, and only that.
+  c.seek(%s);
+  const mark = heard.length;
+  c.play();
+  await new Promise((r) => setTimeout(r, 300));
+  c.pause();
+  const resumed = { from: %s, to: c.currentTime, heard: heard.slice(mark) };
   c.cancel();
   let rejected = false;
   try { await c.finished; } catch (e) { rejected = e.name === "AbortError"; }
-  return { heard, dispatched, stoppedAt, rows, afterSeeks, finished, duration: String(m.duration),
+  return { heard: heard.slice(0, before), dispatched: dispatched.slice(0, dispatchedBefore), stoppedAt, rows, afterSeeks, resumed,
+           finished, duration: String(m.duration),
            rejected: playFor === null ? true : rejected };
 })()"""
 
@@ -243,7 +253,7 @@ def event_rows(expected):
     return out
 
 
-def check_module(example, play_for, animc, tab, workdir, base, tally):
+def check_module(example, play_for, resume_from, animc, tab, workdir, base, tally):
     path = f"examples/{example}.anim"
     module = export(animc, path, "js")
     with open(os.path.join(workdir, f"{example}.js"), "w", encoding="utf-8") as handle:
@@ -259,7 +269,8 @@ def check_module(example, play_for, animc, tab, workdir, base, tally):
     names = sorted({e["name"] for e in model["events"]} | {e["name"] for e in (model.get("repeatingEvents") or {}).get("events", [])})
     tab.open(f"{base}/module-{example}.html")
     result = tab.evaluate(MODULE_RUN % (json.dumps(names), READ_VALUES, json.dumps(model),
-                                        "null" if play_for is None else json.dumps(play_for), json.dumps(rows_table["times"])))
+                                        "null" if play_for is None else json.dumps(play_for), json.dumps(rows_table["times"]),
+                                        json.dumps(resume_from), json.dumps(resume_from)))
     label = f"module {example}"
     duration = model["duration"]
     tally.check(result["duration"] == ("Infinity" if duration == "Infinity" else str(json.loads(json.dumps(duration)))) or
@@ -276,6 +287,11 @@ def check_module(example, play_for, animc, tab, workdir, base, tally):
         placed = [(name, math.ceil(round(t * 1000, 6)) / 1000) for name, t in got]
         tally.check(placed == expected, f"{label} [{what}]: heard {got}, eval says {expected}")
         tally.check(all(a[1] <= b[1] for a, b in zip(got, got[1:])), f"{label} [{what}]: out of order {got}")
+    resumed = result["resumed"]
+    want = [(name, t) for name, t in expected if resumed["from"] < t <= resumed["to"]]
+    got = [(name, math.ceil(round(t * 1000, 6)) / 1000) for name, t in resumed["heard"]]
+    tally.check(resumed["to"] > resumed["from"] and got == want and want,
+                f"{label}: resumed from {resumed['from']} to {resumed['to']}: heard {resumed['heard']}, eval says {want}")
     repeats = len(expected) - len({name for name, _ in expected})
     if example == "spinner":
         tally.check(repeats >= 2, f"{label}: expected repeats of an endless event, heard {expected}")
@@ -383,8 +399,8 @@ def main():
         tab = Tab(browser)
         for name, exports in SHARED_PAGES:
             check_shared_page(name, exports, animc, tab, workdir, base, tally)
-        for example, play_for in MODULE_PLAYS:
-            check_module(example, play_for, animc, tab, workdir, base, tally)
+        for example, play_for, resume_from in MODULE_PLAYS:
+            check_module(example, play_for, resume_from, animc, tab, workdir, base, tally)
         check_wiring(animc, tab, workdir, base, tally)
         check_prefixed_player(animc, tab, workdir, base, tally)
     finally:
