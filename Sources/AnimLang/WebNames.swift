@@ -54,7 +54,7 @@ public struct WebNames: Sendable, Equatable {
         return text.unicodeScalars.allSatisfy { $0.isASCIILetter || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
     }
 
-    /// A selector template: `{view}` at least once, and no other `{` or `}`.
+    /// A selector template: `{view}` at least once, and no other `{` or `}` (nor a line break).
     public static func isSelectorTemplate(_ text: String) -> Bool {
         guard text.contains(viewPlaceholder) else { return false }
         let rest = text.replacingAll(viewPlaceholder, with: "")
