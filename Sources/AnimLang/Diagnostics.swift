@@ -345,6 +345,8 @@ public enum DiagnosticKind: Equatable, Sendable {
     /// An animation that repeats forever but does not settle into one period
     /// per property (a property, or the scene's exact time when `nil`).
     case exportUnsettled(binding: String, property: String?)
+    /// Two properties a web export would give one name (a custom property or `@keyframes`).
+    case exportNameClash(first: String, second: String, name: String)
     /// A Lottie file that holds one period of an animation that repeats
     /// forever, for players to loop (a note).
     case exportLoops(binding: String, period: Time)
@@ -463,6 +465,7 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .exportForever: return "export-forever"
         case .exportMixedPeriods: return "export-mixed-periods"
         case .exportUnsettled: return "export-unsettled"
+        case .exportNameClash: return "export-name-clash"
         case .exportLoops: return "export-loops"
         }
     }
@@ -493,7 +496,7 @@ public enum DiagnosticKind: Equatable, Sendable {
              .decreasingKeyframeOffset, .valueKind, .mixedValueKinds, .needsUntil, .plotNeedsUntil, .conflictingOptions,
              .notATerminal, .portUnavailable, .standardInputNotFollowed,
              .exportTooLong, .exportTooManyKeyframes, .exportTooManyEvents,
-             .exportNotFinite, .exportForever, .exportMixedPeriods, .exportUnsettled:
+             .exportNotFinite, .exportForever, .exportMixedPeriods, .exportUnsettled, .exportNameClash:
             return .error
         }
     }
@@ -774,6 +777,8 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "\(subject) \(subject.hasPrefix("`") ? "repeats" : "repeat") every \(every) at once: an export repeats one period"
         case .exportUnsettled(let binding, let property):
             return "`\(binding)` repeats forever, but \(property.map { "`\($0)`" } ?? "its timing") does not settle into one period"
+        case .exportNameClash(let first, let second, let name):
+            return "`\(first)` and `\(second)` would both be named `\(name)` in the export"
         case .exportLoops(let binding, let period):
             return "`\(binding)` repeats forever: the file holds one period, \(period)s, which players loop"
         }

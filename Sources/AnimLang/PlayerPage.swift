@@ -54,6 +54,9 @@ struct PlayerParts: Sendable {
     let drawn: String
 
     init(_ export: WebExport) {
+        // The page draws its own stage: it finds its shapes by `data-view`, whatever selector the export was given.
+        let export = export.names.selectorTemplate == WebNames.defaultSelector
+            ? export : export.named(WebNames(prefix: export.names.prefix) ?? .standard)
         let stage = StageLayout(export)
         title = export.binding + " — animc"
         var style = ""
@@ -224,7 +227,7 @@ struct StageLayout {
             func number(_ name: String) -> String? {
                 item.view.channels.first { $0.property.name == name && $0.kind == .number }?.variable
             }
-            let sel = selector(of: item.view.name)
+            let sel = WebNames.standard.selector(of: item.view.name)
             let x = number("x").map { "calc((\(px(item.home.x)) + var(\($0))) * 1px)" } ?? "\(px(item.home.x))px"
             let y = number("y").map { "calc((\(px(item.home.y)) + var(\($0))) * 1px)" } ?? "\(px(item.home.y))px"
             out += "\(sel) { transform: translate(\(x), \(y)); }\n"
@@ -517,31 +520,7 @@ private func playerScript(live: Bool) -> String {
     log.prepend(item);
     while (log.childElementCount > 200) log.lastElementChild.remove();
   }
-  // Repeating events (forever): each at its time in (from, from + period], and every period after it.
-  const REPEATING = EXPORT.repeatingEvents || null;
-  const FIRINGS = 10000, SLACK = 1e-9;
-  function pass(from, to) {
-    const fired = [];
-    for (const event of EXPORT.events) {
-      if (event.time > from && event.time <= to) fired.push([event.time, event.name]);
-    }
-    if (REPEATING && REPEATING.period > 0) {
-      const P = REPEATING.period;
-      // A firing at t counts in (from, to] when from + SLACK < t ≤ to + SLACK: rounding of t never fires it twice.
-      // Bounded loops: far out, k·P stops telling neighbouring k apart.
-      for (const event of REPEATING.events) {
-        const last = Math.floor((to + SLACK - event.time) / P);
-        let k = Math.max(0, Math.floor((from - event.time) / P) - 1, last - FIRINGS + 1);
-        for (let n = 0; n < FIRINGS + 2 && k <= last; n += 1, k += 1) {
-          const t = event.time + k * P;
-          if (t > from + SLACK && t <= to + SLACK) fired.push([t, event.name]);
-        }
-      }
-      fired.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
-    }
-    for (const [time, name] of fired) fire(name, time);
-  }
-
+\(passingEvents)
   // The clock: every animation shares the document timeline; the first
   // (or a silent one, when nothing moves) tells the time.
   const clock = document.body.animate([{ opacity: 1 }, { opacity: 1 }],
@@ -797,5 +776,37 @@ private let liveScript = """
   show(STATE);
   follow();
 })();
+
+"""
+
+/// The events that playback passes from `from` to `to` (seconds), fired in
+/// order by `fire(name, time)`: those of `EXPORT.events` in `(from, to]`,
+/// and every firing of `EXPORT.repeatingEvents`. The player page and the
+/// module of `--to js` (``webModule(_:)``) both say it with this text.
+let passingEvents = """
+  // Repeating events (forever): each at its time in (from, from + period], and every period after it.
+  const REPEATING = EXPORT.repeatingEvents || null;
+  const FIRINGS = 10000, SLACK = 1e-9;
+  function pass(from, to) {
+    const fired = [];
+    for (const event of EXPORT.events) {
+      if (event.time > from && event.time <= to) fired.push([event.time, event.name]);
+    }
+    if (REPEATING && REPEATING.period > 0) {
+      const P = REPEATING.period;
+      // A firing at t counts in (from, to] when from + SLACK < t ≤ to + SLACK: rounding of t never fires it twice.
+      // Bounded loops: far out, k·P stops telling neighbouring k apart.
+      for (const event of REPEATING.events) {
+        const last = Math.floor((to + SLACK - event.time) / P);
+        let k = Math.max(0, Math.floor((from - event.time) / P) - 1, last - FIRINGS + 1);
+        for (let n = 0; n < FIRINGS + 2 && k <= last; n += 1, k += 1) {
+          const t = event.time + k * P;
+          if (t > from + SLACK && t <= to + SLACK) fired.push([t, event.name]);
+        }
+      }
+      fired.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+    }
+    for (const [time, name] of fired) fire(name, time);
+  }
 
 """

@@ -160,6 +160,8 @@ public struct WebExport: Sendable {
     public let events: [Event]
     /// How it goes on, when it repeats forever; `nil` for a finite one.
     public let endless: Endless?
+    /// What it names on the page (``named(_:)``): ``WebNames/standard`` unless given.
+    public internal(set) var names = WebNames.standard
 
     /// Half-width of the window that holds a breakpoint's value, as a fraction of the duration.
     public static let window = 1e-10
@@ -184,10 +186,11 @@ public struct WebExport: Sendable {
 }
 
 /// The web export of an evaluated file (see ``WebExport``), with what to
-/// tell the user: an error when the scene cannot be sampled, a warning for
+/// tell the user: an error when the scene cannot be sampled or when two
+/// properties would get one name (``WebExport/nameClash``), a warning for
 /// each property the export could not follow within its bound. `nil` when
-/// `outcome` has errors.
-public func webExport(_ outcome: Outcome, source: String = "") -> (WebExport?, [Diagnostic]) {
+/// `outcome` has errors. `names` chooses what it defines (``WebNames``).
+public func webExport(_ outcome: Outcome, source: String = "", names: WebNames = .standard) -> (WebExport?, [Diagnostic]) {
     guard !outcome.hasErrors, let target = outcome.target, outcome.scene != nil else { return (nil, []) }
     let compiled: CompiledScene?
     do {
@@ -207,11 +210,19 @@ public func webExport(_ outcome: Outcome, source: String = "") -> (WebExport?, [
     } catch {
         return (nil, [foreverError(error, binding: target.name, at: range, relative: compiled.repeatsRelativeTweens)])
     }
+    let named = names.isStandard ? export : export.named(names)
+    if let clash = named.nameClash {
+        // At the declared value of the second (the one that would overwrite), else of the first, else the binding.
+        let declared = outcome.resolved.initialRanges
+        return (nil, [Diagnostic(.exportNameClash(first: clash.first.description, second: clash.second.description, name: clash.name),
+                                 at: declared[clash.second] ?? declared[clash.first] ?? range,
+                                 hint: "an export never writes one over the other: rename one of the two")])
+    }
     let warnings = approximated.map { item in
         Diagnostic(.exportApproximated(property: item.property.description, from: item.from, to: item.to), at: range,
                    hint: "the browser shows it less closely than 1e-4 of its range there; `animc eval` has the exact values")
     }
-    return (export, warnings)
+    return (named, warnings)
 }
 
 extension WebExport {

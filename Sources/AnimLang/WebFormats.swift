@@ -55,7 +55,7 @@ public func waapiJSON(_ export: WebExport) -> String {
     out += export.views.isEmpty ? "],\n" : "\n  ],\n"
     out += "  \"elements\": ["
     out += export.views.map { view in
-        var element = "\n    {\"view\": \(jsonString(view.name)), \"selector\": \(jsonString(selector(of: view.name))),\n"
+        var element = "\n    {\"view\": \(jsonString(view.name)), \"selector\": \(jsonString(export.names.selector(of: view.name))),\n"
         element += "     \"channels\": [" + view.channels.map { channel in
             "{\"property\": \(jsonString(channel.property.description)), \"variable\": \(jsonString(channel.variable)), "
                 + "\"kind\": \"\(channel.kind.rawValue)\", \"start\": \(jsonString(cssValue(channel.start)))}"
@@ -112,9 +112,18 @@ public func stylesheet(_ export: WebExport) -> String {
     out += " *\n * Every property of a view is a registered custom property on the view's\n"
     out += export.endless == nil ? " * element, animated over the whole animation (fill both): draw with\n"
         : " * element, animated before it repeats (fill both), then by its period: draw with\n"
-    out += " * var(--x), var(--color), … Markup:\n *\n"
+    out += " * var(\(export.names.variable("x"))), var(\(export.names.variable("color"))), … Markup:\n *\n"
     for view in export.views {
-        out += " *   <div data-view=\"\(commentSafe(view.name))\"></div>\n"
+        if export.names.selectorTemplate == WebNames.defaultSelector {
+            out += " *   <div data-view=\"\(commentSafe(view.name))\"></div>\n"
+        } else {
+            out += " *   an element that matches \(commentSafe(export.names.selector(of: view.name)))\n"
+        }
+    }
+    let wiring = drawingRules(export)
+    if !wiring.isEmpty {
+        out += " *\n * Drawn as the player page draws them (paste as it is):\n *\n"
+        out += wiring.map { " *   " + $0.replacingAll("*/", with: "* /") + "\n" }.joined()
     }
     out += " */\n\n"
     for registration in registrations(export) {
@@ -124,7 +133,7 @@ public func stylesheet(_ export: WebExport) -> String {
         var names: [String] = []
         for channel in view.channels {
             for (index, animation) in channel.animations.enumerated() {
-                let name = "animc-\(view.name)-\(channel.property.name)" + (index == 0 ? "" : "-\(index + 1)")
+                let name = export.names.keyframes(view: view.name, property: channel.property.name, index: index)
                 out += "\n@keyframes \(name) {\n"
                 for keyframe in cssKeyframes(animation.keyframes) {
                     out += "  \(formatNumber(keyframe.offset * 100))% { \(channel.variable): \(cssValue(keyframe.value));"
@@ -138,7 +147,7 @@ public func stylesheet(_ export: WebExport) -> String {
                     + "\(iterations) normal \(fill)")
             }
         }
-        out += "\n\(selector(of: view.name)) {\n"
+        out += "\n\(export.names.selector(of: view.name)) {\n"
         for channel in view.channels {
             out += "  \(channel.variable): \(cssValue(channel.start));\n"
         }
@@ -221,9 +230,50 @@ func registrations(_ export: WebExport) -> [Registration] {
     return result
 }
 
-/// `[data-view="circle"]`.
-func selector(of view: String) -> String {
-    "[data-view=\"\(view)\"]"
+/// CSS rules that draw each view's element from its custom properties, as
+/// the player page draws its shapes (exports.md §1): `opacity`, a
+/// `transform` of `x`, `y` (px), `rotation` (degrees), `scale`, `scale-x`
+/// and `scale-y` about the element's centre, the size (`radius`, `width`,
+/// `height`, `size`: px) and `color` (or `fill`) as the background. One
+/// line each; views with nothing drawn have no rule.
+func drawingRules(_ export: WebExport) -> [String] {
+    var lines: [String] = []
+    for view in export.views {
+        func number(_ name: String) -> String? {
+            view.channels.first { $0.property.name == name && $0.kind == .number }.map { "var(\($0.variable))" }
+        }
+        var declarations: [String] = []
+        if let opacity = number("opacity") { declarations.append("opacity: \(opacity)") }
+        var transforms: [String] = []
+        if number("x") != nil || number("y") != nil {
+            let x = number("x").map { "calc(\($0) * 1px)" } ?? "0px", y = number("y").map { "calc(\($0) * 1px)" } ?? "0px"
+            transforms.append("translate(\(x), \(y))")
+        }
+        if let rotation = number("rotation") { transforms.append("rotate(calc(\(rotation) * 1deg))") }
+        if let scale = number("scale") { transforms.append("scale(\(scale))") }
+        if number("scale-x") != nil || number("scale-y") != nil {
+            transforms.append("scale(\(number("scale-x") ?? "1"), \(number("scale-y") ?? "1"))")
+        }
+        if !transforms.isEmpty {
+            declarations.append("transform: " + transforms.joined(separator: " "))
+            declarations.append("transform-origin: center")
+        }
+        if let radius = number("radius") {
+            declarations.append("width: calc(max(0, \(radius)) * 2px)")
+            declarations.append("height: calc(max(0, \(radius)) * 2px)")
+            declarations.append("border-radius: 50%")
+        } else {
+            if let width = number("width") ?? number("size") { declarations.append("width: calc(max(0, \(width)) * 1px)") }
+            if let height = number("height") ?? number("size") { declarations.append("height: calc(max(0, \(height)) * 1px)") }
+        }
+        let fill = view.channels.first { ($0.property.name == "color" || $0.property.name == "fill") && $0.kind == .color }
+        if let fill { declarations.append("background-color: var(\(fill.variable))") }
+        guard !declarations.isEmpty else { continue }
+        lines.append("\(export.names.selector(of: view.name)) {")
+        lines += declarations.map { "  \($0);" }
+        lines.append("}")
+    }
+    return lines
 }
 
 /// A value as CSS writes it: a number, or `rgb(R G B / A)`.
@@ -296,6 +346,8 @@ public enum WebFormat: String, Sendable, CaseIterable {
     case css
     /// Web Animations JSON (``waapiJSON(_:)``).
     case waapi
+    /// An ES module that plays it (``webModule(_:)``).
+    case js
 
     /// `export` written in this format.
     public func text(_ export: WebExport) -> String {
@@ -303,6 +355,7 @@ public enum WebFormat: String, Sendable, CaseIterable {
         case .html: return playerPage(export)
         case .css: return stylesheet(export)
         case .waapi: return waapiJSON(export)
+        case .js: return webModule(export)
         }
     }
 }

@@ -43,8 +43,18 @@ enum Options {
     static let width = Option.integer("--width", value: "N", in: 10...1000,
                                       help: "Width of the bar chart, in characters.", default: defaultWidth)
     static let to = Option<ExportFormat>.choice(
-        "--to", help: "html: a page that plays it; css: a stylesheet; waapi: Web Animations JSON; lottie: Lottie JSON "
+        "--to", help: "html: a page that plays it; css: a stylesheet; waapi: Web Animations JSON; js: an ES module "
+            + "(`duration`, `play(root, options)`) for a page's scripts; lottie: Lottie JSON "
             + "(Bodymovin 5.x) for lottie-web, lottie-ios and lottie-android.", default: .html)
+    static let prefix = Option("--prefix", value: "NAME",
+                               help: "Name what a web export defines `@keyframes NAME-VIEW-PROPERTY` and `--NAME-PROPERTY` "
+                                   + "(default: `animc-VIEW-PROPERTY` and `--PROPERTY`), so that two exports share a page. "
+                                   + "A CSS identifier: a letter or `_`, then letters, digits, `-` or `_`.",
+                               read: readPrefix)
+    static let selector = Option("--selector", value: "TEMPLATE",
+                                 help: "The elements a css, waapi or js export animates, `{view}` standing for the view's "
+                                     + "name: `.{view}.is-entering`.",
+                                 default: WebNames.defaultSelector, read: readSelector)
     /// `--fps` with the default of exports (Lottie keys frames).
     static let exportFPS = Option.integer("--fps", value: "N", in: 1...1_000_000, help: fpsHelp, default: LottieExport.defaultFPS)
     static let output = Option.text("--output", short: "o", value: "OUT",
@@ -56,6 +66,22 @@ enum Options {
                                      help: "Listen on port N of 127.0.0.1, the loopback address.", default: defaultPort)
     static let loop = Flag("--loop", help: "Start again from the beginning at the end (an animation that repeats "
                                + "forever never ends anyway).")
+
+    /// `--prefix`: a CSS identifier (``WebNames/isIdentifier(_:)``).
+    @Sendable static func readPrefix(_ text: String) throws(InvalidValue) -> String {
+        guard WebNames.isIdentifier(text) else {
+            throw InvalidValue(expected: "a CSS identifier: a letter or `_`, then letters, digits, `-` or `_`")
+        }
+        return text
+    }
+
+    /// `--selector`: a template with `{view}` (``WebNames/isSelectorTemplate(_:)``).
+    @Sendable static func readSelector(_ text: String) throws(InvalidValue) -> String {
+        guard WebNames.isSelectorTemplate(text) else {
+            throw InvalidValue(expected: "a selector with `{view}` for the view's name and no other `{` or `}`")
+        }
+        return text
+    }
 
     /// `--speed`: a decimal from 0.1 to 10.
     @Sendable static func readSpeed(_ text: String) throws(InvalidValue) -> Double {
@@ -113,7 +139,7 @@ enum Options {
 
 /// What `export --to` writes: one of the web formats, or Lottie.
 enum ExportFormat: String, CaseIterable, Sendable {
-    case html, css, waapi, lottie
+    case html, css, waapi, js, lottie
 
     var web: WebFormat? { WebFormat(rawValue: rawValue) }
 }
@@ -181,8 +207,10 @@ let interface = Interface(
                     + "keyframe per frame; events as markers. Properties a format cannot carry are named in a warning. "
                     + "An animation that repeats forever plays, in a browser, each property's prefix and then its period "
                     + "with infinite iterations; in Lottie it is one round that players loop (an error when it has a prefix).",
-                options: [Options.binding.spec, Options.to.spec, Options.exportFPS.spec, Options.output.spec],
+                options: [Options.binding.spec, Options.to.spec, Options.prefix.spec, Options.selector.spec,
+                          Options.exportFPS.spec, Options.output.spec],
                 examples: ["animc export examples/talk.anim -o talk.html", "animc export examples/talk.anim --to css",
+                           "animc export examples/toast.anim --to js --prefix toast-in --selector '.{view}.is-entering'",
                            "animc export examples/choreography.anim --to lottie --fps 30 -o choreography.json"],
                 run: exportCommand),
         Command(name: "plot", arguments: [file],
@@ -347,11 +375,22 @@ let interface = Interface(
                                      hint: "a web export plays in the browser's own time; --fps sets Lottie's frame rate"),
                           usage: "usage: " + arguments.command.usage)
     }
+    let usage = "usage: " + arguments.command.usage
+    let prefix = arguments.value(Options.prefix), selector = arguments.value(Options.selector)
+    for (option, given, refused) in [("--prefix", prefix != nil, format == .lottie),
+                                     ("--selector", selector != nil, format == .lottie || format == .html)] where given && refused {
+        throw reportUsage(Diagnostic(.optionNotAccepted(option, command: "export --to \(format.rawValue)"), at: .none,
+                                     hint: format == .html ? "the player page draws its own stage; --selector chooses the elements "
+                                        + "of --to css, waapi and js" : "--prefix and --selector name what a web export defines"),
+                          usage: usage)
+    }
+    // Both were checked as they were read.
+    let names = WebNames(prefix: prefix, selector: selector ?? WebNames.defaultSelector) ?? .standard
     let file = try readSource(arguments.positional(0))
     let (outcome, _, _) = try evaluated(file, arguments)
     let bytes: [UInt8]
     if let web = format.web {
-        let (export, diagnostics) = webExport(outcome, source: file.name)
+        let (export, diagnostics) = webExport(outcome, source: file.name, names: names)
         report(diagnostics, in: file)
         guard let export else { throw .failure }
         bytes = Array(web.text(export).utf8)

@@ -70,7 +70,7 @@ struct ExportCommandTests {
         #expect(webFPS.errors.hasPrefix("animc: error: export --to html does not take --fps\n  hint: a web export plays"))
         let unknown = try animc(["export", "examples/talk.anim", "--to", "gif"])
         #expect(unknown.status == 2)
-        #expect(unknown.errors.hasPrefix("animc: error: --to takes html, css, waapi or lottie, not `gif`"))
+        #expect(unknown.errors.hasPrefix("animc: error: --to takes html, css, waapi, js or lottie, not `gif`"))
         let fps = try animc(["export", "examples/talk.anim", "--to", "lottie", "--fps", "0"])
         #expect(fps.status == 2)
         #expect(fps.errors.hasPrefix("animc: error: --fps takes a whole number from 1 to 1000000, not `0`"))
@@ -80,5 +80,33 @@ struct ExportCommandTests {
         let binding = try animc(["export", "examples/laws.anim", "--to", "lottie", "--binding", "nope"])
         #expect(binding.status == 2)
         #expect(binding.errors.contains("no binding named `nope`"))
+    }
+}
+
+/// `animc export --prefix NAME --selector TEMPLATE`, `--to js`.
+struct WebOptionsCommandTests {
+    func animc(_ arguments: [String], input: String? = nil) throws -> MalformedCLITests.Result {
+        try MalformedCLITests.animc(arguments, input: input.map { Data($0.utf8) })
+    }
+
+    @Test func prefixAndSelectorNameWhatEachWebFormatWrites() throws {
+        let script = "let a = animate t.opacity from 0 to 1\n"
+        for format in ["css", "waapi", "js"] {
+            let result = try animc(["export", "-", "--to", format, "--prefix", "t-in", "--selector", ".{view}.is-entering"], input: script)
+            #expect(result.status == 0, "\(result.errors)")
+            #expect(result.output.contains("--t-in-opacity") && result.output.contains(".t.is-entering"), "\(format)")
+        }
+        let page = try animc(["export", "-", "--prefix", "t-in"], input: script)
+        #expect(page.status == 0 && page.output.contains("@property --t-in-opacity"))
+        let module = try animc(["export", "examples/spinner.anim", "--to", "js"])
+        #expect(module.status == 0 && module.output.hasPrefix("// animc export --to js: `final` of examples/spinner.anim"))
+    }
+
+    @Test func aNameClashExitsOneWithTheLocatedPair() throws {
+        let result = try animc(["export", "-", "--to", "css"],
+                               input: "view lamp tint red\nview dial tint 0 tint-color 1\nlet a = animate dial.tint to 5 in 1s\n")
+        #expect(result.status == 1 && result.output.isEmpty)
+        #expect(result.errors.hasPrefix("<stdin>:1:16: error: `dial.tint-color` and `lamp.tint` would both be named `--tint-color` in the export"),
+                "\(result.errors)")
     }
 }

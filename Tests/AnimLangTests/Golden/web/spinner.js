@@ -1,0 +1,209 @@
+// animc export --to js: `final` of examples/spinner.anim, which repeats forever (settled by 0 s, then every 1.5 s at the longest).
+//
+//   import { duration, play } from "./this-module.js";
+//   const animation = play(document, { onEvent: (name, time) => console.log(name, time) });
+//   animation.finished.then(() => …);  // also pause(), play(), seek(t), cancel(), currentTime (s)
+//
+// Each `emit NAME` is dispatched on root as CustomEvent("animc:NAME", {detail: {time}}) as playback passes it.
+//
+// The elements draw with the custom properties as the player page draws them (the stylesheet's rules):
+//
+//   [data-view="spinner"] {
+//     transform: rotate(calc(var(--rotation) * 1deg));
+//     transform-origin: center;
+//     width: calc(max(0, var(--size)) * 1px);
+//     height: calc(max(0, var(--size)) * 1px);
+//     background-color: var(--color);
+//   }
+//   [data-view="dot"] {
+//     opacity: var(--opacity);
+//     transform: scale(var(--scale));
+//     transform-origin: center;
+//     width: calc(max(0, var(--radius)) * 2px);
+//     height: calc(max(0, var(--radius)) * 2px);
+//     border-radius: 50%;
+//     background-color: var(--color);
+//   }
+
+const EXPORT = {
+  "format": "animc-waapi 1",
+  "source": "examples/spinner.anim",
+  "binding": "final",
+  "duration": "Infinity",
+  "settled": 0,
+  "period": 1.5,
+  "window": 3,
+  "cancelled": false,
+  "properties": [
+    {"name": "--color", "syntax": "<color>", "initialValue": "rgb(0 0 0 / 0)"},
+    {"name": "--rotation", "syntax": "<number>", "initialValue": "0"},
+    {"name": "--size", "syntax": "<number>", "initialValue": "0"},
+    {"name": "--opacity", "syntax": "<number>", "initialValue": "0"},
+    {"name": "--radius", "syntax": "<number>", "initialValue": "0"},
+    {"name": "--scale", "syntax": "<number>", "initialValue": "0"}
+  ],
+  "elements": [
+    {"view": "spinner", "selector": "[data-view=\"spinner\"]",
+     "channels": [{"property": "spinner.color", "variable": "--color", "kind": "color", "start": "rgb(58 100 216)"},
+                   {"property": "spinner.rotation", "variable": "--rotation", "kind": "number", "start": "0"},
+                   {"property": "spinner.size", "variable": "--size", "kind": "number", "start": "40"}],
+     "animations": [
+       {"property": "spinner.rotation",
+        "keyframes": [
+          {"offset": 0, "--rotation": "0", "easing": "linear"},
+          {"offset": 0.9999999999, "--rotation": "360", "easing": "linear"},
+          {"offset": 0.9999999999, "--rotation": "0", "easing": "linear"},
+          {"offset": 1, "--rotation": "0", "easing": "linear"}
+        ],
+        "options": {"duration": 1500, "delay": 0, "iterations": "Infinity", "fill": "none", "easing": "linear"}}
+     ]},
+    {"view": "dot", "selector": "[data-view=\"dot\"]",
+     "channels": [{"property": "dot.color", "variable": "--color", "kind": "color", "start": "rgb(242 142 43)"},
+                   {"property": "dot.opacity", "variable": "--opacity", "kind": "number", "start": "0.4"},
+                   {"property": "dot.radius", "variable": "--radius", "kind": "number", "start": "8"},
+                   {"property": "dot.scale", "variable": "--scale", "kind": "number", "start": "1"}],
+     "animations": [
+       {"property": "dot.opacity",
+        "keyframes": [
+          {"offset": 0, "--opacity": "0.4", "easing": "ease-in-out"},
+          {"offset": 0.5, "--opacity": "1", "easing": "ease-in-out"},
+          {"offset": 1, "--opacity": "0.4", "easing": "linear"}
+        ],
+        "options": {"duration": 1000, "delay": 0, "iterations": "Infinity", "fill": "none", "easing": "linear"}},
+       {"property": "dot.scale",
+        "keyframes": [
+          {"offset": 0, "--scale": "1", "easing": "ease-in-out"},
+          {"offset": 0.5, "--scale": "1.6", "easing": "ease-in-out"},
+          {"offset": 1, "--scale": "1", "easing": "linear"}
+        ],
+        "options": {"duration": 1000, "delay": 0, "iterations": "Infinity", "fill": "none", "easing": "linear"}}
+     ]}
+  ],
+  "events": [{"name": "lap", "time": 0}],
+  "repeatingEvents": {"from": 0, "period": 1.5, "events": [{"name": "lap", "time": 1.5}]}
+};
+
+export const duration = EXPORT.duration === "Infinity" ? Infinity : EXPORT.duration;
+
+export function play(root, options = {}) {
+  const onEvent = options && typeof options.onEvent === "function" ? options.onEvent : null;
+  if (typeof CSS !== "undefined" && CSS.registerProperty) {
+    for (const property of EXPORT.properties) {
+      // Registered already (the stylesheet's @property, or an earlier play): that registration stands.
+      try { CSS.registerProperty({ name: property.name, syntax: property.syntax, inherits: false, initialValue: property.initialValue }); } catch (error) {}
+    }
+  }
+  const D = duration;
+  const W = Number.isFinite(D) ? D : EXPORT.window;
+  const animations = [];
+  const styled = [];
+  for (const element of EXPORT.elements) {
+    const found = Array.from(root.querySelectorAll(element.selector));
+    if (root.matches && root.matches(element.selector)) found.unshift(root);
+    for (const el of found) {
+      for (const channel of element.channels) {
+        el.style.setProperty(channel.variable, channel.start);
+        styled.push([el, channel.variable]);
+      }
+      for (const call of element.animations) {
+        const timing = Object.assign({}, call.options);
+        if (timing.iterations === "Infinity") timing.iterations = Infinity;
+        animations.push(el.animate(call.keyframes, timing));
+      }
+    }
+  }
+  // The clock: a silent animation of the whole duration (a window of it, repeated, when it never ends).
+  const clock = new Animation(new KeyframeEffect(null, [], { duration: W * 1000, fill: "both", iterations: Number.isFinite(D) ? 1 : Infinity }),
+                              document.timeline);
+  clock.play();
+  const all = [clock, ...animations];
+  function fire(name, time) {
+    root.dispatchEvent(new CustomEvent("animc:" + name, { detail: { time } }));
+    if (onEvent) onEvent(name, time);
+  }
+  // Repeating events (forever): each at its time in (from, from + period], and every period after it.
+  const REPEATING = EXPORT.repeatingEvents || null;
+  const FIRINGS = 10000, SLACK = 1e-9;
+  function pass(from, to) {
+    const fired = [];
+    for (const event of EXPORT.events) {
+      if (event.time > from && event.time <= to) fired.push([event.time, event.name]);
+    }
+    if (REPEATING && REPEATING.period > 0) {
+      const P = REPEATING.period;
+      // A firing at t counts in (from, to] when from + SLACK < t ≤ to + SLACK: rounding of t never fires it twice.
+      // Bounded loops: far out, k·P stops telling neighbouring k apart.
+      for (const event of REPEATING.events) {
+        const last = Math.floor((to + SLACK - event.time) / P);
+        let k = Math.max(0, Math.floor((from - event.time) / P) - 1, last - FIRINGS + 1);
+        for (let n = 0; n < FIRINGS + 2 && k <= last; n += 1, k += 1) {
+          const t = event.time + k * P;
+          if (t > from + SLACK && t <= to + SLACK) fired.push([t, event.name]);
+        }
+      }
+      fired.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+    }
+    for (const [time, name] of fired) fire(name, time);
+  }
+
+  let passed = -Infinity, frame = 0, cancelled = false;
+  let settle = null, fail = null;
+  const promise = () => { const p = new Promise((yes, no) => { settle = yes; fail = no; }); p.catch(() => {}); return p; };
+  const now = () => Math.min(D, Math.max(0, (clock.currentTime || 0) / 1000));
+  let finished = promise();
+  const controller = {
+    get finished() { return finished; },
+    get currentTime() { return now(); },
+    set currentTime(t) { controller.seek(t); },
+    pause() {
+      if (cancelled) return;
+      for (const animation of all) animation.pause();
+      // What playback passed since the last frame, up to where it stopped.
+      const t = now();
+      if (t > passed) { pass(passed, t); passed = t; }
+    },
+    play() {
+      if (cancelled) return;
+      if (Number.isFinite(D) && now() >= D) {
+        passed = -Infinity;
+        for (const animation of all) animation.currentTime = 0;
+        finished = promise();
+      }
+      for (const animation of all) animation.play();
+      watch();
+    },
+    seek(t) {
+      if (cancelled) return;
+      t = Math.min(D, Math.max(0, Number(t) || 0));
+      for (const animation of all) animation.currentTime = t * 1000;
+      passed = t;
+      watch();
+    },
+    cancel() {
+      if (cancelled) return;
+      cancelled = true;
+      if (frame) cancelAnimationFrame(frame);
+      for (const animation of all) animation.cancel();
+      for (const [el, variable] of styled) el.style.removeProperty(variable);
+      fail(new DOMException("the animation was cancelled", "AbortError"));
+    },
+  };
+  // As playback passes events: once a frame while it runs, and once more at the end.
+  function tick() {
+    frame = 0;
+    if (cancelled || clock.playState === "paused" || clock.playState === "idle") return;
+    const t = now();
+    if (clock.playState === "finished" || (Number.isFinite(D) && t >= D)) {
+      pass(passed, D);
+      passed = D;
+      settle(controller);
+      return;
+    }
+    pass(passed, t);
+    passed = t;
+    frame = requestAnimationFrame(tick);
+  }
+  function watch() { if (!frame) frame = requestAnimationFrame(tick); }
+  watch();
+  return controller;
+}

@@ -1,0 +1,418 @@
+#!/usr/bin/env python3
+"""Web exports in a real page (exports.md section 6), checked in headless Chromium.
+
+* Two exports share a page: each example's bindings exported with their own
+  `--prefix` and `--selector`, both stylesheets on one page, both on one
+  element where they animate one view; seeking every CSS animation to each
+  row time of `animc eval`, each export's custom properties show its own
+  table's values.
+* The module of `--to js`, imported by a page: `play(root, {onEvent})` plays
+  in real time (the one place the checks play rather than seek); the events
+  it heard (names and times, in order, repeats included) and those
+  dispatched on `root` as `animc:NAME` are `animc eval`'s events column
+  (`--fps 1000`: each time in its row); `finished` is kept at the end of a
+  finite one; then `seek(t)` at every row of the example's table shows its
+  values and fires nothing; resumed from a seek with `play()`, it passes
+  the next event once.
+* The player page under a `--prefix` shows `animc eval`'s values.
+* The stylesheet's header comment, pasted as written into a page with the
+  stylesheet: at three instants the computed `transform`, `opacity` and
+  `background-color` are what `animc eval`'s values make of them
+  (translate, rotate, scale, per-axis scale).
+
+Prints one line per failure and `N passed, M failed`; exits 1 on any failure.
+"""
+
+import argparse
+import functools
+import http.server
+import json
+import math
+import os
+import re
+import sys
+import tempfile
+import threading
+
+sys.dont_write_bytecode = True
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+
+from web_check import (Browser, Tab, Tally, compare_rows, eval_arguments, find_chromium, parse_color,  # noqa: E402
+                       read_table, run_animc)
+
+# (example, binding or None, prefix, selector template, markup attributes of each view's element)
+SHARED_PAGES = [
+    ("toast", [("show", "toast-in", ".{view}.is-entering"), ("hide", "toast-out", ".{view}.is-leaving")]),
+    ("mixed", [("talk", None, "a", ".{view}.first"), ("choreography", None, "b", "[data-second=\"{view}\"]")]),
+]
+
+# Examples the module plays: (example, how long to play in seconds, or None: to its end).
+# Then it resumes from a seek just before an event and plays 0.3 s.
+# A cancelled animation has nothing to play: `finished` is kept at once.
+MODULE_PLAYS = [("spinner", 3.4, 1.4), ("landing-events", None, 0.8), ("cancelled", None, None)]
+
+# A script with every drawn property, for the pasted wiring.
+WIRING_SCRIPT = """view card x 0 y 0 rotation 0 scale 1 scale-x 1 scale-y 1 opacity 0 color #3a64d8
+let final = animate card.x from 0 to 120 in 2s with ease-in-out
+         || animate card.y from 0 to -40 in 2s
+         || animate card.rotation from 0 to 90 in 2s with ease-out
+         || animate card.scale from 1 to 1.5 in 2s
+         || animate card.scale-x from 1 to 0.5 in 2s
+         || animate card.scale-y from 1 to 2 in 2s
+         || animate card.opacity from 0 to 1 in 1s
+         || animate card.color from #3a64d8 to #f28e2b in 2s
+"""
+WIRING_TIMES = ["0.25", "1", "1.75"]
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def serve(directory):
+    """A file server on 127.0.0.1 (module scripts need http, not file://)."""
+    handler = functools.partial(QuietHandler, directory=directory)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return server
+
+
+def export(animc, path, fmt, binding=None, prefix=None, selector=None):
+    args = ["export", path, "--to", fmt]
+    if binding:
+        args += ["--binding", binding]
+    if prefix:
+        args += ["--prefix", prefix]
+    if selector:
+        args += ["--selector", selector]
+    code, out, err = run_animc(animc, args, cwd=ROOT)
+    if code != 0:
+        raise RuntimeError(f"animc {' '.join(args)} failed: {err}")
+    return out
+
+
+def table(animc, path, binding=None, extra=None):
+    args = ["eval", path, "--format", "csv"] + (extra if extra is not None else eval_arguments(os.path.join(ROOT, path)))
+    if binding:
+        args += ["--binding", binding]
+    code, out, err = run_animc(animc, args, cwd=ROOT)
+    if code != 0:
+        raise RuntimeError(f"animc {' '.join(args)} failed: {err}")
+    return read_table(out)
+
+
+def markup(selector, view):
+    """An element that the template matches for `view` (class and attribute templates)."""
+    classes = re.findall(r"\.([\w{}-]+)", selector)
+    attributes = re.findall(r"\[([\w-]+)=\"([^\"]*)\"\]", selector)
+    return ([c.replace("{view}", view) for c in classes], [(a, v.replace("{view}", view)) for a, v in attributes])
+
+
+# Read every channel of a waapi model from the page: custom properties on the element its selector finds.
+READ_VALUES = """
+(model) => {
+  const out = {};
+  for (const element of model.elements) {
+    const el = document.querySelector(element.selector);
+    for (const channel of element.channels) {
+      const text = getComputedStyle(el).getPropertyValue(channel.variable).trim();
+      out[channel.property] = channel.kind === "color" ? text : parseFloat(text);
+    }
+  }
+  return out;
+}
+"""
+
+
+def check_shared_page(name, exports, animc, tab, workdir, base, tally):
+    """Both exports' stylesheets on one page, each on its own elements; each export's values at its own table's times.
+    Where both animate one view, one more element toggles from the first export's selector to the second's."""
+    styles, models, tables, body = [], [], [], []
+    selectors = []
+    for item in exports:
+        example, binding, prefix, selector = (item if len(item) == 4 else (name, item[0], item[1], item[2]))
+        path = f"examples/{example}.anim"
+        styles.append(export(animc, path, "css", binding, prefix, selector))
+        model = json.loads(export(animc, path, "waapi", binding, prefix, selector))
+        models.append(model)
+        selectors.append(selector)
+        tables.append((f"{example}" + (f" --binding {binding}" if binding else "") + f" --prefix {prefix}",
+                       table(animc, path, binding)))
+        for element in model["elements"]:
+            classes, attributes = markup(selector, element["view"])
+            body.append(f"<div class=\"{' '.join(classes)}\" " + " ".join(f"{a}=\"{v}\"" for a, v in attributes) + "></div>")
+    views = [{e["view"] for e in m["elements"]} for m in models]
+    common = sorted(views[0] & views[1])
+    if common:
+        body.insert(0, f"<div id=\"toggled\" class=\"{common[0]}\"></div>")
+    page = f"<!doctype html><meta charset=utf-8><style>\n{''.join(styles)}</style>\n<body>\n" + "\n".join(body) + "\n</body>\n"
+    with open(os.path.join(workdir, f"shared-{name}.html"), "w", encoding="utf-8") as handle:
+        handle.write(page)
+    tab.open(f"{base}/shared-{name}.html")
+    seek_all = "for (const a of document.getAnimations()) { a.pause(); a.currentTime = t * 1000; }"
+    for (label, expected), model in zip(tables, models):
+        rows = tab.evaluate(f"""(() => {{
+          const read = {READ_VALUES};
+          const model = {json.dumps(model)};
+          const rows = [];
+          for (const t of {json.dumps(expected["times"])}) {{ {seek_all} rows.push(read(model)); }}
+          return rows;
+        }})()""")
+        compare_rows(f"shared page {name}: {label}", "css", expected, rows, tally)
+    if not common:
+        return
+    # One element, entering then leaving: swap its classes and the second export plays on it.
+    view = common[0]
+    for (label, expected), model, selector in zip(tables, models, selectors):
+        classes, attributes = markup(selector, view)
+        element = next(e for e in model["elements"] if e["view"] == view)
+        rows = tab.evaluate(f"""(() => {{
+          const el = document.getElementById("toggled");
+          el.className = {json.dumps(" ".join(classes))};
+          getComputedStyle(el).opacity;
+          const rows = [];
+          for (const t of {json.dumps(expected["times"])}) {{
+            {seek_all}
+            const row = {{}};
+            for (const channel of {json.dumps(element["channels"])}) {{
+              const text = getComputedStyle(el).getPropertyValue(channel.variable).trim();
+              row[channel.property] = channel.kind === "color" ? text : parseFloat(text);
+            }}
+            rows.push(row);
+          }}
+          return rows;
+        }})()""")
+        only = dict(expected)
+        keep = [i for i, c in enumerate(expected["columns"]) if c.startswith(view + ".") or c == "events"]
+        only["columns"] = [expected["columns"][i] for i in keep]
+        only["rows"] = [[row[i] for i in keep] for row in expected["rows"]]
+        compare_rows(f"shared page {name}: toggled to {' '.join(classes)}: {label}", "css", only, rows, tally)
+
+
+MODULE_PAGE = """<!doctype html><meta charset=utf-8>
+<style>%s</style>
+<body><div id="root">%s</div>
+<script type="module">
+import * as animation from "./%s";
+window.module = animation;
+window.moduleReady = true;
+</script>
+</body>
+"""
+
+MODULE_RUN = """(async () => {
+  while (!window.moduleReady) await new Promise((r) => setTimeout(r, 20));
+  const m = window.module, root = document.getElementById("root");
+  const heard = [], dispatched = [];
+  for (const name of %s) root.addEventListener("animc:" + name, (e) => dispatched.push([name, e.detail.time]));
+  const read = %s;
+  const model = %s;
+  const c = m.play(root, { onEvent: (name, time) => heard.push([name, time]) });
+  const playFor = %s;
+  let finished = null;
+  if (playFor === null) {
+    finished = await Promise.race([c.finished.then((x) => x === c), new Promise((r) => setTimeout(() => r("timeout"), 30000))]);
+  } else {
+    await new Promise((r) => setTimeout(r, playFor * 1000));
+  }
+  c.pause();
+  const stoppedAt = c.currentTime;
+  const before = heard.length, dispatchedBefore = dispatched.length;
+  const rows = [];
+  for (const t of %s) { c.seek(t); rows.push(read(model)); }
+  const afterSeeks = [heard.length - before, dispatched.length - dispatchedBefore];
+  // Resume from a seek: playback passes what follows it, and only that.
+  c.seek(%s);
+  const mark = heard.length;
+  c.play();
+  await new Promise((r) => setTimeout(r, 300));
+  c.pause();
+  const resumed = { from: %s, to: c.currentTime, heard: heard.slice(mark) };
+  c.cancel();
+  let rejected = false;
+  try { await c.finished; } catch (e) { rejected = e.name === "AbortError"; }
+  return { heard: heard.slice(0, before), dispatched: dispatched.slice(0, dispatchedBefore), stoppedAt, rows, afterSeeks, resumed,
+           finished, duration: String(m.duration),
+           rejected: playFor === null ? true : rejected };
+})()"""
+
+
+def event_rows(expected):
+    """[(name, row time text)] of a table's events column, in order (names within a row sorted)."""
+    index = expected["columns"].index("events") if "events" in expected.get("columns", []) else None
+    out = []
+    if index is None:
+        return out
+    for t_text, row in zip(expected["time_text"], expected["rows"]):
+        for word in sorted(row[index].split()):
+            name, _, count = word.partition("\u00d7")
+            out.extend([(name, float(t_text))] * (int(count) if count else 1))
+    return out
+
+
+def check_module(example, play_for, resume_from, animc, tab, workdir, base, tally):
+    path = f"examples/{example}.anim"
+    module = export(animc, path, "js")
+    with open(os.path.join(workdir, f"{example}.js"), "w", encoding="utf-8") as handle:
+        handle.write(module)
+    model = json.loads(export(animc, path, "waapi"))
+    css = export(animc, path, "css")
+    # The page draws with the stylesheet's rules only (its own animations are not loaded: the module plays).
+    rules = wiring(css)
+    views = "".join(f"<div data-view=\"{e['view']}\"></div>" for e in model["elements"])
+    with open(os.path.join(workdir, f"module-{example}.html"), "w", encoding="utf-8") as handle:
+        handle.write(MODULE_PAGE % (rules, views, f"{example}.js"))
+    rows_table = table(animc, path)
+    names = sorted({e["name"] for e in model["events"]} | {e["name"] for e in (model.get("repeatingEvents") or {}).get("events", [])})
+    tab.open(f"{base}/module-{example}.html")
+    result = tab.evaluate(MODULE_RUN % (json.dumps(names), READ_VALUES, json.dumps(model),
+                                        "null" if play_for is None else json.dumps(play_for), json.dumps(rows_table.get("times", [])),
+                                        json.dumps(resume_from), json.dumps(resume_from)))
+    label = f"module {example}"
+    duration = model["duration"]
+    tally.check(result["duration"] == ("Infinity" if duration == "Infinity" else str(json.loads(json.dumps(duration)))) or
+                float(result["duration"]) == float(duration), f"{label}: duration {result['duration']} != {duration}")
+    if play_for is None:
+        tally.check(result["finished"] is True, f"{label}: finished was not kept with the controller ({result['finished']})")
+    stopped = result["stoppedAt"]
+    tally.check(play_for is None or stopped >= play_for * 0.9, f"{label}: played only to {stopped}")
+    # eval's events at 1 ms rows up to where playback stopped.
+    until = f"{math.floor(stopped * 1000) / 1000:.3f}"
+    fine = table(animc, path, extra=["--until", until, "--fps", "1000"])
+    expected = event_rows(fine)
+    for what, got in (("onEvent", result["heard"]), ("animc:NAME", result["dispatched"])):
+        placed = [(name, math.ceil(round(t * 1000, 6)) / 1000) for name, t in got]
+        tally.check(placed == expected, f"{label} [{what}]: heard {got}, eval says {expected}")
+        tally.check(all(a[1] <= b[1] for a, b in zip(got, got[1:])), f"{label} [{what}]: out of order {got}")
+    resumed = result["resumed"]
+    want = [(name, t) for name, t in expected if resumed["from"] < t <= resumed["to"]]
+    got = [(name, math.ceil(round(t * 1000, 6)) / 1000) for name, t in resumed["heard"]]
+    tally.check(resume_from is None or (resumed["to"] > resumed["from"] and got == want and want),
+                f"{label}: resumed from {resumed['from']} to {resumed['to']}: heard {resumed['heard']}, eval says {want}")
+    repeats = len(expected) - len({name for name, _ in expected})
+    if example == "spinner":
+        tally.check(repeats >= 2, f"{label}: expected repeats of an endless event, heard {expected}")
+    if not rows_table["cancelled"]:
+        compare_rows(label, "seek", rows_table, result["rows"], tally)
+    tally.check(result["afterSeeks"] == [0, 0], f"{label}: seeking fired {result['afterSeeks']} events")
+    tally.check(result["rejected"] is True, f"{label}: cancel() did not reject finished with AbortError")
+
+
+def wiring(css):
+    """The rules of the stylesheet's header comment, as written (its `*   ` margin removed)."""
+    header = css.split("*/", 1)[0]
+    lines = header.splitlines()
+    start = next((i for i, line in enumerate(lines) if "paste as it is" in line), None)
+    if start is None:
+        return ""  # nothing drawn (a cancelled animation has no views)
+    rules = [line[len(" *   "):] for line in lines[start + 1:] if line.startswith(" *   ")]
+    return "\n".join(rules) + "\n"
+
+
+def expected_style(values, view):
+    get = lambda name, default: values.get(f"{view}.{name}", default)
+    x, y = float(get("x", 0)), float(get("y", 0))
+    angle = math.radians(float(get("rotation", 0)))
+    s = float(get("scale", 1))
+    sx, sy = s * float(get("scale-x", 1)), s * float(get("scale-y", 1))
+    matrix = [math.cos(angle) * sx, math.sin(angle) * sx, -math.sin(angle) * sy, math.cos(angle) * sy, x, y]
+    opacity = min(1.0, max(0.0, float(get("opacity", 1))))
+    return matrix, opacity, get("color", None)
+
+
+def check_wiring(animc, tab, workdir, base, tally):
+    script = os.path.join(workdir, "wiring.anim")
+    with open(script, "w", encoding="utf-8") as handle:
+        handle.write(WIRING_SCRIPT)
+    cases = [(script, "wiring.anim"), (os.path.join(ROOT, "examples/choreography.anim"), "choreography")]
+    for path, label in cases:
+        css = export(animc, path, "css")
+        rules = wiring(css)
+        model = json.loads(export(animc, path, "waapi"))
+        views = "".join(f"<div data-view=\"{e['view']}\"></div>" for e in model["elements"])
+        name = f"wiring-{os.path.basename(path)}.html"
+        with open(os.path.join(workdir, name), "w", encoding="utf-8") as handle:
+            handle.write(f"<!doctype html><meta charset=utf-8><style>\n{css}\n{rules}</style><body>{views}</body>\n")
+        times = WIRING_TIMES
+        expected = table(animc, path, extra=["--at", ",".join(times)])
+        tab.open(f"{base}/{name}")
+        got = tab.evaluate(f"""(() => {{
+          const out = [];
+          for (const t of {json.dumps([float(t) for t in times])}) {{
+            for (const a of document.getAnimations()) {{ a.pause(); a.currentTime = t * 1000; }}
+            const row = {{}};
+            for (const el of document.querySelectorAll("[data-view]")) {{
+              const style = getComputedStyle(el);
+              row[el.dataset.view] = [style.transform, style.opacity, style.backgroundColor];
+            }}
+            out.push(row);
+          }}
+          return out;
+        }})()""")
+        for t_text, row, seen in zip(expected["time_text"], expected["rows"], got):
+            values = dict(zip(expected["columns"], row))
+            for view, (transform, opacity, background) in seen.items():
+                matrix, want_opacity, color = expected_style(values, view)
+                numbers = [float(v) for v in re.findall(r"[-\d.e+]+", transform)] if transform != "none" else [1, 0, 0, 1, 0, 0]
+                ok = len(numbers) == 6 and all(abs(a - b) <= 1e-4 * max(1, abs(b)) + 1e-6 for a, b in zip(numbers, matrix))
+                tally.check(ok, f"wiring {label} t={t_text} {view}: transform {transform} != matrix{tuple(round(m, 6) for m in matrix)}")
+                tally.check(abs(float(opacity) - want_opacity) <= 1e-5 + 1e-6,
+                            f"wiring {label} t={t_text} {view}: opacity {opacity} != {want_opacity}")
+                if color is not None:
+                    a, b = parse_color(background), parse_color(color)
+                    tally.check(a is not None and all(abs(p - q) <= 1 + 1e-6 for p, q in zip(a, b)),
+                                f"wiring {label} t={t_text} {view}: background-color {background} != {color}")
+
+
+def check_prefixed_player(animc, tab, workdir, base, tally):
+    """The player page under a prefix shows what `animc eval` says, through `window.animc`."""
+    for example in ("talk", "spinner"):
+        path = f"examples/{example}.anim"
+        name = f"player-{example}.html"
+        page = export(animc, path, "html", prefix="pp")
+        tally.check("@property --pp-" in page, f"player {example} --prefix pp: the page registers --pp-… properties")
+        with open(os.path.join(workdir, name), "w", encoding="utf-8") as handle:
+            handle.write(page)
+        expected = table(animc, path)
+        tab.open(f"{base}/{name}")
+        rows = tab.evaluate(f"(() => {json.dumps(expected['times'])}.map((t) => {{ animc.seek(t); return animc.values(); }}))()")
+        compare_rows(f"player {example} --prefix pp", "html", expected, rows, tally)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--animc", default=os.path.join(ROOT, ".build", "debug", "animc"))
+    parser.add_argument("--keep", help="keep the pages in this directory")
+    arguments = parser.parse_args()
+    chromium = find_chromium()
+    if chromium is None:
+        print("no Chromium found (checks/install_chromium.sh installs it)")
+        return 1
+    animc = os.path.abspath(arguments.animc)
+    workdir = arguments.keep or tempfile.mkdtemp(prefix="animc-web-options-")
+    os.makedirs(workdir, exist_ok=True)
+    server = serve(workdir)
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    tally = Tally()
+    browser = Browser(chromium)
+    try:
+        tab = Tab(browser)
+        for name, exports in SHARED_PAGES:
+            check_shared_page(name, exports, animc, tab, workdir, base, tally)
+        for example, play_for, resume_from in MODULE_PLAYS:
+            check_module(example, play_for, resume_from, animc, tab, workdir, base, tally)
+        check_wiring(animc, tab, workdir, base, tally)
+        check_prefixed_player(animc, tab, workdir, base, tally)
+    finally:
+        browser.close()
+        server.shutdown()
+    print(f"{tally.passed} passed, {tally.failed} failed")
+    return 0 if tally.failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
