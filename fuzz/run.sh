@@ -36,7 +36,7 @@ fi
 
 out=.build-libfuzzer
 mkdir -p "$out" fuzz/corpus-run fuzz/artifacts
-flags=(-parse-as-library -sanitize=fuzzer,address -O -g -use-ld=lld)
+flags=(-parse-as-library -sanitize=fuzzer,address -O -g -use-ld=lld -package-name animc)
 
 newer() {   # newer TARGET SOURCES...: whether TARGET is missing or older than a source
   local target=$1; shift
