@@ -109,6 +109,12 @@ struct BindingUses {
     var names: [(String, SourceRange)] = []
     var views: [(name: String, range: SourceRange)] = []
     var allViews: [SourceRange] = []
+    /// Every place a tween names a view, and the property it animates there
+    /// (with where the property is written: after the view in `animate V.P`,
+    /// else the tween; `nil` when the verb implies it), for the named-once warnings.
+    var mentions: [(view: String, property: String, viewRange: SourceRange, propertyRange: SourceRange?)] = []
+    /// Every duration written, for the bare-duration warning.
+    var durations: [Duration] = []
 
     init(of expr: Expr) {
         var seen: Set<String> = []
@@ -117,20 +123,27 @@ struct BindingUses {
             switch node.kind {
             case .name(let name):
                 names.append((name, node.range))
-            case .zero, .one, .wait, .emit:
+            case .zero, .one, .emit:
                 break
+            case .wait(let duration):
+                durations.append(duration)
             case .tween(let tween):
                 switch tween.target {
                 case .view(let name, let range):
                     if seen.insert(name).inserted { views.append((name, range)) }
+                    let property = tween.resolvedProperty
+                    let written = SourceRange(range.end + 1, range.end + 1 + property.utf8.count)
+                    mentions.append((name, property, range, tween.property == nil ? nil : tween.verb == .animate ? written : tween.range))
                 case .allViews(let range):
                     allViews.append(range)
                 }
             case .parallel(let parts), .sequence(let parts):
                 stack.append(contentsOf: parts.reversed())   // popped in source order
+            case .delayed(let inner, let duration), .retimed(let inner, let duration), .staggered(let inner, let duration, _):
+                durations.append(duration)
+                stack.append(inner)
             case .power(let inner, _), .reversed(let inner), .looped(let inner, _), .repeated(let inner, _),
-                 .delayed(let inner, _), .retimed(let inner, _), .eased(let inner, _, _), .staggered(let inner, _, _),
-                 .forever(let inner, _):
+                 .eased(let inner, _, _), .forever(let inner, _):
                 stack.append(inner)
             }
         }
@@ -164,8 +177,12 @@ private struct Resolver {
         var mentionsAllViews = false
         var broken: Set<String> = []
         var unknown: [(String, SourceRange)] = []
+        var mentions: [(view: String, property: String, viewRange: SourceRange, propertyRange: SourceRange?)] = []
+        var durations: [Duration] = []
         for binding in program.bindings where bindings[binding.name]?.range == binding.range {
             let uses = BindingUses(of: binding.value)
+            mentions += uses.mentions
+            durations += uses.durations
             let names = uses.names
             for (view, range) in uses.views where targeted.insert(view).inserted { targetedAt.append((view, range.start)) }
             if !uses.allViews.isEmpty { mentionsAllViews = true }
@@ -187,6 +204,8 @@ private struct Resolver {
             if name == "emit", hint == nil { hint = "to fire an event, write `emit NAME`, such as `emit landed`" }
             report(.unknownName(name), at: range, hint: hint)
         }
+        warnOfNamesNamedOnce(mentions)
+        warnOfBareDurations(durations)
         let order = orderBindings(references: references, broken: &broken)
         var firstMention: [String: Int] = [:]
         for (view, position) in declaredAt + targetedAt where position < firstMention[view, default: Int.max] {
@@ -197,6 +216,57 @@ private struct Resolver {
         return ResolvedProgram(program: program, bindings: bindings, order: order, views: views.sorted(),
                                mentionOrder: mentionOrder, initial: initial, initialRanges: initialRanges, diagnostics: diagnostics,
                                mentionsAllViews: mentionsAllViews)
+    }
+
+    /// A view, or a view's property, named in one place only while a close
+    /// name is well established (`crad.y` beside `card`, declared or named
+    /// twice or more; `card.opactiy` beside `opacity`, a property animc
+    /// draws, or one named twice or more) is likely misspelt: a warning with
+    /// "did you mean". Names shorter than 3 letters are left alone (`x` and
+    /// `y` are not typos of each other), and so are names that are each
+    /// used once (`talk-in` beside `talk-out`).
+    private mutating func warnOfNamesNamedOnce(_ mentions: [(view: String, property: String, viewRange: SourceRange, propertyRange: SourceRange?)]) {
+        var viewCounts: [String: Int] = [:]
+        var propertyCounts: [Property: Int] = [:]
+        for view in program.views {
+            viewCounts[view.name, default: 0] += 1
+            for value in view.initials { propertyCounts[Property(view: view.name, name: value.property), default: 0] += 1 }
+        }
+        for mention in mentions {
+            viewCounts[mention.view, default: 0] += 1
+            propertyCounts[Property(view: mention.view, name: mention.property), default: 0] += 1
+        }
+        let views = viewCounts.filter { $0.value >= 2 }.keys.sorted()
+        for mention in mentions where mention.view.utf8.count >= 3 && viewCounts[mention.view] == 1 {
+            if let match = closestMatch(to: mention.view, in: views.filter { $0 != mention.view }) {
+                report(.namedOnce("view `\(mention.view)`"), at: mention.viewRange, hint: didYouMean(match))
+                return
+            }
+        }
+        for mention in mentions where mention.property.utf8.count >= 3
+            && propertyCounts[Property(view: mention.view, name: mention.property)] == 1 {
+            guard let written = mention.propertyRange else { continue }
+            var candidates = Set(Drawing.properties)
+            for (property, count) in propertyCounts where property.view == mention.view && count >= 2 { candidates.insert(property.name) }
+            candidates.remove(mention.property)
+            if let match = closestMatch(to: mention.property, in: candidates.sorted()) {
+                report(.namedOnce("property `\(mention.view).\(mention.property)`"), at: written, hint: didYouMean(match))
+                return
+            }
+        }
+    }
+
+    /// A duration with no unit of 10 or more in a file whose other durations
+    /// are all under a second (`in 300` beside `in 0.2s`) was surely meant in
+    /// milliseconds: a warning. A file of bare durations, or one with longer
+    /// ones, is taken as written.
+    private mutating func warnOfBareDurations(_ durations: [Duration]) {
+        for (index, duration) in durations.enumerated() where duration.unit == .implicit && duration.number.value >= 10 {
+            let others = durations.indices.filter { $0 != index }.map { durations[$0] }
+            guard !others.isEmpty, others.allSatisfy({ $0.approximateSeconds < 1 }) else { continue }
+            let written = formatNumber(duration.number.value)
+            report(.bareDuration(written), at: duration.range, hint: didYouMean("\(written)ms"))
+        }
     }
 
     private mutating func collectViewDeclarations() {

@@ -10,7 +10,7 @@ struct DiagnosticCatalogTests {
     static let samples: [DiagnosticKind] = [
         .leadingDecimalPoint, .lonePipe, .nulByte, .unexpectedCharacter("@"), .invalidUTF8(0xFF),
         .expectedItem(found: .text("lett")), .expectedName(after: "let", found: .punctuation(.equals)),
-        .reservedName("from", role: .binding), .expectedProperty(found: .endOfFile),
+        .reservedName("from", role: .binding), .expectedProperty(found: .endOfFile), .initialValueUnit("deg"),
         .expectedPropertyName(view: "c", found: .text("from")),
         .expectedToken(expected: "`=`", after: "`let a`", found: .text("b")), .expectedExpression(after: nil, found: .endOfFile),
         .expectedOperator(found: .invalidCharacter), .expectedCount(after: "repeated", found: .endOfFile),
@@ -59,6 +59,7 @@ struct DiagnosticCatalogTests {
         .tie(property: "a.x", count: 2, from: "0", to: "1", playing: true),
         .tie(property: "a.x", count: 0, from: "1", to: "2", playing: false),
         .strayViews(views: ["ghost"], bindings: ["old"], target: "final"), .moreTies(total: 1000, shown: 10),
+        .namedOnce("view `crad`"), .bareDuration("300"),
     ]
 
     @Test(arguments: samples)
