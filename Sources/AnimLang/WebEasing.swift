@@ -22,6 +22,9 @@ public enum CSSEasing: Equatable, Sendable {
 ///
 /// * `linear`; CSS `cubic-bezier` (its keywords `ease`, `ease-in`, `ease-out`,
 ///   `ease-in-out` by name); `steps(n, jump-…)`.
+/// * The talk's power curves where they are polynomials, and their mirrors,
+///   as the Penner curve they equal (``Animations/Easing/polynomialForm``):
+///   `ease-out` (`1 − (1 − p)²`) is quad out, a cubic Bézier.
 /// * Penner quad, cubic and back, as cubic Béziers with x handles at 1/3 and
 ///   2/3 (so x(t) = t and y(t) is the curve's own polynomial in Bernstein
 ///   form): `y = t²` is `(0, 1/3)`, `y = t³` is `(0, 0)`, back-in
@@ -35,6 +38,7 @@ public enum CSSEasing: Equatable, Sendable {
 /// Unknown families fall through on purpose, so a new easing is exported
 /// (approximated) without a change here.
 public func cssEasing(of easing: Easing) -> CSSEasing? {
+    if let form = easing.polynomialForm { return cssEasing(of: form) }
     if case .linear = easing.kind { return .single("linear") }
     if case .cubicBezier(let x1, let y1, let x2, let y2) = easing.kind {
         return .single(cubicBezierText(x1, y1, x2, y2))
