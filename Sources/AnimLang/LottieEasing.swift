@@ -208,7 +208,7 @@ extension Easing {
         case .mirror(let inner):
             // 1 − E(1 − p): each arc turned about (½, ½), in the other order.
             return inner.bezierArcs.map { arcs in arcs.reversed().map(\.turnedAboutCentre) }
-        case .easeInOut, .steps, .composed, .spring:
+        case .easeInOut, .steps, .composed, .spring, .piecewise:
             return nil
         }
     }
@@ -223,7 +223,7 @@ extension Easing {
         case .easeOut(let c): exponent = c
         case .easeIn(let c): exponent = 1 / c
         case .mirror(let inner): return inner.polynomialForm?.mirrored
-        case .linear, .easeInOut, .cubicBezier, .steps, .penner, .spring, .composed: return nil
+        case .linear, .easeInOut, .cubicBezier, .steps, .penner, .spring, .composed, .piecewise: return nil
         }
         switch exponent {
         case 1: return .linear
@@ -245,7 +245,7 @@ extension Easing {
         case .composed(_, let inner):
             // outer(inner(p)) is constant wherever the inner curve is.
             return inner.stepJumps
-        case .linear, .easeIn, .easeOut, .easeInOut, .cubicBezier, .penner, .spring:
+        case .linear, .easeIn, .easeOut, .easeInOut, .cubicBezier, .penner, .spring, .piecewise:
             return nil
         }
     }

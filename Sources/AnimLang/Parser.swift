@@ -1148,6 +1148,9 @@ private struct Parser {
         case "mirror":
             rejectHigh(high, on: name)
             return try mirror(token, start: start)
+        case "linear" where check(.leftParen):
+            rejectHigh(high, on: name)
+            return try linearPoints(token, start: start)
         case "spring":
             rejectHigh(high, on: name)
             return try spring(token, start: start)
@@ -1403,6 +1406,33 @@ private struct Parser {
             // Point at the x that is out of range.
             let culprit = (0...1).contains(values[0].value) ? values[2].range : values[0].range
             report(.invalidEasing(error), at: culprit, hint: "x1 and x2 are times and must lie in [0, 1]; y1 and y2 may overshoot")
+            return (.linear, range)
+        }
+    }
+
+    /// CSS `linear(…)`: stops `OUTPUT [INPUT% [INPUT%]]`, separated by commas
+    /// (``Animations/Easing/linearPoints(_:)`` applies CSS's rules for the inputs).
+    mutating func linearPoints(_ token: Token, start: SourceRange) throws(SyntaxError) -> (Easing, SourceRange) {
+        let usage = "write `linear(0, 0.25 75%, 1)`: outputs, each with up to two input percentages"
+        let open = try consume(.leftParen, after: "`linear`", hint: usage)
+        var stops: [(output: Double, inputs: [Double])] = []
+        repeat {
+            let context = describe(previous).description
+            let output = try number(what: "an output", after: context, grouped: true)
+            var inputs: [Double] = []
+            while startsNumber(peek()), inputs.count < 2 {
+                let input = try number(what: "an input", after: "the output", grouped: true)
+                try consume(.percent, after: "the input", hint: "inputs are percentages: `0.25 75%`")
+                inputs.append(input.value / 100)
+            }
+            stops.append((output.value, inputs))
+        } while match(.comma)
+        let close = try closing(open)
+        let range = start.union(close.range)
+        do throws(AnimationError) {
+            return (try Easing.linearPoints(stops), range)
+        } catch {
+            report(.invalidEasing(error), at: range, hint: usage)
             return (.linear, range)
         }
     }

@@ -46,6 +46,7 @@ public func cssEasing(of easing: Easing) -> CSSEasing? {
     if case .steps(let count, let position) = easing.kind {
         return .single("steps(\(count), \(position.rawValue))")
     }
+    if case .piecewise(let points) = easing.kind { return .single(EasingNames.linearSpelling(points)) }
     if case .penner(let curve, let mode) = easing.kind {
         let back = 1.70158, backInOut = 1.70158 * 1.525
         let third = 1.0 / 3, twoThirds = 2.0 / 3
@@ -84,6 +85,7 @@ private func cubicBezierText(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Dou
 /// that jump at their start or end (the "before flag" is unset inside an
 /// animation's active phase, so `steps(4, jump-start)` shows ¼ at 0).
 func cssEasingEnds(_ text: String, of easing: Easing) -> (start: Double, beforeEnd: Double) {
+    if case .piecewise = easing.kind { return (easing(0), easing(1.0.nextDown)) }
     guard case .steps(let count, let position) = easing.kind else { return (0, 1) }
     let n = Double(count)
     switch position {
