@@ -224,7 +224,9 @@ private struct Resolver {
     /// draws, or one named twice or more) is likely misspelt: a warning with
     /// "did you mean". Names shorter than 3 letters are left alone (`x` and
     /// `y` are not typos of each other), and so are names that are each
-    /// used once (`talk-in` beside `talk-out`).
+    /// used once (`talk-in` beside `talk-out`). A file naming more than
+    /// ``namedOnceViewLimit`` views is not checked for misspelt views (each
+    /// would be compared with every other: generated files, not typing).
     private mutating func warnOfNamesNamedOnce(_ mentions: [(view: String, property: String, viewRange: SourceRange, propertyRange: SourceRange?)]) {
         var viewCounts: [String: Int] = [:]
         var propertyCounts: [Property: Int] = [:]
@@ -236,20 +238,22 @@ private struct Resolver {
             viewCounts[mention.view, default: 0] += 1
             propertyCounts[Property(view: mention.view, name: mention.property), default: 0] += 1
         }
-        let views = viewCounts.filter { $0.value >= 2 }.keys.sorted()
-        for mention in mentions where mention.view.utf8.count >= 3 && viewCounts[mention.view] == 1 {
-            if let match = closestMatch(to: mention.view, in: views.filter { $0 != mention.view }) {
+        let views = viewCounts.count <= Resolver.namedOnceViewLimit ? viewCounts.filter { $0.value >= 2 }.keys.sorted() : []
+        for mention in mentions where !views.isEmpty && mention.view.utf8.count >= 3 && viewCounts[mention.view] == 1 {
+            if let match = views.first(where: { isOneEditAway($0, mention.view) }) {
                 report(.namedOnce("view `\(mention.view)`"), at: mention.viewRange, hint: didYouMean(match))
                 return
             }
         }
+        // Each view's properties named twice or more.
+        var established: [String: Set<String>] = [:]
+        for (property, count) in propertyCounts where count >= 2 { established[property.view, default: []].insert(property.name) }
         for mention in mentions where mention.property.utf8.count >= 3
             && propertyCounts[Property(view: mention.view, name: mention.property)] == 1 {
             guard let written = mention.propertyRange else { continue }
-            var candidates = Set(Drawing.properties)
-            for (property, count) in propertyCounts where property.view == mention.view && count >= 2 { candidates.insert(property.name) }
+            var candidates = Drawing.properties.union(established[mention.view] ?? [])
             candidates.remove(mention.property)
-            if let match = closestMatch(to: mention.property, in: candidates.sorted()) {
+            if let match = candidates.sorted().first(where: { isOneEditAway($0, mention.property) }) {
                 report(.namedOnce("property `\(mention.view).\(mention.property)`"), at: written, hint: didYouMean(match))
                 return
             }
@@ -268,6 +272,26 @@ private struct Resolver {
             report(.bareDuration(written), at: duration.range, hint: didYouMean("\(written)ms"))
         }
     }
+
+    /// Whether `a` and `b` differ by exactly one edit: a letter inserted,
+    /// removed or changed, or two neighbours swapped (`crad`, `opactiy`): a
+    /// name used once that close to an established one is surely a typo,
+    /// where a looser match (`shade` and `scale`) may well be meant.
+    private func isOneEditAway(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
+        guard x != y, abs(x.count - y.count) <= 1 else { return false }
+        var i = 0
+        while i < min(x.count, y.count), x[i] == y[i] { i += 1 }
+        if x.count == y.count {
+            if x[(i + 1)...] == y[(i + 1)...] { return true }   // one changed
+            return i + 1 < x.count && x[i] == y[i + 1] && x[i + 1] == y[i] && x[(i + 2)...] == y[(i + 2)...]   // two swapped
+        }
+        // One inserted into the shorter.
+        return x.count > y.count ? x[(i + 1)...] == y[i...] : x[i...] == y[(i + 1)...]
+    }
+
+    /// Above this many views, misspelt views are not looked for.
+    static let namedOnceViewLimit = 1000
 
     private mutating func collectViewDeclarations() {
         var declared: [String: SourceRange] = [:]

@@ -64,6 +64,7 @@ struct MistakeTests {
         "view card\nlet a = fadeIn card ; animate card.y from 0 to 1 ; animate card.y from 1 to 0",
         "view card\nview cart\nlet a = fadeIn card ; fadeIn cart",
         "let a = fadeIn card ; animate card.shadow from 0 to 1",
+        "let a = fadeIn card ; animate card.shade from 0 to 1",      // two edits from `scale`: meant
         "let a = animate card.tint from red to blue ; animate card.color from red to blue",
         "let a = fadeIn card in 12 ; fadeOut card in 3",
         "let a = fadeIn card in 300",
