@@ -127,6 +127,8 @@ public enum DiagnosticKind: Equatable, Sendable {
     case missingDefault(String)
     /// In a `view` declaration.
     case expectedProperty(found: Found)
+    /// `view card rotation 90deg`: a unit on an initial value.
+    case initialValueUnit(String)
     /// After `animate V.`.
     case expectedPropertyName(view: String, found: Found)
     /// `expected` and `after` as they read in the message: "`=`", "`let a`", "the count".
@@ -230,6 +232,11 @@ public enum DiagnosticKind: Equatable, Sendable {
     /// `all views` in the evaluated binding reaches views that only `let`s
     /// it does not use name (warning).
     case strayViews(views: [String], bindings: [String], target: String)
+    /// A view or property (`"view `crad`"`, `"property `card.opactiy`"`) named
+    /// in one place only, beside a close name: likely misspelt.
+    case namedOnce(String)
+    /// `in 300` (written with no unit) in a file whose other durations are under a second.
+    case bareDuration(String)
 
     // MARK: Resolver
 
@@ -363,6 +370,7 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .expectedName: return "expected-name"
         case .reservedName: return "reserved-name"
         case .expectedProperty, .expectedPropertyName: return "expected-property"
+        case .initialValueUnit: return "initial-value-unit"
         case .expectedToken: return "expected-token"
         case .expectedExpression: return "expected-expression"
         case .expectedOperator: return "expected-operator"
@@ -398,6 +406,8 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .staggerNothing: return "stagger-nothing"
         case .tie, .moreTies: return "tie"
         case .strayViews: return "stray-views"
+        case .namedOnce: return "named-once"
+        case .bareDuration: return "bare-duration"
         case .unknownSpringParameter: return "unknown-spring-parameter"
         case .duplicateSpringParameter: return "duplicate-spring-parameter"
         case .missingSpringParameter: return "missing-spring-parameter"
@@ -472,14 +482,14 @@ public enum DiagnosticKind: Equatable, Sendable {
 
     public var severity: Diagnostic.Severity {
         switch self {
-        case .piInDegrees, .neverStarts, .staggerNothing, .tie, .moreTies, .strayViews, .exportApproximated, .exportDropsProperties, .exportCancelled:
+        case .piInDegrees, .neverStarts, .staggerNothing, .tie, .moreTies, .strayViews, .namedOnce, .bareDuration, .exportApproximated, .exportDropsProperties, .exportCancelled:
             return .warning
         case .exportLoops:
             return .note
         case .leadingDecimalPoint, .lonePipe, .nulByte, .unexpectedCharacter, .invalidUTF8, .expectedItem, .expectedName,
              .reservedName, .easingName, .duplicateParameter, .missingDefault, .parameterKinds, .recursion, .argumentCount,
              .notCallable, .needsArguments, .argumentKind, .nameKind, .unknownValue, .callsTooDeep, .expansionTooLarge,
-             .notAnAnimation, .expectedProperty, .expectedPropertyName, .expectedToken, .expectedExpression, .expectedOperator,
+             .notAnAnimation, .expectedProperty, .initialValueUnit, .expectedPropertyName, .expectedToken, .expectedExpression, .expectedOperator,
              .expectedCount, .expectedTarget, .expectedNumber, .expectedEasing, .expectedStepPosition, .unclosedParen,
              .nestingTooDeep, .modifierAfterPower, .unknownVerb, .unknownUnit, .unknownAngleUnit, .negativeCount,
              .fractionalCount, .inexactCount, .countTooLarge, .fractionalSteps, .tooManySteps, .numberTooLarge,
@@ -549,6 +559,8 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "expanding the calls makes more than \(limit) parts"
         case .notAnAnimation(let name, let kind):
             return "`\(name)` is \(kind), not an animation"
+        case .initialValueUnit(let unit):
+            return "an initial value takes no unit, not `\(unit)`"
         case .expectedProperty(let found):
             return "expected a property and its initial value, found \(found)"
         case .expectedPropertyName(let view, let found):
@@ -646,6 +658,10 @@ public enum DiagnosticKind: Equatable, Sendable {
                 : "`\(property)` holds the ends of \(tweens) at once \(when), so it shows their mean"
         case .moreTies(let total, let shown):
             return "\(total) properties are driven by several tweens at once, each showing their mean; \(shown) of them are shown"
+        case .namedOnce(let what):
+            return "the \(what) is named only here"
+        case .bareDuration(let written):
+            return "`\(written)` with no unit is \(written) seconds, and every other duration here is under a second"
         case .strayViews(let views, let bindings, let target):
             let named = listedNames(views.prefix(8).map { "`\($0)`" } + (views.count > 8 ? ["\(views.count - 8) more"] : []))
             let lets = listedNames(bindings.prefix(4).map { "`\($0)`" } + (bindings.count > 4 ? ["\(bindings.count - 4) more"] : []))

@@ -103,6 +103,12 @@ public enum EasingNames {
         return out + ")"
     }
 
+    /// `linear(0 0%, 0.25 75%, 1 100%)`: every point with its input, as CSS
+    /// writes a `linear()` it has computed (the same text the CSS export uses).
+    public static func linearSpelling(_ points: [Easing.LinearPoint]) -> String {
+        "linear(" + points.map { "\(formatNumber($0.output)) \(formatNumber($0.input * 100))%" }.joined(separator: ", ") + ")"
+    }
+
     /// Every bare easing name, sorted, for "did you mean" hints and documentation.
     public static let allNames: [String] = namedTable.keys.sorted()
 
@@ -173,6 +179,8 @@ public enum EasingNames {
             out += "mirror("
             write(inner, into: &out)
             out += ")"
+        case .piecewise(let points):
+            out += linearSpelling(points)
         }
     }
 }

@@ -203,27 +203,33 @@ extension Easing {
                 return [half.placed(x0: 0, y0: 0, width: 0.5, height: 0.5),
                         half.mirroredInUnitSquare.placed(x0: 0.5, y0: 0.5, width: 0.5, height: 0.5)]
             }
-        case .easeOut(let c):
-            // 1 − (1 − p)^c: linear, quad-out, cubic-out.
-            switch c {
-            case 1: return Easing.linear.bezierArcs
-            case 2: return Easing.penner(.quad, .out).bezierArcs
-            case 3: return Easing.penner(.cubic, .out).bezierArcs
-            default: return nil
-            }
-        case .easeIn(let c):
-            // 1 − (1 − p)^(1/c): the same polynomials when 1/c is 1, 2 or 3.
-            switch 1 / c {
-            case 1: return Easing.linear.bezierArcs
-            case 2: return Easing.penner(.quad, .out).bezierArcs
-            case 3: return Easing.penner(.cubic, .out).bezierArcs
-            default: return nil
-            }
+        case .easeOut, .easeIn:
+            return polynomialForm?.bezierArcs
         case .mirror(let inner):
             // 1 − E(1 − p): each arc turned about (½, ½), in the other order.
             return inner.bezierArcs.map { arcs in arcs.reversed().map(\.turnedAboutCentre) }
-        case .easeInOut, .steps, .composed, .spring:
+        case .easeInOut, .steps, .composed, .spring, .piecewise:
             return nil
+        }
+    }
+
+    /// The same curve as `linear` or a Penner curve, where the talk's power
+    /// curve is a polynomial: ease-out(c) = 1 − (1 − p)^c for c = 1, 2, 3
+    /// (linear, quad out, cubic out), ease-in(c) = 1 − (1 − p)^(1/c) when 1/c
+    /// is 1, 2 or 3, and mirrors of those (quad in, cubic in). `nil` otherwise.
+    var polynomialForm: Easing? {
+        let exponent: Double
+        switch kind {
+        case .easeOut(let c): exponent = c
+        case .easeIn(let c): exponent = 1 / c
+        case .mirror(let inner): return inner.polynomialForm?.mirrored
+        case .linear, .easeInOut, .cubicBezier, .steps, .penner, .spring, .composed, .piecewise: return nil
+        }
+        switch exponent {
+        case 1: return .linear
+        case 2: return .penner(.quad, .out)
+        case 3: return .penner(.cubic, .out)
+        default: return nil
         }
     }
 
@@ -239,7 +245,7 @@ extension Easing {
         case .composed(_, let inner):
             // outer(inner(p)) is constant wherever the inner curve is.
             return inner.stepJumps
-        case .linear, .easeIn, .easeOut, .easeInOut, .cubicBezier, .penner, .spring:
+        case .linear, .easeIn, .easeOut, .easeInOut, .cubicBezier, .penner, .spring, .piecewise:
             return nil
         }
     }

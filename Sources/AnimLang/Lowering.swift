@@ -861,6 +861,9 @@ private struct Lowerer {
     /// numbers for `fade`, `scale`, `rotate` …, colours for `color`, points
     /// for `move`, numbers or colours (one kind) for `animate`.
     private mutating func valueKind(of tween: TweenSyntax, count: Int) -> ValueSyntaxKind? {
+        // A property the exports draw as a number (a position, a size, an
+        // angle, an opacity) takes numbers whatever the verb.
+        let drawnNumber = Drawing.properties.subtracting(Drawing.colors).contains(tween.resolvedProperty)
         func accepts(_ kind: ValueSyntaxKind) -> Bool {
             switch tween.verb {
             case .shrink, .grow, .scale, .rotate, .fade, .fadeIn, .fadeOut: return kind == .number
@@ -883,6 +886,12 @@ private struct Lowerer {
                 let wanted = [ValueSyntaxKind.number, .color, .point].filter(accepts).map(\.plural).joined(separator: " or ")
                 diagnostics.append(Diagnostic(.valueKind(verb: tween.verb.rawValue, expected: wanted, found: kind.article),
                                               at: stop.value.range, hint: kind.hint(for: tween.verb)))
+                return nil
+            }
+            if kind == .color, drawnNumber {
+                let property = tween.resolvedProperty
+                diagnostics.append(Diagnostic(.valueKind(verb: tween.verb.rawValue, expected: "numbers for `\(property)`", found: kind.article),
+                                              at: stop.value.range, hint: "`\(property)` is drawn as a number; colours go on `color` or `fill`"))
                 return nil
             }
             chosen = kind

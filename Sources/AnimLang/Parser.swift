@@ -428,6 +428,14 @@ private struct Parser {
             let value = try self.value(what: "an initial value", after: "`\(propertyName)`")
             initials.append(ViewDeclaration.Initial(property: propertyName, value: value, range: property.range.union(value.range)))
             range = range.union(value.range)
+            // `rotation 90deg`: a unit written on the value, not a property after it.
+            let unit = peek()
+            if unit.kind == .name || unit.kind == .percent, unit.range.start == value.range.end {
+                advance()
+                let plain = "\(propertyName) \(file.text(value.range))"
+                report(.initialValueUnit(text(unit)), at: unit.range,
+                       hint: propertyName == "rotation" ? "write `\(plain)` (a rotation is in degrees)" : "write `\(plain)`")
+            }
         }
         if check(.semicolon), startsItem(peek(1)) {
             advance()
@@ -932,11 +940,35 @@ private struct Parser {
             }
             values.keyframes = keyframes
         } else {
-            values.from = try value(what: "a start value", after: values.property.map { "`\($0)`" } ?? "`from`", colour: colours)
-            try consumeWord("to", after: "the start value")
+            let from = try value(what: "a start value", after: values.property.map { "`\($0)`" } ?? "`from`", colour: colours)
+            values.from = from
+            let unitHint = unitOnValueHint(after: from)
+            try consumeWord("to", after: "the start value", hint: unitHint)
             values.to = try value(what: "an end value", after: "`to`", colour: colours)
         }
         return values
+    }
+
+    /// Where units go, for a unit written on a start value: `from 0deg to
+    /// 90deg` (the angle unit once, after the end value), `from 0% to 100%`
+    /// (values take no `%`; opacity is 0 to 1).
+    func unitOnValueHint(after value: ValueSyntax) -> String? {
+        let unit = peek()
+        guard unit.range.start == value.range.end else { return nil }
+        let start = file.text(value.range)
+        // The end value as written, without its unit, when it follows.
+        var end = "B"
+        if isWord(peek(1), "to"), peek(2).kind == .number { end = text(peek(2)) }
+        if unit.kind == .percent {
+            var index = current - 1
+            while index > 0, !startsItem(tokens[index]), !["fade", "fadeIn", "fadeOut"].contains(text(tokens[index])) { index -= 1 }
+            if index > 0, !startsItem(tokens[index]) { return "opacity is a number from 0 to 1, with no `%`: write `from 0 to 1`" }
+            return "values take no `%`: write `from \(start) to \(end)`"
+        }
+        if unit.kind == .name, angleUnits.contains(text(unit)) {
+            return "the unit goes once, after the end value: write `from \(start) to \(end) \(text(unit))`"
+        }
+        return nil
     }
 
     // MARK: Values
@@ -1104,8 +1136,9 @@ private struct Parser {
             let part = parts[index]
             var value = part.number.value
             if part.percent != wanted, !(index == 3 && part.percent) {
-                report(.colorChannel(channel, written: file.text(part.range), range: wanted ? "0% to 100%" : "0 to \(formatNumber(limit))"),
-                       at: part.range, hint: usage)
+                let written = file.text(part.range)
+                report(.colorChannel(channel, written: written, range: wanted ? "0% to 100%" : "0 to \(formatNumber(limit))"),
+                       at: part.range, hint: wanted ? "the `%` is missing: write `\(written)%`" : usage)
             }
             if index == 3, part.percent { value /= 100 }
             let top = index == 3 ? 1 : (part.percent ? 100 : limit)
@@ -1431,6 +1464,9 @@ private struct Parser {
         case "mirror":
             rejectHigh(high, on: name)
             return try mirror(token, start: start)
+        case "linear" where check(.leftParen):
+            rejectHigh(high, on: name)
+            return try linearPoints(token, start: start)
         case "spring":
             rejectHigh(high, on: name)
             return try spring(token, start: start)
@@ -1690,6 +1726,33 @@ private struct Parser {
         }
     }
 
+    /// CSS `linear(…)`: stops `OUTPUT [INPUT% [INPUT%]]`, separated by commas
+    /// (``Animations/Easing/linearPoints(_:)`` applies CSS's rules for the inputs).
+    mutating func linearPoints(_ token: Token, start: SourceRange) throws(SyntaxError) -> (Easing, SourceRange) {
+        let usage = "write `linear(0, 0.25 75%, 1)`: outputs, each with up to two input percentages"
+        let open = try consume(.leftParen, after: "`linear`", hint: usage)
+        var stops: [(output: Double, inputs: [Double])] = []
+        repeat {
+            let context = describe(previous).description
+            let output = try number(what: "an output", after: context, grouped: true)
+            var inputs: [Double] = []
+            while startsNumber(peek()), inputs.count < 2 {
+                let input = try number(what: "an input", after: "the output", grouped: true)
+                try consume(.percent, after: "the input", hint: "inputs are percentages: `0.25 75%`")
+                inputs.append(input.value / 100)
+            }
+            stops.append((output.value, inputs))
+        } while match(.comma)
+        let close = try closing(open)
+        let range = start.union(close.range)
+        do throws(AnimationError) {
+            return (try Easing.linearPoints(stops), range)
+        } catch {
+            report(.invalidEasing(error), at: range, hint: usage)
+            return (.linear, range)
+        }
+    }
+
     /// `steps(N)`, `steps(N, position)`.
     mutating func steps(_ token: Token, start: SourceRange) throws(SyntaxError) -> (Easing, SourceRange) {
         let open = try consume(.leftParen, after: "`steps`", hint: "write `steps(4)` or `steps(4, jump-start)`")
@@ -1829,6 +1892,27 @@ private struct Parser {
         return error(.expectedExpression(after: context, found: describe(token)), at: token, hint: hint)
     }
 
+    /// Where a stray word belongs, when it is plainly misplaced: a duration's
+    /// unit after the easing (`in 300 with ease-out ms`: `in 300ms`), or the
+    /// view of a verb that has none (`fadeIn with ease-in card`: `fadeIn card
+    /// with ease-in`). Looks back over the item's tokens only.
+    func misplacedWordHint(_ word: String) -> String? {
+        var index = current - 1
+        while index > 0, !startsItem(tokens[index]) {
+            let token = tokens[index]
+            if durationUnits.contains(word), token.kind == .number, ["in", "by"].contains(text(tokens[index - 1])),
+               !(tokens[index + 1].kind == .name && tokens[index + 1].range.start == token.range.end) {
+                return "a unit goes right after its number: write `\(text(tokens[index - 1])) \(text(token))\(word)`"
+            }
+            if token.kind == .name, verbs.contains(text(token)), modifierWords.contains(text(tokens[index + 1])), !reservedWords.contains(word) {
+                let rest = file.text(SourceRange(tokens[index + 1].range.start, previous.range.end))
+                return "`\(text(token))` takes its view right after it: write `\(text(token)) \(word) \(rest)`"
+            }
+            index -= 1
+        }
+        return nil
+    }
+
     /// Something that cannot follow a complete expression (`a revesed`, `a b`, `a )`).
     mutating func strayAfterExpression() -> SyntaxError {
         let token = peek()
@@ -1839,7 +1923,10 @@ private struct Parser {
                 hint = didYouMean(match)
             } else if EasingNames.easing(named: word) != nil {
                 hint = didYouMean("with \(word)")
-            } else if previous.kind == .name, let verb = closestMatch(to: text(previous), in: verbs), verb != text(previous) {
+            } else if let placement = misplacedWordHint(word) {
+                hint = placement
+            } else if previous.kind == .name, EasingNames.easing(named: text(previous)) == nil,
+                      let verb = closestMatch(to: text(previous), in: verbs), verb != text(previous) {
                 hint = didYouMean(verb)
             } else if !reservedWords.contains(word) {
                 hint = "did you forget `;` or `||` before `\(word)`?"

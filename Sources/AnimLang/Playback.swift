@@ -273,10 +273,20 @@ public struct PlayerClock: Sendable {
     }
 
     /// ←/→: moves the playhead by `delta` (within `[0, duration]` for a finite
-    /// animation), keeping it paused or playing.
+    /// animation), keeping it paused or playing: to the next multiple of
+    /// `delta` after it (or, back, the one before it), so seeks by a tenth
+    /// land on tenths (1.101 → 1.2, not 1.201).
     public mutating func seek(by delta: Time, at now: Int64) {
         let current = time(at: now)
+        let step = delta.isNegative ? ((try? delta.negated()) ?? delta) : delta
         var target = (try? current.adding(delta)) ?? current
+        if step.isPositive, !current.isNegative, let units = try? current.divided(by: step) {
+            let whole = units.numerator / units.denominator   // floor, for a non-negative quotient
+            let onMultiple = whole * units.denominator == units.numerator
+            let next = whole.addingReportingOverflow(1)
+            let multiple = delta.isNegative ? (onMultiple ? whole - 1 : whole) : next.partialValue
+            if !(next.overflow && !delta.isNegative), let landed = try? step.multiplied(by: multiple) { target = landed }
+        }
         if target.isNegative { target = .zero }
         if !isInfinite, duration < target { target = duration }
         anchor = target

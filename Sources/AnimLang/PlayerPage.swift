@@ -86,6 +86,8 @@ func scriptSafe(_ text: String) -> String {
 /// Which drawing each property drives (exports.md §1).
 enum Drawing {
     static let properties: Set<String> = ["x", "y", "radius", "width", "height", "size", "scale", "rotation", "opacity", "color", "fill"]
+    /// The drawn properties that are colours; the others are numbers.
+    static let colors: Set<String> = ["color", "fill"]
     static let defaultSide = 60.0
     /// Tableau's ten categorical colours: distinct, readable on white.
     static let palette = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"]

@@ -117,6 +117,12 @@ struct BindingUses {
     /// Names given alone as arguments that are not views: a `let`, or a
     /// colour or easing name (the lowering tells).
     var arguments: [(String, SourceRange)] = []
+    /// Every place a tween names a view, and the property it animates there
+    /// (with where the property is written: after the view in `animate V.P`,
+    /// else the tween; `nil` when the verb implies it), for the named-once warnings.
+    var mentions: [(view: String, property: String, viewRange: SourceRange, propertyRange: SourceRange?)] = []
+    /// Every duration written, for the bare-duration warning.
+    var durations: [Duration] = []
 
     /// `kinds`: the parameters' kinds of the `let`s called, which say which
     /// arguments are views (none while they are not known yet).
@@ -145,12 +151,14 @@ struct BindingUses {
                 break
             case .wait(let duration):
                 named(in: duration.number)
+                durations.append(duration)
             case .value(.allViews(let range)):
                 allViews.append(range)
             case .value(.plain(let value)):
                 named(in: value)
             case .value(.duration(let duration)):
                 named(in: duration.number)
+                durations.append(duration)
             case .value(.easing):
                 break
             case .call(let callee, let given):
@@ -163,7 +171,12 @@ struct BindingUses {
                 for index in 0..<(tween.stopCount ?? 0) { named(in: tween.stop(index).value) }
                 switch tween.target {
                 case .view(let name, let range):
-                    if !parameters.contains(name), seen.insert(name).inserted { views.append((name, range)) }
+                    if !parameters.contains(name) {
+                        if seen.insert(name).inserted { views.append((name, range)) }
+                        let property = tween.resolvedProperty
+                        let written = SourceRange(range.end + 1, range.end + 1 + property.utf8.count)
+                        mentions.append((name, property, range, tween.property == nil ? nil : tween.verb == .animate ? written : tween.range))
+                    }
                 case .allViews(let range):
                     allViews.append(range)
                 }
@@ -174,6 +187,7 @@ struct BindingUses {
                 stack.append((inner, nil))
             case .delayed(let inner, let duration), .retimed(let inner, let duration), .staggered(let inner, let duration, _):
                 named(in: duration.number)
+                durations.append(duration)
                 stack.append((inner, nil))
             case .reversed(let inner), .eased(let inner, _, _), .forever(let inner, _):
                 stack.append((inner, nil))
@@ -221,8 +235,12 @@ private struct Resolver {
         var mentionsAllViews = false
         var broken: Set<String> = []
         var unknown: [(String, SourceRange)] = []
+        var mentions: [(view: String, property: String, viewRange: SourceRange, propertyRange: SourceRange?)] = []
+        var durations: [Duration] = []
         for binding in program.bindings where bindings[binding.name]?.range == binding.range {
             let uses = BindingUses(of: binding)
+            mentions += uses.mentions
+            durations += uses.durations
             let names = uses.names
             if !uses.allViews.isEmpty { mentionsAllViews = true }
             for (name, range) in names where bindings[name] == nil {
@@ -243,6 +261,8 @@ private struct Resolver {
             if name == "emit", hint == nil { hint = "to fire an event, write `emit NAME`, such as `emit landed`" }
             report(.unknownName(name), at: range, hint: hint)
         }
+        warnOfNamesNamedOnce(mentions)
+        warnOfBareDurations(durations)
         let order = orderBindings(references: references, broken: &broken)
         let kinds = inferParameterKinds(order: order)
         // Views, now that the arguments that are views are known.
@@ -303,6 +323,81 @@ private struct Resolver {
         }
         return kinds
     }
+
+    /// A view, or a view's property, named in one place only while a close
+    /// name is well established (`crad.y` beside `card`, declared or named
+    /// twice or more; `card.opactiy` beside `opacity`, a property animc
+    /// draws, or one named twice or more) is likely misspelt: a warning with
+    /// "did you mean". Names shorter than 3 letters are left alone (`x` and
+    /// `y` are not typos of each other), and so are names that are each
+    /// used once (`talk-in` beside `talk-out`). A file naming more than
+    /// ``namedOnceViewLimit`` views is not checked for misspelt views (each
+    /// would be compared with every other: generated files, not typing).
+    private mutating func warnOfNamesNamedOnce(_ mentions: [(view: String, property: String, viewRange: SourceRange, propertyRange: SourceRange?)]) {
+        var viewCounts: [String: Int] = [:]
+        var propertyCounts: [Property: Int] = [:]
+        for view in program.views {
+            viewCounts[view.name, default: 0] += 1
+            for value in view.initials { propertyCounts[Property(view: view.name, name: value.property), default: 0] += 1 }
+        }
+        for mention in mentions {
+            viewCounts[mention.view, default: 0] += 1
+            propertyCounts[Property(view: mention.view, name: mention.property), default: 0] += 1
+        }
+        let views = viewCounts.count <= Resolver.namedOnceViewLimit ? viewCounts.filter { $0.value >= 2 }.keys.sorted() : []
+        for mention in mentions where !views.isEmpty && mention.view.utf8.count >= 3 && viewCounts[mention.view] == 1 {
+            if let match = views.first(where: { isOneEditAway($0, mention.view) }) {
+                report(.namedOnce("view `\(mention.view)`"), at: mention.viewRange, hint: didYouMean(match))
+                return
+            }
+        }
+        // Each view's properties named twice or more.
+        var established: [String: Set<String>] = [:]
+        for (property, count) in propertyCounts where count >= 2 { established[property.view, default: []].insert(property.name) }
+        for mention in mentions where mention.property.utf8.count >= 3
+            && propertyCounts[Property(view: mention.view, name: mention.property)] == 1 {
+            guard let written = mention.propertyRange else { continue }
+            var candidates = Drawing.properties.union(established[mention.view] ?? [])
+            candidates.remove(mention.property)
+            if let match = candidates.sorted().first(where: { isOneEditAway($0, mention.property) }) {
+                report(.namedOnce("property `\(mention.view).\(mention.property)`"), at: written, hint: didYouMean(match))
+                return
+            }
+        }
+    }
+
+    /// A duration with no unit of 10 or more in a file whose other durations
+    /// are all under a second (`in 300` beside `in 0.2s`) was surely meant in
+    /// milliseconds: a warning. A file of bare durations, or one with longer
+    /// ones, is taken as written.
+    private mutating func warnOfBareDurations(_ durations: [Duration]) {
+        for (index, duration) in durations.enumerated() where duration.unit == .implicit && duration.number.value >= 10 {
+            let others = durations.indices.filter { $0 != index }.map { durations[$0] }
+            guard !others.isEmpty, others.allSatisfy({ $0.approximateSeconds < 1 }) else { continue }
+            let written = formatNumber(duration.number.value)
+            report(.bareDuration(written), at: duration.range, hint: didYouMean("\(written)ms"))
+        }
+    }
+
+    /// Whether `a` and `b` differ by exactly one edit: a letter inserted,
+    /// removed or changed, or two neighbours swapped (`crad`, `opactiy`): a
+    /// name used once that close to an established one is surely a typo,
+    /// where a looser match (`shade` and `scale`) may well be meant.
+    private func isOneEditAway(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.unicodeScalars), y = Array(b.unicodeScalars)
+        guard x != y, abs(x.count - y.count) <= 1 else { return false }
+        var i = 0
+        while i < min(x.count, y.count), x[i] == y[i] { i += 1 }
+        if x.count == y.count {
+            if x[(i + 1)...] == y[(i + 1)...] { return true }   // one changed
+            return i + 1 < x.count && x[i] == y[i + 1] && x[i + 1] == y[i] && x[(i + 2)...] == y[(i + 2)...]   // two swapped
+        }
+        // One inserted into the shorter.
+        return x.count > y.count ? x[(i + 1)...] == y[i...] : x[i...] == y[(i + 1)...]
+    }
+
+    /// Above this many views, misspelt views are not looked for.
+    static let namedOnceViewLimit = 1000
 
     private mutating func collectViewDeclarations() {
         var declared: [String: SourceRange] = [:]

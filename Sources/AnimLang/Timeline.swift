@@ -115,8 +115,9 @@ private func alignedColumns(_ rows: [[String]]) -> String {
 }
 
 /// One bar per property: `=` or `#` (alternating) where a segment is active, `|` for an
-/// instantaneous jump, `~` over a symbolic repetition; then one bar per
-/// event name, `*` where it fires (`~` over a repetition that holds it).
+/// instantaneous jump, `~` over a symbolic repetition too dense to draw its
+/// copies (narrower than 4 cells each); then one bar per event name, `*`
+/// where it fires (`~` over such a repetition that holds it).
 private func gantt(_ scene: CompiledScene, width: Int) -> String {
     // An endless repetition is drawn for two of its periods past the last finite time.
     let endlessSpan = scene.blocks.filter(\.isEndless).map { $0.period.seconds * 2 }.max() ?? 0
@@ -137,21 +138,44 @@ private func gantt(_ scene: CompiledScene, width: Int) -> String {
         guard total > 0, seconds.isFinite else { return seconds == .infinity ? width - 1 : 0 }
         return min(width - 1, max(0, Int((seconds / total * Double(width)).rounded(.down))))
     }
+    // Segments placed in scene time: the listed ones, and those of each
+    // repetition's copies where a copy is wide enough to see (4 cells or
+    // more); a denser repetition is drawn as `~` over its window.
+    var segments = scene.segments.map { (segment: $0, start: $0.start.seconds, end: $0.end.seconds) }
+    var events = scene.events.map(\.time.seconds)
+    var eventNamesAt = scene.events.map(\.name)
     for block in scene.blocks {
-        let first = cell(block.start.seconds)
-        let last = max(first, cell(block.end.seconds))
-        for property in block.body.properties {
-            for index in first...last { bars[property]?[index] = "~" }
+        let copyWidth = (block.toScene(Instant(block.period), fromCopy: 0, upper: true).seconds - block.start.seconds) / total * Double(width)
+        guard copyWidth >= 4, block.body.blocks.isEmpty else {
+            let first = cell(block.start.seconds)
+            let last = max(first, cell(block.end.seconds))
+            for property in block.body.properties {
+                for index in first...last { bars[property]?[index] = "~" }
+            }
+            for event in block.body.events {
+                for index in first...last { eventBars[event.name]?[index] = "~" }
+            }
+            continue
         }
-        for event in block.body.events {
-            for index in first...last { eventBars[event.name]?[index] = "~" }
+        var copy = 0
+        while copy < block.count, copy < width, block.toScene(Instant(.zero), fromCopy: copy, upper: false).seconds < total {
+            for segment in block.body.segments {
+                segments.append((segment, block.toScene(segment.start, fromCopy: copy, upper: false).seconds,
+                                 block.toScene(segment.end, fromCopy: copy, upper: true).seconds))
+            }
+            for event in block.body.events {
+                events.append(block.toScene(event.time, fromCopy: copy, upper: false).seconds)
+                eventNamesAt.append(event.name)
+            }
+            copy += 1
         }
     }
+    segments.sort { $0.start < $1.start }
     // Consecutive segments of a property alternate `=` and `#`, so that where
     // one ends and the next begins shows (segments come sorted by start).
     var drawn: [Property: Int] = [:]
-    for segment in scene.segments {
-        let first = cell(segment.start.seconds)
+    for (segment, start, end) in segments {
+        let first = cell(start)
         if segment.isJump {
             bars[segment.property]?[first] = "|"
             continue
@@ -159,14 +183,14 @@ private func gantt(_ scene: CompiledScene, width: Int) -> String {
         let glyph: Character = drawn[segment.property, default: 0] % 2 == 0 ? "=" : "#"
         drawn[segment.property, default: 0] += 1
         // The last cell the segment reaches into (its end is exclusive of the next cell).
-        let endCell = total > 0 ? Int((segment.end.seconds / total * Double(width)).rounded(.up)) - 1 : 0
+        let endCell = total > 0 ? Int((min(end, total) / total * Double(width)).rounded(.up)) - 1 : 0
         let last = min(width - 1, max(first, endCell))
         for index in first...last where bars[segment.property]?[index] != "|" {
             bars[segment.property]?[index] = glyph
         }
     }
-    for event in scene.events {
-        eventBars[event.name]?[cell(event.time.seconds)] = "*"
+    for (time, name) in zip(events, eventNamesAt) where time <= total {
+        eventBars[name]?[cell(time)] = "*"
     }
     let labels = properties.map(\.description) + eventNames.map { "emit " + $0 }
     let nameWidth = labels.map(\.count).max() ?? 0

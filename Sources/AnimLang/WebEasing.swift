@@ -22,6 +22,9 @@ public enum CSSEasing: Equatable, Sendable {
 ///
 /// * `linear`; CSS `cubic-bezier` (its keywords `ease`, `ease-in`, `ease-out`,
 ///   `ease-in-out` by name); `steps(n, jump-…)`.
+/// * The talk's power curves where they are polynomials, and their mirrors,
+///   as the Penner curve they equal (``Animations/Easing/polynomialForm``):
+///   `ease-out` (`1 − (1 − p)²`) is quad out, a cubic Bézier.
 /// * Penner quad, cubic and back, as cubic Béziers with x handles at 1/3 and
 ///   2/3 (so x(t) = t and y(t) is the curve's own polynomial in Bernstein
 ///   form): `y = t²` is `(0, 1/3)`, `y = t³` is `(0, 0)`, back-in
@@ -35,6 +38,7 @@ public enum CSSEasing: Equatable, Sendable {
 /// Unknown families fall through on purpose, so a new easing is exported
 /// (approximated) without a change here.
 public func cssEasing(of easing: Easing) -> CSSEasing? {
+    if let form = easing.polynomialForm { return cssEasing(of: form) }
     if case .linear = easing.kind { return .single("linear") }
     if case .cubicBezier(let x1, let y1, let x2, let y2) = easing.kind {
         return .single(cubicBezierText(x1, y1, x2, y2))
@@ -42,6 +46,7 @@ public func cssEasing(of easing: Easing) -> CSSEasing? {
     if case .steps(let count, let position) = easing.kind {
         return .single("steps(\(count), \(position.rawValue))")
     }
+    if case .piecewise(let points) = easing.kind { return .single(EasingNames.linearSpelling(points)) }
     if case .penner(let curve, let mode) = easing.kind {
         let back = 1.70158, backInOut = 1.70158 * 1.525
         let third = 1.0 / 3, twoThirds = 2.0 / 3
@@ -80,6 +85,7 @@ private func cubicBezierText(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Dou
 /// that jump at their start or end (the "before flag" is unset inside an
 /// animation's active phase, so `steps(4, jump-start)` shows ¼ at 0).
 func cssEasingEnds(_ text: String, of easing: Easing) -> (start: Double, beforeEnd: Double) {
+    if case .piecewise = easing.kind { return (easing(0), easing(1.0.nextDown)) }
     guard case .steps(let count, let position) = easing.kind else { return (0, 1) }
     let n = Double(count)
     switch position {

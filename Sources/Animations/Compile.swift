@@ -447,6 +447,7 @@ extension Easing {
         case .linear, .easeIn, .easeOut, .easeInOut, .cubicBezier, .spring: return true
         case .composed(let outer, let inner): return outer.isContinuous && inner.isContinuous
         case .mirror(let inner): return inner.isContinuous
+        case .piecewise(let points): return !zip(points, points.dropFirst()).contains { $0.input == $1.input && $0.output != $1.output }
         }
     }
 }

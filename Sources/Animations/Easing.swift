@@ -81,6 +81,19 @@ public struct Easing: Hashable, Sendable {
         /// `p ↦ 1 − E(1 − p)`, for an easing whose mirror is no curve of its
         /// own family (``mirrored`` builds it only then).
         case mirror(Easing)
+        /// CSS `linear(…)`: straight lines through its points, inputs never
+        /// decreasing (two equal inputs are a jump); build it with ``linearPoints(_:)``.
+        case piecewise([LinearPoint])
+    }
+
+    /// A point of a CSS `linear(…)` easing: where the input reaches it, and its output.
+    public struct LinearPoint: Hashable, Sendable {
+        public let input: Double
+        public let output: Double
+        public init(input: Double, output: Double) {
+            self.input = input
+            self.output = output
+        }
     }
 
     /// The family and parameters of this easing.
@@ -99,8 +112,58 @@ public struct Easing: Hashable, Sendable {
         switch kind {
         case .composed(let outer, let inner): depth = max(outer.depth, inner.depth) + 1
         case .mirror(let inner): depth = inner.depth + 1
-        case .linear, .easeIn, .easeOut, .easeInOut, .cubicBezier, .steps, .penner, .spring: depth = 1
+        case .linear, .easeIn, .easeOut, .easeInOut, .cubicBezier, .steps, .penner, .spring, .piecewise: depth = 1
         }
+    }
+
+    /// CSS `linear(…)` (CSS Easing Functions Level 2, "linear easing
+    /// functions"), from its stops: each an output with no, one or two inputs
+    /// (fractions: 0.75 for `75%`); two make two points of one output. The
+    /// first point's input defaults to 0 and the last's to 1; an input below
+    /// an earlier one is raised to it; points with none are spread evenly
+    /// between the inputs around them. Throws for fewer than two stops, more
+    /// than two inputs on a stop, or a number that is not finite.
+    public static func linearPoints(_ stops: [(output: Double, inputs: [Double])]) throws(AnimationError) -> Easing {
+        guard stops.count >= 2 else { throw .invalidEasing("linear(…) needs at least 2 points (got \(stops.count))") }
+        var outputs: [Double] = []
+        var inputs: [Double?] = []
+        for stop in stops {
+            guard stop.output.isFinite, stop.inputs.allSatisfy(\.isFinite) else {
+                throw .invalidEasing("linear(…) takes finite numbers")
+            }
+            guard stop.inputs.count <= 2 else { throw .invalidEasing("a point of linear(…) takes at most 2 inputs") }
+            if stop.inputs.isEmpty {
+                outputs.append(stop.output)
+                inputs.append(nil)
+            }
+            for input in stop.inputs {
+                outputs.append(stop.output)
+                inputs.append(input)
+            }
+        }
+        if inputs[0] == nil { inputs[0] = 0 }
+        if inputs[inputs.count - 1] == nil { inputs[inputs.count - 1] = max(1, inputs.compactMap { $0 }.max() ?? 1) }
+        var largest = -Double.infinity
+        for index in inputs.indices {
+            if let input = inputs[index] {
+                largest = max(largest, input)
+                inputs[index] = largest
+            }
+        }
+        var index = 0
+        while index < inputs.count {
+            guard inputs[index] == nil, let before = inputs[index - 1] else {
+                index += 1
+                continue
+            }
+            var end = index
+            while inputs[end] == nil { end += 1 }
+            let after = inputs[end] ?? before
+            let gaps = Double(end - index + 1)
+            for missing in index..<end { inputs[missing] = before + (after - before) * Double(missing - index + 1) / gaps }
+            index = end
+        }
+        return Easing(.piecewise(zip(inputs, outputs).map { LinearPoint(input: $0 ?? 0, output: $1) }))
     }
 
     // MARK: - Factories
@@ -274,6 +337,8 @@ public struct Easing: Hashable, Sendable {
             return outer(inner(p))
         case .mirror(let inner):
             return 1 - inner(1 - p)
+        case .piecewise(let points):
+            return piecewiseValue(p, points)
         }
     }
 
@@ -306,6 +371,8 @@ public struct Easing: Hashable, Sendable {
             return outer.isMonotone && inner.isMonotone
         case .mirror(let inner):
             return inner.isMonotone
+        case .piecewise(let points):
+            return zip(points, points.dropFirst()).allSatisfy { $0.output <= $1.output }
         }
     }
 
@@ -330,7 +397,7 @@ public struct Easing: Hashable, Sendable {
         switch kind {
         case .linear, .easeInOut:
             return self
-        case .easeIn, .easeOut, .steps, .spring:
+        case .easeIn, .easeOut, .steps, .spring, .piecewise:
             return nil
         case .cubicBezier(let x1, let y1, let x2, let y2):
             return Easing(.cubicBezier(x1: complement(x2), y1: complement(y2), x2: complement(x1), y2: complement(y1)))
@@ -597,6 +664,29 @@ private func stepsValue(_ p: Double, _ count: Int, _ position: Easing.StepPositi
     }
     if p <= 1, step > jumps { step = jumps }
     return step / jumps
+}
+
+/// CSS Easing Functions Level 2, "output of a linear easing function": the
+/// points A and B are the last point whose input is at most `x` (the first
+/// when there is none) and the one after it (the last two when A is the
+/// last), so outside the points the first or last line continues; at equal
+/// inputs (a jump) the later point's output.
+private func piecewiseValue(_ x: Double, _ points: [Easing.LinearPoint]) -> Double {
+    var low = 0, high = points.count - 1
+    // The last point with input ≤ x, by bisection (inputs never decrease).
+    var a = 0
+    if x >= points[0].input {
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if points[mid].input <= x { low = mid } else { high = mid - 1 }
+        }
+        a = low
+    }
+    if a == points.count - 1 { a -= 1 }
+    let pointA = points[a], pointB = points[a + 1]
+    if pointA.input == pointB.input { return pointB.output }
+    let progress = (x - pointA.input) / (pointB.input - pointA.input)
+    return pointA.output + (pointB.output - pointA.output) * progress
 }
 
 /// Robert Penner's curves as https://easings.net publishes them (source:

@@ -1081,6 +1081,13 @@ private struct Fingerprint {
         case .mirror(let inner):
             mix(28)
             mix(inner)
+        case .piecewise(let points):
+            mix(30)
+            mix(UInt64(points.count))
+            for point in points {
+                mixNumber(point.input)
+                mixNumber(point.output)
+            }
         }
     }
 }

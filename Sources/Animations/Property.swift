@@ -55,6 +55,6 @@ public struct Instant: Sendable, Comparable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        exact.map { $0.description } ?? seconds.description
+        exact.map { $0.description } ?? formatNumber(seconds)
     }
 }

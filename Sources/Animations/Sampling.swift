@@ -383,7 +383,9 @@ extension RepetitionBlock {
         return Instant(approximately: u.seconds + period.seconds * Double(copies))
     }
 
-    func toScene(_ local: Instant, fromCopy copy: Int, upper: Bool) -> Instant {
+    /// Where the body time `local` of copy `copy` falls in the scene (for an
+    /// end, `upper`: the latest time that maps there).
+    public func toScene(_ local: Instant, fromCopy copy: Int, upper: Bool) -> Instant {
         path.backward(offset(local, byCopies: copy), upper: upper)
     }
 

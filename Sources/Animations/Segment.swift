@@ -125,6 +125,16 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
             progress = warp.progress(at: t)
         } else {
             let fraction = Segment.fraction(t, start: start, end: end, length: segment.pointee.length)
+            let easing = segment.pointee.easing
+            if !isForward, easing.hasFamilyMirror {
+                // Played backwards with a curve that has a mirror of its family: as
+                // the normal form writes it (semantics §5), the ends swapped and the
+                // easing mirrored, so a program and its normal form give the same
+                // doubles. (Other curves keep `reversed` there, and this reading.)
+                let eased: Double
+                if case .linear = easing.kind { eased = fraction } else { eased = easing.mirrored(clampUnit(fraction)) }
+                return Value.interpolate(from: segment.pointee.to, to: segment.pointee.from, progress: eased)
+            }
             progress = isForward ? fraction : 1 - fraction
         }
         return Value.interpolate(from: from, to: to, progress: segment.pointee.easing(clampUnit(progress)))

@@ -30,7 +30,7 @@ enum Options {
     static let at = Option("--at", value: "T1,T2,...",
                            help: "Sample exactly these times instead: seconds as decimals or fractions, each with an "
                                + "optional `s` or `ms`, as `normalize` prints them: 0,1/3,0.5,1500ms.",
-                           read: readTimes)
+                           read: { text throws(InvalidValue) in try readTimes(text) })
     static let until = Option("--until", value: "T",
                               help: "Go up to time T instead of the end (eval: frame rows; plot: the time axis); an "
                                   + "animation that repeats forever needs it (or eval's --at). Seconds as a decimal or "
@@ -94,17 +94,17 @@ enum Options {
 
     /// `--until`: one time, written as for `--at`, not before 0 (the rows run from 0 to it).
     @Sendable static func readTime(_ text: String) throws(InvalidValue) -> SampleTimes {
-        let read = try readTimes(text)
+        let read = try readTimes(text, one: true)
         guard read.times.count == 1 else { throw InvalidValue(expected: "one time in seconds", culprit: text) }
-        guard !read.times[0].isNegative else { throw InvalidValue(expected: "a time of 0 or more", culprit: text) }
         return read
     }
 
     /// `--at`: times in seconds separated by commas; each a decimal
-    /// (`0.25`, `1e-3`) or a fraction (`1/3`), with an optional `s` or `ms`.
-    /// The time column shows as many decimals as the most precise time
-    /// written needs (at least 3, at most 9).
-    @Sendable static func readTimes(_ text: String) throws(InvalidValue) -> SampleTimes {
+    /// (`0.25`, `1e-3`) or a fraction (`1/3`), with an optional `s` or `ms`,
+    /// not before 0 (as `--until`: an animation starts at 0). The time column
+    /// shows as many decimals as the most precise time written needs (at
+    /// least 3, at most 9). `one`: for `--until`, which takes one time.
+    @Sendable static func readTimes(_ text: String, one: Bool = false) throws(InvalidValue) -> SampleTimes {
         var times: [Time] = []
         var decimals = 3
         for piece in text.split(separator: ",", omittingEmptySubsequences: false) {
@@ -129,7 +129,10 @@ enum Options {
                 }
             }
             guard let time = value.flatMap({ try? $0.divided(by: Time(divisor)) }) else {
-                throw InvalidValue(expected: "times in seconds separated by commas", culprit: String(piece))
+                throw InvalidValue(expected: one ? "a time in seconds" : "times in seconds separated by commas", culprit: String(piece))
+            }
+            guard !time.isNegative else {
+                throw InvalidValue(expected: one ? "a time of 0 or more" : "times of 0 or more", culprit: String(piece))
             }
             times.append(time)
         }

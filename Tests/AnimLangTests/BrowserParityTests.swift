@@ -65,6 +65,56 @@ struct BrowserParityTests {
         #expect(try Self.value(source, at: try #require(time)) == expected)
     }
 
+    // MARK: CSS linear(…) as an input easing
+
+    /// CSS Easing Level 2's `linear()`: the first input defaults to 0% and
+    /// the last to 100%, missing inputs are spread evenly between their
+    /// neighbours, an input below an earlier one is raised to it, a stop with
+    /// two inputs is two points; the output is read off the last point whose
+    /// input is at most x and the next (the first or last line continued
+    /// outside; at equal inputs, the later point's output).
+    @Test(arguments: [
+        ("linear(0, 0.25 75%, 1)", 0.375, 0.125),          // (0, 0)–(0.75, 0.25): halfway
+        ("linear(0, 0.25 75%, 1)", 0.875, 0.625),          // (0.75, 0.25)–(1, 1): halfway
+        ("linear(0, 0.5 25% 75%, 1)", 0.5, 0.5),           // the flat stretch of a two-input stop
+        ("linear(0, 0.5 25% 75%, 1)", 0.875, 0.75),
+        ("linear(0, 0.7, 0.87, 0.98, 1)", 0.125, 0.35),    // inputs 0, 25%, 50%, 75%, 100%
+        ("linear(0, 0.5 50%, 0.3 25%, 1)", 0.5, 0.3),      // 25% raised to 50%: a jump down at 50%
+        ("linear(0, 0.5 50%, 0.3 25%, 1)", 0.25, 0.25),
+        ("linear(0, 0 50%, 1 50%, 1)", 0.5, 1),            // a jump: the later point at 50%
+        ("linear(0, 1)", -0.5, -0.5),                      // the first line continued
+        ("linear(0, 1)", 1.5, 1.5),                        // the last line continued
+        ("linear(0.2, 1)", 0, 0.2),
+    ])
+    func cssLinearPoints(easing: String, input: Double, expected: Double) throws {
+        let file = SourceFile(name: "linear.anim", text: "view v\nlet final = animate v.x from 0 to 1 with \(easing)\n")
+        let outcome = run(file)
+        let scene = try #require(try outcome.scene?.compile(), "\(render(outcome.diagnostics, in: file))")
+        let segment = try #require(scene.segments.first)
+        #expect(abs(segment.easing(input) - expected) <= 1e-15, "\(easing) at \(input): \(segment.easing(input))")
+    }
+
+    /// `linear()` reads back as written out in full, and is what the CSS export writes.
+    @Test func cssLinearPrintsAndExportsAsWritten() throws {
+        let file = SourceFile(name: "linear.anim", text: "view v\nlet final = animate v.x from 0 to 100 with linear(0, 0.25 75%, 1)\n")
+        let outcome = run(file)
+        let easing = try #require(try outcome.scene?.compile()?.segments.first?.easing)
+        #expect(EasingNames.spelling(of: easing) == "linear(0 0%, 0.25 75%, 1 100%)")
+        #expect(cssEasing(of: easing) == .single("linear(0 0%, 0.25 75%, 1 100%)"))
+        let again = run(SourceFile(name: "again.anim", text: "view v\nlet final = animate v.x from 0 to 100 with linear(0 0%, 0.25 75%, 1 100%)\n"))
+        #expect(try again.scene?.compile()?.segments.first?.easing == easing)
+    }
+
+    /// Fewer than two points is an error; a non-monotone `linear()` cannot warp a composite.
+    @Test(arguments: [
+        ("let final = fadeIn v with linear(1)", "invalid-easing"),
+        ("let final = (fadeIn v ; fadeOut v) with linear(0, 1.2 50%, 1)", "non-monotone-warp"),
+    ])
+    func cssLinearMistakes(source: String, id: String) {
+        let outcome = run(SourceFile(name: "linear.anim", text: "view v\n" + source + "\n"))
+        #expect(outcome.diagnostics.map(\.id) == [id])
+    }
+
     // MARK: steps and the before flag
 
     /// Web Animations: an animation playing in reverse is, at and after its

@@ -10,7 +10,7 @@ struct DiagnosticCatalogTests {
     static let samples: [DiagnosticKind] = [
         .leadingDecimalPoint, .lonePipe, .nulByte, .unexpectedCharacter("@"), .invalidUTF8(0xFF),
         .expectedItem(found: .text("lett")), .expectedName(after: "let", found: .punctuation(.equals)),
-        .reservedName("from", role: .binding), .expectedProperty(found: .endOfFile),
+        .reservedName("from", role: .binding), .expectedProperty(found: .endOfFile), .initialValueUnit("deg"),
         .expectedPropertyName(view: "c", found: .text("from")),
         .expectedToken(expected: "`=`", after: "`let a`", found: .text("b")), .expectedExpression(after: nil, found: .endOfFile),
         .expectedOperator(found: .invalidCharacter), .expectedCount(after: "repeated", found: .endOfFile),
@@ -68,6 +68,7 @@ struct DiagnosticCatalogTests {
         .needsArguments("f"), .argumentKind(callee: "f", parameter: "d", expected: "a duration", found: "a colour"),
         .nameKind("gap", found: "a duration", expected: "a number"), .unknownValue("gpa", expected: "a duration"),
         .callsTooDeep(limit: 64), .expansionTooLarge(limit: 100_000), .notAnAnimation("gap", kind: "a duration"),
+        .namedOnce("view `crad`"), .bareDuration("300"),
     ]
 
     @Test(arguments: samples)

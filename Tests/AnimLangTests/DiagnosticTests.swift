@@ -120,7 +120,8 @@ private let cases: [DiagnosticCase] = [
     .init("let a = b with ease-in(-1)", "1:24", "the ease-in parameter must be positive (got -1)"),
     .init("let a = b with high ease-out(3)", "1:16", "`high` cannot be combined with an explicit parameter"),
     .init("let a = b with a high linear", "1:18", "invalid-high"),
-    .init("let a = b with linear(2)", "1:22", "easing `linear` takes no parameter"),
+    .init("let a = b with linear(2)", "1:16", "linear(…) needs at least 2 points (got 1)"),   // CSS linear(): two points or more
+    .init("let a = b with ease-in-quad(2)", "1:28", "easing `ease-in-quad` takes no parameter"),
     .init("let a = b with compose(ease-in, bogus)", "1:33", "unknown-easing"),
     .init("let a = b with compose(ease-in)", "1:31", "expected `,` after the first easing, found `)`"),
     // Springs: each mistake at the parameter it concerns.

@@ -219,6 +219,22 @@ struct NormalizerTests {
         return programs
     }
 
+    /// The normal form evaluates to the same doubles, not to within rounding
+    /// (issue 22: `-3.999999999999999` against `-4`): a reversed tween is
+    /// read as the normal form writes it, ends swapped and easing mirrored.
+    @Test(arguments: [
+        "let a = (animate v.x from -7 to -4 in 0.3s ; animate v.x from -4 to 2 in 0.1s) reversed in 0.7s",
+        "let a = ((animate v.x from 0 to -4 in 3s ; animate v.x from -4 to 1) reversed) in 0.7s",
+        "let a = (animate v.x from -7 to -4 in 0.3s with ease-in-quad ; animate v.x from -4 to 2 in 0.1s with cubic-bezier(0.1, 0.7, 1, 0.1)) reversed in 0.7s",
+        "let a = (animate v.x from 0.1 to 0.3 with ease-out-back) reversed in 3s",
+    ])
+    func normalFormEvaluatesToTheSameDoubles(source: String) throws {
+        let printed = try #require(normalText(source))
+        #expect(printed != source, "nothing was normalized")
+        let before = try #require(Table(source)), after = try #require(Table("let a = " + printed))
+        #expect(before == after, "\(printed)\n\(before.firstDifference(from: after))")
+    }
+
     @Test(arguments: seeds)
     func normalizationIsSound(seed: UInt64) throws {
         for source in NormalizerTests.programs(seed: seed, count: 120) {

@@ -271,6 +271,22 @@ struct PlaybackTests {
         #expect(clock.time(at: 8 * Self.second) == .zero)
     }
 
+    /// From a time between tenths (1.101 s, 1101 ms after the start), a seek
+    /// lands on the next tenth (1.2), not a tenth later (1.201); back, on the
+    /// tenth before (1.1), and from a tenth, on the one before that.
+    @Test func seeksFromBetweenTenthsLandOnTenths() {
+        var clock = PlayerClock(duration: Time(3), speed: 1, startingAt: 0)
+        let now = 1_101_000_000 as Int64
+        #expect(clock.time(at: now) == Time(numerator: 1101, denominator: 1000))
+        clock.seek(by: PlayerClock.seekStep, at: now)
+        #expect(clock.time(at: now) == Time(numerator: 12, denominator: 10))
+        var back = PlayerClock(duration: Time(3), speed: 1, startingAt: 0)
+        back.seek(by: Time(numerator: -1, denominator: 10) ?? .zero, at: now)
+        #expect(back.time(at: now) == Time(numerator: 11, denominator: 10))
+        back.seek(by: Time(numerator: -1, denominator: 10) ?? .zero, at: now)
+        #expect(back.time(at: now) == Time(1))
+    }
+
     @Test func spaceAtTheEndPlaysAgain() {
         var clock = PlayerClock(duration: Time(1), speed: 1, startingAt: 0)
         #expect(clock.state(at: 3 * Self.second) == .ended)

@@ -62,6 +62,7 @@ private func reformatExpr(_ source: String) -> String {
                 visit(outer)
                 visit(inner)
             case .mirror: seen.insert("mirror")
+            case .piecewise: seen.insert("linear points")
             }
         }
         func visit(_ expr: Expr) {

@@ -21,6 +21,24 @@ struct TimelineTests {
             .map { line in line.split(separator: "  ", omittingEmptySubsequences: true).map { $0.trimmingCharacters(in: .whitespaces) } }
     }
 
+    /// A time found through a warp that lands on a whole second prints as
+    /// `1`, as the exact `2` beside it does, not `1.0`.
+    @Test func wholeTimesPrintAlike() throws {
+        let rows = rows(timelineText(try compiled("let a = (fadeIn v ; fadeOut v) with css-ease-in-out")))
+        #expect(rows.map { Array($0.prefix(3)) } == [["v.opacity", "0", "1"], ["v.opacity", "1", "2"]])
+    }
+
+    /// A repetition wide enough to see draws its copies' segments (two
+    /// periods of one that repeats forever: 4 s over 60 cells, 15 a
+    /// segment), not `~` throughout; one too dense to draw keeps `~`.
+    @Test func repetitionsDrawTheirCopies() throws {
+        let endless = timelineText(try compiled("let a = (fadeIn v ; fadeOut v) repeated forever"))
+        let bar = String(repeating: String(repeating: "=", count: 15) + String(repeating: "#", count: 15), count: 2)
+        #expect(endless.contains("v.opacity  |" + bar + "|"), "\(endless)")
+        let dense = timelineText(try compiled("let a = (fadeIn v in 0.5s ; fadeOut v in 0.5s) ^ 1000000000"))
+        #expect(dense.contains("v.opacity  |" + String(repeating: "~", count: 60) + "|"), "\(dense)")
+    }
+
     @Test func warpedSegmentsShareTheirEndsAndNameTheWarp() throws {
         let scene = try compiled(
             "let b = (animate box.x from 0 to 100 ; animate box.y from 0 to 100 ; animate box.z from 0 to 1) in 1s with ease-in-out")

@@ -17,11 +17,31 @@ struct EasingCSSTests {
         #expect(cssEasing(of: try .steps(5, .jumpNone)) == .single("steps(5, jump-none)"))
         #expect(cssEasing(of: .penner(.quad, .in)) == .single("cubic-bezier(0.3333333333333333, 0, 0.6666666666666666, 0.3333333333333333)"))
         #expect(cssEasing(of: .penner(.cubic, .out)) == .single("cubic-bezier(0.3333333333333333, 1, 0.6666666666666666, 1)"))
+        // The talk's ease-out is a polynomial for c = 2 and 3 (and ease-in for
+        // c = 1/2 and 1/3): `1 − (1 − p)²` is the quad out Bézier, with handles
+        // (1/3, 2/3) and (2/3, 1) (degree elevation of the quadratic 0, 1, 1);
+        // `1 − (1 − p)³` the cubic out one; their reflections `p²` and `p³` the in ones.
+        #expect(cssEasing(of: .talkEaseOut) == cssEasing(of: .penner(.quad, .out)))
+        #expect("\(String(describing: cssEasing(of: .talkEaseOut)))".contains("cubic-bezier(0.3333333333333333, 0.666666666666666"))
+        #expect(cssEasing(of: try .easeIn(0.5)) == cssEasing(of: .talkEaseOut))
+        #expect(cssEasing(of: try .easeOut(3)) == cssEasing(of: .penner(.cubic, .out)))
+        #expect(cssEasing(of: Easing.talkEaseOut.mirrored) == cssEasing(of: .penner(.quad, .in)))
+        #expect(cssEasing(of: try Easing.easeOut(3).mirrored) == cssEasing(of: .penner(.cubic, .in)))
         // No CSS curve: approximated.
-        for easing in [Easing.talkEaseIn, .talkEaseOut, .talkEaseInOut, .penner(.sine, .in), .penner(.elastic, .out),
+        for easing in [Easing.talkEaseIn, try .easeOut(1.5), .talkEaseInOut, .penner(.sine, .in), .penner(.elastic, .out),
                        .penner(.bounce, .inOut), .penner(.quad, .in).composed(after: .penner(.sine, .out)), try Easing.steps(3).mirrored] {
             #expect(cssEasing(of: easing) == nil, "\(easing)")
         }
+    }
+
+    /// The talk's `ease-out` reaches the CSS export exactly, as Lottie
+    /// writes it, not as 128 stops of `linear()`.
+    @Test func theTalksEaseOutIsWrittenExactly() throws {
+        let outcome = run(SourceFile(name: "out.anim", text: "view v\nlet a = animate v.x from 0 to 100 with ease-out\n"))
+        let export = try #require(webExport(outcome, source: "out.anim").0)
+        let css = stylesheet(export)
+        #expect(css.contains("cubic-bezier(0.3333333333333333, 0.666666666666666"), "\(css)")
+        #expect(!css.contains("linear("), "\(css)")
     }
 
     /// Reads `cubic-bezier(a, b, c, d)` back as an easing.

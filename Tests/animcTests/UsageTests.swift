@@ -66,6 +66,8 @@ struct UsageTests {
         .init(["eval", "x.anim", "--at", "0.5,1/0"], "--at takes times in seconds separated by commas, not `1/0`"),
         .init(["timeline", "x.anim", "--width", "5"], "--width takes a whole number from 10 to 1000, not `5`"),
         .init(["eval", "x.anim", "--until", "-1"], "--until takes a time of 0 or more, not `-1`"),
+        .init(["eval", "x.anim", "--until", "1e400"], "--until takes a time in seconds, not `1e400`"),
+        .init(["eval", "x.anim", "--at", "0,-1"], "--at takes times of 0 or more, not `-1`"),
         .init(["eval", "x.anim", "--until", "1,2"], "--until takes one time in seconds, not `1,2`"),
         .init(["normalize", "x.anim", "--tree=yes"], "--tree takes no value"),
         .init(["play", "x.anim", "--speed", "0"], "--speed takes a decimal from 0.1 to 10, not `0`"),
