@@ -1,8 +1,9 @@
 import Animations
 
 /// An animation as the web plays it (exports.md §2): every property `V.P`
-/// becomes a registered custom property `--P` on view `V`'s element, animated
-/// by its own keyframes over the whole duration with fill `both`. `animc
+/// becomes a registered custom property `--animc-P` (the prefix is
+/// ``WebNames``'s, exports.md §6) on view `V`'s element, animated by its own
+/// keyframes over the whole duration with fill `both`. `animc
 /// export --to waapi|css|html` writes this one model three ways
 /// (``waapiJSON(_:)``, ``stylesheet(_:)``, ``playerPage(_:source:)``).
 ///

@@ -84,7 +84,7 @@ private extension Unicode.Scalar {
 public struct WebNameClash: Sendable, Equatable {
     public let first: Property
     public let second: Property
-    /// The name both would get: `--tint-color`, or a `@keyframes` name.
+    /// The name both would get: `--animc-tint-color`, or a `@keyframes` name.
     public let name: String
 }
 
