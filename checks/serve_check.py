@@ -109,6 +109,12 @@ OVERLAY = "(() => { const o = document.getElementById('animc-live'); " \
           "return o && !o.hidden ? o.querySelector('h2').textContent + '\\n' + o.querySelector('pre').textContent : null; })()"
 
 
+# The box's custom properties --animc-x and --x, and its horizontal shift in px (drawn with var(--animc-x)).
+BOX_NAMES = "(() => { const s = getComputedStyle(document.querySelector('[data-view=\"box\"]')); " \
+            "return [s.getPropertyValue('--animc-x').trim(), s.getPropertyValue('--x').trim()]; })()"
+BOX_SHIFT = "new DOMMatrix(getComputedStyle(document.querySelector('[data-view=\"box\"]')).transform).e"
+
+
 # Hides or shows the page as a browser does for a tab in the background.
 VISIBILITY = "Object.defineProperty(document, 'hidden', { value: %s, configurable: true }); " \
              "document.dispatchEvent(new Event('visibilitychange'))"
@@ -151,6 +157,13 @@ def check_pages(server, path, browser, tally):
         tab.open(server.url)
     paused.evaluate("window.animc.seek(40)")
     tally.check(paused.evaluate("window.animc.values()['box.x']") == 40, "the first page shows box.x = 40 at 40 s")
+    # Named as exports.md section 6 says with no --prefix (`animc`), and drawn from it: box.x moves the shape.
+    tally.check(paused.evaluate(BOX_NAMES) == ["40", ""], f"the box carries --animc-x = 40 (and no --x): {paused.evaluate(BOX_NAMES)}")
+    paused.evaluate("window.animc.seek(0)")
+    home = paused.evaluate(BOX_SHIFT)
+    paused.evaluate("window.animc.seek(40)")
+    shifted = paused.evaluate(BOX_SHIFT)
+    tally.check(abs(shifted - home - 40) < 1e-6, f"the shape is drawn 40 px right at 40 s ({home} → {shifted})")
     tally.check(playing.evaluate("window.animc.playing()"), "the second page plays")
     before = playing.evaluate("window.animc.time()")
 
@@ -160,6 +173,7 @@ def check_pages(server, path, browser, tally):
     tally.check(took is not None, "a save shows on the paused page within 1 s (box.x 40 → 80 at 40 s)")
     if took is not None:
         print(f"the paused page followed the save in {took * 1000:.0f} ms")
+    tally.check(paused.evaluate(BOX_NAMES) == ["80", ""], f"the new page's box carries --animc-x = 80: {paused.evaluate(BOX_NAMES)}")
     tally.check(paused.evaluate("window.animc.time()") == 40 and not paused.evaluate("window.animc.playing()"),
                 "the paused page is still paused at 40 s")
     took = until(playing, "Math.abs(window.animc.values()['box.x'] - 2 * window.animc.time()) < 0.5 "

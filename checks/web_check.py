@@ -409,6 +409,9 @@ def check_program(name, path, animc, tab, workdir, tally):
     if model["duration"] == "Infinity":
         tables += forever_tables(name, path, animc, model, args, tally)
     channels = [dict(c, selector=e["selector"]) for e in model["elements"] for c in e["channels"]]
+    # exports.md section 6: with no --prefix, the prefix is `animc`: custom properties --animc-P.
+    named = [c["variable"] for c in channels if not c["variable"].startswith("--animc-")]
+    tally.check(not named, f"{name}: custom properties are named --animc-…, not {named[:3]}")
     markup = "\n".join(line.strip()[2:].strip() for line in css.split("*/")[0].splitlines() if "<div data-view=" in line)
     with open(base + ".css.html", "w", encoding="utf-8") as handle:
         handle.write(CSS_PAGE % (css, markup, json.dumps(channels)))

@@ -369,9 +369,14 @@ def check_wiring(animc, tab, workdir, base, tally):
 
 
 def check_prefixed_player(animc, tab, workdir, base, tally):
-    """The player page under a prefix shows what `animc eval` says, through `window.animc`."""
+    """The player page under a prefix shows what `animc eval` says, through `window.animc`;
+    the default prefix is `animc` (every web format is the `--prefix animc` one, byte for byte)."""
     for example in ("talk", "spinner"):
         path = f"examples/{example}.anim"
+        for fmt in ("html", "css", "waapi", "js"):
+            plain = export(animc, path, fmt)
+            tally.check(plain == export(animc, path, fmt, prefix="animc") and "--animc-" in plain,
+                        f"{example} --to {fmt}: the default is --prefix animc, byte for byte")
         name = f"player-{example}.html"
         page = export(animc, path, "html", prefix="pp")
         tally.check("@property --pp-" in page, f"player {example} --prefix pp: the page registers --pp-… properties")

@@ -1,8 +1,9 @@
 import Animations
 
 /// An animation as the web plays it (exports.md §2): every property `V.P`
-/// becomes a registered custom property `--P` on view `V`'s element, animated
-/// by its own keyframes over the whole duration with fill `both`. `animc
+/// becomes a registered custom property `--animc-P` (the prefix is
+/// ``WebNames``'s, exports.md §6) on view `V`'s element, animated by its own
+/// keyframes over the whole duration with fill `both`. `animc
 /// export --to waapi|css|html` writes this one model three ways
 /// (``waapiJSON(_:)``, ``stylesheet(_:)``, ``playerPage(_:source:)``).
 ///
@@ -84,7 +85,7 @@ public struct WebExport: Sendable {
     /// One property of one view.
     public struct Channel: Sendable {
         public let property: Property
-        /// The custom property: `--radius`.
+        /// The custom property: `--animc-radius` (``WebNames/variable(_:)``).
         public let variable: String
         public let kind: Value.Kind
         /// The value at time 0, written as the element's own value (the
@@ -415,7 +416,7 @@ private struct WebExportBuilder {
             let animations = animations(of: property)
             var range = extent
             if case .number(let value) = start { range = range.map { min($0.lowerBound, value)...max($0.upperBound, value) } ?? value...value }
-            let channel = WebExport.Channel(property: property, variable: "--" + property.name + (clash ? "-color" : ""),
+            let channel = WebExport.Channel(property: property, variable: WebNames.standard.variable(property.name + (clash ? "-color" : "")),
                                             kind: start.kind, start: start, animations: animations,
                                             extent: start.kind == .number ? range : nil)
             byView[property.view, default: []].append(channel)

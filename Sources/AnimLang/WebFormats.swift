@@ -9,11 +9,11 @@ import Animations
 ///
 /// ```json
 /// {"format": "animc-waapi 1", "source": "talk.anim", "binding": "final", "duration": 3, "cancelled": false,
-///  "properties": [{"name": "--radius", "syntax": "<number>", "initialValue": "0"}, …],
+///  "properties": [{"name": "--animc-radius", "syntax": "<number>", "initialValue": "0"}, …],
 ///  "elements": [{"view": "circle", "selector": "[data-view=\"circle\"]",
-///                "channels": [{"property": "circle.radius", "variable": "--radius", "kind": "number", "start": "100"}],
+///                "channels": [{"property": "circle.radius", "variable": "--animc-radius", "kind": "number", "start": "100"}],
 ///                "animations": [{"property": "circle.radius",
-///                                "keyframes": [{"offset": 0, "--radius": "100", "easing": "linear"}, …],
+///                                "keyframes": [{"offset": 0, "--animc-radius": "100", "easing": "linear"}, …],
 ///                                "options": {"duration": 3000, "delay": 0, "iterations": 1, "fill": "both"}}]}],
 ///  "events": [{"name": "land", "time": 1.5}]}
 /// ```

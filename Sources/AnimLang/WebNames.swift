@@ -13,33 +13,32 @@ import Animations
 /// names?.selector(of: "toast")                         // ".toast.is-entering"
 /// ```
 ///
-/// With no prefix (``standard``) the keyframes are named `animc-V-P` and the
-/// custom properties `--P`, as before the option existed; a prefix `NAME`
-/// names them `NAME-V-P` and `--NAME-P`.
+/// A prefix `NAME` names the keyframes `NAME-V-P` and the custom properties
+/// `--NAME-P`; with none given it is `animc` (``standard``), so the default
+/// export is the one of `--prefix animc`.
 public struct WebNames: Sendable, Equatable {
-    /// The prefix of keyframes when none is given.
+    /// The prefix when none is given.
     public static let defaultPrefix = "animc"
     /// The selector template when none is given: `[data-view="{view}"]`.
     public static let defaultSelector = "[data-view=\"{view}\"]"
     /// What a template writes in place of the view's name.
     public static let viewPlaceholder = "{view}"
-    /// No prefix, the default selector.
-    public static let standard = WebNames(checkedPrefix: nil, selector: defaultSelector)
+    /// The default prefix and selector.
+    public static let standard = WebNames(checkedPrefix: defaultPrefix, selector: defaultSelector)
 
-    /// The prefix given, or `nil` for the default (keyframes `animc-…`, custom properties unprefixed).
-    public let prefix: String?
+    /// What starts every name the export defines.
+    public let prefix: String
     /// The selector template, `{view}` standing for the view's name.
     public let selectorTemplate: String
 
     /// `nil` when `prefix` is not a CSS identifier (``isIdentifier(_:)``) or
     /// `selector` is not a template (``isSelectorTemplate(_:)``).
-    public init?(prefix: String? = nil, selector: String = WebNames.defaultSelector) {
-        if let prefix, !WebNames.isIdentifier(prefix) { return nil }
-        guard WebNames.isSelectorTemplate(selector) else { return nil }
+    public init?(prefix: String = WebNames.defaultPrefix, selector: String = WebNames.defaultSelector) {
+        guard WebNames.isIdentifier(prefix), WebNames.isSelectorTemplate(selector) else { return nil }
         self.init(checkedPrefix: prefix, selector: selector)
     }
 
-    private init(checkedPrefix: String?, selector: String) {
+    private init(checkedPrefix: String, selector: String) {
         prefix = checkedPrefix
         selectorTemplate = selector
     }
@@ -61,14 +60,14 @@ public struct WebNames: Sendable, Equatable {
         return !rest.contains("{") && !rest.contains("}") && !rest.contains("\n")
     }
 
-    /// The custom property of a property named `name`: `--name`, or `--PREFIX-name`.
+    /// The custom property of a property named `name`: `--PREFIX-name`.
     public func variable(_ name: String) -> String {
-        "--" + (prefix.map { $0 + "-" } ?? "") + name
+        "--\(prefix)-\(name)"
     }
 
     /// The `@keyframes` of `view.property`'s animation number `index` (0: the base one): `PREFIX-view-property[-N]`.
     public func keyframes(view: String, property: String, index: Int = 0) -> String {
-        "\(prefix ?? WebNames.defaultPrefix)-\(view)-\(property)" + (index == 0 ? "" : "-\(index + 1)")
+        "\(prefix)-\(view)-\(property)" + (index == 0 ? "" : "-\(index + 1)")
     }
 
     /// The elements of `view`: the template with `{view}` replaced.
@@ -85,17 +84,17 @@ private extension Unicode.Scalar {
 public struct WebNameClash: Sendable, Equatable {
     public let first: Property
     public let second: Property
-    /// The name both would get: `--tint-color`, or a `@keyframes` name.
+    /// The name both would get: `--animc-tint-color`, or a `@keyframes` name.
     public let name: String
 }
 
 extension WebExport {
     /// The export with its custom properties and selectors named by `names`.
     public func named(_ names: WebNames) -> WebExport {
-        let unprefixed = self.names.variable("").count
+        let own = self.names.variable("").count
         let views = self.views.map { view in
             WebExport.View(name: view.name, channels: view.channels.map { channel in
-                WebExport.Channel(property: channel.property, variable: names.variable(String(channel.variable.dropFirst(unprefixed))),
+                WebExport.Channel(property: channel.property, variable: names.variable(String(channel.variable.dropFirst(own))),
                                   kind: channel.kind, start: channel.start, animations: channel.animations, extent: channel.extent)
             })
         }

@@ -48,7 +48,7 @@ enum Options {
             + "(Bodymovin 5.x) for lottie-web, lottie-ios and lottie-android.", default: .html)
     static let prefix = Option("--prefix", value: "NAME",
                                help: "Name what a web export defines `@keyframes NAME-VIEW-PROPERTY` and `--NAME-PROPERTY` "
-                                   + "(default: `animc-VIEW-PROPERTY` and `--PROPERTY`), so that two exports share a page. "
+                                   + "(default: `animc`), so that two exports share a page. "
                                    + "A CSS identifier: a letter or `_`, then letters, digits, `-` or `_`.",
                                read: readPrefix)
     static let selector = Option("--selector", value: "TEMPLATE",
@@ -388,7 +388,7 @@ let interface = Interface(
                           usage: usage)
     }
     // Both were checked as they were read.
-    let names = WebNames(prefix: prefix, selector: selector ?? WebNames.defaultSelector) ?? .standard
+    let names = WebNames(prefix: prefix ?? WebNames.defaultPrefix, selector: selector ?? WebNames.defaultSelector) ?? .standard
     let file = try readSource(arguments.positional(0))
     let (outcome, _, _) = try evaluated(file, arguments)
     let bytes: [UInt8]

@@ -11,13 +11,32 @@ struct WebNamesTests {
 
     // MARK: Names
 
-    @Test func theDefaultsNameAsBefore() {
+    @Test func theDefaultPrefixIsAnimc() {
+        // exports.md §6: `--prefix NAME` (default `animc`) names `@keyframes NAME-V-P` and `--NAME-P`.
         let names = WebNames.standard
-        #expect(names.variable("opacity") == "--opacity")
+        #expect(names.prefix == "animc")
+        #expect(names.variable("opacity") == "--animc-opacity")
+        #expect(names.variable("x") == "--animc-x" && names.variable("color") == "--animc-color")
         #expect(names.keyframes(view: "toast", property: "opacity") == "animc-toast-opacity")
         #expect(names.keyframes(view: "toast", property: "opacity", index: 1) == "animc-toast-opacity-2")
         #expect(names.selector(of: "toast") == "[data-view=\"toast\"]")
         #expect(WebNames() == .standard && names.isStandard)
+        #expect(WebNames(prefix: "animc") == .standard && WebNames(prefix: "animc")?.isStandard == true)
+    }
+
+    /// With no option the export is, byte for byte, the one of `--prefix animc`, in every web format.
+    @Test(arguments: ["examples/talk.anim", "examples/spinner.anim", "examples/choreography.anim"])
+    func theDefaultExportIsThePrefixAnimcExport(_ path: String) throws {
+        let text = try String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8)
+        let names = try #require(WebNames(prefix: "animc"))
+        let plain = try #require(Self.web(text, name: path).0)
+        let animc = try #require(Self.web(text, names: names, name: path).0)
+        for format in WebFormat.allCases {
+            #expect(format.text(plain) == format.text(animc), "\(format)")
+        }
+        #expect(stylesheet(plain).contains("var(--animc-"))
+        // Renaming the default export to `animc` changes nothing either.
+        #expect(waapiJSON(plain.named(names)) == waapiJSON(plain))
     }
 
     @Test func aPrefixAndATemplateNameEverything() throws {
@@ -57,7 +76,7 @@ struct WebNamesTests {
         // Web Animations JSON: only the names differ.
         let json = waapiJSON(export)
         #expect(json.contains("\"selector\": \".circle.in\"") && json.contains("\"variable\": \"--enter-radius\""))
-        #expect(json.replacingAll("\"--enter-", with: "\"--").replacingAll("\".circle.in\"", with: "\"[data-view=\\\"circle\\\"]\"")
+        #expect(json.replacingAll("\"--enter-", with: "\"--animc-").replacingAll("\".circle.in\"", with: "\"[data-view=\\\"circle\\\"]\"")
             .replacingAll("\".square.in\"", with: "\"[data-view=\\\"square\\\"]\"") == waapiJSON(plain))
         // CSS: registrations, keyframes and rules under the prefix and the selector; nothing left unprefixed.
         let css = stylesheet(export)
@@ -66,6 +85,7 @@ struct WebNamesTests {
         #expect(css.contains("\n.circle.in {\n  --enter-opacity: 0;\n  --enter-radius: 100;\n  animation:\n    enter-circle-opacity 3000ms"))
         #expect(css.contains(" *   an element that matches .circle.in\n"))
         #expect(!css.contains("animc-") && !css.contains("data-view") && !css.contains("(--opacity") && !css.contains(" --opacity:"))
+        #expect(!stylesheet(plain).contains("(--opacity") && stylesheet(plain).contains("var(--animc-opacity)"))
         // The player page keeps the prefix and finds its own shapes by data-view.
         let page = playerPage(export)
         #expect(page.contains("@property --enter-opacity") && page.contains("[data-view=\\\"circle\\\"]") && !page.contains(".circle.in"))
@@ -79,9 +99,9 @@ struct WebNamesTests {
         #expect(export == nil)
         let error = try #require(diagnostics.first)
         #expect(diagnostics.count == 1 && error.id == "export-name-clash" && error.severity == .error)
-        // At `red`, the value of lamp.tint, the second. Columns in order: dial.tint (--tint), dial.tint-color (--tint-color), lamp.tint (a colour where
-        // dial.tint is a number: --tint-color too).
-        #expect(error.message == "`dial.tint-color` and `lamp.tint` would both be named `--tint-color` in the export")
+        // At `red`, the value of lamp.tint, the second. Columns in order: dial.tint (--animc-tint), dial.tint-color (--animc-tint-color),
+        // lamp.tint (a colour where dial.tint is a number: --animc-tint-color too).
+        #expect(error.message == "`dial.tint-color` and `lamp.tint` would both be named `--animc-tint-color` in the export")
         #expect(error.hint != nil)
         #expect(render([error], in: SourceFile(name: "clash.anim", text: text)).hasPrefix("clash.anim:1:16: error: "))
         // Under a prefix they still meet.
@@ -103,8 +123,8 @@ struct WebNamesTests {
     @Test func onePropertyNameOnManyViewsSharesItsCustomProperty() throws {
         let export = try WebExportTests.export("examples/talk.anim")
         #expect(export.nameClash == nil)
-        #expect(export.columns.filter { $0.property.name == "opacity" }.map(\.variable) == ["--opacity", "--opacity"])
-        #expect(registrations(export).map(\.name) == ["--opacity", "--radius", "--rotation"])
+        #expect(export.columns.filter { $0.property.name == "opacity" }.map(\.variable) == ["--animc-opacity", "--animc-opacity"])
+        #expect(registrations(export).map(\.name) == ["--animc-opacity", "--animc-radius", "--animc-rotation"])
     }
 
     // MARK: Drawing rules
@@ -121,15 +141,15 @@ struct WebNamesTests {
         // circle of radius r is 2r px wide; the colour fills it; `level` is not drawn.
         #expect(drawingRules(export) == [
             "[data-view=\"card\"] {",
-            "  opacity: var(--opacity);",
-            "  transform: translate(calc(var(--x) * 1px), calc(var(--y) * 1px)) rotate(calc(var(--rotation) * 1deg)) "
-                + "scale(var(--scale)) scale(var(--scale-x), 1);",
+            "  opacity: var(--animc-opacity);",
+            "  transform: translate(calc(var(--animc-x) * 1px), calc(var(--animc-y) * 1px)) rotate(calc(var(--animc-rotation) * 1deg)) "
+                + "scale(var(--animc-scale)) scale(var(--animc-scale-x), 1);",
             "  transform-origin: center;",
-            "  background-color: var(--color);",
+            "  background-color: var(--animc-color);",
             "}",
             "[data-view=\"dot\"] {",
-            "  width: calc(max(0, var(--radius)) * 2px);",
-            "  height: calc(max(0, var(--radius)) * 2px);",
+            "  width: calc(max(0, var(--animc-radius)) * 2px);",
+            "  height: calc(max(0, var(--animc-radius)) * 2px);",
             "  border-radius: 50%;",
             "}",
         ])

@@ -99,14 +99,25 @@ struct WebOptionsCommandTests {
         let page = try animc(["export", "-", "--prefix", "t-in"], input: script)
         #expect(page.status == 0 && page.output.contains("@property --t-in-opacity"))
         let module = try animc(["export", "examples/spinner.anim", "--to", "js"])
+        #expect(module.output.contains("\"variable\": \"--animc-rotation\""))
         #expect(module.status == 0 && module.output.hasPrefix("// animc export --to js: `final` of examples/spinner.anim"))
+    }
+
+    /// exports.md §6: the default prefix is `animc`, so giving it changes no byte.
+    @Test(arguments: ["html", "css", "waapi", "js"])
+    func theDefaultPrefixIsAnimc(_ format: String) throws {
+        let plain = try animc(["export", "examples/choreography.anim", "--to", format])
+        let named = try animc(["export", "examples/choreography.anim", "--to", format, "--prefix", "animc"])
+        #expect(plain.status == 0 && named.status == 0 && plain.errors == named.errors)
+        #expect(!plain.output.isEmpty && plain.output == named.output)
+        #expect(plain.output.contains("--animc-y") && !plain.output.contains("(--y)") && !plain.output.contains("\"--y\""))
     }
 
     @Test func aNameClashExitsOneWithTheLocatedPair() throws {
         let result = try animc(["export", "-", "--to", "css"],
                                input: "view lamp tint red\nview dial tint 0 tint-color 1\nlet a = animate dial.tint to 5 in 1s\n")
         #expect(result.status == 1 && result.output.isEmpty)
-        #expect(result.errors.hasPrefix("<stdin>:1:16: error: `dial.tint-color` and `lamp.tint` would both be named `--tint-color` in the export"),
+        #expect(result.errors.hasPrefix("<stdin>:1:16: error: `dial.tint-color` and `lamp.tint` would both be named `--animc-tint-color` in the export"),
                 "\(result.errors)")
     }
 }

@@ -175,6 +175,12 @@ struct ServeTests {
         #expect(page["title"] as? String == "a — animc")
         #expect((page["data"] as? [String: Any])?["duration"] as? Double == 2)
         #expect((page["body"] as? String)?.hasPrefix("<header><h1><code>a</code> of a.anim</h1>") == true)
+        // The swapped style registers and draws the default names (exports.md §6: prefix `animc`).
+        let style = try #require(page["style"] as? String)
+        #expect(style.contains("@property --animc-x { syntax: '<number>'") && style.contains("var(--animc-x)"))
+        #expect(!style.contains("@property --x ") && !style.contains("var(--x)"))
+        let channels = ((page["data"] as? [String: Any])?["elements"] as? [[String: Any]])?.first?["channels"] as? [[String: Any]]
+        #expect(channels?.map { $0["variable"] as? String } == ["--animc-x"])
         #expect(preview.page.contains("const EXPORT = {") && preview.page.contains("function animcPlayer(EXPORT, DRAWN, LIVE)"))
 
         // Errors: the animation stays (its page version too), the problem is said.

@@ -9,20 +9,20 @@
 // The elements draw with the custom properties as the player page draws them (the stylesheet's rules):
 //
 //   [data-view="spinner"] {
-//     transform: rotate(calc(var(--rotation) * 1deg));
+//     transform: rotate(calc(var(--animc-rotation) * 1deg));
 //     transform-origin: center;
-//     width: calc(max(0, var(--size)) * 1px);
-//     height: calc(max(0, var(--size)) * 1px);
-//     background-color: var(--color);
+//     width: calc(max(0, var(--animc-size)) * 1px);
+//     height: calc(max(0, var(--animc-size)) * 1px);
+//     background-color: var(--animc-color);
 //   }
 //   [data-view="dot"] {
-//     opacity: var(--opacity);
-//     transform: scale(var(--scale));
+//     opacity: var(--animc-opacity);
+//     transform: scale(var(--animc-scale));
 //     transform-origin: center;
-//     width: calc(max(0, var(--radius)) * 2px);
-//     height: calc(max(0, var(--radius)) * 2px);
+//     width: calc(max(0, var(--animc-radius)) * 2px);
+//     height: calc(max(0, var(--animc-radius)) * 2px);
 //     border-radius: 50%;
-//     background-color: var(--color);
+//     background-color: var(--animc-color);
 //   }
 
 const EXPORT = {
@@ -35,46 +35,46 @@ const EXPORT = {
   "window": 3,
   "cancelled": false,
   "properties": [
-    {"name": "--color", "syntax": "<color>", "initialValue": "rgb(0 0 0 / 0)"},
-    {"name": "--rotation", "syntax": "<number>", "initialValue": "0"},
-    {"name": "--size", "syntax": "<number>", "initialValue": "0"},
-    {"name": "--opacity", "syntax": "<number>", "initialValue": "0"},
-    {"name": "--radius", "syntax": "<number>", "initialValue": "0"},
-    {"name": "--scale", "syntax": "<number>", "initialValue": "0"}
+    {"name": "--animc-color", "syntax": "<color>", "initialValue": "rgb(0 0 0 / 0)"},
+    {"name": "--animc-rotation", "syntax": "<number>", "initialValue": "0"},
+    {"name": "--animc-size", "syntax": "<number>", "initialValue": "0"},
+    {"name": "--animc-opacity", "syntax": "<number>", "initialValue": "0"},
+    {"name": "--animc-radius", "syntax": "<number>", "initialValue": "0"},
+    {"name": "--animc-scale", "syntax": "<number>", "initialValue": "0"}
   ],
   "elements": [
     {"view": "spinner", "selector": "[data-view=\"spinner\"]",
-     "channels": [{"property": "spinner.color", "variable": "--color", "kind": "color", "start": "rgb(58 100 216)"},
-                   {"property": "spinner.rotation", "variable": "--rotation", "kind": "number", "start": "0"},
-                   {"property": "spinner.size", "variable": "--size", "kind": "number", "start": "40"}],
+     "channels": [{"property": "spinner.color", "variable": "--animc-color", "kind": "color", "start": "rgb(58 100 216)"},
+                   {"property": "spinner.rotation", "variable": "--animc-rotation", "kind": "number", "start": "0"},
+                   {"property": "spinner.size", "variable": "--animc-size", "kind": "number", "start": "40"}],
      "animations": [
        {"property": "spinner.rotation",
         "keyframes": [
-          {"offset": 0, "--rotation": "0", "easing": "linear"},
-          {"offset": 0.9999999999, "--rotation": "360", "easing": "linear"},
-          {"offset": 0.9999999999, "--rotation": "0", "easing": "linear"},
-          {"offset": 1, "--rotation": "0", "easing": "linear"}
+          {"offset": 0, "--animc-rotation": "0", "easing": "linear"},
+          {"offset": 0.9999999999, "--animc-rotation": "360", "easing": "linear"},
+          {"offset": 0.9999999999, "--animc-rotation": "0", "easing": "linear"},
+          {"offset": 1, "--animc-rotation": "0", "easing": "linear"}
         ],
         "options": {"duration": 1500, "delay": 0, "iterations": "Infinity", "fill": "none", "easing": "linear"}}
      ]},
     {"view": "dot", "selector": "[data-view=\"dot\"]",
-     "channels": [{"property": "dot.color", "variable": "--color", "kind": "color", "start": "rgb(242 142 43)"},
-                   {"property": "dot.opacity", "variable": "--opacity", "kind": "number", "start": "0.4"},
-                   {"property": "dot.radius", "variable": "--radius", "kind": "number", "start": "8"},
-                   {"property": "dot.scale", "variable": "--scale", "kind": "number", "start": "1"}],
+     "channels": [{"property": "dot.color", "variable": "--animc-color", "kind": "color", "start": "rgb(242 142 43)"},
+                   {"property": "dot.opacity", "variable": "--animc-opacity", "kind": "number", "start": "0.4"},
+                   {"property": "dot.radius", "variable": "--animc-radius", "kind": "number", "start": "8"},
+                   {"property": "dot.scale", "variable": "--animc-scale", "kind": "number", "start": "1"}],
      "animations": [
        {"property": "dot.opacity",
         "keyframes": [
-          {"offset": 0, "--opacity": "0.4", "easing": "ease-in-out"},
-          {"offset": 0.5, "--opacity": "1", "easing": "ease-in-out"},
-          {"offset": 1, "--opacity": "0.4", "easing": "linear"}
+          {"offset": 0, "--animc-opacity": "0.4", "easing": "ease-in-out"},
+          {"offset": 0.5, "--animc-opacity": "1", "easing": "ease-in-out"},
+          {"offset": 1, "--animc-opacity": "0.4", "easing": "linear"}
         ],
         "options": {"duration": 1000, "delay": 0, "iterations": "Infinity", "fill": "none", "easing": "linear"}},
        {"property": "dot.scale",
         "keyframes": [
-          {"offset": 0, "--scale": "1", "easing": "ease-in-out"},
-          {"offset": 0.5, "--scale": "1.6", "easing": "ease-in-out"},
-          {"offset": 1, "--scale": "1", "easing": "linear"}
+          {"offset": 0, "--animc-scale": "1", "easing": "ease-in-out"},
+          {"offset": 0.5, "--animc-scale": "1.6", "easing": "ease-in-out"},
+          {"offset": 1, "--animc-scale": "1", "easing": "linear"}
         ],
         "options": {"duration": 1000, "delay": 0, "iterations": "Infinity", "fill": "none", "easing": "linear"}}
      ]}
