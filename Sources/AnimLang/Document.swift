@@ -363,7 +363,7 @@ public struct Player {
     @discardableResult
     public mutating func seek(to t: Time) -> Frame {
         let target = end.map { min(max(t, .zero), $0) } ?? max(t, .zero)
-        clock.seek(by: (try? target.subtracting(clock.time(at: wallNanoseconds))) ?? .zero, at: wallNanoseconds)
+        clock.seek(to: target, at: wallNanoseconds)
         let (placed, laps) = clock.position(at: wallNanoseconds)
         previous = (placed, laps)
         return show(Frame(time: placed, values: animation.values(at: placed), events: []))

@@ -287,6 +287,12 @@ public struct PlayerClock: Sendable {
             let multiple = delta.isNegative ? (onMultiple ? whole - 1 : whole) : next.partialValue
             if !(next.overflow && !delta.isNegative), let landed = try? step.multiplied(by: multiple) { target = landed }
         }
+        seek(to: target, at: now)
+    }
+
+    /// To exactly `target` (clamped to the animation), keeping it paused or playing.
+    public mutating func seek(to target: Time, at now: Int64) {
+        var target = target
         if target.isNegative { target = .zero }
         if !isInfinite, duration < target { target = duration }
         anchor = target

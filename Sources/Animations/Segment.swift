@@ -133,7 +133,7 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
                 // doubles. (Other curves keep `reversed` there, and this reading.)
                 let eased: Double
                 if case .linear = easing.kind { eased = fraction } else { eased = easing.mirrored(clampUnit(fraction)) }
-                return Value.interpolate(from: segment.pointee.to, to: segment.pointee.from, progress: eased)
+                return Value.interpolate(from: to, to: from, progress: eased)
             }
             progress = isForward ? fraction : 1 - fraction
         }
