@@ -245,6 +245,33 @@ extension Easing {
     }
 }
 
+extension Easing {
+    /// The shortest stretch of progress over which the curve turns back: half
+    /// a period of a spring's oscillation (`π / (ω_d·T)` in progress, semantics
+    /// §6.4), the least of a composition's or mirror's parts; `nil` for curves
+    /// that do not oscillate. A baker must sample finer than this: samples
+    /// spaced wider than it can land in step with the oscillation and show a
+    /// smooth curve that is not there.
+    var halfOscillation: Double? {
+        switch kind {
+        case .spring(let spring):
+            let zeta = spring.dampingRatio
+            guard zeta < 1 else { return nil }
+            let turns = (1 - zeta * zeta).squareRoot() * spring.angularFrequency * spring.settlingTime
+            return turns > 0 && turns.isFinite ? Double.pi / turns : nil
+        case .mirror(let inner):
+            return inner.halfOscillation
+        case .composed(let outer, let inner):
+            switch (outer.halfOscillation, inner.halfOscillation) {
+            case (let a?, let b?): return min(a, b)
+            case (let a, let b): return a ?? b
+            }
+        case .linear, .easeIn, .easeOut, .easeInOut, .cubicBezier, .steps, .penner:
+            return nil
+        }
+    }
+}
+
 extension BezierArc {
     /// The arc of `1 − E(1 − p)` over the unit square, for an arc of `E` over it.
     var mirroredInUnitSquare: BezierArc {

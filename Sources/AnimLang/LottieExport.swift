@@ -287,6 +287,10 @@ private struct LottieExporter {
             }
         } catch let problem as NotFinite {
             return failure(.exportNotFinite(property: problem.property), hint: "a curve composed to overshoot left the range of numbers")
+        } catch let limit as KeyframeLimitReached where limit.fasterThanFrames {
+            return failure(.exportTooManyKeyframes(binding: name, limit: LottieExport.keyframeLimit),
+                           hint: "a curve turns back faster than the frames (a spring with little damping): each turn takes keyframes "
+                               + "at any --fps; more damping, or a longer tween, turns it fewer times")
         } catch {
             return failure(.exportTooManyKeyframes(binding: name, limit: LottieExport.keyframeLimit),
                            hint: "export at a lower --fps: baked curves take a keyframe per frame")
