@@ -57,6 +57,10 @@ struct TrackPiece {
     let start: Instant
     let end: Instant
     let rule: Rule
+    /// How soon (in seconds) the value may turn back: half a turn of the
+    /// fastest oscillating curve playing in the piece (a spring's), `nil`
+    /// when none does. A baked piece is sampled finer than that.
+    var halfTurn: Double? = nil
 
     enum Rule {
         case hold([Double])
@@ -201,23 +205,22 @@ struct KeyframeBuilder {
                     spans.append(contentsOf: parts)
                     boundaries.append(contentsOf: inner)
                 } else {
-                    spans.append(Span(start: s, end: e, kind: .baked, step: bakingStep(easing, p0: p0, p1: p1, start: s, end: e)))
+                    spans.append(Span(start: s, end: e, kind: .baked, step: bakingStep(piece)))
                 }
             case .sampled:
-                spans.append(Span(start: s, end: e, kind: .baked))
+                spans.append(Span(start: s, end: e, kind: .baked, step: bakingStep(piece)))
             }
             boundaries.append(Boundary(frame: e, value: source.sample(piece.end)))
         }
         return (spans, boundaries)
     }
 
-    /// How far apart (in frames) a baked tween piece is sampled: a frame, or
-    /// a quarter of the shortest half-oscillation of its curve across the
-    /// piece, if that is shorter (eight samples to a turn, so that none can
-    /// fall in step with it).
-    private func bakingStep(_ easing: Easing, p0: Double, p1: Double, start: FramePoint, end: FramePoint) -> Double {
-        guard let half = easing.halfOscillation, p1 != p0 else { return 1 }
-        let step = half * (end.value - start.value) / abs(p1 - p0) / 4
+    /// How far apart (in frames) a baked piece is sampled: a frame, or a
+    /// quarter of its half-turn (``TrackPiece/halfTurn``) if that is shorter:
+    /// eight samples to a turn, so that none can fall in step with it.
+    private func bakingStep(_ piece: TrackPiece) -> Double {
+        guard let half = piece.halfTurn else { return 1 }
+        let step = half * Double(fps) / 4
         return step.isFinite && step > 0 ? min(step, 1) : 1
     }
 
