@@ -223,9 +223,8 @@ private struct LottieExporter {
     let animated: Set<Property>
     /// For an animation that repeats forever: the round the file holds and players loop.
     let loop: Time?
-    /// Per property, the listed segments whose curve oscillates: their window
-    /// (seconds) and half a turn of it in seconds (``Easing/halfOscillation``).
-    let turning: [Property: [(start: Double, end: Double, half: Double)]]
+    /// How soon each property may turn back (springs).
+    let turns: Turns
 
     init(compiled: CompiledScene?, scene: Scene, name: String, views: [String], initial: [Property: Value], fps: Int64,
          range: SourceRange, loop: Time? = nil) {
@@ -239,33 +238,13 @@ private struct LottieExporter {
         self.range = range
         duration = compiled?.duration ?? .zero
         animated = Set(compiled?.properties ?? [])
-        var turning: [Property: [(start: Double, end: Double, half: Double)]] = [:]
-        for segment in compiled?.segments ?? [] {
-            guard let half = segment.easing.halfOscillation else { continue }
-            let start = segment.start.seconds, end = segment.end.seconds
-            turning[segment.property, default: []].append((start, end, half * (end - start)))
-        }
-        self.turning = turning
+        turns = Turns(compiled)
     }
 
     /// A piece of `property` as the baker takes it, with `rule`, and how soon
-    /// its value may turn back (``TrackPiece/halfTurn``): from its own curve
-    /// when one segment plays, else from every oscillating segment of the
-    /// property that overlaps it (ties, warps).
+    /// its value may turn back (``TrackPiece/halfTurn``).
     private func trackPiece(_ piece: Piece, _ property: Property, _ rule: TrackPiece.Rule) -> TrackPiece {
-        var halfTurn: Double?
-        switch piece.rule {
-        case .hold:
-            break
-        case .tween(_, _, let easing, let p0, let p1):
-            if p1 != p0, let half = easing.halfOscillation { halfTurn = half * (piece.end.seconds - piece.start.seconds) / abs(p1 - p0) }
-        case .sampled:
-            let start = piece.start.seconds, end = piece.end.seconds
-            for segment in turning[property] ?? [] where segment.start < end && start < segment.end {
-                halfTurn = min(halfTurn ?? segment.half, segment.half)
-            }
-        }
-        return TrackPiece(start: piece.start, end: piece.end, rule: rule, halfTurn: halfTurn)
+        TrackPiece(start: piece.start, end: piece.end, rule: rule, halfTurn: turns.halfTurn(of: piece, property))
     }
 
     /// A view and how it is drawn.

@@ -343,6 +343,7 @@ struct KeyframeBuilder {
 
         mutating func build(_ plan: (spans: [Span], boundaries: [Boundary])) throws(KeyframeLimitReached) {
             var (spans, boundaries) = plan
+            if let limit = exceedsBudget(spans) { throw limit }
             setTolerances(spans, boundaries)
             (spans, boundaries) = try splittingAtJumps(spans, boundaries)
             var lastFrame = -Double.infinity
@@ -441,8 +442,7 @@ struct KeyframeBuilder {
         /// each interval between them is at least one keyframe.
         private func stops(_ span: Span, from start: FramePoint) throws(KeyframeLimitReached) -> [(FramePoint, [Double])] {
             var stops: [(FramePoint, [Double])] = [(start, start.value == span.start.value ? startValue(span) : sample(start))]
-            let perFrame = span.step < 1 ? (1 / span.step).rounded(.up) : 1
-            let first = ((start.value + 1e-9) * perFrame).rounded(.up), last = (span.end.value - 1e-9) * perFrame
+            let (perFrame, first, last) = Plan.grid(span, from: start)
             guard last - first < Double(builder.budget) else { throw KeyframeLimitReached(fasterThanFrames: perFrame > 1) }
             var index = first
             while index < last {
@@ -454,6 +454,27 @@ struct KeyframeBuilder {
             }
             stops.append((span.end, endValue(span)))
             return stops
+        }
+
+        /// The stops of a span from `start` on are `index / perFrame` frames for
+        /// whole `index` from `first` while below `last`.
+        private static func grid(_ span: Span, from start: FramePoint) -> (perFrame: Double, first: Double, last: Double) {
+            let perFrame = span.step < 1 ? (1 / span.step).rounded(.up) : 1
+            return (perFrame, ((start.value + 1e-9) * perFrame).rounded(.up), (span.end.value - 1e-9) * perFrame)
+        }
+
+        /// Whether the baked spans have more stops than keyframes may still be
+        /// written (each interval between stops is at least one keyframe):
+        /// known before any is searched or fitted.
+        private func exceedsBudget(_ spans: [Span]) -> KeyframeLimitReached? {
+            var count = 0.0, fine = false
+            for span in spans {
+                guard case .baked = span.kind else { continue }
+                let (perFrame, first, last) = Plan.grid(span, from: span.start)
+                count += max(0, last - first)
+                fine = fine || perFrame > 1
+            }
+            return count < Double(builder.budget) ? nil : KeyframeLimitReached(fasterThanFrames: fine)
         }
 
         /// A keyframe at every frame of the span, each interval fitted and refined.
