@@ -428,6 +428,12 @@ struct LottieExportTests {
         let rendered = render(export.diagnostics, in: file)
         #expect(rendered.hasPrefix("s.anim:1:5: error: `my-anim` needs more than 2000000 keyframes"), "\(rendered)")
         #expect(rendered.contains("hint: a curve turns back faster than the frames"), "\(rendered)")
+        // A repetition kept symbolic counts its body's turns: ζ = 0.5/20 = 0.025, some 44
+        // turns a copy, 4.4 million in all; refused before anything is fitted.
+        let repeated = SourceFile(name: "r.anim", text: "let a = (animate v.x from 0 to 100 in 0.5s with spring(damping 0.5)) ^ 100000\n")
+        let (_, many) = Self.export(repeated, fps: 4)
+        #expect(many.diagnostics.map(\.id) == ["too-many-keyframes"])
+        #expect(render(many.diagnostics, in: repeated).contains("hint: a curve turns back faster than the frames"))
     }
 
     @Test func aValueThatLastsAnInstantIsHeldBriefly() throws {
