@@ -32,7 +32,8 @@ import Animations
 ///   midpoint) become exact `o`/`i` handles; `steps` become hold keyframes
 ///   (`h: 1`); every other curve, and a colour whose alpha changes (Lottie
 ///   mixes colours without premultiplying), is baked: a keyframe at every
-///   frame, each interval a cubic through the curve, refined until it is
+///   frame (eight a turn for a spring that turns back faster than the
+///   frames), each interval a cubic through the curve, refined until it is
 ///   within 1e-5 of the property's range;
 /// * events become markers (`tm` in frames, `cm` the name, `dr` 0).
 ///
@@ -222,6 +223,8 @@ private struct LottieExporter {
     let animated: Set<Property>
     /// For an animation that repeats forever: the round the file holds and players loop.
     let loop: Time?
+    /// How soon each property may turn back (springs).
+    let turns: Turns
 
     init(compiled: CompiledScene?, scene: Scene, name: String, views: [String], initial: [Property: Value], fps: Int64,
          range: SourceRange, loop: Time? = nil) {
@@ -235,6 +238,13 @@ private struct LottieExporter {
         self.range = range
         duration = compiled?.duration ?? .zero
         animated = Set(compiled?.properties ?? [])
+        turns = Turns(compiled)
+    }
+
+    /// A piece of `property` as the baker takes it, with `rule`, and how soon
+    /// its value may turn back (``TrackPiece/halfTurn``).
+    private func trackPiece(_ piece: Piece, _ property: Property, _ rule: TrackPiece.Rule) -> TrackPiece {
+        TrackPiece(start: piece.start, end: piece.end, rule: rule, halfTurn: turns.halfTurn(of: piece, property))
     }
 
     /// A view and how it is drawn.
@@ -287,6 +297,10 @@ private struct LottieExporter {
             }
         } catch let problem as NotFinite {
             return failure(.exportNotFinite(property: problem.property), hint: "a curve composed to overshoot left the range of numbers")
+        } catch let limit as KeyframeLimitReached where limit.fasterThanFrames {
+            return failure(.exportTooManyKeyframes(binding: name, limit: LottieExport.keyframeLimit),
+                           hint: "a curve turns back faster than the frames (a spring with little damping): each turn takes keyframes "
+                               + "at any --fps; more damping, or a longer tween, turns it fewer times")
         } catch {
             return failure(.exportTooManyKeyframes(binding: name, limit: LottieExport.keyframeLimit),
                            hint: "export at a lower --fps: baked curves take a keyframe per frame")
@@ -377,12 +391,12 @@ private struct LottieExporter {
         let pieces: [TrackPiece] = (compiled?.pieces(of: property, initial: initial[property]) ?? []).map { piece in
             switch piece.rule {
             case .hold(let value):
-                return TrackPiece(start: piece.start, end: piece.end, rule: .hold(clamp(map(value.number ?? fallback))))
+                return trackPiece(piece, property, .hold(clamp(map(value.number ?? fallback))))
             case .tween(let from, let to, let easing, let p0, let p1):
-                guard let a = from.number, let b = to.number else { return TrackPiece(start: piece.start, end: piece.end, rule: .sampled) }
-                return TrackPiece(start: piece.start, end: piece.end, rule: .tween(from: map(a), to: map(b), easing: easing, p0: p0, p1: p1))
+                guard let a = from.number, let b = to.number else { return trackPiece(piece, property, .sampled) }
+                return trackPiece(piece, property, .tween(from: map(a), to: map(b), easing: easing, p0: p0, p1: p1))
             case .sampled:
-                return TrackPiece(start: piece.start, end: piece.end, rule: .sampled)
+                return trackPiece(piece, property, .sampled)
             }
         }
         let sample: (Instant) -> [Double] = { instant in clamp(map(self.value(property, at: instant)?.number ?? fallback)) }
@@ -402,12 +416,12 @@ private struct LottieExporter {
         let pieces: [TrackPiece] = (compiled?.pieces(of: property, initial: initial[property]) ?? []).map { piece in
             switch piece.rule {
             case .hold(let value):
-                return TrackPiece(start: piece.start, end: piece.end, rule: .hold(channels(shown(value))))
+                return trackPiece(piece, property, .hold(channels(shown(value))))
             case .tween(.color(let a), .color(let b), let easing, let p0, let p1) where a.alpha == b.alpha && a.alpha > 0:
                 // Equal alphas: premultiplied mixing is plain mixing, which Lottie does.
-                return TrackPiece(start: piece.start, end: piece.end, rule: .tween(from: channels(a), to: channels(b), easing: easing, p0: p0, p1: p1))
+                return trackPiece(piece, property, .tween(from: channels(a), to: channels(b), easing: easing, p0: p0, p1: p1))
             case .tween, .sampled:
-                return TrackPiece(start: piece.start, end: piece.end, rule: .sampled)
+                return trackPiece(piece, property, .sampled)
             }
         }
         return TrackSource(dimension: 4, pieces: pieces, sample: { instant in channels(shown(self.value(property, at: instant))) },
@@ -424,12 +438,11 @@ private struct LottieExporter {
         let pieces: [TrackPiece] = (compiled?.pieces(of: property, initial: initial[property]) ?? []).map { piece in
             switch piece.rule {
             case .hold(let value):
-                return TrackPiece(start: piece.start, end: piece.end, rule: .hold(percent(value)))
+                return trackPiece(piece, property, .hold(percent(value)))
             case .tween(.color(let a), .color(let b), let easing, let p0, let p1):
-                return TrackPiece(start: piece.start, end: piece.end,
-                                  rule: .tween(from: [a.alpha * 100], to: [b.alpha * 100], easing: easing, p0: p0, p1: p1))
+                return trackPiece(piece, property, .tween(from: [a.alpha * 100], to: [b.alpha * 100], easing: easing, p0: p0, p1: p1))
             case .tween, .sampled:
-                return TrackPiece(start: piece.start, end: piece.end, rule: .sampled)
+                return trackPiece(piece, property, .sampled)
             }
         }
         return TrackSource(dimension: 1, pieces: pieces, sample: { instant in percent(self.value(property, at: instant)) }, allowed: 0...100)
@@ -467,7 +480,10 @@ private struct LottieExporter {
                     return false
                 }
             }
-            return TrackPiece(start: start, end: end, rule: holds ? .hold(sample(start < end ? start : end)) : .sampled)
+            // Either side's soonest turn holds for both.
+            let halfTurn = (widthSource.pieces + heightSource.pieces).filter { $0.start < end && start < $0.end }.compactMap(\.halfTurn).min()
+            return TrackPiece(start: start, end: end, rule: holds ? .hold(sample(start < end ? start : end)) : .sampled,
+                              halfTurn: holds ? nil : halfTurn)
         }
         // A hold's value is read inside it (its start may be a jump's instant).
         let fixedPieces = pieces.map { piece -> TrackPiece in

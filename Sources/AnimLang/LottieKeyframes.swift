@@ -15,7 +15,12 @@ import Animations
 // `steps` become hold keyframes at their jumps; everything else is baked:
 // a keyframe at every frame, each interval a cubic through the curve's
 // values at its thirds, split in halves (down to 1/64 frame) until it is
-// within 1e-5 of the property's range everywhere it is checked.
+// within 1e-5 of the property's range everywhere it is checked. A curve that
+// turns back faster than that (a spring with thousands of turns in its
+// window) is sampled at eight points to a turn instead of once a frame, and
+// its floors shrink alike: checks a frame apart can fall in step with its
+// oscillation and see a smooth curve that is not there. When that takes more
+// keyframes than the export may write, the export is refused.
 //
 // A jump inside a baked stretch (a warp by `steps`, a step of an
 // overshooting curve) is found by bisection and placed at the simplest
@@ -52,6 +57,10 @@ struct TrackPiece {
     let start: Instant
     let end: Instant
     let rule: Rule
+    /// How soon (in seconds) the value may turn back: half a turn of the
+    /// fastest oscillating curve playing in the piece (a spring's), `nil`
+    /// when none does. A baked piece is sampled finer than that.
+    var halfTurn: Double? = nil
 
     enum Rule {
         case hold([Double])
@@ -76,7 +85,11 @@ struct TrackSource {
 }
 
 /// The export needs more keyframes than it may write.
-struct KeyframeLimitReached: Error {}
+struct KeyframeLimitReached: Error {
+    /// Reached by a curve sampled finer than frames (it turns back faster
+    /// than them): a lower frame rate does not help.
+    var fasterThanFrames = false
+}
 
 /// A frame number, exact (a fraction of frames) when it comes from exact time.
 struct FramePoint {
@@ -157,6 +170,9 @@ struct KeyframeBuilder {
         var start: FramePoint
         var end: FramePoint
         var kind: Kind
+        /// How far apart (in frames) a baked span is sampled: a frame, or less
+        /// where its curve oscillates faster (``Easing/halfOscillation``).
+        var step: Double = 1
 
         enum Kind {
             case constant([Double])
@@ -189,14 +205,23 @@ struct KeyframeBuilder {
                     spans.append(contentsOf: parts)
                     boundaries.append(contentsOf: inner)
                 } else {
-                    spans.append(Span(start: s, end: e, kind: .baked))
+                    spans.append(Span(start: s, end: e, kind: .baked, step: bakingStep(piece)))
                 }
             case .sampled:
-                spans.append(Span(start: s, end: e, kind: .baked))
+                spans.append(Span(start: s, end: e, kind: .baked, step: bakingStep(piece)))
             }
             boundaries.append(Boundary(frame: e, value: source.sample(piece.end)))
         }
         return (spans, boundaries)
+    }
+
+    /// How far apart (in frames) a baked piece is sampled: a frame, or a
+    /// quarter of its half-turn (``TrackPiece/halfTurn``) if that is shorter:
+    /// eight samples to a turn, so that none can fall in step with it.
+    private func bakingStep(_ piece: TrackPiece) -> Double {
+        guard let half = piece.halfTurn else { return 1 }
+        let step = half * Double(fps) / 4
+        return step.isFinite && step > 0 ? min(step, 1) : 1
     }
 
     /// A tween piece as exact spans (steps as holds between their jumps,
@@ -318,6 +343,7 @@ struct KeyframeBuilder {
 
         mutating func build(_ plan: (spans: [Span], boundaries: [Boundary])) throws(KeyframeLimitReached) {
             var (spans, boundaries) = plan
+            if let limit = exceedsBudget(spans) { throw limit }
             setTolerances(spans, boundaries)
             (spans, boundaries) = try splittingAtJumps(spans, boundaries)
             var lastFrame = -Double.infinity
@@ -409,24 +435,53 @@ struct KeyframeBuilder {
             }
         }
 
-        /// The frames inside a span and its ends, with the value at each.
-        private func stops(_ span: Span, from start: FramePoint) -> [(FramePoint, [Double])] {
+        /// The frames inside a span and its ends, with the value at each; for a
+        /// span sampled finer than frames (``Span/step``), every `1/n` frame
+        /// instead, `n` the least whole number with `1/n` within the step. More
+        /// of them than keyframes may still be written is the limit reached:
+        /// each interval between them is at least one keyframe.
+        private func stops(_ span: Span, from start: FramePoint) throws(KeyframeLimitReached) -> [(FramePoint, [Double])] {
             var stops: [(FramePoint, [Double])] = [(start, start.value == span.start.value ? startValue(span) : sample(start))]
-            var frame = (start.value + 1e-9).rounded(.up)
-            while frame < span.end.value - 1e-9 {
-                let point = FramePoint(exact: Time(Int64(frame)))
+            let (perFrame, first, last) = Plan.grid(span, from: start)
+            guard last - first < Double(builder.budget) else { throw KeyframeLimitReached(fasterThanFrames: perFrame > 1) }
+            var index = first
+            while index < last {
+                let point = perFrame == 1 ? FramePoint(exact: Time(Int64(index)))
+                    : Time(numerator: Int64(index), denominator: Int64(perFrame)).map { FramePoint(exact: $0) }
+                        ?? FramePoint(approximately: index / perFrame)
                 stops.append((point, sample(point)))
-                frame += 1
+                index += 1
             }
             stops.append((span.end, endValue(span)))
             return stops
         }
 
+        /// The stops of a span from `start` on are `index / perFrame` frames for
+        /// whole `index` from `first` while below `last`.
+        private static func grid(_ span: Span, from start: FramePoint) -> (perFrame: Double, first: Double, last: Double) {
+            let perFrame = span.step < 1 ? (1 / span.step).rounded(.up) : 1
+            return (perFrame, ((start.value + 1e-9) * perFrame).rounded(.up), (span.end.value - 1e-9) * perFrame)
+        }
+
+        /// Whether the baked spans have more stops than keyframes may still be
+        /// written (each interval between stops is at least one keyframe):
+        /// known before any is searched or fitted.
+        private func exceedsBudget(_ spans: [Span]) -> KeyframeLimitReached? {
+            var count = 0.0, fine = false
+            for span in spans {
+                guard case .baked = span.kind else { continue }
+                let (perFrame, first, last) = Plan.grid(span, from: span.start)
+                count += max(0, last - first)
+                fine = fine || perFrame > 1
+            }
+            return count < Double(builder.budget) ? nil : KeyframeLimitReached(fasterThanFrames: fine)
+        }
+
         /// A keyframe at every frame of the span, each interval fitted and refined.
         private mutating func bake(_ span: Span, from start: FramePoint) throws(KeyframeLimitReached) {
-            let stops = stops(span, from: start)
+            let stops = try stops(span, from: start)
             for index in 0..<(stops.count - 1) {
-                try refine(stops[index].0, stops[index].1, stops[index + 1].0, stops[index + 1].1)
+                try refine(stops[index].0, stops[index].1, stops[index + 1].0, stops[index + 1].1, scale: min(span.step, 1))
             }
         }
 
@@ -480,17 +535,18 @@ struct KeyframeBuilder {
         private static let half = Time(numerator: 1, denominator: 2) ?? .zero
 
         /// The interval fitted, or cut (at its extreme, or in halves) until it
-        /// fits; down to 1/64 frame, where what is left (only near a jump the
+        /// fits; down to 1/64 frame (times `scale`, the span's step where it is
+        /// sampled finer than frames), where what is left (only near a jump the
         /// search missed) holds. A stretch that still climbs by more than 64
         /// tolerances there (a steep one, as expo's middle composed with a
         /// bounce's kinks) is cut on, down to 1/4096 frame: a hold across it
         /// would be off by that climb.
-        private mutating func refine(_ a: FramePoint, _ va: [Double], _ b: FramePoint, _ vb: [Double]) throws(KeyframeLimitReached) {
+        private mutating func refine(_ a: FramePoint, _ va: [Double], _ b: FramePoint, _ vb: [Double], scale: Double) throws(KeyframeLimitReached) {
             guard b.value > a.value else { return }
             let (curve, fits, split) = fit(a, va, b, vb, tame: true)
             if fits { return try emit(a.value, va, curve ?? UnitBezier.linear) }
             let climb = zip(va, vb).map { abs($1 - $0) }.max() ?? 0
-            let floor = climb > 64 * bakeTolerance ? 1.0 / 4096 : 1.0 / 64
+            let floor = (climb > 64 * bakeTolerance ? 1.0 / 4096 : 1.0 / 64) * scale
             if b.value - a.value <= floor { return try emit(a.value, va, curve == nil || split == nil ? nil : curve) }
             let middle: FramePoint
             if let split, split > 0.05, split < 0.95 {
@@ -499,8 +555,8 @@ struct KeyframeBuilder {
                 middle = a.toward(b, Plan.half)
             }
             let vm = sample(middle)
-            try refine(a, va, middle, vm)
-            try refine(middle, vm, b, vb)
+            try refine(a, va, middle, vm, scale: scale)
+            try refine(middle, vm, b, vb, scale: scale)
         }
 
         // MARK: Jumps inside baked spans
@@ -512,7 +568,7 @@ struct KeyframeBuilder {
             for (index, span) in spans.enumerated() {
                 var jumps: [FramePoint] = []
                 if case .baked = span.kind {
-                    let stops = stops(span, from: span.start)
+                    let stops = try stops(span, from: span.start)
                     for stop in 0..<(stops.count - 1) {
                         var budget = 512
                         var found: [FramePoint] = []
@@ -526,11 +582,11 @@ struct KeyframeBuilder {
                 }
                 var start = span.start
                 for jump in jumps where jump.value > start.value && jump.value < span.end.value {
-                    outSpans.append(Span(start: start, end: jump, kind: .baked))
+                    outSpans.append(Span(start: start, end: jump, kind: .baked, step: span.step))
                     outBoundaries.append(Boundary(frame: jump, value: sample(jump)))
                     start = jump
                 }
-                outSpans.append(Span(start: start, end: span.end, kind: span.kind))
+                outSpans.append(Span(start: start, end: span.end, kind: span.kind, step: span.step))
                 outBoundaries.append(boundaries[index + 1])
             }
             return (outSpans, outBoundaries)

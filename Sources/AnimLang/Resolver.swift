@@ -371,9 +371,10 @@ private struct Resolver {
     /// milliseconds: a warning. A file of bare durations, or one with longer
     /// ones, is taken as written.
     private mutating func warnOfBareDurations(_ durations: [Duration]) {
-        for (index, duration) in durations.enumerated() where duration.unit == .implicit && duration.number.value >= 10 {
-            let others = durations.indices.filter { $0 != index }.map { durations[$0] }
-            guard !others.isEmpty, others.allSatisfy({ $0.approximateSeconds < 1 }) else { continue }
+        // A candidate is itself a second or more: the others are all under one
+        // exactly when it is the only such duration (and there are others).
+        guard durations.count >= 2, durations.filter({ !($0.approximateSeconds < 1) }).count == 1 else { return }
+        for duration in durations where duration.unit == .implicit && duration.number.value >= 10 {
             let written = formatNumber(duration.number.value)
             report(.bareDuration(written), at: duration.range, hint: didYouMean("\(written)ms"))
         }

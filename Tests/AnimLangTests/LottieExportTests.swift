@@ -374,6 +374,68 @@ struct LottieExportTests {
         #expect(problems.isEmpty, "\(problems.prefix(3))")
     }
 
+    /// A spring that turns back far faster than the frames: `stiffness 0.0001,
+    /// damping 1e-5, velocity −5` is ω = 0.01, ζ = 5e-4, v = −500 in units of
+    /// ω (semantics §6.4), so its settling `ωT = ln(√(1 + 500²)/0.001)/ζ ≈ 26,000`
+    /// holds `ωT·√(1 − ζ²)/2π ≈ 4,200` turns, all in the tween's 1 s: about a
+    /// thousand a frame at 4 fps (generated program 270). Samples a frame (or a
+    /// sixth) apart land in step with it and see a smooth curve that is not there.
+    /// Played well between the frames too, the file shows what `animc eval` says
+    /// (ζ = 0.05/(2·10) = 0.0025 for `spring(damping 0.05)`: some 440 turns in its 2 s).
+    @Test(arguments: [("out", "fadeIn out with spring(stiffness 0.0001, damping 1e-5, velocity -5)", 4),
+                      ("v", "animate v.x from 0 to 100 with spring(stiffness 0.0001, damping 1e-3, velocity -5)", 4),
+                      ("v", "animate v.x from 0 to 100 in 2s with spring(damping 0.05)", 10),
+                      // Tied with another tween: the piece is sampled, the spring's turns still count.
+                      ("v", "animate v.x from 0 to 100 in 2s with spring(damping 0.05) || animate v.x from 0 to 100 in 2s", 4)])
+    func aSpringThatOscillatesFasterThanTheFramesPlaysAsItEvaluates(_ view: String, _ tween: String, _ fps: Int) throws {
+        let (outcome, export) = Self.export(SourceFile(name: "s.anim", text: "let a = \(tween)\n"), fps: fps)
+        #expect(!export.diagnostics.contains { $0.severity == .error }, "\(export.diagnostics.map(\.message))")
+        let compiled = try #require(try outcome.compiledScene())
+        let bytes = try #require(export.bytes)
+        let player = try #require(LottieReferencePlayer(json: bytes))
+        let property = try #require(compiled.properties.first)
+        let lottie = property.name == "opacity" ? 100.0 : 1.0
+        let home = try #require(player.shown(view, at: 0)).x - (property.name == "x" ? compiled.value(of: property, at: .zero)?.number ?? 0 : 0)
+        // 1,001 instants spread over the animation, most of them between frames, at exact times.
+        let count: Int64 = 1000
+        let duration = compiled.duration
+        var worst = 0.0, at = 0.0
+        for k in 0...count {
+            let time = try duration.multiplied(by: try #require(Time(numerator: k, denominator: count)))
+            guard var want = compiled.value(of: property, at: Instant(time))?.number else { continue }
+            if lottie == 100 { want = min(max(want, 0), 1) * 100 }
+            let shown = try #require(player.shown(view, at: time.seconds * Double(fps)))
+            let got = lottie == 100 ? shown.opacity * 100 : shown.x - home
+            if abs(got - want) > worst { (worst, at) = (abs(got - want), time.seconds) }
+        }
+        // Within 1e-3 of the range (opacity 0…100; x swings to about ±100·500 for the first, ±100 for the others).
+        let range = lottie == 100 ? 100.0 : try (0...count).reduce(0.0) { most, k in
+            let time = try duration.multiplied(by: try #require(Time(numerator: k, denominator: count)))
+            return max(most, abs(compiled.value(of: property, at: Instant(time))?.number ?? 0))
+        }
+        #expect(worst <= 1e-3 * range, "off by \(worst) at \(at)s (range \(range))")
+    }
+
+    /// One that turns back more often than the keyframe limit can follow, at
+    /// any frame rate (ζ = 5e-8: some 40 million turns), is refused with the
+    /// catalog's error, at the binding, with a hint that a lower --fps does not help.
+    @Test func aSpringTooFastForTheKeyframeLimitIsRefused() throws {
+        let file = SourceFile(name: "s.anim", text: "let my-anim = fadeIn out with spring(stiffness 0.0001, damping 1e-9, velocity -5)\n")
+        let (_, export) = Self.export(file, fps: 4)
+        let refused = export.document == nil
+        #expect(refused)
+        #expect(export.diagnostics.map(\.id) == ["too-many-keyframes"])
+        let rendered = render(export.diagnostics, in: file)
+        #expect(rendered.hasPrefix("s.anim:1:5: error: `my-anim` needs more than 2000000 keyframes"), "\(rendered)")
+        #expect(rendered.contains("hint: a curve turns back faster than the frames"), "\(rendered)")
+        // A repetition kept symbolic counts its body's turns: ζ = 0.5/20 = 0.025, some 44
+        // turns a copy, 4.4 million in all; refused before anything is fitted.
+        let repeated = SourceFile(name: "r.anim", text: "let a = (animate v.x from 0 to 100 in 0.5s with spring(damping 0.5)) ^ 100000\n")
+        let (_, many) = Self.export(repeated, fps: 4)
+        #expect(many.diagnostics.map(\.id) == ["too-many-keyframes"])
+        #expect(render(many.diagnostics, in: repeated).contains("hint: a curve turns back faster than the frames"))
+    }
+
     @Test func aValueThatLastsAnInstantIsHeldBriefly() throws {
         // At 1 s the newer tween ends (600) while the older one runs on: 600 only at that instant.
         let file = SourceFile(name: "i.anim", text: "let a = animate v.x from 0 to 100 in 2s || (animate v.x from 500 to 600 in 0.5s delayed by 0.5s)\n")

@@ -116,6 +116,29 @@ struct EasingCSSTests {
         }
     }
 
+    /// Springs that turn back far faster than the frames (ζ = 5e-4 with
+    /// v = −500, some 4,200 turns; ζ = 0.05, some 42; ζ = 0.0025, some 440: semantics
+    /// §6.4): the curve holds the bound, checked at 200,000 points, or says it
+    /// does not (the exporter then warns `export-approximated`); it never
+    /// claims a bound it misses because its checks fell in step with the turns.
+    @Test(arguments: [(1e-5, -5.0), (1e-3, -5.0), (0.05, 0.0)])
+    func aSpringTurningFasterThanTheChecksIsWithinTheBoundOrSaysSo(_ damping: Double, _ velocity: Double) throws {
+        let easing = damping == 0.05 ? try Easing.spring(stiffness: 100, damping: damping, mass: 1, velocity: velocity)
+            : try Easing.spring(stiffness: 0.0001, damping: damping, mass: 1, velocity: velocity)
+        let curve = LinearCurve.approximating { easing($0) }
+        var low = Double.infinity, high = -Double.infinity, worst = 0.0
+        let samples = 200_000
+        for index in 0..<samples {
+            let q = (Double(index) + 0.5) / Double(samples)
+            let value = easing(q)
+            low = min(low, value)
+            high = max(high, value)
+            worst = max(worst, abs(curve(q) - value))
+        }
+        let within = worst <= LinearCurve.tolerance * (high - low) + 1e-12
+        #expect(within || !curve.isWithinBound, "claims the bound, off by \(worst) of a range \(high - low)")
+    }
+
     @Test func straightStretchesKeepOnlyTheirEnds() {
         let curve = LinearCurve.approximating { 0.25 + 0.5 * $0 }
         #expect(curve.points.count == 2)
@@ -247,6 +270,18 @@ struct WebExportTests {
         // Backwards: 30 at 0 only (p = 1), 20 just after it and still at 1/3 (p = 2/3 is the top of a step), 10 just after 1/3.
         #expect(keyframes.map { cssValue($0.value) } == ["30", "30", "20", "20", "10", "10", "0", "0"])
         #expect(keyframes[4].offset > 1.0 / 3 && keyframes[4].offset - 1.0 / 3 <= WebExport.window * 1.01)
+    }
+
+    /// Generated program 270's spring (ζ = 5e-4, v = −500: some 4,200 turns in
+    /// its 1 s) is more than `linear(…)`'s points can follow: the export says
+    /// so, at the binding, for the property and the stretch it misses.
+    @Test func aSpringTooFastToFollowIsSaidToBeApproximated() throws {
+        let file = SourceFile(name: "s.anim", text: "let my-anim = fadeIn out with spring(stiffness 0.0001, damping 1e-5, velocity -5)\n")
+        let (export, diagnostics) = webExport(run(file))
+        #expect(export != nil)
+        #expect(diagnostics.map(\.id) == ["export-approximated"])
+        #expect(render(diagnostics, in: file).hasPrefix(
+            "s.anim:1:5: warning: the web export follows `out.opacity` less closely than 1e-4 of its range between 0s and 1s"))
     }
 
     // MARK: Goldens
