@@ -272,7 +272,7 @@ extension Easing {
             case (let a?, let b?): return min(a, b)
             case (let a, let b): return a ?? b
             }
-        case .linear, .easeIn, .easeOut, .easeInOut, .cubicBezier, .steps, .penner:
+        case .linear, .easeIn, .easeOut, .easeInOut, .cubicBezier, .steps, .penner, .piecewise:
             return nil
         }
     }
