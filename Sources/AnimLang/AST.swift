@@ -260,20 +260,75 @@ public struct ViewDeclaration: Equatable, Sendable {
         }
     }
 
+    /// `origin WORD` or `origin (FX, FY)` as written.
+    public enum OriginSyntax: Equatable, Sendable {
+        case word(String, range: SourceRange)
+        case value(ValueSyntax)
+
+        public var range: SourceRange {
+            switch self {
+            case .word(_, let range): return range
+            case .value(let value): return value.range
+            }
+        }
+
+        public static func == (lhs: OriginSyntax, rhs: OriginSyntax) -> Bool {
+            switch (lhs, rhs) {
+            case (.word(let a, _), .word(let b, _)): return a == b
+            case (.value(let a), .value(let b)): return a == b
+            case (.word, _), (.value, _): return false
+            }
+        }
+    }
+
     public var name: String
     public var nameRange: SourceRange
     public var initials: [Initial]
+    /// `at (X, Y)`: the view's home on the stage (the resolver checks it is a point).
+    public var home: ValueSyntax?
+    /// `origin O`: the point scale and rotation turn about.
+    public var origin: OriginSyntax?
     public var range: SourceRange
 
-    public init(name: String, nameRange: SourceRange = .none, initials: [Initial], range: SourceRange = .none) {
+    public init(name: String, nameRange: SourceRange = .none, initials: [Initial], home: ValueSyntax? = nil,
+                origin: OriginSyntax? = nil, range: SourceRange = .none) {
         self.name = name
         self.nameRange = nameRange
         self.initials = initials
+        self.home = home
+        self.origin = origin
         self.range = range
     }
 
     public static func == (lhs: ViewDeclaration, rhs: ViewDeclaration) -> Bool {
-        lhs.name == rhs.name && lhs.initials == rhs.initials
+        lhs.name == rhs.name && lhs.initials == rhs.initials && lhs.home == rhs.home && lhs.origin == rhs.origin
+    }
+}
+
+/// Where a view stands (exports.md §6): its home on the stage, if given
+/// (`view V at (X, Y)`, px, y down), and the point that `scale`, `scale-x`,
+/// `scale-y` and `rotation` turn about, as fractions of the shape's box
+/// (`origin`, default the centre). Every output reads it.
+public struct Placement: Equatable, Sendable {
+    public var home: (x: Double, y: Double)?
+    /// (0, 0) is the box's top-left corner, (1, 1) its bottom-right.
+    public var origin: (x: Double, y: Double)
+
+    public init(home: (x: Double, y: Double)? = nil, origin: (x: Double, y: Double) = (0.5, 0.5)) {
+        self.home = home
+        self.origin = origin
+    }
+
+    public static let standard = Placement()
+
+    /// The origin words and their fractions of the box.
+    public static let originWords: [(word: String, x: Double, y: Double)] = [
+        ("center", 0.5, 0.5), ("left", 0, 0.5), ("right", 1, 0.5), ("top", 0.5, 0), ("bottom", 0.5, 1),
+        ("top-left", 0, 0), ("top-right", 1, 0), ("bottom-left", 0, 1), ("bottom-right", 1, 1),
+    ]
+
+    public static func == (lhs: Placement, rhs: Placement) -> Bool {
+        lhs.home?.x == rhs.home?.x && lhs.home?.y == rhs.home?.y && lhs.origin == rhs.origin
     }
 }
 
@@ -596,6 +651,11 @@ public enum ValueSyntax: Equatable, Sendable {
     case number(Number)
     case color(ColorSyntax)
     case point(x: Number, y: Number, range: SourceRange)
+
+    var isColor: Bool {
+        if case .color = self { return true }
+        return false
+    }
 
     public var range: SourceRange {
         switch self {

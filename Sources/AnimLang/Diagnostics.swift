@@ -243,6 +243,8 @@ public enum DiagnosticKind: Equatable, Sendable {
     case unknownName(String)
     case duplicateView(String)
     case duplicateProperty(view: String, property: String)
+    /// `view bar origin middle`: not one of the origin words.
+    case unknownOrigin(String)
     case duplicateLet(String)
     /// `name` refers to itself through the bindings `through`.
     case cycle(String, through: [String])
@@ -418,6 +420,7 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .unknownName: return "unknown-name"
         case .duplicateView: return "duplicate-view"
         case .duplicateProperty: return "duplicate-property"
+        case .unknownOrigin: return "unknown-origin"
         case .duplicateLet: return "duplicate-let"
         case .cycle: return "cycle"
         case .easingName: return "easing-name"
@@ -496,7 +499,7 @@ public enum DiagnosticKind: Equatable, Sendable {
              .notFiniteNumber, .divisionByZero, .unknownEasing, .unexpectedEasingParameter, .highNotApplicable,
              .highWithParameter, .invalidEasing, .unknownStepPosition, .unknownSpringParameter, .duplicateSpringParameter,
              .missingSpringParameter, .conflictingSpringParameters, .invalidSpringParameter, .springNeverSettles,
-             .springAdjectiveAlone, .unknownName, .duplicateView, .duplicateProperty,
+             .springAdjectiveAlone, .unknownName, .duplicateView, .duplicateProperty, .unknownOrigin,
              .duplicateLet, .cycle, .unknownBinding, .noBinding, .noViews, .incompleteTween, .notFiniteTween,
              .notFiniteDuration, .negativeDuration, .unrepresentableDuration, .timeOverflow, .retimeInstant,
              .nonMonotoneWarp, .relativeReversed, .animation, .cannotSample, .tooManyRows, .noSuchBinding, .unreadableFile, .unwritableFile, .cannotNormalize,
@@ -688,6 +691,8 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "no animation named \(quoted(name))"
         case .duplicateView(let name):
             return "view `\(name)` is declared twice"
+        case .unknownOrigin(let word):
+            return "`\(word)` is not an origin"
         case .duplicateProperty(let view, let property):
             return "`\(view).\(property)` is given two initial values"
         case .duplicateLet(let name):

@@ -24,6 +24,9 @@ public func normalize(_ outcome: Outcome) throws(NormalizationError) -> NormalFo
     let views = outcome.program.views.map { view in
         ViewDeclaration(name: view.name, initials: view.initials.map {
             ViewDeclaration.Initial(property: $0.property, value: canonical($0.value))
+        }, home: view.home.map(canonical), origin: view.origin.map { origin in
+            if case .value(let fractions) = origin { return .value(canonical(fractions)) }
+            return origin
         })
     }
     var seenViews = Set<String>()

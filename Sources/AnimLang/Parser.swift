@@ -422,9 +422,33 @@ private struct Parser {
         // Initial values are read before any `let` is: written out, not named.
         namesAllowed = false
         defer { namesAllowed = true }
+        var home: ValueSyntax?
+        var origin: ViewDeclaration.OriginSyntax?
         while peek().kind == .name, !isReserved(peek()) {
             let property = advance()
             let propertyName = text(property)
+            // `at (X, Y)` and `origin WORD | (FX, FY)`: where the view stands (the resolver checks them).
+            if propertyName == "at" || propertyName == "origin" {
+                let given: SourceRange?
+                if propertyName == "origin", peek().kind == .name, !isReserved(peek()) {
+                    let word = advance()
+                    given = origin?.range
+                    if given == nil { origin = .word(text(word), range: word.range) }
+                    range = range.union(word.range)
+                } else {
+                    let value = try self.value(what: propertyName == "at" ? "a home `(X, Y)`" : "an origin", after: "`\(propertyName)`")
+                    given = propertyName == "at" ? home?.range : origin?.range
+                    if given == nil {
+                        if propertyName == "at" { home = value } else { origin = .value(value) }
+                    }
+                    range = range.union(value.range)
+                }
+                if let given {
+                    report(.duplicateProperty(view: name, property: propertyName), at: property.range,
+                           hint: "a view has one `\(propertyName)`: keep one of the two", notes: [.init(.firstGiven, at: given)])
+                }
+                continue
+            }
             let value = try self.value(what: "an initial value", after: "`\(propertyName)`")
             initials.append(ViewDeclaration.Initial(property: propertyName, value: value, range: property.range.union(value.range)))
             range = range.union(value.range)
@@ -445,7 +469,7 @@ private struct Parser {
             if token.kind == .name { hint = "`\(text(token))` is a reserved word and cannot name a property" }
             throw error(.expectedProperty(found: describe(token)), at: token, hint: hint)
         }
-        return ViewDeclaration(name: name, nameRange: nameRange, initials: initials, range: range)
+        return ViewDeclaration(name: name, nameRange: nameRange, initials: initials, home: home, origin: origin, range: range)
     }
 
     /// The NAME after `let` or `view`. A reserved word is reported but kept,

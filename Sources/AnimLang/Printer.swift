@@ -65,6 +65,12 @@ private struct Printer {
 
     func view(_ view: ViewDeclaration) -> String {
         var out = "view \(view.name)"
+        if let home = view.home { out += " at \(value(home))" }
+        switch view.origin {
+        case .word(let word, _)?: out += " origin \(word)"
+        case .value(let fractions)?: out += " origin \(value(fractions))"
+        case nil: break
+        }
         for initial in view.initials {
             out += " \(initial.property) \(value(initial.value))"
         }

@@ -37,6 +37,8 @@ public struct ResolvedProgram: Sendable {
     public let initial: [Property: Value]
     /// Where each declared initial value is written.
     public let initialRanges: [Property: SourceRange]
+    /// Where each view with `at` or `origin` stands (others: ``Placement/standard``).
+    public var placements: [String: Placement] = [:]
     public let diagnostics: [Diagnostic]
     /// Whether some binding's expression says `all views`.
     let mentionsAllViews: Bool
@@ -222,6 +224,7 @@ private struct Resolver {
     var targeted: Set<String> = []
     var initial: [Property: Value] = [:]
     var initialRanges: [Property: SourceRange] = [:]
+    var placements: [String: Placement] = [:]
 
     init(program: Program, broken: Set<String>) {
         self.program = program
@@ -277,9 +280,11 @@ private struct Resolver {
         }
         views.formUnion(targeted)
         let mentionOrder = firstMention.sorted { $0.value != $1.value ? $0.value < $1.value : $0.key < $1.key }.map(\.key)
-        return ResolvedProgram(program: program, bindings: bindings, order: order, views: views.sorted(),
-                               mentionOrder: mentionOrder, initial: initial, initialRanges: initialRanges, diagnostics: diagnostics,
-                               mentionsAllViews: mentionsAllViews, parameterKinds: kinds)
+        var resolved = ResolvedProgram(program: program, bindings: bindings, order: order, views: views.sorted(),
+                                       mentionOrder: mentionOrder, initial: initial, initialRanges: initialRanges, diagnostics: diagnostics,
+                                       mentionsAllViews: mentionsAllViews, parameterKinds: kinds)
+        resolved.placements = placements
+        return resolved
     }
 
     /// The kind of each parameter, from its uses in the body: each use says
@@ -411,6 +416,7 @@ private struct Resolver {
                 continue
             }
             declared[view.name] = view.nameRange
+            if let placement = placement(of: view) { placements[view.name] = placement }
             var seen: [String: SourceRange] = [:]
             for item in view.initials {
                 if let first = seen[item.property] {
@@ -431,6 +437,36 @@ private struct Resolver {
                 initialRanges[property] = item.value.range
             }
         }
+    }
+
+    /// `at` and `origin` as a ``Placement``; `nil` when the view has neither.
+    private mutating func placement(of view: ViewDeclaration) -> Placement? {
+        guard view.home != nil || view.origin != nil else { return nil }
+        var placement = Placement()
+        func point(_ value: ValueSyntax, verb: String, example: String) -> (x: Double, y: Double)? {
+            guard case .point(let x, let y, _) = value, x.value.isFinite, y.value.isFinite else {
+                report(.valueKind(verb: verb, expected: "a point", found: value.isColor ? "a colour" : "a number"), at: value.range,
+                       hint: "write `view \(view.name) \(verb) \(example)`")
+                return nil
+            }
+            return (x.value, y.value)
+        }
+        if let home = view.home { placement.home = point(home, verb: "at", example: "(120, 80)") }
+        switch view.origin {
+        case .word(let word, let range)?:
+            if let known = Placement.originWords.first(where: { $0.word == word }) {
+                placement.origin = (known.x, known.y)
+            } else {
+                report(.unknownOrigin(word), at: range,
+                       hint: "an origin is " + Placement.originWords.map { "`\($0.word)`" }.joined(separator: ", ")
+                           + " or `(FX, FY)`, fractions of the shape's box: `origin (0, 0.5)` is the middle of its left edge")
+            }
+        case .value(let value)?:
+            if let fractions = point(value, verb: "origin", example: "(0, 0.5)") { placement.origin = fractions }
+        case nil:
+            break
+        }
+        return placement
     }
 
     private mutating func collectBindings() {

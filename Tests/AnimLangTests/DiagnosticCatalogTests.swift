@@ -27,7 +27,7 @@ struct DiagnosticCatalogTests {
         .conflictingSpringParameters("mass"), .invalidSpringParameter(name: "bounce", written: "1.5"),
         .invalidSpringParameter(name: "stiffness", written: "0"), .invalidSpringParameter(name: "damping", written: "-1"),
         .springNeverSettles("damping 0"), .springAdjectiveAlone("bouncy", found: .text("ease-out")),
-        .unknownName("rigth"), .duplicateView("v"), .duplicateProperty(view: "v", property: "x"), .duplicateLet("a"),
+        .unknownName("rigth"), .duplicateView("v"), .duplicateProperty(view: "v", property: "x"), .unknownOrigin("middle"), .duplicateLet("a"),
         .cycle("a", through: ["b"]), .unknownBinding("finl"), .noBinding, .noViews, .incompleteTween, .notFiniteTween,
         .notFiniteDuration, .negativeDuration(-1), .unrepresentableDuration(1e-30), .timeOverflow, .retimeInstant(Time(2)),
         .nonMonotoneWarp(.linear), .animation(.negativeCount(-1)), .cannotSample(binding: "a", .overflow("x")),

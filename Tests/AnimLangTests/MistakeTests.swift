@@ -26,6 +26,14 @@ struct MistakeTests {
         ("let a = fade card from 0% to 100%", "1:25", "expected-token", "opacity is a number from 0 to 1, with no `%`: write `from 0 to 1`"),
         ("let a = rotate card from 0deg to 90deg", "1:27", "expected-token", "the unit goes once, after the end value: write `from 0 to 90 deg`"),
         ("let a = animate card.x from 0% to 50%", "1:30", "expected-token", "values take no `%`: write `from 0 to 50`"),
+        // Where a view stands: `at (X, Y)` and `origin WORD | (FX, FY)`.
+        ("view bar origin middle\nlet a = fadeIn bar", "1:17", "unknown-origin", "`left`, `right`"),
+        ("view bar origin 0.5\nlet a = fadeIn bar", "1:17", "wrong-value-kind", "write `view bar origin (0, 0.5)`"),
+        ("view bar at 5\nlet a = fadeIn bar", "1:13", "wrong-value-kind", "write `view bar at (120, 80)`"),
+        ("view bar at red\nlet a = fadeIn bar", "1:13", "wrong-value-kind", "`at` takes a point, not a colour"),
+        ("view bar at (1, 2) at (3, 4)\nlet a = fadeIn bar", "1:20", "duplicate-property", "a view has one `at`: keep one of the two"),
+        ("view bar origin left origin top\nlet a = fadeIn bar", "1:22", "duplicate-property", "a view has one `origin`"),
+        ("view bar at (1, 2\nlet a = fadeIn bar", "2:1", "unclosed-paren", "expected `)`"),
     ])
     func hintsSayWhatToWrite(source: String, location: String, id: String, hint: String) {
         let (file, diagnostics) = Self.diagnostics(source)

@@ -1,0 +1,63 @@
+import Testing
+import Animations
+@testable import AnimLang
+
+/// Where a view stands (exports.md §6): `view V at (X, Y)` and
+/// `view V origin O`, read into one ``Placement`` per view that every
+/// output draws from, and printed back (its mistakes are rows of
+/// ``MistakeTests``).
+struct PlacementTests {
+    static func resolved(_ source: String) -> (SourceFile, Outcome) {
+        let file = SourceFile(name: "place.anim", text: source)
+        return (file, run(file))
+    }
+
+    @Test func homeAndOriginWordsAreRead() {
+        let (_, outcome) = Self.resolved("""
+            view bar at (100, 40) origin left width 200 height 20
+            view piece at (100, 40)
+            view card origin (0.25, 1) color red
+            view plain x 3
+            let a = grow bar from scale-x 0 to 1 || fadeIn piece || fadeIn card || fadeIn plain
+            """)
+        #expect(!outcome.hasErrors)
+        let placements = outcome.resolved.placements
+        #expect(placements["bar"] == Placement(home: (100, 40), origin: (0, 0.5)))
+        // Two views may share a home; the origin stays the centre.
+        #expect(placements["piece"] == Placement(home: (100, 40), origin: (0.5, 0.5)))
+        #expect(placements["card"] == Placement(home: nil, origin: (0.25, 1)))
+        #expect(placements["plain"] == nil)
+        // Initial values on the same line are kept.
+        #expect(outcome.initial[Property(view: "bar", name: "width")] == .number(200))
+        #expect(outcome.initial[Property(view: "plain", name: "x")] == .number(3))
+    }
+
+    @Test(arguments: [
+        ("center", 0.5, 0.5), ("left", 0.0, 0.5), ("right", 1.0, 0.5), ("top", 0.5, 0.0), ("bottom", 0.5, 1.0),
+        ("top-left", 0.0, 0.0), ("top-right", 1.0, 0.0), ("bottom-left", 0.0, 1.0), ("bottom-right", 1.0, 1.0),
+    ])
+    func everyOriginWordIsAFractionOfTheBox(word: String, x: Double, y: Double) {
+        let (_, outcome) = Self.resolved("view v origin \(word)\nlet a = fadeIn v")
+        #expect(outcome.resolved.placements["v"] == Placement(origin: (x, y)))
+    }
+
+    @Test(arguments: [
+        "view bar at (100, 40) origin left width 200 height 20",
+        "view card origin (0.25, 1) color red",
+        "view piece at (-10.5, 0) opacity 0",
+        "view dot origin bottom-right",
+    ])
+    func placementsPrintBackAsWritten(line: String) {
+        let parsed = parse(SourceFile(name: "p.anim", text: line + "\nlet a = fadeIn v"))
+        #expect(!parsed.hasErrors)
+        #expect(format(parsed.program).hasPrefix(line + "\n"))
+        let again = parse(SourceFile(name: "p.anim", text: format(parsed.program)))
+        #expect(again.program == parsed.program)
+    }
+
+    @Test func normalFormKeepsThePlacement() throws {
+        let (_, outcome) = Self.resolved("view bar at (1/2, 40) origin (0, 1/4)\nlet a = grow bar from scale-x 0 to 1")
+        let normal = try normalize(outcome)
+        #expect(format(normal.program).hasPrefix("view bar at (0.5, 40) origin (0, 0.25)\n"))
+    }
+}
