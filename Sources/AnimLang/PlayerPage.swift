@@ -85,7 +85,8 @@ func scriptSafe(_ text: String) -> String {
 
 /// Which drawing each property drives (exports.md §1).
 enum Drawing {
-    static let properties: Set<String> = ["x", "y", "radius", "width", "height", "size", "scale", "rotation", "opacity", "color", "fill"]
+    static let properties: Set<String> = ["x", "y", "radius", "width", "height", "size", "scale", "scale-x", "scale-y", "rotation", "opacity",
+                                          "color", "fill"]
     /// The drawn properties that are colours; the others are numbers.
     static let colors: Set<String> = ["color", "fill"]
     static let defaultSide = 60.0
@@ -100,6 +101,8 @@ struct StageLayout {
         let home: (x: Double, y: Double)
         let isCircle: Bool
         let color: String
+        /// Whether its label is drawn: not when it shares its `at` home with another view (the labels would overlap).
+        let labelled: Bool
         /// Row: below the centre, clear of the shape at its largest (it follows the view).
         /// Stack: left of the lane, clear of every position (it stays).
         let label: (x: Double, y: Double)
@@ -139,23 +142,34 @@ struct StageLayout {
                 let size = largest(extent(view, "size", default: Drawing.defaultSide))
                 halfWidth = largest(channel(view, "width")?.extent ?? size...size) / 2
                 halfHeight = largest(channel(view, "height")?.extent ?? size...size) / 2
-                if let rotation = channel(view, "rotation"), rotation.extent != 0...0 {
-                    let corner = (halfWidth * halfWidth + halfHeight * halfHeight).squareRoot()
-                    halfWidth = corner
-                    halfHeight = corner
-                }
             }
+            // About the origin (its offset from the centre), scaled per axis, and turned: the farthest corner.
+            let origin = view.placement.origin
+            let offsetX = abs(origin.x - 0.5) * 2 * halfWidth, offsetY = abs(origin.y - 0.5) * 2 * halfHeight
             let scale = largest(extent(view, "scale", default: 1))
-            halfWidth *= scale
-            halfHeight *= scale
+            let scaleX = scale * largest(extent(view, "scale-x", default: 1)), scaleY = scale * largest(extent(view, "scale-y", default: 1))
+            if !circle || offsetX > 0 || offsetY > 0, let rotation = channel(view, "rotation"), rotation.extent != 0...0 {
+                let corner = ((halfWidth + offsetX) * (halfWidth + offsetX) + (halfHeight + offsetY) * (halfHeight + offsetY)).squareRoot()
+                halfWidth = offsetX + max(scaleX, scaleY) * corner
+                halfHeight = offsetY + max(scaleX, scaleY) * corner
+            } else {
+                halfWidth = offsetX + scaleX * (halfWidth + offsetX)
+                halfHeight = offsetY + scaleY * (halfHeight + offsetY)
+            }
             let x = extent(view, "x", default: 0), y = extent(view, "y", default: 0)
-            travelX = max(travelX, x.upperBound - x.lowerBound)
-            travelY = max(travelY, y.upperBound - y.lowerBound)
+            if view.placement.home == nil {
+                travelX = max(travelX, x.upperBound - x.lowerBound)
+                travelY = max(travelY, y.upperBound - y.lowerBound)
+            }
             reaches.append((x.lowerBound - halfWidth, y.lowerBound - halfHeight, x.upperBound + halfWidth, y.upperBound + halfHeight,
                             circle, halfHeight))
         }
         // Side by side, or stacked when the views travel sideways, so that their paths do not cross.
         let stacked = travelX > travelY
+        var homes: [String: Int] = [:]
+        for view in export.views {
+            if let home = view.placement.home { homes["\(home.x),\(home.y)", default: 0] += 1 }
+        }
         var placed: [Placed] = []
         var cursor = 0.0
         var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
@@ -163,7 +177,18 @@ struct StageLayout {
             let reach = reaches[index]
             var box = (reach.minX, reach.minY, reach.maxX, reach.maxY)
             let label: (x: Double, y: Double)
-            if stacked {
+            var labelled = true
+            if let given = view.placement.home {
+                // Where `at` puts it: out of the row, its label (when alone there) under it.
+                labelled = homes["\(given.x),\(given.y)", default: 0] < 2
+                label = (0, reach.half + 8)
+                if labelled {
+                    let halfLabel = labelWidth(view.name) / 2
+                    box.0 = min(box.0, reach.minX + (reach.maxX - reach.minX) / 2 - halfLabel)
+                    box.2 = max(box.2, reach.minX + (reach.maxX - reach.minX) / 2 + halfLabel)
+                    box.3 = max(box.3, reach.maxY + 8 + labelHeight)
+                }
+            } else if stacked {
                 label = (reach.minX - 10, 0)
                 box.0 -= labelWidth(view.name) + 10
                 box.1 = min(box.1, -labelHeight / 2)
@@ -176,7 +201,9 @@ struct StageLayout {
                 box.3 = reach.maxY + 8 + labelHeight
             }
             let home: (x: Double, y: Double)
-            if stacked {
+            if let given = view.placement.home {
+                home = given
+            } else if stacked {
                 home = (0, cursor - box.1)
                 cursor = home.y + box.3 + gap
             } else {
@@ -188,7 +215,7 @@ struct StageLayout {
             maxX = max(maxX, home.x + box.2)
             maxY = max(maxY, home.y + box.3)
             placed.append(Placed(view: view, home: home, isCircle: reach.circle, color: Drawing.palette[index % Drawing.palette.count],
-                                 label: label))
+                                 labelled: labelled, label: label))
         }
         if placed.isEmpty { (minX, minY, maxX, maxY) = (0, 0, 240, 120) }
         self.placed = placed
@@ -207,7 +234,7 @@ struct StageLayout {
         out += "<rect class=\"backdrop\" x=\"\(px(bounds.minX))\" y=\"\(px(bounds.minY))\" width=\"\(px(width))\" height=\"\(px(height))\" fill=\"url(#grid)\"/>\n"
         for item in placed {
             out += "<g class=\"home\" transform=\"translate(\(px(item.home.x)) \(px(item.home.y)))\"><path d=\"M -6 0 H 6 M 0 -6 V 6\"/></g>\n"
-            if stacked {
+            if stacked, item.view.placement.home == nil {
                 out += "<text class=\"label lane\" x=\"\(px(item.home.x + item.label.x))\" y=\"\(px(item.home.y))\">\(htmlEscaped(item.view.name))</text>\n"
             }
         }
@@ -215,7 +242,7 @@ struct StageLayout {
             let name = htmlEscaped(item.view.name)
             out += "<g class=\"view\" data-view=\"\(name)\">"
             out += "<g class=\"body\">" + (item.isCircle ? "<circle class=\"shape\" cx=\"0\" cy=\"0\"/>" : "<rect class=\"shape\"/>") + "</g>"
-            if !stacked { out += "<text class=\"label\" x=\"0\" y=\"\(px(item.label.y))\">\(name)</text>" }
+            if item.labelled, !stacked || item.view.placement.home != nil { out += "<text class=\"label\" x=\"0\" y=\"\(px(item.label.y))\">\(name)</text>" }
             out += "</g>\n"
         }
         out += "</svg>\n"
@@ -240,11 +267,25 @@ struct StageLayout {
                 inherited.append(rotation)
                 transforms.append("rotate(calc(var(\(rotation)) * 1deg))")
             }
-            if let scale = number("scale") {
-                inherited.append(scale)
+            let scales = [number("scale"), number("scale-x"), number("scale-y")]
+            inherited += scales.compactMap { $0 }
+            if scales[1] == nil, scales[2] == nil, let scale = scales[0] {
                 transforms.append("scale(var(\(scale)))")
+            } else if scales[1] != nil || scales[2] != nil {
+                // `scale-x` and `scale-y` multiply `scale` along their axis.
+                func axis(_ own: String?) -> String {
+                    let factors = [scales[0], own].compactMap { $0 }.map { "var(\($0))" }
+                    return factors.count == 1 ? factors[0] : "calc(" + factors.joined(separator: " * ") + ")"
+                }
+                transforms.append("scale(\(axis(scales[1])), \(axis(scales[2])))")
             }
             if !transforms.isEmpty { body.append("transform: " + transforms.joined(separator: " ")) }
+            let origin = item.view.placement.origin
+            if origin != (0.5, 0.5) {
+                // The shape's own box, so that fractions of it are the origin whatever its size.
+                body.append("transform-box: fill-box")
+                body.append("transform-origin: \(px(origin.x * 100))% \(px(origin.y * 100))%")
+            }
             if let opacity = number("opacity") {
                 inherited.append(opacity)
                 body.append("opacity: clamp(0, var(\(opacity)), 1)")

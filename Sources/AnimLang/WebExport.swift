@@ -101,6 +101,8 @@ public struct WebExport: Sendable {
     public struct View: Sendable {
         public let name: String
         public let channels: [Channel]
+        /// Where it stands: `at` and `origin` (exports.md §6).
+        public var placement: Placement = .standard
     }
 
     /// An event and where it fires.
@@ -207,7 +209,8 @@ public func webExport(_ outcome: Outcome, source: String = "", names: WebNames =
     do {
         (export, approximated) = try WebExport.make(compiled, binding: target.name, source: source, initial: outcome.initial,
                                                     viewOrder: outcome.resolved.mentionOrder,
-                                                    declaredViews: outcome.program.views.map(\.name))
+                                                    declaredViews: outcome.program.views.map(\.name),
+                                                    placements: outcome.resolved.placements)
     } catch {
         return (nil, [foreverError(error, binding: target.name, at: range, relative: compiled.repeatsRelativeTweens)])
     }
@@ -234,12 +237,14 @@ extension WebExport {
     /// repeats forever throws when it does not settle into cycles the web
     /// can play (``CompiledScene/steadyState(initial:)``); a finite one never throws.
     public static func make(_ scene: CompiledScene, binding: String, source: String = "", initial: [Property: Value] = [:],
-                            viewOrder: [String] = [], declaredViews: [String] = [], events: [Event] = [])
+                            viewOrder: [String] = [], declaredViews: [String] = [], placements: [String: Placement] = [:],
+                            events: [Event] = [])
         throws(SteadyStateProblem) -> (WebExport, [(property: Property, from: Double, to: Double)]) {
         let state = try scene.steadyState(initial: initial)
         var builder = WebExportBuilder(scene: state.unrolled, finiteDuration: scene.duration, state: scene.isInfinite ? state : nil,
                                        initial: initial)
-        var export = builder.export(binding: binding, source: source, viewOrder: viewOrder, declaredViews: declaredViews)
+        var export = builder.export(binding: binding, source: source, viewOrder: viewOrder, declaredViews: declaredViews,
+                                    placements: placements)
         if !events.isEmpty {
             export = WebExport(binding: export.binding, source: export.source, duration: export.duration, isCancelled: false,
                                views: export.views, events: (export.events + events).sorted { $0.time < $1.time },
@@ -398,7 +403,8 @@ private struct WebExportBuilder {
         self.initial = initial
     }
 
-    mutating func export(binding: String, source: String, viewOrder: [String], declaredViews: [String]) -> WebExport {
+    mutating func export(binding: String, source: String, viewOrder: [String], declaredViews: [String],
+                         placements: [String: Placement]) -> WebExport {
         let columns = Set(scene.properties).union(initial.keys).sorted()
         var kinds: [String: Set<Value.Kind>] = [:]
         var starts: [Property: Value] = [:]
@@ -423,7 +429,7 @@ private struct WebExportBuilder {
         }
         var names = viewOrder.filter { byView[$0] != nil || declaredViews.contains($0) }
         for name in byView.keys.sorted() where !names.contains(name) { names.append(name) }
-        let views = names.map { WebExport.View(name: $0, channels: byView[$0] ?? []) }
+        let views = names.map { WebExport.View(name: $0, channels: byView[$0] ?? [], placement: placements[$0] ?? .standard) }
         // Every firing, listed (none when there are more than 100,000).
         let all = placedEvents(scene.allEvents() ?? [])
         guard let state else {

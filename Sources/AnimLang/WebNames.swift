@@ -96,7 +96,7 @@ extension WebExport {
             WebExport.View(name: view.name, channels: view.channels.map { channel in
                 WebExport.Channel(property: channel.property, variable: names.variable(String(channel.variable.dropFirst(own))),
                                   kind: channel.kind, start: channel.start, animations: channel.animations, extent: channel.extent)
-            })
+            }, placement: view.placement)
         }
         var export = WebExport(binding: binding, source: source, duration: duration, isCancelled: isCancelled, views: views,
                                events: events, endless: endless)
