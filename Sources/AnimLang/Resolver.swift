@@ -359,7 +359,7 @@ private struct Resolver {
         // Each view's properties named twice or more.
         var established: [String: Set<String>] = [:]
         for (property, count) in propertyCounts where count >= 2 { established[property.view, default: []].insert(property.name) }
-        for mention in mentions where mention.property.utf8.count >= 3
+        for mention in mentions where mention.property.utf8.count >= 3 && !Drawing.properties.contains(mention.property)
             && propertyCounts[Property(view: mention.view, name: mention.property)] == 1 {
             guard let written = mention.propertyRange else { continue }
             var candidates = Drawing.properties.union(established[mention.view] ?? [])

@@ -233,7 +233,8 @@ func registrations(_ export: WebExport) -> [Registration] {
 /// CSS rules that draw each view's element from its custom properties, as
 /// the player page draws its shapes (exports.md §1): `opacity`, a
 /// `transform` of `x`, `y` (px), `rotation` (degrees), `scale`, `scale-x`
-/// and `scale-y` about the element's centre, the size (`radius`, `width`,
+/// and `scale-y` about the view's `origin` (its centre unless it says), the
+/// element's centre at its `at` home when it has one, the size (`radius`, `width`,
 /// `height`, `size`: px) and `color` (or `fill`) as the background. One
 /// line each; views with nothing drawn have no rule.
 func drawingRules(_ export: WebExport) -> [String] {
@@ -245,6 +246,11 @@ func drawingRules(_ export: WebExport) -> [String] {
         var declarations: [String] = []
         if let opacity = number("opacity") { declarations.append("opacity: \(opacity)") }
         var transforms: [String] = []
+        if let home = view.placement.home {
+            // `at (X, Y)`: the element's centre stands there, in its positioned container.
+            declarations += ["position: absolute", "left: \(cssNumber(home.x))px", "top: \(cssNumber(home.y))px"]
+            transforms.append("translate(-50%, -50%)")
+        }
         if number("x") != nil || number("y") != nil {
             let x = number("x").map { "calc(\($0) * 1px)" } ?? "0px", y = number("y").map { "calc(\($0) * 1px)" } ?? "0px"
             transforms.append("translate(\(x), \(y))")
@@ -256,7 +262,8 @@ func drawingRules(_ export: WebExport) -> [String] {
         }
         if !transforms.isEmpty {
             declarations.append("transform: " + transforms.joined(separator: " "))
-            declarations.append("transform-origin: center")
+            let origin = view.placement.origin
+            declarations.append("transform-origin: " + (origin == (0.5, 0.5) ? "center" : "\(cssNumber(origin.x * 100))% \(cssNumber(origin.y * 100))%"))
         }
         if let radius = number("radius") {
             declarations.append("width: calc(max(0, \(radius)) * 2px)")
