@@ -110,26 +110,27 @@ public func exportLottie(_ outcome: Outcome, fps: Int = 60) -> LottieExport {
         for property in outcome.initial.keys { shown.insert(property.view) }
         views = mentioned.filter { shown.contains($0) }
     }
-    return exportLottie(compiled: compiled, scene: scene, name: target.name, views: views, initial: outcome.initial,
-                        fps: fps, at: range)
+    return exportLottie(compiled: compiled, scene: scene, name: target.name, views: views, placements: outcome.resolved.placements,
+                        initial: outcome.initial, fps: fps, at: range)
 }
 
 /// Exports a scene built with the library (see ``exportLottie(_:fps:)`` for
 /// what the file holds). `views` orders the layers; views that have
 /// properties but are not listed follow, sorted. Diagnostics are placed at `range`.
-public func exportLottie(scene: Scene, name: String, views: [String] = [], initial: [Property: Value] = [:], fps: Int = 60,
-                         at range: SourceRange = .none) -> LottieExport {
+public func exportLottie(scene: Scene, name: String, views: [String] = [], placements: [String: Placement] = [:],
+                         initial: [Property: Value] = [:], fps: Int = 60, at range: SourceRange = .none) -> LottieExport {
     let compiled: CompiledScene?
     do {
         compiled = try scene.compile(initial: initial)
     } catch {
         return LottieExport(document: nil, diagnostics: [Diagnostic(.cannotSample(binding: name, error), at: range)])
     }
-    return exportLottie(compiled: compiled, scene: scene, name: name, views: views, initial: initial, fps: fps, at: range)
+    return exportLottie(compiled: compiled, scene: scene, name: name, views: views, placements: placements, initial: initial, fps: fps,
+                        at: range)
 }
 
-private func exportLottie(compiled: CompiledScene?, scene: Scene, name: String, views: [String], initial: [Property: Value],
-                          fps: Int, at range: SourceRange) -> LottieExport {
+private func exportLottie(compiled: CompiledScene?, scene: Scene, name: String, views: [String], placements: [String: Placement],
+                          initial: [Property: Value], fps: Int, at range: SourceRange) -> LottieExport {
     var views = views
     let listed = Set(views)
     let properties = Set(compiled?.properties ?? []).union(initial.keys)
@@ -145,7 +146,7 @@ private func exportLottie(compiled: CompiledScene?, scene: Scene, name: String, 
             return LottieExport(document: nil, diagnostics: [error])
         }
     }
-    var exporter = LottieExporter(compiled: played, scene: scene, name: name, views: views, initial: initial,
+    var exporter = LottieExporter(compiled: played, scene: scene, name: name, views: views, placements: placements, initial: initial,
                                   fps: Int64(max(1, fps)), range: range, loop: loop)
     return exporter.export()
 }
@@ -215,6 +216,7 @@ private struct LottieExporter {
     let scene: Scene
     let name: String
     let viewNames: [String]
+    let placements: [String: Placement]
     let initial: [Property: Value]
     let fps: Int64
     let range: SourceRange
@@ -226,9 +228,10 @@ private struct LottieExporter {
     /// How soon each property may turn back (springs).
     let turns: Turns
 
-    init(compiled: CompiledScene?, scene: Scene, name: String, views: [String], initial: [Property: Value], fps: Int64,
-         range: SourceRange, loop: Time? = nil) {
+    init(compiled: CompiledScene?, scene: Scene, name: String, views: [String], placements: [String: Placement],
+         initial: [Property: Value], fps: Int64, range: SourceRange, loop: Time? = nil) {
         self.loop = loop
+        self.placements = placements
         self.compiled = compiled
         self.scene = scene
         self.name = name
@@ -252,6 +255,8 @@ private struct LottieExporter {
         let name: String
         let index: Int
         var home = (x: 0.0, y: 0.0)
+        /// `at` and `origin` (exports.md §6).
+        let placement: Placement
         /// `radius` makes an ellipse; otherwise the rectangle's sides.
         let radius: Property?
         let width: Property?
@@ -352,11 +357,12 @@ private struct LottieExporter {
         let height = radius == nil ? property("height") ?? size : nil
         let color = property("color", color: true) ?? property("fill", color: true)
         var used: Set<Property> = []
-        for key in ["x", "y", "rotation", "scale", "opacity"] {
+        for key in ["x", "y", "rotation", "scale", "scale-x", "scale-y", "opacity"] {
             if let found = property(key) { used.insert(found) }
         }
         for found in [radius, width, height, color].compactMap({ $0 }) { used.insert(found) }
-        return View(name: name, index: index, radius: radius, width: width, height: height, color: color, used: used)
+        return View(name: name, index: index, placement: placements[name] ?? .standard, radius: radius, width: width, height: height,
+                    color: color, used: used)
     }
 
     /// The properties no layer draws, sorted.
@@ -467,21 +473,29 @@ private struct LottieExporter {
             let fixed = widthSource.sample(Instant(.zero))[0]
             return numberSource(view.height, fallback: size) { [fixed, $0] }
         }
-        // Both sides move on timelines of their own: one piece per stretch where neither has a breakpoint.
-        var points = (widthSource.pieces + heightSource.pieces).flatMap { [$0.start, $0.end] }
+        // Both sides move on timelines of their own.
+        return joined([widthSource, heightSource], dimension: 2, sample: sample)
+    }
+
+    /// A value made of several sources that move on timelines of their own:
+    /// one piece per stretch where none has a breakpoint, held where all
+    /// hold, else sampled.
+    private func joined(_ sources: [TrackSource], dimension: Int, sample: @escaping (Instant) -> [Double]) -> TrackSource {
+        let all = sources.flatMap(\.pieces)
+        var points = all.flatMap { [$0.start, $0.end] }
         points.sort()
         var unique: [Instant] = []
         for point in points where unique.last != point { unique.append(point) }
         let pieces = zip(unique, unique.dropFirst()).map { start, end -> TrackPiece in
-            let holds = [widthSource, heightSource].allSatisfy { source in
-                source.pieces.contains { piece in
+            let holds = sources.allSatisfy { source in
+                source.pieces.isEmpty || source.pieces.contains { piece in
                     guard !(start < piece.start), !(piece.end < end) else { return false }
                     if case .hold = piece.rule { return true }
                     return false
                 }
             }
-            // Either side's soonest turn holds for both.
-            let halfTurn = (widthSource.pieces + heightSource.pieces).filter { $0.start < end && start < $0.end }.compactMap(\.halfTurn).min()
+            // Any source's soonest turn holds for all.
+            let halfTurn = all.filter { $0.start < end && start < $0.end }.compactMap(\.halfTurn).min()
             return TrackPiece(start: start, end: end, rule: holds ? .hold(sample(start < end ? start : end)) : .sampled,
                               halfTurn: holds ? nil : halfTurn)
         }
@@ -491,13 +505,40 @@ private struct LottieExporter {
             let middle = Instant(approximately: (piece.start.seconds + piece.end.seconds) / 2)
             return TrackPiece(start: piece.start, end: piece.end, rule: .hold(sample(middle)))
         }
-        return TrackSource(dimension: 2, pieces: fixedPieces, sample: sample, allowed: nil)
+        return TrackSource(dimension: dimension, pieces: fixedPieces, sample: sample, allowed: nil)
+    }
+
+    /// Lottie's scale (×100 % per axis): `scale` times `scale-x` and `scale-y`.
+    /// One that moves alone keeps its curve; several moving together are joined.
+    private func scaleSource(_ view: View, _ property: (String) -> Property?) -> TrackSource {
+        let scale = property("scale"), scaleX = property("scale-x"), scaleY = property("scale-y")
+        guard scaleX != nil || scaleY != nil else {
+            return numberSource(scale, fallback: 1) { [100 * $0, 100 * $0] }
+        }
+        let sources = [scale, scaleX, scaleY].map { numberSource($0, fallback: 1) { [$0] } }
+        let sample: (Instant) -> [Double] = { instant in
+            let s = sources.map { $0.sample(instant)[0] }
+            return [100 * s[0] * s[1], 100 * s[0] * s[2]]
+        }
+        let moving = sources.indices.filter { !sources[$0].pieces.isEmpty }
+        guard moving.count == 1, let only = moving.first else {
+            return moving.isEmpty ? TrackSource(dimension: 2, pieces: [], sample: sample, allowed: nil)
+                : joined(sources, dimension: 2, sample: sample)
+        }
+        let fixed = sources.map { $0.sample(Instant(.zero))[0] }
+        let moved = [scale, scaleX, scaleY][only]
+        return numberSource(moved, fallback: 1) { value in
+            var factors = fixed
+            factors[only] = value
+            return [100 * factors[0] * factors[1], 100 * factors[0] * factors[2]]
+        }
     }
 
     // MARK: Stage
 
-    /// Homes in a row, evenly spaced; then everything shifted so the stage
-    /// (with its margin) holds every position the animation reaches.
+    /// Homes in a row, evenly spaced (views with `at`: their own); then
+    /// everything shifted so the stage (with its margin) holds every position
+    /// the animation reaches (with `at`, only as far as needed).
     private func layOut(_ views: inout [View], frames: Int) -> (width: Double, height: Double) {
         guard !views.isEmpty else { return (100, 100) }
         // Instants to look at: every quarter frame (at most 16384 of them, evenly) and every breakpoint.
@@ -514,7 +555,8 @@ private struct LottieExporter {
         for view in views {
             var extraInstants: [Instant] = []
             for property in [view.radius, view.width, view.height, Property(view: view.name, name: "x"),
-                             Property(view: view.name, name: "y"), Property(view: view.name, name: "scale")].compactMap({ $0 }) {
+                             Property(view: view.name, name: "y"), Property(view: view.name, name: "scale"),
+                             Property(view: view.name, name: "scale-x"), Property(view: view.name, name: "scale-y")].compactMap({ $0 }) {
                 for piece in (compiled?.pieces(of: property, initial: initial[property]) ?? []).prefix(4096) {
                     extraInstants.append(piece.start)
                     extraInstants.append(piece.end)
@@ -532,7 +574,13 @@ private struct LottieExporter {
             }
             let x = numberSource(Property(view: view.name, name: "x"), fallback: 0) { [$0] }
             let y = numberSource(Property(view: view.name, name: "y"), fallback: 0) { [$0] }
-            let scale = numberSource(Property(view: view.name, name: "scale"), fallback: 1) { [abs($0)] }
+            // About an origin off the centre the shape reaches up to twice as far (the origin is at most a half box away).
+            let fromCentre = 1 + 2 * max(abs(view.placement.origin.x - 0.5), abs(view.placement.origin.y - 0.5))
+            let scales = ["scale", "scale-x", "scale-y"].map { numberSource(Property(view: view.name, name: $0), fallback: 1) { [abs($0)] } }
+            let scale = TrackSource(dimension: 1, pieces: [], sample: { instant in
+                let s = scales.map { $0.sample(instant)[0] }
+                return [fromCentre * s[0] * max(s[1], s[2])]
+            }, allowed: nil)
             var reach = Reach()
             for instant in instants + extraInstants {
                 reach.extents.append(extent.sample(instant)[0])
@@ -544,12 +592,23 @@ private struct LottieExporter {
         }
         let widest = reaches.flatMap(\.extents).filter(\.isFinite).max() ?? 0
         let spacing = max(100, (2 * widest + 40).rounded(.up))
+        // Views without `at` in a row, evenly spaced; the others at their home.
+        var homes: [(x: Double, y: Double)] = []
+        var row = 0.0
+        for view in views {
+            if let given = view.placement.home {
+                homes.append(given)
+            } else {
+                homes.append((row * spacing, 0))
+                row += 1
+            }
+        }
         var low = (x: Double.infinity, y: Double.infinity), high = (x: -Double.infinity, y: -Double.infinity)
         for (index, reach) in reaches.enumerated() {
-            let home = Double(index) * spacing
+            let home = homes[index]
             for sample in reach.extents.indices {
                 let extent = reach.extents[sample] * reach.scale[sample]
-                let x = home + reach.x[sample], y = reach.y[sample]
+                let x = home.x + reach.x[sample], y = home.y + reach.y[sample]
                 guard extent.isFinite, x.isFinite, y.isFinite else { continue }
                 low = (min(low.x, x - extent), min(low.y, y - extent))
                 high = (max(high.x, x + extent), max(high.y, y + extent))
@@ -557,9 +616,13 @@ private struct LottieExporter {
         }
         if !low.x.isFinite || !high.x.isFinite { low = (0, 0); high = (0, 0) }
         let margin = LottieExport.margin
-        let shift = (x: (margin - low.x).rounded(.up), y: (margin - low.y).rounded(.up))
+        var shift = (x: (margin - low.x).rounded(.up), y: (margin - low.y).rounded(.up))
+        if views.contains(where: { $0.placement.home != nil }) {
+            // `at` gives stage coordinates: kept, unless something would be cut off at the top or left.
+            shift = (max(0, shift.x), max(0, shift.y))
+        }
         for index in views.indices {
-            views[index].home = (Double(index) * spacing + shift.x, shift.y)
+            views[index].home = (homes[index].x + shift.x, homes[index].y + shift.y)
         }
         return (max(1, (high.x + shift.x + margin).rounded(.up)), max(1, (high.y + shift.y + margin).rounded(.up)))
     }
@@ -620,12 +683,19 @@ private struct LottieExporter {
                 return .object([("a", .number(1)), ("k", .array(out))])
             }
         }
-        let home = view.home
+        // The origin: its offset from the shape's centre (the box at the start), the layer's anchor, and added to the position.
+        let box: [Double] = view.radius.map { radius in
+            let diameter = 2 * abs(numberSource(radius, fallback: 0) { [$0] }.sample(Instant(.zero))[0])
+            return [diameter, diameter]
+        } ?? sizeSource(view).sample(Instant(.zero))
+        let origin = view.placement.origin
+        let anchor = [(origin.x - 0.5) * box[0], (origin.y - 0.5) * box[1]]
+        let home = (x: view.home.x + anchor[0], y: view.home.y + anchor[1])
         let label = { (key: String) in "\(view.name).\(key)" }
         let x = try animated(numberSource(property("x"), fallback: 0) { [home.x + $0] }, label("x"), builder: &builder)
         let y = try animated(numberSource(property("y"), fallback: 0) { [home.y + $0] }, label("y"), builder: &builder)
         let rotation = try animated(numberSource(property("rotation"), fallback: 0) { [$0] }, label("rotation"), builder: &builder)
-        let scale = try animated(numberSource(property("scale"), fallback: 1) { [100 * $0, 100 * $0] }, label("scale"), builder: &builder)
+        let scale = try animated(scaleSource(view, property), label("scale"), builder: &builder)
         let opacity = try animated(numberSource(property("opacity"), fallback: 1, allowed: 0...100) { [100 * $0] },
                                    label("opacity"), builder: &builder)
         let shape: LottieJSON
@@ -655,7 +725,7 @@ private struct LottieExporter {
         ])
         let transform = LottieJSON.object([
             ("o", opacity), ("r", rotation), ("p", .object([("s", .bool(true)), ("x", x), ("y", y)])),
-            ("a", fixed(.numbers([0, 0]))), ("s", scale),
+            ("a", fixed(.numbers(anchor.map { $0 == 0 ? 0 : $0 }))), ("s", scale),
         ])
         return .object([
             ("ddd", .number(0)), ("ind", .number(Double(view.index + 1))), ("ty", .number(4)), ("nm", .string(view.name)),

@@ -96,7 +96,7 @@ struct LottieExportTests {
 
     /// What animc says a layer shows, from a sampled row.
     struct Expected {
-        var x = 0.0, y = 0.0, rotation = 0.0, scale = 1.0, opacity = 1.0
+        var x = 0.0, y = 0.0, rotation = 0.0, scale = [1.0, 1.0], opacity = 1.0
         var size = [LottieExport.defaultSize, LottieExport.defaultSize]
         var color: Color?
     }
@@ -109,7 +109,7 @@ struct LottieExportTests {
         result.x = number("x") ?? 0
         result.y = number("y") ?? 0
         result.rotation = number("rotation") ?? 0
-        result.scale = number("scale") ?? 1
+        result.scale = [(number("scale") ?? 1) * (number("scale-x") ?? 1), (number("scale") ?? 1) * (number("scale-y") ?? 1)]
         result.opacity = min(max(number("opacity") ?? 1, 0), 1)
         if let radius = number("radius") {
             result.size = [2 * radius, 2 * radius]
@@ -164,7 +164,7 @@ struct LottieExportTests {
             }
             func tolerance(_ values: [Double]) -> Double { relative * range(values) + 1e-9 * max(1, values.map(abs).filter(\.isFinite).max() ?? 1) }
             let tolerances = (x: tolerance(series.map(\.x)), y: tolerance(series.map(\.y)), rotation: tolerance(series.map(\.rotation)),
-                              scale: tolerance(series.map(\.scale)), opacity: tolerance(series.map(\.opacity)),
+                              scale: tolerance(series.flatMap(\.scale)), opacity: tolerance(series.map(\.opacity)),
                               size: tolerance(series.flatMap(\.size)))
             guard let home = player.shown(view, at: 0).map({ (x: $0.x - series[0].x, y: $0.y - series[0].y) }) else {
                 problems.append("\(view): not playable")
@@ -174,7 +174,8 @@ struct LottieExportTests {
                 guard let shown = player.shown(view, at: frame) else { continue }
                 var checks: [(String, Double, Double, Double)] = [
                     ("x", shown.x - home.x, want.x, tolerances.x), ("y", shown.y - home.y, want.y, tolerances.y),
-                    ("rotation", shown.rotation, want.rotation, tolerances.rotation), ("scale", shown.scale, want.scale, tolerances.scale),
+                    ("rotation", shown.rotation, want.rotation, tolerances.rotation), ("scale-x", shown.scale[0], want.scale[0], tolerances.scale),
+                    ("scale-y", shown.scale[1], want.scale[1], tolerances.scale),
                     ("opacity", shown.opacity, want.opacity, tolerances.opacity),
                     ("width", shown.size[0], want.size[0], tolerances.size), ("height", shown.size[1], want.size[1], tolerances.size),
                 ]

@@ -67,7 +67,10 @@ struct LottieReferencePlayer {
         var x: Double
         var y: Double
         var rotation: Double
-        var scale: Double
+        /// Per axis (`s` is two numbers): `scale` times `scale-x` and `scale-y`.
+        var scale: [Double]
+        /// The anchor `a`: the origin's offset from the shape's centre.
+        var anchor: [Double]
         var opacity: Double
         var size: [Double]
         var color: [Double]
@@ -78,12 +81,13 @@ struct LottieReferencePlayer {
         guard let layer = layer(named: name), let ks = layer["ks"] as? [String: Any],
               let position = ks["p"] as? [String: Any],
               let x = Self.value(of: position["x"], at: frame)?.first, let y = Self.value(of: position["y"], at: frame)?.first,
-              let rotation = Self.value(of: ks["r"], at: frame)?.first, let scale = Self.value(of: ks["s"], at: frame)?.first,
+              let rotation = Self.value(of: ks["r"], at: frame)?.first, let scale = Self.value(of: ks["s"], at: frame), scale.count == 2,
+              let anchor = Self.value(of: ks["a"], at: frame), anchor.count == 2,
               let opacity = Self.value(of: ks["o"], at: frame)?.first,
               let group = (layer["shapes"] as? [[String: Any]])?.first?["it"] as? [[String: Any]], group.count == 3,
               let size = Self.value(of: group[0]["s"], at: frame), let color = Self.value(of: group[1]["c"], at: frame),
               let alpha = Self.value(of: group[1]["o"], at: frame)?.first else { return nil }
-        return Shown(x: x, y: y, rotation: rotation, scale: scale / 100, opacity: opacity / 100, size: size,
+        return Shown(x: x, y: y, rotation: rotation, scale: scale.map { $0 / 100 }, anchor: anchor, opacity: opacity / 100, size: size,
                      color: color.prefix(3).map { $0 * 255 }, alpha: alpha / 100)
     }
 }

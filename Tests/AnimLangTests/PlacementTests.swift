@@ -61,3 +61,39 @@ struct PlacementTests {
         #expect(format(normal.program).hasPrefix("view bar at (0.5, 40) origin (0, 0.25)\n"))
     }
 }
+
+/// Lottie reads the placement: the layer's position is the home plus the
+/// origin's offset, its anchor `a` that offset (a fraction of the box), and
+/// `s` is per axis.
+struct LottiePlacementTests {
+    static func player(_ name: String) throws -> LottieReferencePlayer {
+        let (_, export) = LottieExportTests.export(try LottieExportTests.example(name))
+        return try #require(export.bytes.flatMap { LottieReferencePlayer(json: $0) })
+    }
+
+    @Test func aProgressBarTurnsAboutItsLeftEdge() throws {
+        let player = try Self.player("progress-bar")
+        let track = try #require(player.shown("track", at: 0)), bar = try #require(player.shown("bar", at: 0))
+        // Both at (160, 40): the bar's origin is its left edge, 240 / 2 left of its centre.
+        #expect(track.anchor == [0, 0] && bar.anchor == [-120, 0])
+        #expect(bar.x == track.x - 120 && bar.y == track.y)
+        // scale-x 0 → 1 with ease-in-out over 2 s: at 1 s (frame 60) half way, y unscaled.
+        #expect(bar.scale == [0, 1])
+        let middle = try #require(player.shown("bar", at: 60))
+        #expect(abs(middle.scale[0] - 0.5) < 1e-3 && middle.scale[1] == 1)
+    }
+
+    @Test func confettiShareOneHome() throws {
+        let player = try Self.player("confetti")
+        let names = ["red", "orange", "yellow", "green", "teal", "blue", "purple", "pink"]
+        let homes = names.compactMap { player.shown($0, at: 0) }.map { [$0.x, $0.y] }
+        #expect(homes.count == 8 && Set(homes).count == 1)
+    }
+
+    @Test func aCardFlipScalesOneAxis() throws {
+        let player = try Self.player("card-flip")
+        // Frame 18 is 0.3 s: the edge, where scale-x is 0.
+        #expect(player.shown("card", at: 18)?.scale == [0, 1])
+        #expect(player.shown("card", at: 0)?.scale == [1, 1])
+    }
+}
