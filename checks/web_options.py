@@ -19,6 +19,12 @@
   stylesheet: at three instants the computed `transform`, `opacity` and
   `background-color` are what `animc eval`'s values make of them
   (translate, rotate, scale, per-axis scale).
+* Where views stand (`at`, `origin`, `scale-x`/`scale-y`): on the player
+  page of each placed example, at three instants, the matrix from a shape's
+  own coordinates to the stage's and its body's computed `transform-origin`
+  are what the home, the origin and `animc eval`'s values make of them; in
+  the pasted wiring, each element's computed `left`, `top`, `transform` and
+  `transform-origin`.
 
 Prints one line per failure and `N passed, M failed`; exits 1 on any failure.
 """
@@ -368,6 +374,136 @@ def check_wiring(animc, tab, workdir, base, tally):
                                 f"wiring {label} t={t_text} {view}: background-color {background} != {color}")
 
 
+# Placed examples (and a script with fractions, rotation and scale), each at three instants.
+PLACED = [("examples/progress-bar.anim", ["0.5", "1", "1.5"]), ("examples/card-flip.anim", ["0.15", "0.3", "0.45"]),
+          ("examples/confetti.anim", ["0", "0.3", "0.7"]), (None, ["0.25", "1", "1.75"])]
+PLACED_SCRIPT = """view dial at (90, 70) origin (0.25, 1) width 80 height 40 color #4e79a7
+view pin at (200, 70) origin bottom-right size 30 scale 1 color #e15759
+let final = animate dial.rotation from 0 to 120 in 2s with ease-in-out
+         || animate dial.scale-y from 1 to 1.5 in 2s
+         || animate pin.scale from 1 to 2 in 2s || animate pin.scale-x from 1 to 0.5 in 2s || rotate pin from 0 to -45 in 2s
+"""
+ORIGIN_WORDS = {"center": (0.5, 0.5), "left": (0, 0.5), "right": (1, 0.5), "top": (0.5, 0), "bottom": (0.5, 1),
+                "top-left": (0, 0), "top-right": (1, 0), "bottom-left": (0, 1), "bottom-right": (1, 1)}
+
+
+def placements(source):
+    """{view: (home or None, origin fractions)} from the `view` lines (as the spec defines them)."""
+    out = {}
+    for line in source.splitlines():
+        match = re.match(r"view\s+([\w-]+)(.*)", line)
+        if not match:
+            continue
+        rest = match.group(2)
+        home = re.search(r"\bat\s*\(\s*([-\d.]+)\s*,\s*([-\d.]+)\s*\)", rest)
+        word = re.search(r"\borigin\s+([a-z-]+)", rest)
+        pair = re.search(r"\borigin\s*\(\s*([-\d.]+)\s*,\s*([-\d.]+)\s*\)", rest)
+        origin = ORIGIN_WORDS[word.group(1)] if word else (float(pair.group(1)), float(pair.group(2))) if pair else (0.5, 0.5)
+        out[match.group(1)] = ((float(home.group(1)), float(home.group(2))) if home else None, origin)
+    return out
+
+
+def placed_matrix(values, view, box, origin, translate):
+    """The matrix from a shape's own coordinates (centred) to where it is drawn: the translation `translate`
+    plus the origin's offset, then rotation and per-axis scale about the origin."""
+    get = lambda name, default: float(values.get(f"{view}.{name}", default))
+    angle = math.radians(get("rotation", 0))
+    s = get("scale", 1)
+    sx, sy = s * get("scale-x", 1), s * get("scale-y", 1)
+    a, b, c, d = math.cos(angle) * sx, math.sin(angle) * sx, -math.sin(angle) * sy, math.cos(angle) * sy
+    ox, oy = (origin[0] - 0.5) * box[0], (origin[1] - 0.5) * box[1]
+    e = translate[0] + ox - (a * ox + c * oy)
+    f = translate[1] + oy - (b * ox + d * oy)
+    return [a, b, c, d, e, f]
+
+
+def box_of(values, view):
+    get = lambda name: values.get(f"{view}.{name}")
+    if get("radius") is not None:
+        return (2 * float(get("radius")),) * 2
+    side = float(get("size") or 60)
+    return (float(get("width") or side), float(get("height") or side))
+
+
+def close(got, want, scale=1.0):
+    return len(got) == len(want) and all(abs(a - b) <= 1e-3 * max(scale, abs(b)) + 1e-6 for a, b in zip(got, want))
+
+
+def check_placement(animc, tab, workdir, base, tally):
+    script = os.path.join(workdir, "placed.anim")
+    with open(script, "w", encoding="utf-8") as handle:
+        handle.write(PLACED_SCRIPT)
+    for path, times in PLACED:
+        path = path or script
+        label = os.path.basename(path)
+        with open(path if os.path.isabs(path) else os.path.join(ROOT, path), encoding="utf-8") as handle:
+            placed = placements(handle.read())
+        expected = table(animc, path, extra=["--at", ",".join(times)])
+        # The player page: the shape's matrix into the stage, and the body's transform-origin (px into the shape's box).
+        name = f"placed-{label}.html"
+        with open(os.path.join(workdir, name), "w", encoding="utf-8") as handle:
+            handle.write(export(animc, path, "html"))
+        tab.open(f"{base}/{name}")
+        seen = tab.evaluate(f"""(() => {json.dumps([float(t) for t in times])}.map((t) => {{
+          animc.seek(t);
+          const stage = document.getElementById("stage"), row = {{}};
+          for (const el of stage.querySelectorAll("[data-view]")) {{
+            const shape = el.querySelector(".shape");
+            const m = stage.getScreenCTM().inverse().multiply(shape.getScreenCTM());
+            row[el.dataset.view] = [[m.a, m.b, m.c, m.d, m.e, m.f], getComputedStyle(el.querySelector(".body")).transformOrigin];
+          }}
+          return row;
+        }}))()""")
+        for t_text, row, got in zip(expected["time_text"], expected["rows"], seen):
+            values = dict(zip(expected["columns"], row))
+            for view, (home, origin) in placed.items():
+                if home is None:
+                    continue
+                box = box_of(values, view)
+                get = lambda name: float(values.get(f"{view}.{name}", 0))
+                want = placed_matrix(values, view, box, origin, (home[0] + get("x"), home[1] + get("y")))
+                matrix, transform_origin = got.get(view, [[], ""])
+                tally.check(close(matrix, want, 100), f"placed {label} t={t_text} {view}: page matrix {matrix} != {want}")
+                if origin != (0.5, 0.5):
+                    px = [float(v) for v in re.findall(r"[-\d.e+]+", transform_origin)]
+                    tally.check(close(px, [origin[0] * box[0], origin[1] * box[1]]),
+                                f"placed {label} t={t_text} {view}: page transform-origin {transform_origin}")
+        # The pasted wiring: the element's centre at its home, turned about its origin.
+        css = export(animc, path, "css")
+        views = "".join(f"<div data-view=\"{view}\"></div>" for view in placed)
+        name = f"placed-wiring-{label}.html"
+        with open(os.path.join(workdir, name), "w", encoding="utf-8") as handle:
+            handle.write(f"<!doctype html><meta charset=utf-8><style>\n{css}\n{wiring(css)}body {{ margin: 0; position: relative; }}</style>"
+                         f"<body>{views}</body>\n")
+        tab.open(f"{base}/{name}")
+        seen = tab.evaluate(f"""(() => {json.dumps([float(t) for t in times])}.map((t) => {{
+          for (const a of document.getAnimations()) {{ a.pause(); a.currentTime = t * 1000; }}
+          const row = {{}};
+          for (const el of document.querySelectorAll("[data-view]")) {{
+            const s = getComputedStyle(el);
+            row[el.dataset.view] = [s.left, s.top, s.transform, s.transformOrigin];
+          }}
+          return row;
+        }}))()""")
+        for t_text, row, got in zip(expected["time_text"], expected["rows"], seen):
+            values = dict(zip(expected["columns"], row))
+            for view, (home, origin) in placed.items():
+                if home is None:
+                    continue
+                box = box_of(values, view)
+                left, top, transform, transform_origin = got.get(view, ["", "", "none", ""])
+                tally.check(left == f"{home[0]:g}px" and top == f"{home[1]:g}px",
+                            f"placed wiring {label} t={t_text} {view}: left/top {left} {top} != {home}")
+                get = lambda name: float(values.get(f"{view}.{name}", 0))
+                # translate(-50%, -50%) then x, y; rotation and scale about the origin (transform-origin, in the box).
+                want = placed_matrix(values, view, box, (0.5, 0.5), (get("x") - box[0] / 2, get("y") - box[1] / 2))
+                numbers = [float(v) for v in re.findall(r"[-\d.e+]+", transform)] if transform != "none" else [1, 0, 0, 1, 0, 0]
+                tally.check(close(numbers, want, 100), f"placed wiring {label} t={t_text} {view}: transform {transform} != {want}")
+                px = [float(v) for v in re.findall(r"[-\d.e+]+", transform_origin)]
+                tally.check(close(px, [origin[0] * box[0], origin[1] * box[1]]),
+                            f"placed wiring {label} t={t_text} {view}: transform-origin {transform_origin}")
+
+
 def check_prefixed_player(animc, tab, workdir, base, tally):
     """The player page under a prefix shows what `animc eval` says, through `window.animc`;
     the default prefix is `animc` (every web format is the `--prefix animc` one, byte for byte)."""
@@ -411,6 +547,7 @@ def main():
         for example, play_for, resume_from in MODULE_PLAYS:
             check_module(example, play_for, resume_from, animc, tab, workdir, base, tally)
         check_wiring(animc, tab, workdir, base, tally)
+        check_placement(animc, tab, workdir, base, tally)
         check_prefixed_player(animc, tab, workdir, base, tally)
     finally:
         browser.close()

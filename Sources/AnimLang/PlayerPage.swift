@@ -275,7 +275,8 @@ struct StageLayout {
                 // `scale-x` and `scale-y` multiply `scale` along their axis.
                 func axis(_ own: String?) -> String {
                     let factors = [scales[0], own].compactMap { $0 }.map { "var(\($0))" }
-                    return factors.count == 1 ? factors[0] : "calc(" + factors.joined(separator: " * ") + ")"
+                    if factors.count < 2 { return factors.first ?? "1" }
+                    return "calc(" + factors.joined(separator: " * ") + ")"
                 }
                 transforms.append("scale(\(axis(scales[1])), \(axis(scales[2])))")
             }
