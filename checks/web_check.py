@@ -515,7 +515,9 @@ def main():
 
     if arguments.screenshots:
         saved = screenshots(animc, chromium, arguments.screenshots,
-                            [("talk", ["0.5", "1.5", "2.25"]), ("choreography", ["0.35", "1.2", "1.95"])], workdir)
+                            [("talk", ["0.5", "1.5", "2.25"]), ("choreography", ["0.35", "1.2", "1.95"]),
+                             ("confetti", ["0", "0.3", "0.7"]), ("progress-bar", ["0.5", "1", "1.5"]),
+                             ("card-flip", ["0.15", "0.3", "0.45"])], workdir)
         print("screenshots: " + ", ".join(os.path.relpath(p, ROOT) for p in saved))
 
     elapsed = time.time() - started
