@@ -9,6 +9,7 @@ program lasts at most a few seconds, so that every frame can be checked.
 """
 
 import random
+import re
 
 PROPERTIES = {
     "x": (-120, 120),
@@ -136,3 +137,23 @@ if __name__ == "__main__":
     import sys
     for text in programs(int(sys.argv[1]) if len(sys.argv) > 1 else 3, int(sys.argv[2]) if len(sys.argv) > 2 else 1):
         print(text)
+
+
+ORIGIN_WORDS = {"center": (0.5, 0.5), "left": (0, 0.5), "right": (1, 0.5), "top": (0.5, 0), "bottom": (0.5, 1),
+                "top-left": (0, 0), "top-right": (1, 0), "bottom-left": (0, 1), "bottom-right": (1, 1)}
+
+
+def placements(source):
+    """{view: (home or None, origin fractions)} from the `view` lines of a script (exports.md section 6)."""
+    out = {}
+    for line in source.splitlines():
+        match = re.match(r"view\s+([\w-]+)(.*)", line)
+        if not match:
+            continue
+        rest = match.group(2)
+        home = re.search(r"\bat\s*\(\s*([-\d.]+)\s*,\s*([-\d.]+)\s*\)", rest)
+        word = re.search(r"\borigin\s+([a-z-]+)", rest)
+        pair = re.search(r"\borigin\s*\(\s*([-\d.]+)\s*,\s*([-\d.]+)\s*\)", rest)
+        origin = ORIGIN_WORDS[word.group(1)] if word else (float(pair.group(1)), float(pair.group(2))) if pair else (0.5, 0.5)
+        out[match.group(1)] = ((float(home.group(1)), float(home.group(2))) if home else None, origin)
+    return out

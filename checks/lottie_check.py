@@ -29,7 +29,11 @@ k + 0.5, and compares with `animc eval --at` at t = frame / fps:
 
 ThorVG does not update the transform of a layer whose opacity is 0, nor the
 colour of a fill whose opacity is 0 (nothing is drawn), so those are compared
-only where they are visible.
+only where they are visible; and it reports opacity 0 for a layer scaled to
+nothing along an axis (`scale-x` 0), whose opacity is then not compared.
+Views with `at` (exports.md section 6) stand at their home plus their anchor
+(`a`, the origin's offset from the centre), all shifted alike and only to
+keep them on the stage; the matrix turns and scales (per axis) about the anchor.
 An animation that repeats forever exports one round (op = L·fps frames) for
 players to loop: it is checked at every frame of the round and between them
 (k + 0.2 and k + 0.5 up to op), at frames one, two and seven rounds on played
@@ -60,7 +64,7 @@ import zlib
 from fractions import Fraction
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from anim_programs import programs  # noqa: E402
+from anim_programs import placements, programs  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 F32 = 2.0 ** -23
@@ -341,6 +345,7 @@ def expected_layer(row, view):
         size = (get("width", side), get("height", side))
     return {
         "x": get("x", 0.0), "y": get("y", 0.0), "rotation": get("rotation", 0.0), "scale": get("scale", 1.0),
+        "sx": get("scale", 1.0) * get("scale-x", 1.0), "sy": get("scale", 1.0) * get("scale-y", 1.0),
         "opacity": min(max(get("opacity", 1.0), 0.0), 1.0), "color": color, "w": size[0], "h": size[1],
     }
 
@@ -349,10 +354,22 @@ def ranges(case, views):
     result = {}
     for view in views:
         values = [expected_layer(row, view) for row in case.expected]
-        for key in ("x", "y", "rotation", "scale", "opacity", "w", "h"):
+        for key in ("x", "y", "rotation", "scale", "sx", "sy", "opacity", "w", "h"):
             series = [v[key] for v in values if math.isfinite(v[key])]
             result[(view, key)] = (max(series) - min(series)) if series else 0.0
     return result
+
+
+def placement_of(case, view):
+    """The view's `at` home (or None) and the anchor `a` its origin makes: the offset from the shape's centre
+    in the box at the start (exports.md section 6)."""
+    text = case.program
+    if text is None and case.source:
+        with open(case.source, encoding="utf-8") as handle:
+            text = handle.read()
+    home, origin = placements(text or "").get(view, (None, (0.5, 0.5)))
+    first = expected_layer(case.expected[0], view) if case.expected else {"w": 60.0, "h": 60.0}
+    return home, ((origin[0] - 0.5) * abs(first["w"]), (origin[1] - 0.5) * abs(first["h"]))
 
 
 def tolerance(span, value=0.0, single=False):
@@ -375,7 +392,7 @@ CASES.forEach(function (c) {
     var read = function () {
       return anim.renderer.elements.map(function (el) {
         var m = el.finalTransform.mProp, group = el.itemsData[0].it;
-        return {nm: el.data.nm, x: m.px.v, y: m.py.v, r: m.r.v * 180 / Math.PI, s: [m.s.v[0], m.s.v[1]], o: m.o.v,
+        return {nm: el.data.nm, x: m.px.v, y: m.py.v, r: m.r.v * 180 / Math.PI, s: [m.s.v[0], m.s.v[1]], a: [m.a.v[0], m.a.v[1]], o: m.o.v,
                 c: Array.prototype.slice.call(group[1].c.v, 0, 3), fo: group[1].o.v,
                 size: Array.prototype.slice.call(group[0].sh.s.v, 0, 2)};
       });
@@ -450,6 +467,7 @@ def compare_web_layers(case, frame, row, layers, spans, homes, label=""):
     for layer in layers:
         view = layer["nm"]
         want = expected_layer(row, view)
+        anchor = placement_of(case, view)[1]
         home = homes.setdefault(view, (layer["x"] - want["x"], layer["y"] - want["y"]))
         # lottie-web keeps a property's value until it changes by more than 1e-5 of its
         # own units (px, radians, factors, 0–1 opacity): STEP is that hysteresis.
@@ -457,8 +475,9 @@ def compare_web_layers(case, frame, row, layers, spans, homes, label=""):
             ("x", layer["x"] - home[0], want["x"], tolerance(spans[(view, "x")]) + STEP),
             ("y", layer["y"] - home[1], want["y"], tolerance(spans[(view, "y")]) + STEP),
             ("rotation", layer["r"], want["rotation"], tolerance(spans[(view, "rotation")]) + math.degrees(STEP)),
-            ("scale", layer["s"][0], want["scale"], tolerance(spans[(view, "scale")], want["scale"], True) + STEP),
-            ("scale y", layer["s"][1], want["scale"], tolerance(spans[(view, "scale")], want["scale"], True) + STEP),
+            ("scale x", layer["s"][0], want["sx"], tolerance(spans[(view, "sx")], want["sx"], True) + STEP),
+            ("scale y", layer["s"][1], want["sy"], tolerance(spans[(view, "sy")], want["sy"], True) + STEP),
+            ("anchor x", layer["a"][0], anchor[0], 1e-6), ("anchor y", layer["a"][1], anchor[1], 1e-6),
             ("opacity", layer["o"], want["opacity"], tolerance(spans[(view, "opacity")]) + STEP),
             ("width", abs(layer["size"][0]), abs(want["w"]), tolerance(spans[(view, "w")], want["w"], True) + STEP),
             ("height", abs(layer["size"][1]), abs(want["h"]), tolerance(spans[(view, "h")], want["h"], True) + STEP),
@@ -480,7 +499,15 @@ def check_layout(case, homes, player, slack=1e-6):
     names = [layer["nm"] for layer in case.doc["layers"]]
     if any(name not in homes for name in names):
         return   # a layer never visible (ThorVG) has no home to check
-    points = [homes[name] for name in names]
+    # Views with `at` stand at their own home (plus the origin's offset): the row is the others'.
+    placed = {name: placement_of(case, name) for name in names}
+    shifts = [tuple(got - want - a for got, want, a in zip(homes[name], placed[name][0], placed[name][1]))
+              for name in names if placed[name][0] is not None]
+    if shifts and (any(min(shift) < -max(slack, 1e-6) for shift in shifts)
+                   or any(abs(p - q) > max(slack, 1e-6) for shift in shifts for p, q in zip(shift, shifts[0]))):
+        case.fail(f"{player}: views with `at` are not at their homes plus their anchors, shifted alike: {shifts}")
+    row_names = [name for name in names if placed[name][0] is None]
+    points = [homes[name] for name in row_names]
     if not points:
         return
     if any(abs(p[1] - points[0][1]) > slack for p in points):
@@ -493,13 +520,16 @@ def check_layout(case, homes, player, slack=1e-6):
     width, height = case.doc["w"], case.doc["h"]
     for frame, row in zip(case.times, case.expected):
         slack = 0.5 if frame == int(frame) else 20
-        for name, home in zip(names, points):
+        for name in names:
+            home, anchor = homes[name], placed[name][1]
             want = expected_layer(row, name)
             if "radius" in row_keys(row, name):
                 reach = abs(want["w"]) / 2
             else:
                 reach = math.hypot(want["w"], want["h"]) / 2
-            reach *= abs(want["scale"])
+            # About an anchor off the centre: the centre is up to the anchor's distance further, times the scale.
+            offset = math.hypot(*anchor)
+            reach = (reach + offset) * max(abs(want["sx"]), abs(want["sy"])) + offset
             x, y = home[0] + want["x"], home[1] + want["y"]
             if not all(map(math.isfinite, (x, y, reach))):
                 continue
@@ -583,21 +613,28 @@ def compare_thorvg(case, thorvg, path, views, spans):
                 case.fail(f"ThorVG: no layer `{view}`")
                 return
             opacity = layer.get_opacity()[1]
-            checks = [("opacity", opacity, 255 * want["opacity"], 2.0)]
+            # A layer scaled to nothing along an axis (a card flip on its edge) draws nothing: ThorVG reports opacity 0.
+            flat = abs(want["sx"] * want["sy"]) < 1e-9
+            checks = [] if flat and opacity == 0 else [("opacity", opacity, 255 * want["opacity"], 2.0)]
             if opacity > 0:
                 m = layer.get_transform()[1]
-                home = homes.setdefault(view, (m.e13 - want["x"], m.e23 - want["y"]))
-                s, r = want["scale"], math.radians(want["rotation"])
-                allowed_s = tolerance(spans[(view, "scale")], s, True)
-                allowed_r = abs(s) * math.radians(tolerance(spans[(view, "rotation")])) + 8 * F32 * max(1.0, abs(s))
+                # The matrix turns about the anchor: the layer's position is where the anchor goes.
+                ax, ay = placement_of(case, view)[1]
+                px, py = m.e13 + m.e11 * ax + m.e12 * ay, m.e23 + m.e21 * ax + m.e22 * ay
+                home = homes.setdefault(view, (px - want["x"], py - want["y"]))
+                sx, sy, r = want["sx"], want["sy"], math.radians(want["rotation"])
+                s = max(abs(sx), abs(sy))
+                allowed_s = max(tolerance(spans[(view, "sx")], sx, True), tolerance(spans[(view, "sy")], sy, True))
+                allowed_r = s * math.radians(tolerance(spans[(view, "rotation")])) + 8 * F32 * max(1.0, s)
                 allowed = allowed_s + allowed_r
+                reach = 8 * F32 * max(1.0, s) * (abs(ax) + abs(ay))
                 checks += [
-                    ("x", m.e13 - home[0], want["x"], tolerance(spans[(view, "x")], m.e13, True)),
-                    ("y", m.e23 - home[1], want["y"], tolerance(spans[(view, "y")], m.e23, True)),
-                    ("matrix e11 (scale·cos rotation)", m.e11, s * math.cos(r), allowed),
-                    ("matrix e21 (scale·sin rotation)", m.e21, s * math.sin(r), allowed),
-                    ("matrix e12", m.e12, -s * math.sin(r), allowed),
-                    ("matrix e22", m.e22, s * math.cos(r), allowed),
+                    ("x", px - home[0], want["x"], tolerance(spans[(view, "x")], m.e13, True) + reach),
+                    ("y", py - home[1], want["y"], tolerance(spans[(view, "y")], m.e23, True) + reach),
+                    ("matrix e11 (scale-x·cos rotation)", m.e11, sx * math.cos(r), allowed),
+                    ("matrix e21 (scale-x·sin rotation)", m.e21, sx * math.sin(r), allowed),
+                    ("matrix e12", m.e12, -sy * math.sin(r), allowed),
+                    ("matrix e22", m.e22, sy * math.cos(r), allowed),
                 ]
                 shape = thorvg.shape_of(layer)
                 if shape is not None:

@@ -46,6 +46,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
+from anim_programs import placements  # noqa: E402
 from web_check import (Browser, Tab, Tally, compare_rows, eval_arguments, find_chromium, parse_color,  # noqa: E402
                        read_table, run_animc)
 
@@ -383,26 +384,6 @@ let final = animate dial.rotation from 0 to 120 in 2s with ease-in-out
          || animate dial.scale-y from 1 to 1.5 in 2s
          || animate pin.scale from 1 to 2 in 2s || animate pin.scale-x from 1 to 0.5 in 2s || rotate pin from 0 to -45 in 2s
 """
-ORIGIN_WORDS = {"center": (0.5, 0.5), "left": (0, 0.5), "right": (1, 0.5), "top": (0.5, 0), "bottom": (0.5, 1),
-                "top-left": (0, 0), "top-right": (1, 0), "bottom-left": (0, 1), "bottom-right": (1, 1)}
-
-
-def placements(source):
-    """{view: (home or None, origin fractions)} from the `view` lines (as the spec defines them)."""
-    out = {}
-    for line in source.splitlines():
-        match = re.match(r"view\s+([\w-]+)(.*)", line)
-        if not match:
-            continue
-        rest = match.group(2)
-        home = re.search(r"\bat\s*\(\s*([-\d.]+)\s*,\s*([-\d.]+)\s*\)", rest)
-        word = re.search(r"\borigin\s+([a-z-]+)", rest)
-        pair = re.search(r"\borigin\s*\(\s*([-\d.]+)\s*,\s*([-\d.]+)\s*\)", rest)
-        origin = ORIGIN_WORDS[word.group(1)] if word else (float(pair.group(1)), float(pair.group(2))) if pair else (0.5, 0.5)
-        out[match.group(1)] = ((float(home.group(1)), float(home.group(2))) if home else None, origin)
-    return out
-
-
 def placed_matrix(values, view, box, origin, translate):
     """The matrix from a shape's own coordinates (centred) to where it is drawn: the translation `translate`
     plus the origin's offset, then rotation and per-axis scale about the origin."""
