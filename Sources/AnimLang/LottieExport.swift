@@ -20,10 +20,15 @@ import Animations
 ///   on top); an ellipse when the view has a `radius`, else a rectangle
 ///   (`width`, `height`, `size`, default 60), filled with its `color` (or
 ///   `fill`), else a colour of its own from a fixed palette;
-/// * the layer's transform: position = the view's home (views sit in a row,
-///   evenly spaced; the stage grows to hold every position reached, with a
-///   margin) + `x`, `y` (+y is down, as in SVG); rotation in degrees
-///   (clockwise); scale × 100 %; opacity × 100, clamped to [0, 100];
+/// * the layer's transform: position = the view's home (its `at`, else
+///   views sit in a row, evenly spaced; the stage grows to hold every
+///   position reached, with a margin, moving `at` homes only when something
+///   would be cut off) + `x`, `y` (+y is down, as in SVG) + the anchor;
+///   anchor `a` = its `origin`'s offset from the shape's centre (in the box
+///   at the start: an origin off the centre of a box that changes size turns
+///   about the start box's point); rotation in degrees (clockwise); scale
+///   × 100 % per axis (`scale` × `scale-x`, `scale` × `scale-y`); opacity
+///   × 100, clamped to [0, 100];
 /// * `fr` is the frame rate; `ip` is 0 and `op` one past the last frame: the
 ///   frames are those of `animc eval --fps N` (`0, 1/N, …` and the first frame
 ///   at or after the end), so `op` is the number of rows it prints;

@@ -7,9 +7,12 @@ import Animations
 /// The stage is SVG: a shape per view, in first-mention order, sitting in a
 /// line, evenly spaced: side by side, or one above the other when the views
 /// travel further sideways than up and down (so that their paths do not
-/// cross). A view is a circle when it has a `radius`, else a square
-/// (`width`, `height`, `size`, default 60); `x` and `y` move it from its home,
-/// `scale` and `rotation` (degrees) act about its centre, `opacity` is clamped
+/// cross); a view with `at (X, Y)` stands there instead (labelled only when
+/// no other view shares that home). A view is a circle when it has a
+/// `radius`, else a square (`width`, `height`, `size`, default 60); `x` and
+/// `y` move it from its home, `scale` (times `scale-x`, `scale-y` per axis)
+/// and `rotation` (degrees) act about its `origin` (its centre unless it
+/// says; `transform-box: fill-box`), `opacity` is clamped
 /// to [0, 1], `color` (or `fill`) fills it; a view that sets no colour gets
 /// one of ten distinct ones. The stage holds every position reached, with a
 /// margin. Every other property is a number in the readout beside the stage.
