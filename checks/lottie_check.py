@@ -31,9 +31,10 @@ ThorVG does not update the transform of a layer whose opacity is 0, nor the
 colour of a fill whose opacity is 0 (nothing is drawn), so those are compared
 only where they are visible; and it reports opacity 0 for a layer scaled to
 nothing along an axis (`scale-x` 0), whose opacity is then not compared.
-Views with `at` (exports.md section 6) stand at their home plus their anchor
-(`a`, the origin's offset from the centre), all shifted alike and only to
-keep them on the stage; the matrix turns and scales (per axis) about the anchor.
+Views with `at` (exports.md section 6) stand at their home (the layer's
+position less its anchor `a`, the origin's offset from the shape's centre in
+its box at that frame), all shifted alike and only to keep them on the stage;
+the matrix turns and scales (per axis) about the anchor.
 An animation that repeats forever exports one round (op = L·fps frames) for
 players to loop: it is checked at every frame of the round and between them
 (k + 0.2 and k + 0.5 up to op), at frames one, two and seven rounds on played
@@ -360,16 +361,19 @@ def ranges(case, views):
     return result
 
 
-def placement_of(case, view):
+def placement_of(case, view, row=None):
     """The view's `at` home (or None) and the anchor `a` its origin makes: the offset from the shape's centre
-    in the box at the start (exports.md section 6)."""
-    text = case.program
-    if text is None and case.source:
-        with open(case.source, encoding="utf-8") as handle:
-            text = handle.read()
-    home, origin = placements(text or "").get(view, (None, (0.5, 0.5)))
-    first = expected_layer(case.expected[0], view) if case.expected else {"w": 60.0, "h": 60.0}
-    return home, ((origin[0] - 0.5) * abs(first["w"]), (origin[1] - 0.5) * abs(first["h"]))
+    in its box (at `row`, else at the start; exports.md section 6)."""
+    if not hasattr(case, "placements"):
+        text = case.program
+        if text is None and case.source:
+            with open(case.source, encoding="utf-8") as handle:
+                text = handle.read()
+        case.placements = placements(text or "")
+    home, origin = case.placements.get(view, (None, (0.5, 0.5)))
+    row = row if row is not None else case.expected[0] if case.expected else None
+    box = expected_layer(row, view) if row is not None else {"w": 60.0, "h": 60.0}
+    return home, ((origin[0] - 0.5) * box["w"], (origin[1] - 0.5) * box["h"])
 
 
 def tolerance(span, value=0.0, single=False):
@@ -467,17 +471,18 @@ def compare_web_layers(case, frame, row, layers, spans, homes, label=""):
     for layer in layers:
         view = layer["nm"]
         want = expected_layer(row, view)
-        anchor = placement_of(case, view)[1]
-        home = homes.setdefault(view, (layer["x"] - want["x"], layer["y"] - want["y"]))
+        anchor = placement_of(case, view, row)[1]
+        home = homes.setdefault(view, (layer["x"] - want["x"] - anchor[0], layer["y"] - want["y"] - anchor[1]))
         # lottie-web keeps a property's value until it changes by more than 1e-5 of its
         # own units (px, radians, factors, 0–1 opacity): STEP is that hysteresis.
         checks = [
-            ("x", layer["x"] - home[0], want["x"], tolerance(spans[(view, "x")]) + STEP),
-            ("y", layer["y"] - home[1], want["y"], tolerance(spans[(view, "y")]) + STEP),
+            ("x", layer["x"] - anchor[0] - home[0], want["x"], tolerance(spans[(view, "x")]) + STEP),
+            ("y", layer["y"] - anchor[1] - home[1], want["y"], tolerance(spans[(view, "y")]) + STEP),
             ("rotation", layer["r"], want["rotation"], tolerance(spans[(view, "rotation")]) + math.degrees(STEP)),
             ("scale x", layer["s"][0], want["sx"], tolerance(spans[(view, "sx")], want["sx"], True) + STEP),
             ("scale y", layer["s"][1], want["sy"], tolerance(spans[(view, "sy")], want["sy"], True) + STEP),
-            ("anchor x", layer["a"][0], anchor[0], 1e-6), ("anchor y", layer["a"][1], anchor[1], 1e-6),
+            ("anchor x", layer["a"][0], anchor[0], tolerance(spans[(view, "w")], want["w"], True) + STEP),
+            ("anchor y", layer["a"][1], anchor[1], tolerance(spans[(view, "h")], want["h"], True) + STEP),
             ("opacity", layer["o"], want["opacity"], tolerance(spans[(view, "opacity")]) + STEP),
             ("width", abs(layer["size"][0]), abs(want["w"]), tolerance(spans[(view, "w")], want["w"], True) + STEP),
             ("height", abs(layer["size"][1]), abs(want["h"]), tolerance(spans[(view, "h")], want["h"], True) + STEP),
@@ -501,11 +506,10 @@ def check_layout(case, homes, player, slack=1e-6):
         return   # a layer never visible (ThorVG) has no home to check
     # Views with `at` stand at their own home (plus the origin's offset): the row is the others'.
     placed = {name: placement_of(case, name) for name in names}
-    shifts = [tuple(got - want - a for got, want, a in zip(homes[name], placed[name][0], placed[name][1]))
-              for name in names if placed[name][0] is not None]
+    shifts = [tuple(got - want for got, want in zip(homes[name], placed[name][0])) for name in names if placed[name][0] is not None]
     if shifts and (any(min(shift) < -max(slack, 1e-6) for shift in shifts)
                    or any(abs(p - q) > max(slack, 1e-6) for shift in shifts for p, q in zip(shift, shifts[0]))):
-        case.fail(f"{player}: views with `at` are not at their homes plus their anchors, shifted alike: {shifts}")
+        case.fail(f"{player}: views with `at` are not at their homes, shifted alike: {shifts}")
     row_names = [name for name in names if placed[name][0] is None]
     points = [homes[name] for name in row_names]
     if not points:
@@ -521,14 +525,14 @@ def check_layout(case, homes, player, slack=1e-6):
     for frame, row in zip(case.times, case.expected):
         slack = 0.5 if frame == int(frame) else 20
         for name in names:
-            home, anchor = homes[name], placed[name][1]
+            home = homes[name]
             want = expected_layer(row, name)
             if "radius" in row_keys(row, name):
                 reach = abs(want["w"]) / 2
             else:
                 reach = math.hypot(want["w"], want["h"]) / 2
             # About an anchor off the centre: the centre is up to the anchor's distance further, times the scale.
-            offset = math.hypot(*anchor)
+            offset = math.hypot(*placement_of(case, name, row)[1])
             reach = (reach + offset) * max(abs(want["sx"]), abs(want["sy"])) + offset
             x, y = home[0] + want["x"], home[1] + want["y"]
             if not all(map(math.isfinite, (x, y, reach))):
@@ -619,8 +623,8 @@ def compare_thorvg(case, thorvg, path, views, spans):
             if opacity > 0:
                 m = layer.get_transform()[1]
                 # The matrix turns about the anchor: the layer's position is where the anchor goes.
-                ax, ay = placement_of(case, view)[1]
-                px, py = m.e13 + m.e11 * ax + m.e12 * ay, m.e23 + m.e21 * ax + m.e22 * ay
+                ax, ay = placement_of(case, view, row)[1]
+                px, py = m.e13 + m.e11 * ax + m.e12 * ay - ax, m.e23 + m.e21 * ax + m.e22 * ay - ay
                 home = homes.setdefault(view, (px - want["x"], py - want["y"]))
                 sx, sy, r = want["sx"], want["sy"], math.radians(want["rotation"])
                 s = max(abs(sx), abs(sy))

@@ -513,6 +513,21 @@ private struct LottieExporter {
         return TrackSource(dimension: dimension, pieces: fixedPieces, sample: sample, allowed: nil)
     }
 
+    /// `source` through an affine map (a tween stays a tween of the mapped ends).
+    private func mapped(_ source: TrackSource, _ map: @escaping ([Double]) -> [Double]) -> TrackSource {
+        let pieces = source.pieces.map { piece -> TrackPiece in
+            let rule: TrackPiece.Rule
+            switch piece.rule {
+            case .hold(let value): rule = .hold(map(value))
+            case .tween(let from, let to, let easing, let p0, let p1): rule = .tween(from: map(from), to: map(to), easing: easing, p0: p0, p1: p1)
+            case .sampled: rule = .sampled
+            }
+            return TrackPiece(start: piece.start, end: piece.end, rule: rule, halfTurn: piece.halfTurn)
+        }
+        return TrackSource(dimension: map(source.sample(Instant(.zero))).count, pieces: pieces, sample: { map(source.sample($0)) },
+                           allowed: nil)
+    }
+
     /// Lottie's scale (×100 % per axis): `scale` times `scale-x` and `scale-y`.
     /// One that moves alone keeps its curve; several moving together are joined.
     private func scaleSource(_ view: View, _ property: (String) -> Property?) -> TrackSource {
@@ -689,16 +704,32 @@ private struct LottieExporter {
             }
         }
         // The origin: its offset from the shape's centre (the box at the start), the layer's anchor, and added to the position.
-        let box: [Double] = view.radius.map { radius in
-            let diameter = 2 * abs(numberSource(radius, fallback: 0) { [$0] }.sample(Instant(.zero))[0])
-            return [diameter, diameter]
-        } ?? sizeSource(view).sample(Instant(.zero))
+        // The origin: its offset from the shape's centre, the layer's anchor, and added to the position
+        // (both move with the box when its size does).
+        let box = view.radius.map { radius in numberSource(radius, fallback: 0) { [2 * $0, 2 * $0] } } ?? sizeSource(view)
         let origin = view.placement.origin
-        let anchor = [(origin.x - 0.5) * box[0], (origin.y - 0.5) * box[1]]
-        let home = (x: view.home.x + anchor[0], y: view.home.y + anchor[1])
+        let offset = { (box: [Double]) in [(origin.x - 0.5) * box[0], (origin.y - 0.5) * box[1]] }
         let label = { (key: String) in "\(view.name).\(key)" }
-        let x = try animated(numberSource(property("x"), fallback: 0) { [home.x + $0] }, label("x"), builder: &builder)
-        let y = try animated(numberSource(property("y"), fallback: 0) { [home.y + $0] }, label("y"), builder: &builder)
+        let anchor: LottieJSON
+        let x: LottieJSON, y: LottieJSON
+        if box.pieces.isEmpty || origin == (0.5, 0.5) {
+            let fixedOffset = offset(box.sample(Instant(.zero))).map { $0 == 0 ? 0 : $0 }
+            anchor = .object([("a", .number(0)), ("k", .numbers(fixedOffset))])
+            let home = (x: view.home.x + fixedOffset[0], y: view.home.y + fixedOffset[1])
+            x = try animated(numberSource(property("x"), fallback: 0) { [home.x + $0] }, label("x"), builder: &builder)
+            y = try animated(numberSource(property("y"), fallback: 0) { [home.y + $0] }, label("y"), builder: &builder)
+        } else {
+            anchor = try animated(mapped(box, offset), label("origin"), builder: &builder)
+            let home = view.home
+            func position(_ key: String, _ axis: Int, _ start: Double) throws -> LottieJSON {
+                let moved = numberSource(property(key), fallback: 0) { [$0] }
+                return try animated(joined([moved, box], dimension: 1) { instant in
+                    [start + moved.sample(instant)[0] + offset(box.sample(instant))[axis]]
+                }, label(key), builder: &builder)
+            }
+            x = try position("x", 0, home.x)
+            y = try position("y", 1, home.y)
+        }
         let rotation = try animated(numberSource(property("rotation"), fallback: 0) { [$0] }, label("rotation"), builder: &builder)
         let scale = try animated(scaleSource(view, property), label("scale"), builder: &builder)
         let opacity = try animated(numberSource(property("opacity"), fallback: 1, allowed: 0...100) { [100 * $0] },
@@ -730,7 +761,7 @@ private struct LottieExporter {
         ])
         let transform = LottieJSON.object([
             ("o", opacity), ("r", rotation), ("p", .object([("s", .bool(true)), ("x", x), ("y", y)])),
-            ("a", fixed(.numbers(anchor.map { $0 == 0 ? 0 : $0 }))), ("s", scale),
+            ("a", anchor), ("s", scale),
         ])
         return .object([
             ("ddd", .number(0)), ("ind", .number(Double(view.index + 1))), ("ty", .number(4)), ("nm", .string(view.name)),

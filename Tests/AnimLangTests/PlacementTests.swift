@@ -83,6 +83,25 @@ struct LottiePlacementTests {
         #expect(abs(middle.scale[0] - 0.5) < 1e-3 && middle.scale[1] == 1)
     }
 
+    @Test func anOriginFollowsTheBoxWhenItGrows() throws {
+        let file = SourceFile(name: "grow.anim", text: """
+            view bar at (120, 60) origin left width 100 height 20
+            let final = animate bar.width from 100 to 200 in 1s with ease-in-out
+            """)
+        let (_, export) = LottieExportTests.export(file)
+        let player = try #require(export.bytes.flatMap { LottieReferencePlayer(json: $0) })
+        // The anchor is half the width left of the centre; the position less it stays at the home
+        // (the stage's shift moves it alike at every frame).
+        let start = try #require(player.shown("bar", at: 0))
+        for (frame, width) in [(0.0, 100.0), (30, 150), (60, 200)] {
+            let shown = try #require(player.shown("bar", at: frame))
+            #expect(abs(shown.anchor[0] + width / 2) < 1e-6 && shown.anchor[1] == 0, "frame \(frame): \(shown.anchor)")
+            #expect(abs((shown.x - shown.anchor[0]) - (start.x - start.anchor[0])) < 1e-6 && shown.y == start.y,
+                    "frame \(frame): \(shown.x), \(shown.y)")
+        }
+        #expect(start.x - start.anchor[0] >= 120 && start.y >= 60)
+    }
+
     @Test func confettiShareOneHome() throws {
         let player = try Self.player("confetti")
         let names = ["red", "orange", "yellow", "green", "teal", "blue", "purple", "pink"]
