@@ -24,9 +24,8 @@ import Animations
 ///   views sit in a row, evenly spaced; the stage grows to hold every
 ///   position reached, with a margin, moving `at` homes only when something
 ///   would be cut off) + `x`, `y` (+y is down, as in SVG) + the anchor;
-///   anchor `a` = its `origin`'s offset from the shape's centre (in the box
-///   at the start: an origin off the centre of a box that changes size turns
-///   about the start box's point); rotation in degrees (clockwise); scale
+///   anchor `a` = its `origin`'s offset from the shape's centre (moving with
+///   the box when its size changes); rotation in degrees (clockwise); scale
 ///   × 100 % per axis (`scale` × `scale-x`, `scale` × `scale-y`); opacity
 ///   × 100, clamped to [0, 100];
 /// * `fr` is the frame rate; `ip` is 0 and `op` one past the last frame: the
