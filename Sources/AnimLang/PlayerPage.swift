@@ -213,14 +213,17 @@ struct StageLayout {
                 home = (cursor - box.0, 0)
                 cursor = home.x + box.2 + gap
             }
-            minX = min(minX, home.x + box.0)
-            minY = min(minY, home.y + box.1)
-            maxX = max(maxX, home.x + box.2)
-            maxY = max(maxY, home.y + box.3)
+            // (A reach beyond the numbers, say a home near 1e308 and its scale, leaves the stage as the others make it.)
+            if [home.x + box.0, home.y + box.1, home.x + box.2, home.y + box.3].allSatisfy(\.isFinite) {
+                minX = min(minX, home.x + box.0)
+                minY = min(minY, home.y + box.1)
+                maxX = max(maxX, home.x + box.2)
+                maxY = max(maxY, home.y + box.3)
+            }
             placed.append(Placed(view: view, home: home, isCircle: reach.circle, color: Drawing.palette[index % Drawing.palette.count],
                                  labelled: labelled, label: label))
         }
-        if placed.isEmpty { (minX, minY, maxX, maxY) = (0, 0, 240, 120) }
+        if placed.isEmpty || ![minX, minY, maxX, maxY].allSatisfy(\.isFinite) { (minX, minY, maxX, maxY) = (0, 0, 240, 120) }
         self.placed = placed
         self.stacked = stacked
         bounds = (minX - margin, minY - margin, maxX + margin, maxY + margin)
