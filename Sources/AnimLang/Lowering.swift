@@ -1135,12 +1135,3 @@ enum ValueSyntaxKind: Equatable {
     }
 }
 
-extension Value.Kind {
-    /// "a number", "a colour".
-    var article: String {
-        switch self {
-        case .number: return "a number"
-        case .color: return "a colour"
-        }
-    }
-}
