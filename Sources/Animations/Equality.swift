@@ -110,7 +110,8 @@ private struct SegmentSignature: CustomStringConvertible {
         self.segment = segment
         var samples: [Value] = [segment.startValue, segment.endValue]
         for k in 1...7 {
-            samples.append(segment.activeValue(at: Instant.between(segment.start, segment.end, Int64(k), 8)))
+            let fraction = Time(numerator: Int64(k), denominator: 8) ?? .zero
+            samples.append(segment.activeValue(at: segment.start.toward(segment.end, fraction)))
         }
         self.samples = samples
     }

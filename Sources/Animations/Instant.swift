@@ -55,20 +55,24 @@ extension Instant {
         return Instant(approximately: seconds + period.seconds * Double(copies))
     }
 
-    /// `a + (b − a)·n/d`, exactly when both are exact (`d > 0`).
-    public static func between(_ a: Instant, _ b: Instant, _ n: Int64, _ d: Int64) -> Instant {
-        if let x = a.exact, let y = b.exact, let span = try? y.subtracting(x), let part = try? span.multiplied(by: n),
-           let scaled = try? part.divided(by: Time(d)), let sum = try? x.adding(scaled) {
+    /// `self + (other − self)·fraction`, exactly when both are exact: the
+    /// point a fraction of the way to `other` (on any clock: a Lottie
+    /// export's frames are instants of its frame clock).
+    public func toward(_ other: Instant, _ fraction: Time) -> Instant {
+        if let a = exact, let b = other.exact, let difference = try? b.subtracting(a),
+           let step = try? difference.multiplied(by: fraction), let sum = try? a.adding(step) {
             return Instant(sum)
         }
-        return Instant(approximately: (a.seconds * Double(d - n) + b.seconds * Double(n)) / Double(d))
+        return Instant(approximately: seconds + (other.seconds - seconds) * fraction.seconds)
     }
 
     /// Halfway between `a` and `b`: where an open interval between two
     /// breakpoints is read for the rule that holds all over it.
     public static func midpoint(_ a: Instant, _ b: Instant) -> Instant {
-        between(a, b, 1, 2)
+        a.toward(b, half)
     }
+
+    private static let half = Time(numerator: 1, denominator: 2) ?? .zero
 
     /// Which of `count` copies of `period` each (the first starting at 0)
     /// holds `self`: `⌊self / period⌋`; where two copies meet, the later one,

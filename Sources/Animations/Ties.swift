@@ -109,10 +109,13 @@ extension Track {
                    segments: winners(at: found.at, playing: found.playing))
     }
 
+    /// Where a stretch is probed for a tie: a quarter, half and three quarters of the way.
+    static let tieProbes = [(1, 4), (1, 2), (3, 4)].compactMap { Time(numerator: $0, denominator: $1) }
+
     /// Whether the rule ties inside `(start, end)`, and where it was seen.
     private func tieInside(_ start: Instant, _ end: Instant) -> (playing: Bool, at: Instant)? {
-        for (numerator, denominator) in [(1, 4), (1, 2), (3, 4)] as [(Int64, Int64)] {
-            let t = Instant.between(start, end, numerator, denominator)
+        for fraction in Track.tieProbes {
+            let t = start.toward(end, fraction)
             if let playing = tieAt(t) { return (playing, t) }
         }
         return nil
