@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "Animations", targets: ["Animations"]),
         .library(name: "AnimLang", targets: ["AnimLang"]),
+        .library(name: "AnimLSP", targets: ["AnimLSP"]),
         .executable(name: "animc", targets: ["animc"]),
     ],
     targets: [
@@ -15,8 +16,10 @@ let package = Package(
         .target(name: "Animations"),
         // The .anim language: lexer, parser, AST, resolver, normalizer, evaluator, printer, diagnostics.
         .target(name: "AnimLang", dependencies: ["Animations"]),
+        // The language server (`animc lsp`): framing, JSON-RPC, open documents, one file per feature.
+        .target(name: "AnimLSP", dependencies: ["AnimLang", "Animations"]),
         // The thin command-line interpreter.
-        .executableTarget(name: "animc", dependencies: ["AnimLang"]),
+        .executableTarget(name: "animc", dependencies: ["AnimLang", "AnimLSP"]),
         // Scale benchmarks (issue 5): generates its own inputs, one child process per workload.
         // `swift run -c release animc-bench`, or `bash bench/run.sh` for the full report.
         .executableTarget(name: "animc-bench", dependencies: ["AnimLang", "Animations"]),
@@ -24,6 +27,7 @@ let package = Package(
         .executableTarget(name: "animc-embed-example", dependencies: ["AnimLang", "Animations"]),
         .testTarget(name: "AnimationsTests", dependencies: ["Animations"], exclude: ["Golden"]),
         .testTarget(name: "AnimLangTests", dependencies: ["AnimLang", "Animations"], exclude: ["Golden"]),
+        .testTarget(name: "AnimLSPTests", dependencies: ["AnimLSP", "AnimLang"]),
         // Runs the built `animc` binary (exit statuses, standard input, options) and the embedding example.
         .testTarget(name: "animcTests", dependencies: ["animc", "animc-embed-example"]),
     ]
