@@ -25,6 +25,11 @@ func completion(_ document: OpenDocument, at offset: Int) -> JSON {
     let parameters = enclosing?.parameters ?? []
     let kinds = enclosing.flatMap { analysis.resolved.parameterKinds[$0.name] } ?? []
     func addParameters(_ wanted: (ParameterKind?) -> Bool) {
+        // A body that does not parse yet: its parameters as written in its `let` line.
+        if enclosing == nil {
+            for name in CompletionContext.writtenParameters(bytes: bytes, offset: offset) { add(name, 25, "parameter") }
+            return
+        }
         for (index, parameter) in parameters.enumerated() {
             let kind = index < kinds.count ? kinds[index] : nil
             if wanted(kind) { add(parameter.name, 25, "parameter" + (kind.map { ": " + $0.article } ?? "")) }
@@ -137,6 +142,30 @@ struct CompletionContext {
                 place = .afterTerm
             }
         }
+    }
+
+    /// The parameters of the `let NAME(…)` the cursor's line belongs to
+    /// (the last line before it that starts with `let`), as written.
+    static func writtenParameters(bytes: [UInt8], offset: Int) -> [String] {
+        var lineStart = min(max(offset, 0), bytes.count)
+        var lines = 0
+        while lines < 200 {
+            while lineStart > 0, bytes[lineStart - 1] != 10 { lineStart -= 1 }
+            if bytes[lineStart...].starts(with: "let ".utf8) { break }
+            guard lineStart > 0 else { return [] }
+            lineStart -= 1
+            lines += 1
+        }
+        var lineEnd = lineStart
+        while lineEnd < bytes.count, bytes[lineEnd] != 10 { lineEnd += 1 }
+        let words = CompletionContext.words(Array(bytes[lineStart..<lineEnd]))
+        guard words.count > 3, words[2] == "(" else { return [] }
+        var names: [String] = []
+        for index in 3..<words.count {
+            if words[index] == ")" { break }
+            if words[index - 1] == "(" || words[index - 1] == "," { names.append(words[index]) }
+        }
+        return names
     }
 
     static func isName(_ byte: UInt8) -> Bool {
