@@ -1,10 +1,6 @@
 -- `animc lsp` in Neovim's built-in client. Put this file in your config
 -- (e.g. ~/.config/nvim/plugin/animc.lua), with `animc` on your PATH.
-if vim.filetype and vim.filetype.add then
-  vim.filetype.add({ extension = { anim = "anim" } })
-else
-  vim.cmd("autocmd BufRead,BufNewFile *.anim setfiletype anim")
-end
+vim.cmd("autocmd BufRead,BufNewFile *.anim setfiletype anim")
 
 vim.api.nvim_create_autocmd("FileType", {
   pattern = "anim",
