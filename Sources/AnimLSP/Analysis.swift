@@ -1,3 +1,4 @@
+import AnimJSON
 import AnimLang
 import Animations
 

@@ -1,3 +1,4 @@
+import AnimJSON
 import AnimLang
 
 /// `textDocument/completion`: what may be written at the cursor, read from
@@ -79,7 +80,7 @@ func completion(_ document: OpenDocument, at offset: Int) -> JSON {
             for property in analysis.properties(of: name) where property.view == view { properties.append(property.name) }
         }
         for property in properties.sorted() { add(property, 10, "property of \(view)") }
-        for property in analysis.resolved.initial.keys.map(\.name).sorted() { add(property, 10, "property") }
+        for property in Drawing.properties.sorted() { add(property, 10, "property (drawn)") }
     case .target:
         addViews()
     case .value:

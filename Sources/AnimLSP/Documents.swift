@@ -1,3 +1,4 @@
+import AnimJSON
 import AnimLang
 
 /// An open document: its text as the client last sent it, its version, and

@@ -1,3 +1,4 @@
+import AnimJSON
 import AnimLang
 
 /// `textDocument/definition`: where the `let`, parameter or view under the

@@ -1,3 +1,4 @@
+import AnimJSON
 import AnimLang
 
 /// `textDocument/publishDiagnostics`: every error and warning `animc check`

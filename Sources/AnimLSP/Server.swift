@@ -1,3 +1,4 @@
+import AnimJSON
 import AnimLang
 
 /// JSON-RPC 2.0 error codes the server answers with (LSP 3.17).

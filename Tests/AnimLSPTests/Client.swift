@@ -1,5 +1,6 @@
 import Foundation
 import AnimLSP
+import AnimJSON
 import AnimLang
 
 /// A test's side of the wire: frames requests, reads the server's replies.

@@ -1,5 +1,6 @@
 import Testing
 import AnimLSP
+import AnimJSON
 import AnimLang
 
 /// Each feature on the examples and on small files whose answers are worked out by hand.

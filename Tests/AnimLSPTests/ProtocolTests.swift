@@ -1,5 +1,6 @@
 import Testing
 import AnimLSP
+import AnimJSON
 import AnimLang
 
 /// The protocol layer: framing, JSON, JSON-RPC errors, cancellation, the

@@ -1,3 +1,5 @@
+import AnimJSON
+import AnimLang
 import Animations
 
 /// How `animc eval` prints a sampled table.

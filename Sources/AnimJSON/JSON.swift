@@ -1,25 +1,25 @@
 import Animations
 
 /// A JSON value with its object keys kept in the order they were written:
-/// what the Lottie exporter builds and ``write(pretty:into:)`` serializes.
+/// what the exports build (Lottie, the page's data) and ``write(pretty:into:)`` serializes.
 /// (Lottie players do not care about key order; people reading a file, and
 /// golden tests, do.)
 ///
 /// ```swift
-/// let value = LottieJSON.object([("v", .string("5.7.4")), ("fr", .number(60))])
+/// let value = JSON.object([("v", .string("5.7.4")), ("fr", .number(60))])
 /// var out: [UInt8] = []
 /// value.write(into: &out)          // {"v":"5.7.4","fr":60}
 /// ```
-public indirect enum LottieJSON: Equatable, Sendable {
+public indirect enum JSON: Equatable, Sendable {
     case number(Double)
     case string(String)
     case bool(Bool)
-    case array([LottieJSON])
-    case object([(String, LottieJSON)])
-    /// `null` (the language server's protocol needs it; the exporter never writes one).
+    case array([JSON])
+    case object([(String, JSON)])
+    /// `null` (the language server's protocol needs it; the exports never write one).
     case null
 
-    public static func == (lhs: LottieJSON, rhs: LottieJSON) -> Bool {
+    public static func == (lhs: JSON, rhs: JSON) -> Bool {
         switch (lhs, rhs) {
         case (.number(let a), .number(let b)): return a == b
         case (.string(let a), .string(let b)): return a == b
@@ -33,12 +33,12 @@ public indirect enum LottieJSON: Equatable, Sendable {
     }
 
     /// An array of numbers.
-    static func numbers(_ values: [Double]) -> LottieJSON {
+    package static func numbers(_ values: [Double]) -> JSON {
         .array(values.map { .number($0) })
     }
 
     /// The member `key` of an object (`nil` for other values or a missing key).
-    public subscript(key: String) -> LottieJSON? {
+    public subscript(key: String) -> JSON? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.0 == key }?.1
     }
@@ -65,7 +65,7 @@ public indirect enum LottieJSON: Equatable, Sendable {
         case .number(let value):
             writeShortest(value.isFinite ? value + 0 : 0, into: &out)
         case .string(let text):
-            LottieJSON.writeString(text, into: &out)
+            JSON.writeString(text, into: &out)
         case .bool(let flag):
             out.append(contentsOf: (flag ? "true" : "false").utf8)
         case .null:
@@ -75,10 +75,10 @@ public indirect enum LottieJSON: Equatable, Sendable {
             out.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                if expand { LottieJSON.newline(indent + 1, into: &out) }
+                if expand { JSON.newline(indent + 1, into: &out) }
                 element.write(pretty: pretty, indent: indent + 1, into: &out)
             }
-            if expand { LottieJSON.newline(indent, into: &out) }
+            if expand { JSON.newline(indent, into: &out) }
             out.append(UInt8(ascii: "]"))
         case .object(let members):
             // Small objects of scalars (a keyframe's handles) stay on one line.
@@ -92,12 +92,12 @@ public indirect enum LottieJSON: Equatable, Sendable {
             out.append(UInt8(ascii: "{"))
             for (index, (key, value)) in members.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                if expand { LottieJSON.newline(indent + 1, into: &out) }
-                LottieJSON.writeString(key, into: &out)
+                if expand { JSON.newline(indent + 1, into: &out) }
+                JSON.writeString(key, into: &out)
                 out.append(UInt8(ascii: ":"))
                 value.write(pretty: pretty, indent: indent + 1, into: &out)
             }
-            if expand { LottieJSON.newline(indent, into: &out) }
+            if expand { JSON.newline(indent, into: &out) }
             out.append(UInt8(ascii: "}"))
         }
     }

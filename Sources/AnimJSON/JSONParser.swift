@@ -1,10 +1,3 @@
-import AnimLang
-
-/// The project's JSON value (until the `JSON` target lands, the one the
-/// Lottie exporter writes): every protocol message is one, and is written
-/// by its writer.
-public typealias JSON = LottieJSON
-
 /// Why a text is not JSON, with the byte offset where it stopped making sense.
 public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
     public var message: String
