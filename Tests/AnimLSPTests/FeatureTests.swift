@@ -241,4 +241,39 @@ struct FeatureTests {
         #expect(client.at("textDocument/hover", "file:///huge.anim", 1_000_000, 1_000_000) == .null)
         #expect(client.at("textDocument/hover", "file:///huge.anim", -3, -1) == .null)
     }
+
+    /// Every request at positions all over every example (every line, every
+    /// fourth column and the line's end): each answer has the shape its
+    /// method's result has, and every range it gives lies inside the file.
+    @Test func everyRequestAnywhereOnTheExamplesAnswersInShape() {
+        for name in Client.examples {
+            let client = Client()
+            client.start()
+            let uri = "file:///examples/" + name
+            let text = Client.example(name)
+            _ = client.open(uri, text)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.utf16.count }
+            func inside(_ range: JSON?) -> Bool {
+                let span = range?.span ?? []
+                guard span.count == 4, span[0] >= 0, span[2] < lines.count, span[0] <= span[2] else { return false }
+                return span[1] >= 0 && span[1] <= lines[span[0]] && span[3] <= lines[span[2]]
+            }
+            for (line, length) in lines.enumerated() {
+                for character in Array(stride(from: 0, through: length, by: 4)) + [length] {
+                    let hover = client.at("textDocument/hover", uri, line, character)
+                    #expect(hover == .null || (hover?["contents"]?["value"]?.string != nil && inside(hover?["range"])), "\(name):\(line):\(character)")
+                    let items = client.at("textDocument/completion", uri, line, character)?["items"]
+                    #expect(items?.array.allSatisfy { $0["label"]?.string?.isEmpty == false } == true, "\(name):\(line):\(character)")
+                    let definition = client.at("textDocument/definition", uri, line, character)
+                    #expect(definition == .null || inside(definition?["range"]), "\(name):\(line):\(character)")
+                    let references = client.at("textDocument/references", uri, line, character)?.array ?? []
+                    #expect(references.allSatisfy { inside($0["range"]) }, "\(name):\(line):\(character)")
+                    // A name with a definition is among its own references.
+                    if let target = definition, target != .null {
+                        #expect(references.contains { $0["range"] == target["range"] }, "\(name):\(line):\(character)")
+                    }
+                }
+            }
+        }
+    }
 }
