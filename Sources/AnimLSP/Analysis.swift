@@ -87,6 +87,20 @@ public final class Analysis {
         return found.sorted()
     }
 
+    /// Whether a `let` binds a value (a number, duration, colour, point, or
+    /// `all views`) rather than an animation or an easing.
+    func isValue(_ binding: Binding) -> Bool {
+        guard binding.parameters == nil, case .value(let value) = binding.value.kind else { return false }
+        if case .easing = value { return false }
+        return true
+    }
+
+    /// Whether a `let` names an easing.
+    func isEasing(_ binding: Binding) -> Bool {
+        if binding.parameters == nil, case .value(.easing) = binding.value.kind { return true }
+        return false
+    }
+
     /// What kind of thing a `let` binds, in words.
     func kind(of binding: Binding) -> String {
         if let parameters = binding.parameters {

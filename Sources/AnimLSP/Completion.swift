@@ -41,15 +41,7 @@ func completion(_ document: OpenDocument, at offset: Int) -> JSON {
             add(binding.name, binding.parameters == nil ? 6 : 3, analysis.kind(of: binding))
         }
     }
-    func isValue(_ binding: Binding) -> Bool {
-        if case .value(let value) = binding.value.kind, case .easing = value { return false }
-        if case .value = binding.value.kind { return true }
-        return false
-    }
-    func isEasing(_ binding: Binding) -> Bool {
-        if case .value(.easing) = binding.value.kind { return true }
-        return false
-    }
+    let isValue = analysis.isValue, isEasing = analysis.isEasing
     func addViews() {
         for view in analysis.resolved.views { add(view, 7, "view") }
         addParameters { $0 == nil || $0 == .target }

@@ -39,7 +39,7 @@ func documentSymbols(_ document: OpenDocument) -> JSON {
             name = binding.name
             let kindText = analysis.kind(of: binding)
             detail = analysis.durationText(of: binding.name).map { kindText + ", " + $0 } ?? kindText
-            kind = binding.parameters != nil ? 12 : kindText == "an animation" ? 13 : 14   // Function, Variable, Constant
+            kind = binding.parameters != nil ? 12 : analysis.isValue(binding) || analysis.isEasing(binding) ? 14 : 13   // Function, Constant, Variable
             range = binding.range
             selection = binding.nameRange
         }
