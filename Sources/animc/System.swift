@@ -33,6 +33,16 @@ enum System {
         }
     }
 
+    /// Reads what `descriptor` has, up to `buffer.count` bytes, retrying
+    /// after interruptions: the count read, 0 at the end, -1 on an error.
+    static func readSome(_ descriptor: Int32, into buffer: inout [UInt8]) -> Int {
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            return count
+        }
+    }
+
     /// The whole contents of `path`, or of standard input when `path` is
     /// `nil` (reading stops once past `limit` bytes); on failure, why (as
     /// `strerror` says it). AnimLang's reader, which `Document` loads files with.
