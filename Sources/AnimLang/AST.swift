@@ -233,7 +233,7 @@ extension Formula {
             case .number(let result): return result
             case .divisionByZero: failed(&context, Diagnostic(.divisionByZero(written), at: range))
             case .notFinite, .quietlyNotFinite:
-                failed(&context, Diagnostic(.notFiniteNumber(written), at: range, hint: "numbers must be finite; the largest is about 1.8e308"))
+                failed(&context, Diagnostic(.notFiniteNumber(written), at: range))
             }
             return nil
         }

@@ -651,9 +651,7 @@ private struct Lowerer {
         case .retimed(let inner, let duration):
             guard let body = lower(inner), let target = seconds(duration), finite(body, expr, "retime") else { return nil }
             // A tween lasts what `in` says: `tween in d` is the tween of length d.
-            if case .tween(let tween) = body.kind, tween.duration.isPositive {
-                return replacingLeaf(body, with: Term.tween(tween.with(duration: target)), range: expr.range)
-            }
+            if let leaf = body.retimedLeaf(to: target) { return replacingLeaf(body, with: leaf, range: expr.range) }
             guard let term = built(.retimed, expr.range, detail: duration.range, { () throws(AnimationError) in try Term.retimed(body, to: target) }) else {
                 return nil
             }
@@ -689,13 +687,12 @@ private struct Lowerer {
             guard finite(body, expr, "ease") else { return nil }
             let origin = Origin(construct: .eased, range: expr.range, detail: easingRange)
             // On a tween, `with E` composes E into the tween's own easing.
-            if case .tween(let tween) = body.kind {
-                let composed = tween.easing.composed(after: easing)
-                guard composed.depth <= Easing.maxDepth else {
+            if let leaf = body.easedLeaf(easing) {
+                if case .tween(let tween) = leaf.kind, tween.easing.depth > Easing.maxDepth {
                     diagnostics.append(evaluationDiagnostic(.invalidEasing("easings compose more than \(Easing.maxDepth) deep"), origin: origin))
                     return nil
                 }
-                return replacingLeaf(body, with: Term.tween(tween.with(easing: composed)), range: expr.range)
+                return replacingLeaf(body, with: leaf, range: expr.range)
             }
             let term = Term.eased(body, easing)
             origins[ObjectIdentifier(term)] = origin

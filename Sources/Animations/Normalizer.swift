@@ -963,7 +963,7 @@ struct Normalizer {
         case .zero:
             return term
         case .tween(let tween):
-            return try leaf(tween.with(easing: tween.easing.composed(after: easing)))
+            return try leaf(tween.eased(easing))
         case .eased(let body, let previous):
             return try eased(body, previous.composed(after: easing))
         case .parallel(let parts) where term.duration?.isPositive == true && parts.allSatisfy({ part in
@@ -974,7 +974,7 @@ struct Normalizer {
             var eased: [Term] = []
             for part in parts {
                 guard case .tween(let tween) = part.kind else { continue }
-                eased.append(try leaf(tween.with(easing: tween.easing.composed(after: easing))))
+                eased.append(try leaf(tween.eased(easing)))
             }
             return try parallel(eased)
         case .reversed(let inner) where term.hasLeaves && easing.hasWarpFactors && easing.factors[0].hasFamilyMirror:
