@@ -11,9 +11,9 @@ import Animations
 func hover(_ analysis: Analysis, _ document: OpenDocument, at offset: Int) -> JSON {
     let text: String
     let range: SourceRange
-    if let occurrence = analysis.names.occurrence(at: offset) {
-        range = occurrence.range
-        switch occurrence.symbol {
+    if let (symbol, symbolRange) = analysis.symbol(at: offset) {
+        range = symbolRange
+        switch symbol {
         case .binding(let name):
             guard let binding = analysis.binding(named: name) else { return .null }
             text = bindingHover(binding, analysis)

@@ -223,6 +223,10 @@ struct FeatureTests {
         // `quick` is used in both bodies.
         let quick = client.at("textDocument/references", FeatureTests.uri, 3, 5)?.array ?? []
         #expect(quick.count == 4)
+        // In a `let` being typed (it does not parse yet), a name the file binds still hovers and jumps.
+        _ = client.change(FeatureTests.uri, Client.example("pulse.anim") + "let more = rise(title) ; pulse(title) with\n", version: 3)
+        #expect(client.at("textDocument/definition", FeatureTests.uri, 16, 26)?["range"]?.span == [8, 4, 8, 9])
+        #expect(client.at("textDocument/hover", FeatureTests.uri, 16, 26)?["contents"]?["value"]?.string?.contains("let pulse(") == true)
         // Off any name: nothing.
         #expect(client.at("textDocument/definition", FeatureTests.uri, 0, 0) == .null)
     }
