@@ -6,7 +6,9 @@
   (target: 300 ms). Once for a file without errors (the whole file is run,
   as `animc check` runs it) and once with an error on its last line.
 * hover and completion: on a 1,000-line file, the time from writing a
-  request to reading its answer, median and worst of many (target: 20 ms).
+  request to reading its answer, median and worst of many (target: 20 ms);
+  and the first hover after a change, which needs the names and terms of
+  the new text (prepared while the editor is quiet).
 
    python3 bench/lsp.py [--animc PATH] [--repeat N]
 
@@ -155,6 +157,22 @@ def main():
         print(f"{'ok  ' if ok else 'MISS'} {method.split('/')[1]} at {position['line']}:{position['character']} on a "
               f"{line_count}-line file: median {statistics.median(times):.2f}, worst {worst:.2f}; server CPU "
               f"{cpu:.2f} a request (target 20)")
+    # The first hover after a change, 50 ms after its diagnostics (a person's pause; the server
+    # prepares the names and terms meanwhile), and right after them.
+    for pause in (0.05, 0):
+        times = []
+        for version in range(2, 12):
+            session.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version},
+                                                      "contentChanges": [{"text": text.replace("from 0 to", f"from {version} to", 1)}]})
+            session.diagnostics(uri, version)
+            time.sleep(pause)
+            start = time.perf_counter()
+            session.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 500, "character": 6}})
+            times.append((time.perf_counter() - start) * 1000)
+        ok = statistics.median(times) < 20
+        failed |= not ok
+        print(f"{'ok  ' if ok else 'MISS'} the first hover after a change, {pause * 1000:.0f} ms after its diagnostics: "
+              f"median {statistics.median(times):.2f}, worst {max(times):.2f} (target 20)")
     session.close()
     sys.exit(1 if failed else 0)
 

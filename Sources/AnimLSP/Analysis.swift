@@ -60,6 +60,12 @@ public final class Analysis {
         return nil
     }
 
+    /// Computes the names and terms now (they are otherwise computed when first asked for).
+    func prepare() {
+        _ = names
+        _ = terms
+    }
+
     /// The binding declared by the name at `range` (the first of that name).
     func binding(named name: String) -> Binding? { outcome.resolved.bindings[name] }
 

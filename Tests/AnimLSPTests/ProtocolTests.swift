@@ -129,4 +129,16 @@ struct ProtocolTests {
         let hover = client.at("textDocument/hover", "file:///p.anim", 1, 4)
         #expect(hover?["range"]?.span == [1, 4, 1, 5])
     }
+
+    @Test func idleTimePreparesChangedDocumentsOnceAndSkipsHugeOnes() {
+        let client = Client()
+        client.start()
+        #expect(!client.server.idle())
+        _ = client.open("file:///small.anim", "let a = fadeIn x\n")
+        _ = client.open("file:///huge.anim", String(repeating: "let a = fadeIn x\n", count: 20_000))
+        #expect(client.server.idle())    // the small one
+        #expect(!client.server.idle())   // the huge one waits for a request
+        // Answers are the same, prepared or not.
+        #expect(client.at("textDocument/definition", "file:///small.anim", 0, 15)?["range"]?.span == [0, 15, 0, 16])
+    }
 }
