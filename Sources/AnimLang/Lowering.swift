@@ -293,7 +293,8 @@ private struct Lowerer {
         case .value(.allViews):
             report(expr, found: ParameterKind.target.article, expected: expected, callee: callee)
             return nil
-        default:
+        case .zero, .one, .wait, .tween, .parallel, .sequence, .power, .reversed, .looped, .repeated, .delayed, .retimed, .eased, .emit,
+             .staggered, .forever, .call, .easedByName:
             report(expr, found: ParameterKind.animation.article, expected: expected, callee: callee)
             return nil
         }
@@ -366,7 +367,7 @@ private struct Lowerer {
             case .duration(let time)?:
                 sawDuration = true
                 return Number(time, range: range)
-            default: return nil
+            case .color?, .point?, .easing?, nil: return nil
             }
         } failed: { lowerer, diagnostic in
             lowerer.diagnostics.append(diagnostic)
@@ -398,7 +399,7 @@ private struct Lowerer {
                     case .number(let value)?: return .number(Number(exact: value.exact, value: value.value, range: range))
                     case .color(let color)?: return .color(ColorSyntax(color, range: range))
                     case .point(let x, let y)?: return .point(x: x, y: y, range: range)
-                    default: return nil
+                    case .duration?, .easing?, nil: return nil
                     }
                 }
                 return lowerer.fold(number, context: .number).map { .number($0.0) }
@@ -532,7 +533,8 @@ private struct Lowerer {
             case .value(let value):
                 report(argument, found: valueArticle(value), expected: .target, callee: callee)
                 return nil
-            default:
+            case .zero, .one, .wait, .tween, .parallel, .sequence, .power, .reversed, .looped, .repeated, .delayed, .retimed, .eased, .emit,
+                 .staggered, .forever, .call, .easedByName:
                 report(argument, found: ParameterKind.animation.article, expected: .target, callee: callee)
                 return nil
             }
@@ -994,7 +996,7 @@ private struct Lowerer {
                 switch lookUp(name, at: range, expected: .duration) {
                 case .duration(let time)?: return time
                 case .number(let number)?: duration.number = Number(exact: number.exact, value: number.value, range: range)
-                default: return nil
+                case .color?, .point?, .easing?, nil: return nil
                 }
             } else {
                 guard let (folded, isDuration) = fold(duration.number, context: .duration) else { return nil }
@@ -1135,12 +1137,3 @@ enum ValueSyntaxKind: Equatable {
     }
 }
 
-extension Value.Kind {
-    /// "a number", "a colour".
-    var article: String {
-        switch self {
-        case .number: return "a number"
-        case .color: return "a colour"
-        }
-    }
-}
