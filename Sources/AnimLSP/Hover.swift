@@ -54,8 +54,9 @@ func bindingHover(_ binding: Binding, _ analysis: Analysis) -> String {
         }.joined(separator: ", ") + ")"
     }
     var lines = ["```anim\n\(signature)\n```", analysis.kind(of: binding)]
-    if case .value = binding.value.kind {
+    if case .value(let value) = binding.value.kind {
         lines[1] += ": `\(clipped(analysis.file.text(binding.value.range)))`"
+        if case .easing(let easing, _) = value { lines.append("\(family(of: easing))\n\n```\n\(curveText(easing))\n```") }
     } else if let duration = analysis.durationText(of: binding.name) {
         lines.append("duration: \(duration)")
     }

@@ -114,6 +114,11 @@ struct FeatureTests {
         // A named value: `quick` on line 3.
         let quick = client.at("textDocument/hover", FeatureTests.uri, 3, 5)?["contents"]?["value"]?.string ?? ""
         #expect(quick.contains("a duration: `150ms`"))
+        // An easing `let`, where `with` names it (line 9, `with snap`, `snap` at 40..44): its family and curve.
+        let snap = client.at("textDocument/hover", FeatureTests.uri, 9, 43)?["contents"]?["value"]?.string ?? ""
+        #expect(snap.contains("an easing: `cubic-bezier(0.2, 0, 0, 1)`"))
+        #expect(snap.contains("cubic Bézier (CSS): control points (0.2, 0.0) and (0.0, 1.0)"))
+        #expect(snap.contains("▁"))
     }
 
     @Test func hoverOnAViewShowsItsDeclaredInitialValues() {
