@@ -273,7 +273,12 @@ def main():
     args = parser.parse_args()
     examples = args.examples if args.examples is not None else sorted(
         os.path.join("examples", name) for name in os.listdir("examples") if name.endswith(".anim"))
-    asyncio.run(pygls_session(args.animc))
+    async def bounded():
+        try:
+            await asyncio.wait_for(pygls_session(args.animc), float(os.environ.get("LSP_CHECK_TIMEOUT", "120")))
+        except asyncio.TimeoutError:
+            check("pygls: the session ends within 120 s", False, "timed out")
+    asyncio.run(bounded())
     raw_session(args.animc, examples)
     neovim_session(args.animc)
     print(f"{passed} passed, {failed} failed")
