@@ -214,7 +214,11 @@ def raw_session(animc, examples):
     stream.append(message({"jsonrpc": "2.0", "id": malformed + 1, "method": "shutdown"}))
     methods[malformed + 1] = "shutdown"
     stream.append(message({"jsonrpc": "2.0", "method": "exit"}))
-    process = subprocess.run([animc, "lsp"], input=b"".join(stream), capture_output=True, timeout=300)
+    try:
+        process = subprocess.run([animc, "lsp"], input=b"".join(stream), capture_output=True, timeout=300)
+    except subprocess.TimeoutExpired:
+        check("raw: the session ends within 300 s", False, "timed out")
+        return
     check("raw: exit 0 after shutdown and exit", process.returncode == 0, f"{process.returncode} {process.stderr[:300]!r}")
     try:
         replies = frames(process.stdout)
