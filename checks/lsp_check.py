@@ -214,7 +214,11 @@ def raw_session(animc, examples):
     stream.append(message({"jsonrpc": "2.0", "id": malformed + 1, "method": "shutdown"}))
     methods[malformed + 1] = "shutdown"
     stream.append(message({"jsonrpc": "2.0", "method": "exit"}))
-    process = subprocess.run([animc, "lsp"], input=b"".join(stream), capture_output=True, timeout=300)
+    try:
+        process = subprocess.run([animc, "lsp"], input=b"".join(stream), capture_output=True, timeout=300)
+    except subprocess.TimeoutExpired:
+        check("raw: the session ends within 300 s", False, "timed out")
+        return
     check("raw: exit 0 after shutdown and exit", process.returncode == 0, f"{process.returncode} {process.stderr[:300]!r}")
     try:
         replies = frames(process.stdout)
@@ -273,7 +277,12 @@ def main():
     args = parser.parse_args()
     examples = args.examples if args.examples is not None else sorted(
         os.path.join("examples", name) for name in os.listdir("examples") if name.endswith(".anim"))
-    asyncio.run(pygls_session(args.animc))
+    async def bounded():
+        try:
+            await asyncio.wait_for(pygls_session(args.animc), float(os.environ.get("LSP_CHECK_TIMEOUT", "120")))
+        except asyncio.TimeoutError:
+            check("pygls: the session ends within 120 s", False, "timed out")
+    asyncio.run(bounded())
     raw_session(args.animc, examples)
     neovim_session(args.animc)
     print(f"{passed} passed, {failed} failed")

@@ -158,6 +158,23 @@ def main():
     tokens, _ = tokenize("fadeIn a in 2s with ease-in", rules)
     check("ease-in is one token", (20, 27, "support.constant.easing.anim") in tokens
           and (9, 11, "keyword.control.anim") in tokens and (12, 14, "constant.numeric.anim") in tokens, f"{tokens}")
+    # The extension's manifest points at the grammar and the language configuration, which has comments and brackets.
+    folder = os.path.dirname(os.path.dirname(args.grammar))
+    manifest = json.load(open(os.path.join(folder, "package.json"), encoding="utf-8"))
+    contributes = manifest.get("contributes", {})
+    grammars = contributes.get("grammars", [])
+    languages = contributes.get("languages", [])
+    check("package.json contributes the grammar", any(os.path.normpath(os.path.join(folder, g.get("path", ""))) ==
+                                                     os.path.normpath(args.grammar) and g.get("scopeName") == "source.anim"
+                                                     for g in grammars), f"{grammars}")
+    configuration = languages[0].get("configuration", "") if languages else ""
+    language = json.load(open(os.path.join(folder, configuration), encoding="utf-8")) if configuration else {}
+    check("the language configuration has comments and brackets",
+          language.get("comments", {}).get("lineComment") == "#" and ["(", ")"] in language.get("brackets", [])
+          and ".anim" in (languages[0].get("extensions", []) if languages else []), f"{language}")
+    check("the client starts `animc lsp`", os.path.exists(os.path.join(folder, manifest.get("main", "")))
+          and '["lsp"]' in open(os.path.join(folder, manifest.get("main", "x")), encoding="utf-8").read()
+          if os.path.exists(os.path.join(folder, manifest.get("main", "x"))) else False)
     print(f"{passed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 

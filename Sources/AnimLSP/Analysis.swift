@@ -48,6 +48,24 @@ public final class Analysis {
         return made
     }
 
+    /// The `let`, parameter or view named at `offset`, and where: as the
+    /// language resolved it, or, in a `let` that does not parse yet (one
+    /// being typed), the name under the cursor when the file binds it or
+    /// names a view by it.
+    func symbol(at offset: Int) -> (symbol: NameIndex.Symbol, range: SourceRange)? {
+        if let occurrence = names.occurrence(at: offset) { return (occurrence.symbol, occurrence.range) }
+        guard let (name, range) = word(at: offset, in: file.bytes) else { return nil }
+        if outcome.resolved.bindings[name] != nil { return (.binding(name), range) }
+        if outcome.resolved.views.contains(name) { return (.view(name), range) }
+        return nil
+    }
+
+    /// Computes the names and terms now (they are otherwise computed when first asked for).
+    func prepare() {
+        _ = names
+        _ = terms
+    }
+
     /// The binding declared by the name at `range` (the first of that name).
     func binding(named name: String) -> Binding? { outcome.resolved.bindings[name] }
 

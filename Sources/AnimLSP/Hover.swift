@@ -11,9 +11,9 @@ import Animations
 func hover(_ analysis: Analysis, _ document: OpenDocument, at offset: Int) -> JSON {
     let text: String
     let range: SourceRange
-    if let occurrence = analysis.names.occurrence(at: offset) {
-        range = occurrence.range
-        switch occurrence.symbol {
+    if let (symbol, symbolRange) = analysis.symbol(at: offset) {
+        range = symbolRange
+        switch symbol {
         case .binding(let name):
             guard let binding = analysis.binding(named: name) else { return .null }
             text = bindingHover(binding, analysis)
@@ -54,8 +54,9 @@ func bindingHover(_ binding: Binding, _ analysis: Analysis) -> String {
         }.joined(separator: ", ") + ")"
     }
     var lines = ["```anim\n\(signature)\n```", analysis.kind(of: binding)]
-    if case .value = binding.value.kind {
+    if case .value(let value) = binding.value.kind {
         lines[1] += ": `\(clipped(analysis.file.text(binding.value.range)))`"
+        if case .easing(let easing, _) = value { lines.append("\(family(of: easing))\n\n```\n\(curveText(easing))\n```") }
     } else if let duration = analysis.durationText(of: binding.name) {
         lines.append("duration: \(duration)")
     }

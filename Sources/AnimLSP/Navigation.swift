@@ -4,16 +4,16 @@ import AnimLang
 /// `textDocument/definition`: where the `let`, parameter or view under the
 /// cursor is declared (a view only tweens name: the first that does).
 func definition(_ document: OpenDocument, at offset: Int) -> JSON {
-    let names = document.analysis.names
-    guard let symbol = names.occurrence(at: offset)?.symbol, let range = names.declaration(of: symbol) else { return .null }
+    let analysis = document.analysis
+    guard let symbol = analysis.symbol(at: offset)?.symbol, let range = analysis.names.declaration(of: symbol) else { return .null }
     return location(document, range)
 }
 
 /// `textDocument/references`: every place the symbol under the cursor is written.
 func references(_ document: OpenDocument, at offset: Int, includeDeclaration: Bool) -> JSON {
-    let names = document.analysis.names
-    guard let symbol = names.occurrence(at: offset)?.symbol else { return .array([]) }
-    return .array(names.references(of: symbol, includeDeclaration: includeDeclaration).map { location(document, $0) })
+    let analysis = document.analysis
+    guard let symbol = analysis.symbol(at: offset)?.symbol else { return .array([]) }
+    return .array(analysis.names.references(of: symbol, includeDeclaration: includeDeclaration).map { location(document, $0) })
 }
 
 func location(_ document: OpenDocument, _ range: SourceRange) -> JSON {

@@ -75,6 +75,7 @@ public final class LanguageServer {
         for uri in changed {
             if let document = documents[uri] { out += frame(publishDiagnostics(document)) }
         }
+        for uri in changed where !unprepared.contains(uri) { unprepared.append(uri) }
         for uri in pendingClears where documents[uri] == nil {
             out += frame(LanguageServer.notification("textDocument/publishDiagnostics",
                                                      .object([("uri", .string(uri)), ("diagnostics", .array([]))])))
@@ -198,6 +199,27 @@ public final class LanguageServer {
     }
 
     private var pendingClears: [String] = []
+
+    /// Documents whose names and terms are not computed yet (in the order they changed).
+    private var unprepared: [String] = []
+    /// The largest document ``idle()`` prepares: a bigger one waits for a request, so that
+    /// preparing it never delays the diagnostics of the next change by much.
+    public static let preparedSize = 256 << 10
+
+    /// Does a little of the work the next requests would do (the names and
+    /// terms of one changed document, when it is at most ``preparedSize``
+    /// bytes), so that the first hover or jump after a change answers at
+    /// once. The caller calls it while no message is waiting; `false` when
+    /// there is nothing left to do.
+    public func idle() -> Bool {
+        while let uri = unprepared.first {
+            unprepared.removeFirst()
+            guard let document = documents[uri], document.file.bytes.count <= LanguageServer.preparedSize else { continue }
+            document.analysis.prepare()
+            return true
+        }
+        return false
+    }
 
     /// The `initialize` result: what the server can do.
     private func capabilities() -> JSON {

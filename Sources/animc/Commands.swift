@@ -258,7 +258,7 @@ let interface = Interface(
                 examples: ["animc serve examples/talk.anim", "animc serve examples/choreography.anim --port 8080"],
                 run: serveCommand),
         Command(name: "lsp", arguments: [],
-                summary: "Serve the language to an editor (Language Server Protocol on stdin/stdout).",
+                summary: "Speak the language to an editor (LSP on stdin/stdout).",
                 discussion: "Speak the Language Server Protocol (3.17, JSON-RPC with Content-Length headers) on standard "
                     + "input and output, for an editor to start: diagnostics as you type (every error and warning "
                     + "`check` reports), hover (a let's kind, duration and properties; an easing's curve; a view's "

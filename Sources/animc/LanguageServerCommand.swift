@@ -11,6 +11,8 @@ import AnimLSP
         guard count > 0 else { break }   // the editor went away
         let reply = server.receive(buffer[0..<count])
         if !reply.isEmpty { System.writeAll(System.standardOutput, reply) }
+        // While the editor is quiet, get ready for the hover or jump that comes next.
+        while !System.hasInput(System.standardInput), server.idle() {}
     }
     // Without `shutdown` first (or at the end of input), exit 1, as the protocol asks.
     if server.exitStatus != 0 { throw .failure }

@@ -132,6 +132,12 @@ enum System {
         _ = tcsetattr(descriptor, TCSANOW, &settings)
     }
 
+    /// Whether `descriptor` has input (or its end) to read right now.
+    static func hasInput(_ descriptor: Int32) -> Bool {
+        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&request, 1, 0) > 0
+    }
+
     /// Waits up to `milliseconds` for input on `descriptor` and returns what
     /// arrived (nothing on timeout, or when a signal interrupted the wait).
     static func readAvailable(_ descriptor: Int32, waitingUpTo milliseconds: Int32) -> [UInt8] {

@@ -114,6 +114,11 @@ struct FeatureTests {
         // A named value: `quick` on line 3.
         let quick = client.at("textDocument/hover", FeatureTests.uri, 3, 5)?["contents"]?["value"]?.string ?? ""
         #expect(quick.contains("a duration: `150ms`"))
+        // An easing `let`, where `with` names it (line 9, `with snap`, `snap` at 40..44): its family and curve.
+        let snap = client.at("textDocument/hover", FeatureTests.uri, 9, 43)?["contents"]?["value"]?.string ?? ""
+        #expect(snap.contains("an easing: `cubic-bezier(0.2, 0, 0, 1)`"))
+        #expect(snap.contains("cubic Bézier (CSS): control points (0.2, 0.0) and (0.0, 1.0)"))
+        #expect(snap.contains("▁"))
     }
 
     @Test func hoverOnAViewShowsItsDeclaredInitialValues() {
@@ -223,6 +228,10 @@ struct FeatureTests {
         // `quick` is used in both bodies.
         let quick = client.at("textDocument/references", FeatureTests.uri, 3, 5)?.array ?? []
         #expect(quick.count == 4)
+        // In a `let` being typed (it does not parse yet), a name the file binds still hovers and jumps.
+        _ = client.change(FeatureTests.uri, Client.example("pulse.anim") + "let more = rise(title) ; pulse(title) with\n", version: 3)
+        #expect(client.at("textDocument/definition", FeatureTests.uri, 16, 26)?["range"]?.span == [8, 4, 8, 9])
+        #expect(client.at("textDocument/hover", FeatureTests.uri, 16, 26)?["contents"]?["value"]?.string?.contains("let pulse(") == true)
         // Off any name: nothing.
         #expect(client.at("textDocument/definition", FeatureTests.uri, 0, 0) == .null)
     }

@@ -129,4 +129,80 @@ struct ProtocolTests {
         let hover = client.at("textDocument/hover", "file:///p.anim", 1, 4)
         #expect(hover?["range"]?.span == [1, 4, 1, 5])
     }
+
+    @Test func idleTimePreparesChangedDocumentsOnceAndSkipsHugeOnes() {
+        let client = Client()
+        client.start()
+        #expect(!client.server.idle())
+        _ = client.open("file:///small.anim", "let a = fadeIn x\n")
+        _ = client.open("file:///huge.anim", String(repeating: "let a = fadeIn x\n", count: 20_000))
+        #expect(client.server.idle())    // the small one
+        #expect(!client.server.idle())   // the huge one waits for a request
+        // Answers are the same, prepared or not.
+        #expect(client.at("textDocument/definition", "file:///small.anim", 0, 15)?["range"]?.span == [0, 15, 0, 16])
+    }
+
+    /// A seeded generator (SplitMix64), so a failure can be replayed.
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E4B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// Garbage on the wire: random bytes, frames of random bytes, frames of
+    /// JSON that is no request, mangled requests with positions anywhere,
+    /// in pieces of random sizes. The server never traps, answers every
+    /// request it can read, and still answers a real one afterwards.
+    @Test func garbageOnTheWireNeverStopsTheServer() {
+        var generator = Seeded(state: 24)
+        let client = Client()
+        client.start()
+        _ = client.open("file:///g.anim", Client.example("pulse.anim"))
+        let methods = ["textDocument/hover", "textDocument/completion", "textDocument/definition", "textDocument/references",
+                       "textDocument/documentSymbol", "textDocument/didChange", "textDocument/didOpen", "initialize", "$/cancelRequest"]
+        let values: [JSON] = [.null, .bool(true), .number(-1), .number(1e300), .number(0.5), .string("file:///g.anim"),
+                              .array([]), .object([]), .string(""), .number(3)]
+        func anything(_ depth: Int) -> JSON {
+            if depth > 2 || Bool.random(using: &generator) { return values.randomElement(using: &generator) ?? .null }
+            return .object([("uri", anything(depth + 1)), ("line", anything(depth + 1)), ("character", anything(depth + 1)),
+                            ("text", anything(depth + 1)), ("position", anything(depth + 1)), ("textDocument", anything(depth + 1))])
+        }
+        var wire: [UInt8] = []
+        for round in 0..<400 {
+            switch round % 4 {
+            case 0: wire += (0..<Int.random(in: 0...40, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            case 1: wire += frame((0..<Int.random(in: 0...40, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            case 2: wire += Client.bytes(anything(0))
+            default:
+                let method = methods.randomElement(using: &generator) ?? "x"
+                let params: JSON = .object([("textDocument", .object([("uri", .string("file:///g.anim")), ("text", anything(1))])),
+                                            ("position", .object([("line", anything(2)), ("character", anything(2))])),
+                                            ("contentChanges", .array([.object([("text", anything(2))])]))])
+                wire += Client.bytes(.object([("jsonrpc", .string("2.0")), ("id", anything(2)), ("method", .string(method)), ("params", params)]))
+            }
+        }
+        // Random bytes may start a header that swallows what follows: give them a way out.
+        wire += Array("\r\n\r\n".utf8) + Array(repeating: UInt8(ascii: " "), count: 9000) + Array("\r\n\r\n".utf8)
+        var offset = 0
+        var answers = 0, parseErrors = 0
+        while offset < wire.count {
+            let size = Int.random(in: 1...512, using: &generator)
+            for reply in client.send(raw: Array(wire[offset..<min(wire.count, offset + size)])) where reply["method"] == nil {
+                answers += 1
+                if reply["error"]?["code"] == .number(-32700) { parseErrors += 1 }
+            }
+            offset += size
+        }
+        // The 100 requests and 100 frames of JSON are answered (requests, or Invalid Request); frames of random bytes are parse errors.
+        #expect(answers >= 200)
+        #expect(parseErrors >= 50)
+        // Still serving: a clean request is answered.
+        let replies = client.send([Client.request(999_999, "shutdown")])
+        #expect(replies.contains { $0["id"] == .number(999_999) })
+    }
 }
