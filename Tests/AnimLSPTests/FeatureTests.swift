@@ -140,7 +140,7 @@ struct FeatureTests {
         let hover = client.at("textDocument/hover", FeatureTests.uri, 7, 50)
         let text = hover?["contents"]?["value"]?.string ?? ""
         #expect(hover?["range"]?.span == [7, 45, 7, 59])
-        #expect(text.contains("Penner's cubic curve, ease-out"))
+        #expect(text.contains("Penner's cubic curve, ease-out: p ↦ 1 − f(1 − p), f(p) = p³"))
         // Ease-out cubic: 1 − (1 − p)³ rises fast from 0 and ends flat at 1.
         let curve = text.split(separator: "\n").first { $0.hasPrefix("▁") } ?? ""
         #expect(curve.hasPrefix("▁"))
