@@ -109,9 +109,9 @@ func easingHover(_ name: String, _ easing: Easing) -> String {
 func family(of easing: Easing) -> String {
     switch easing.kind {
     case .linear: return "linear: p ↦ p"
-    case .easeIn(let c): return "the talk's ease-in: p ↦ 1 − (1 − p)^(1/c), c = \(c)"
-    case .easeOut(let c): return "the talk's ease-out: p ↦ 1 − (1 − p)^c, c = \(c)"
-    case .easeInOut(let c): return "the talk's ease-in-out: ease-in then ease-out, each over half, c = \(c)"
+    case .easeIn(let c): return "the talk's ease-in: p ↦ 1 − (1 − p)^(1/c), c = \(short(c))"
+    case .easeOut(let c): return "the talk's ease-out: p ↦ 1 − (1 − p)^c, c = \(short(c))"
+    case .easeInOut(let c): return "the talk's ease-in-out: p ↦ g(p) / (g(p) + g(1 − p)), g(x) = e^(−c/x), c = \(short(c))"
     case .cubicBezier(let x1, let y1, let x2, let y2): return "cubic Bézier (CSS): control points (\(x1), \(y1)) and (\(x2), \(y2))"
     case .steps(let count, let position): return "steps: \(count) jump\(count == 1 ? "" : "s"), \(position.rawValue)"
     case .penner(let curve, let mode):

@@ -149,6 +149,10 @@ struct FeatureTests {
         _ = client.change(FeatureTests.uri, "let a = scale x from 0 to 1 with ease-out-back\n")
         let back = client.at("textDocument/hover", FeatureTests.uri, 0, 40)?["contents"]?["value"]?.string ?? ""
         #expect(back.contains("(0 to 1, from 0 to 1.1"))
+        // The talk's curves with their default parameters (2 for ease-in and ease-out, 1 for ease-in-out).
+        _ = client.change(FeatureTests.uri, "let a = scale x from 0 to 1 with ease-in-out\n", version: 3)
+        let talk = client.at("textDocument/hover", FeatureTests.uri, 0, 36)?["contents"]?["value"]?.string ?? ""
+        #expect(talk.contains("the talk's ease-in-out: p ↦ g(p) / (g(p) + g(1 − p)), g(x) = e^(−c/x), c = 1\n"))
     }
 
     static func labels(_ result: JSON?) -> [String] {
