@@ -255,6 +255,7 @@ def neovim_session(animc):
             handle.write(BROKEN)
         script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "lsp_nvim.lua")
         env = dict(os.environ, ANIMC=os.path.abspath(animc), ANIM_FILE=path, ANIM_FIXED=FIXED, HOME=folder,
+                   ANIM_SNIPPET=os.path.abspath("editors/nvim/animc.lua"),
                    XDG_CONFIG_HOME=folder, XDG_DATA_HOME=folder, XDG_STATE_HOME=folder)
         try:
             process = subprocess.run(["nvim", "--headless", "-u", "NONE", "-i", "NONE", "-c", f"luafile {script}"],

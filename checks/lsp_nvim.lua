@@ -1,5 +1,5 @@
 -- Neovim's built-in LSP client (0.7 and later) on `animc lsp`, headless.
--- Reads ANIMC (the binary), ANIM_FILE (a file with two mistakes, as
+-- Reads ANIMC (the binary), ANIM_SNIPPET (editors/nvim/animc.lua), ANIM_FILE (a file with two mistakes, as
 -- checks/lsp_check.py writes it) and ANIM_FIXED (its fixed text). Prints
 -- `PASS name` or `FAIL name :: detail` per check, then quits.
 local animc, path, fixed = os.getenv("ANIMC"), os.getenv("ANIM_FILE"), os.getenv("ANIM_FIXED")
@@ -9,11 +9,20 @@ local function report(name, ok, detail)
 end
 
 local ok, err = pcall(function()
+  -- The snippet the README gives (editors/nvim/animc.lua), with this animc first on the PATH.
+  vim.env.PATH = vim.fn.fnamemodify(animc, ":h") .. ":" .. vim.env.PATH
+  dofile(os.getenv("ANIM_SNIPPET"))
   vim.cmd("edit " .. vim.fn.fnameescape(path))
   local buf = vim.api.nvim_get_current_buf()
-  local client_id = vim.lsp.start_client({ name = "animc", cmd = { animc, "lsp" }, root_dir = vim.fn.fnamemodify(path, ":h") })
-  report("client started", client_id ~= nil, "start_client returned nil")
-  vim.lsp.buf_attach_client(buf, client_id)
+  local client_id
+  vim.wait(10000, function()
+    for _, client in pairs(vim.lsp.buf_get_clients(buf)) do
+      if client.name == "animc" then client_id = client.id end
+    end
+    return client_id ~= nil
+  end, 50)
+  report("the snippet starts animc lsp for a .anim file", client_id ~= nil and vim.bo[buf].filetype == "anim",
+    vim.bo[buf].filetype)
 
   local function diagnostics() return vim.diagnostic.get(buf) end
   vim.wait(10000, function() return #diagnostics() >= 2 end, 50)

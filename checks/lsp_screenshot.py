@@ -65,7 +65,6 @@ vim.cmd([[highlight DiagnosticError guifg=#f14c4c]])
 vim.cmd([[highlight DiagnosticUnderlineError gui=underline guisp=#f14c4c]])
 vim.diagnostic.config({{ virtual_text = {{ prefix = "●" }}, signs = true, underline = true }})
 vim.lsp.handlers["textDocument/hover"] = vim.lsp.with(vim.lsp.handlers.hover, {{ border = "rounded" }})
-vim.keymap.set("n", "K", vim.lsp.buf.hover)
 """
 
 PALETTE = ["#000000", "#cd3131", "#0dbc79", "#e5e510", "#2472c8", "#bc3fbc", "#11a8cd", "#e5e5e5",

@@ -109,16 +109,41 @@ func easingHover(_ name: String, _ easing: Easing) -> String {
 func family(of easing: Easing) -> String {
     switch easing.kind {
     case .linear: return "linear: p ↦ p"
-    case .easeIn(let c): return "the talk's ease-in: p ↦ 1 − (1 − p)^(1/c), c = \(c)"
-    case .easeOut(let c): return "the talk's ease-out: p ↦ 1 − (1 − p)^c, c = \(c)"
-    case .easeInOut(let c): return "the talk's ease-in-out: ease-in then ease-out, each over half, c = \(c)"
+    case .easeIn(let c): return "the talk's ease-in: p ↦ 1 − (1 − p)^(1/c), c = \(short(c))"
+    case .easeOut(let c): return "the talk's ease-out: p ↦ 1 − (1 − p)^c, c = \(short(c))"
+    case .easeInOut(let c): return "the talk's ease-in-out: p ↦ g(p) / (g(p) + g(1 − p)), g(x) = e^(−c/x), c = \(short(c))"
     case .cubicBezier(let x1, let y1, let x2, let y2): return "cubic Bézier (CSS): control points (\(x1), \(y1)) and (\(x2), \(y2))"
     case .steps(let count, let position): return "steps: \(count) jump\(count == 1 ? "" : "s"), \(position.rawValue)"
-    case .penner(let curve, let mode): return "Penner's \(curve.rawValue) curve, ease-\(mode.rawValue)"
+    case .penner(let curve, let mode):
+        let shape: String
+        switch mode {
+        case .in: shape = "f(p)"
+        case .out: shape = "1 − f(1 − p)"
+        case .inOut:
+            // Back and elastic change their constants for in-out (a smaller overshoot, a longer period).
+            shape = "f(2p)/2, then 1 − f(2 − 2p)/2" + (curve == .back || curve == .elastic ? " (with constants of its own)" : "")
+        }
+        return "Penner's \(curve.rawValue) curve, ease-\(mode.rawValue): p ↦ \(shape), f(p) = \(pennerFormula(curve))"
     case .spring: return "a damped spring (it may overshoot 1 before it settles)"
     case .composed: return "a composition of easings"
     case .mirror: return "a mirrored easing: p ↦ 1 − E(1 − p)"
     case .piecewise: return "piecewise linear (CSS linear())"
+    }
+}
+
+/// The ease-in form of a Penner curve (Robert Penner's easing equations, as easings.net writes them).
+private func pennerFormula(_ curve: Easing.PennerCurve) -> String {
+    switch curve {
+    case .quad: return "p²"
+    case .cubic: return "p³"
+    case .quart: return "p⁴"
+    case .quint: return "p⁵"
+    case .sine: return "1 − cos(πp/2)"
+    case .expo: return "2^(10p − 10)"
+    case .circ: return "1 − √(1 − p²)"
+    case .back: return "2.70158p³ − 1.70158p² (it pulls back first)"
+    case .elastic: return "−2^(10p − 10)·sin((10p − 10.75)·2π/3) (it oscillates)"
+    case .bounce: return "1 − bounce-out(1 − p) (it bounces)"
     }
 }
 

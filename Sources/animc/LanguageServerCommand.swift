@@ -9,7 +9,15 @@ import AnimLSP
     while server.exitStatus == nil {
         let count = System.readSome(System.standardInput, into: &buffer)
         guard count > 0 else { break }   // the editor went away
-        let reply = server.receive(buffer[0..<count])
+        // Everything already sent, in one go: a cancellation reaches the request it
+        // cancels, and of several edits in a row only the last is analysed.
+        var chunk = Array(buffer[0..<count])
+        while chunk.count < 1 << 26, System.hasInput(System.standardInput) {
+            let more = System.readSome(System.standardInput, into: &buffer)
+            guard more > 0 else { break }
+            chunk += buffer[0..<more]
+        }
+        let reply = server.receive(chunk)
         if !reply.isEmpty { System.writeAll(System.standardOutput, reply) }
         // While the editor is quiet, get ready for the hover or jump that comes next.
         while !System.hasInput(System.standardInput), server.idle() {}

@@ -140,7 +140,7 @@ struct FeatureTests {
         let hover = client.at("textDocument/hover", FeatureTests.uri, 7, 50)
         let text = hover?["contents"]?["value"]?.string ?? ""
         #expect(hover?["range"]?.span == [7, 45, 7, 59])
-        #expect(text.contains("Penner's cubic curve, ease-out"))
+        #expect(text.contains("Penner's cubic curve, ease-out: p ↦ 1 − f(1 − p), f(p) = p³"))
         // Ease-out cubic: 1 − (1 − p)³ rises fast from 0 and ends flat at 1.
         let curve = text.split(separator: "\n").first { $0.hasPrefix("▁") } ?? ""
         #expect(curve.hasPrefix("▁"))
@@ -149,6 +149,10 @@ struct FeatureTests {
         _ = client.change(FeatureTests.uri, "let a = scale x from 0 to 1 with ease-out-back\n")
         let back = client.at("textDocument/hover", FeatureTests.uri, 0, 40)?["contents"]?["value"]?.string ?? ""
         #expect(back.contains("(0 to 1, from 0 to 1.1"))
+        // The talk's curves with their default parameters (2 for ease-in and ease-out, 1 for ease-in-out).
+        _ = client.change(FeatureTests.uri, "let a = scale x from 0 to 1 with ease-in-out\n", version: 3)
+        let talk = client.at("textDocument/hover", FeatureTests.uri, 0, 36)?["contents"]?["value"]?.string ?? ""
+        #expect(talk.contains("the talk's ease-in-out: p ↦ g(p) / (g(p) + g(1 − p)), g(x) = e^(−c/x), c = 1\n"))
     }
 
     static func labels(_ result: JSON?) -> [String] {

@@ -6,6 +6,10 @@ vim.api.nvim_create_autocmd("FileType", {
   pattern = "anim",
   callback = function(args)
     vim.bo[args.buf].commentstring = "# %s"
+    vim.bo[args.buf].omnifunc = "v:lua.vim.lsp.omnifunc"              -- <C-x><C-o> completes
+    vim.keymap.set("n", "K", vim.lsp.buf.hover, { buffer = args.buf })
+    vim.keymap.set("n", "gd", vim.lsp.buf.definition, { buffer = args.buf })
+    vim.keymap.set("n", "gr", vim.lsp.buf.references, { buffer = args.buf })
     local config = {
       name = "animc",
       cmd = { "animc", "lsp" },
@@ -19,5 +23,6 @@ vim.api.nvim_create_autocmd("FileType", {
     end
   end,
 })
--- Then: K hovers, <C-x><C-o> completes (set omnifunc=v:lua.vim.lsp.omnifunc),
--- :lua vim.lsp.buf.definition() jumps, and diagnostics show as you type.
+-- Then K hovers, gd jumps to the definition, gr lists references, <C-x><C-o>
+-- completes, :lua vim.lsp.buf.document_symbol() lists the lets and views, and
+-- diagnostics show as you type.
