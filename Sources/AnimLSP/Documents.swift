@@ -60,14 +60,9 @@ public final class OpenDocument {
 
     /// The LSP position (0-based line, UTF-16 column) of a byte offset.
     public func position(of offset: Int) -> (line: Int, character: Int) {
-        let starts = file.lineStarts
         let clamped = min(max(offset, 0), file.bytes.count)
-        var low = 0, high = starts.count - 1
-        while low < high {
-            let mid = (low + high + 1) / 2
-            if starts[mid] <= clamped { low = mid } else { high = mid - 1 }
-        }
-        var index = starts[low]
+        let (low, start) = file.line(containing: clamped)
+        var index = start
         var units = 0
         while index < clamped {
             let (length, width) = OpenDocument.scalar(at: index, in: file.bytes, end: clamped)

@@ -967,8 +967,8 @@ public struct SourceFile: Sendable {
         self.init(name: name, bytes: Array(text.utf8))
     }
 
-    /// Line and column of a byte offset.
-    public func location(of offset: Int) -> SourceLocation {
+    /// The line (0-based) holding a byte offset (clamped into the file), and where it starts.
+    package func line(containing offset: Int) -> (index: Int, start: Int) {
         let clamped = min(max(offset, 0), bytes.count)
         // Last line start <= offset.
         var low = 0, high = lineStarts.count - 1
@@ -976,7 +976,13 @@ public struct SourceFile: Sendable {
             let mid = (low + high + 1) / 2
             if lineStarts[mid] <= clamped { low = mid } else { high = mid - 1 }
         }
-        let start = lineStarts[low]
+        return (low, lineStarts[low])
+    }
+
+    /// Line and column of a byte offset.
+    public func location(of offset: Int) -> SourceLocation {
+        let clamped = min(max(offset, 0), bytes.count)
+        let (low, start) = line(containing: clamped)
         var column = 1
         var ascii = true
         for index in start..<clamped where bytes[index] >= 0x80 {
