@@ -80,6 +80,7 @@ let workloads: [String: @Sendable (Int) -> Measurement] = [
     "chain-by-script": workloadChainByScript,
     "repeat-by-script": workloadRepetitionBy,
     "chain-api": workloadChainAPI,
+    "chain-closures": workloadChainClosures,
     "parallel-script": workloadParallelScript,
     "parallel-api": workloadParallelAPI,
     "repeat-script": workloadRepetition,
