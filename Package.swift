@@ -8,22 +8,30 @@ let package = Package(
     products: [
         .library(name: "Animations", targets: ["Animations"]),
         .library(name: "AnimLang", targets: ["AnimLang"]),
+        .library(name: "AnimOutputs", targets: ["AnimOutputs"]),
         .executable(name: "animc", targets: ["animc"]),
     ],
     targets: [
         // The algebra: values, composition, easing, exact time, sampling. Knows nothing of syntax.
         .target(name: "Animations"),
-        // The .anim language: lexer, parser, AST, resolver, normalizer, evaluator, printer, diagnostics.
+        // A JSON value and its one writer (and reader), shared by the exports and the editor server.
+        .target(name: "AnimJSON", dependencies: ["Animations"]),
+        // The .anim language, text to compiled animation: lexer, parser, AST, resolver, lowering,
+        // evaluator, printer and normal form, the diagnostic catalog, and the embedding API (`Document`).
         .target(name: "AnimLang", dependencies: ["Animations"]),
+        // Everything that turns a compiled animation into something to read, see or ship: the table,
+        // the timeline, plots, the terminal player, the player page, CSS / Web Animations / the JS
+        // module, Lottie. Knows nothing of syntax beyond the names and diagnostics AnimLang hands it.
+        .target(name: "AnimOutputs", dependencies: ["AnimLang", "AnimJSON", "Animations"]),
         // The thin command-line interpreter.
-        .executableTarget(name: "animc", dependencies: ["AnimLang"]),
+        .executableTarget(name: "animc", dependencies: ["AnimOutputs", "AnimLang", "AnimJSON"]),
         // Scale benchmarks (issue 5): generates its own inputs, one child process per workload.
         // `swift run -c release animc-bench`, or `bash bench/run.sh` for the full report.
-        .executableTarget(name: "animc-bench", dependencies: ["AnimLang", "Animations"]),
+        .executableTarget(name: "animc-bench", dependencies: ["AnimOutputs", "AnimLang", "Animations"]),
         // The Linux example of the embedding API (README, "In a Swift app"): run by animcTests.
         .executableTarget(name: "animc-embed-example", dependencies: ["AnimLang", "Animations"]),
         .testTarget(name: "AnimationsTests", dependencies: ["Animations"], exclude: ["Golden"]),
-        .testTarget(name: "AnimLangTests", dependencies: ["AnimLang", "Animations"], exclude: ["Golden"]),
+        .testTarget(name: "AnimLangTests", dependencies: ["AnimLang", "AnimOutputs", "AnimJSON", "Animations"], exclude: ["Golden"]),
         // Runs the built `animc` binary (exit statuses, standard input, options) and the embedding example.
         .testTarget(name: "animcTests", dependencies: ["animc", "animc-embed-example"]),
     ]

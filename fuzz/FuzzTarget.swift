@@ -9,6 +9,7 @@
 // out of range, out of order or uncapped, and a failed print/parse round trip.
 
 import AnimLang
+import AnimOutputs
 import Animations
 
 #if canImport(Glibc)

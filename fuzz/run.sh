@@ -7,7 +7,7 @@
 #   fuzz/run.sh repro CRASH_FILE    # run one input (a saved crash) and exit
 #
 # The target is built with swiftc, outside SwiftPM, so `swift build` and
-# `swift test` never see it: Animations, then AnimLang, then the driver, each
+# `swift test` never see it: Animations, AnimLang, AnimJSON, AnimOutputs, then the driver, each
 # with coverage instrumentation and AddressSanitizer (-sanitize=fuzzer,address).
 # Build products go to .build-libfuzzer/, the growing corpus to fuzz/corpus-run/
 # and crashes to fuzz/artifacts/ (all git-ignored). The committed seeds in
@@ -48,6 +48,8 @@ newer() {   # newer TARGET SOURCES...: whether TARGET is missing or older than a
 
 animations=(Sources/Animations/*.swift)
 animlang=(Sources/AnimLang/*.swift)
+animjson=(Sources/AnimJSON/*.swift)
+animoutputs=(Sources/AnimOutputs/*.swift)
 if newer "$out/Animations.o" "${animations[@]}" "$0"; then
   echo "== compiling Animations"
   swiftc "${flags[@]}" -wmo -module-name Animations -emit-module -emit-module-path "$out/Animations.swiftmodule" \
@@ -58,9 +60,20 @@ if newer "$out/AnimLang.o" "${animlang[@]}" "$out/Animations.o"; then
   swiftc "${flags[@]}" -wmo -module-name AnimLang -I "$out" -emit-module -emit-module-path "$out/AnimLang.swiftmodule" \
     -c "${animlang[@]}" -o "$out/AnimLang.o"
 fi
-if newer "$out/fuzz-animc" fuzz/FuzzTarget.swift "$out/AnimLang.o" "$out/Animations.o"; then
+if newer "$out/AnimJSON.o" "${animjson[@]}" "$out/Animations.o"; then
+  echo "== compiling AnimJSON"
+  swiftc "${flags[@]}" -wmo -module-name AnimJSON -I "$out" -emit-module -emit-module-path "$out/AnimJSON.swiftmodule" \
+    -c "${animjson[@]}" -o "$out/AnimJSON.o"
+fi
+if newer "$out/AnimOutputs.o" "${animoutputs[@]}" "$out/AnimLang.o" "$out/AnimJSON.o"; then
+  echo "== compiling AnimOutputs"
+  swiftc "${flags[@]}" -wmo -module-name AnimOutputs -I "$out" -emit-module -emit-module-path "$out/AnimOutputs.swiftmodule" \
+    -c "${animoutputs[@]}" -o "$out/AnimOutputs.o"
+fi
+objects=("$out/AnimOutputs.o" "$out/AnimJSON.o" "$out/AnimLang.o" "$out/Animations.o")
+if newer "$out/fuzz-animc" fuzz/FuzzTarget.swift "${objects[@]}"; then
   echo "== linking fuzz-animc"
-  swiftc "${flags[@]}" -module-name FuzzAnimc -I "$out" fuzz/FuzzTarget.swift "$out/AnimLang.o" "$out/Animations.o" \
+  swiftc "${flags[@]}" -module-name FuzzAnimc -I "$out" fuzz/FuzzTarget.swift "${objects[@]}" \
     -o "$out/fuzz-animc"
 fi
 

@@ -3,6 +3,7 @@
 // the same work.
 
 import AnimLang
+import AnimOutputs
 import Animations
 
 /// Appends a non-negative whole number in decimal.

@@ -3,6 +3,7 @@
 // results against hand-derived values, and reports one line to the parent.
 
 import AnimLang
+import AnimOutputs
 import Animations
 
 #if canImport(Glibc)

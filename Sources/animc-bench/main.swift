@@ -26,6 +26,7 @@
 // script-1mb (4); startup (5); stagger-script (6). Targets are listed at the end of the report.
 
 import AnimLang
+import AnimOutputs
 import Animations
 
 #if canImport(Glibc)

@@ -3,6 +3,7 @@
 // here; a new option is one `Options` member, listed by the commands that take it.
 
 import AnimLang
+import AnimOutputs
 import Animations
 
 let programName = "animc"

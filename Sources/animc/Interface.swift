@@ -6,6 +6,7 @@
 // project does not take as a dependency).
 
 import AnimLang
+import AnimOutputs
 
 // MARK: - Declarations
 

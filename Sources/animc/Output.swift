@@ -1,4 +1,5 @@
 import AnimLang
+import AnimOutputs
 
 /// Buffered output to a file descriptor, written in large chunks.
 struct Output {

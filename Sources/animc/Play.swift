@@ -4,6 +4,7 @@
 // the calls.
 
 import AnimLang
+import AnimOutputs
 import Animations
 
 /// The time between frames: about 30 a second.

@@ -7,6 +7,7 @@
 // closes its connection.
 
 import AnimLang
+import AnimOutputs
 import Animations
 
 // MARK: - Requests (pure: no sockets)

@@ -9,6 +9,7 @@ import Musl
 import Darwin
 #endif
 import AnimLang
+import AnimOutputs
 
 /// Set by the signal handler (a plain store of a word, safe in a handler).
 nonisolated(unsafe) private var receivedSignal: Int32 = 0

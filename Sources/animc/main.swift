@@ -4,6 +4,7 @@
 // file, 2 bad usage.
 
 import AnimLang
+import AnimOutputs
 
 switch interface.parse(Array(CommandLine.arguments.dropFirst())) {
 case .help(let text):

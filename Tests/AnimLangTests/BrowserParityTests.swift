@@ -1,6 +1,7 @@
 import Testing
 import Animations
 @testable import AnimLang
+@testable import AnimOutputs
 
 /// Where the browsers' own easing and timing tests disagreed with animc, the
 /// browsers' rule, as a table. Every expected value is derived by hand from

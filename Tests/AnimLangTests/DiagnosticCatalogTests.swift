@@ -1,6 +1,7 @@
 import Testing
 import Animations
 @testable import AnimLang
+@testable import AnimOutputs
 
 /// The catalog of diagnostics (``DiagnosticKind``) and the rule that each
 /// check runs once, in the stage that owns it.

@@ -1,5 +1,6 @@
 import Testing
 @testable import AnimLang
+@testable import AnimOutputs
 import Animations
 
 /// Source text where `<XX>` stands for the raw byte 0xXX (for invalid UTF-8 and NUL).

@@ -1,6 +1,7 @@
 import Testing
 import Animations
 @testable import AnimLang
+@testable import AnimOutputs
 
 /// Behaviour grammar.md states, where issue 22 found the text and the code
 /// apart (the text was made to say what the code does, and checked here).

@@ -1,6 +1,7 @@
 import Testing
 import Animations
 @testable import AnimLang
+@testable import AnimOutputs
 
 /// Every easing the language names is exact at its ends: 0 at 0 and 1 at 1,
 /// not 2.2e-16 or 0.9999999999999998 (what the closed forms round to), and

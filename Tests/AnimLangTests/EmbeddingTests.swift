@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Animations
 @testable import AnimLang
+@testable import AnimOutputs
 
 /// The Swift embedding API (`Document`, `Document.Animation`, `Player`): an
 /// app's view of a `.anim` file. Every frame a player shows is compared with

@@ -1,6 +1,7 @@
 import Testing
 import Animations
 @testable import AnimLang
+@testable import AnimOutputs
 
 /// `animc equal` (``Scene/sameAnimation(_:_:)``) against table comparison.
 struct EqualTests {

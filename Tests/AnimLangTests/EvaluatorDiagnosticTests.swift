@@ -1,6 +1,7 @@
 import Testing
 import Animations
 @testable import AnimLang
+@testable import AnimOutputs
 
 /// Errors found by name resolution and evaluation: (source, LINE:COL, id,
 /// a piece of the message).

@@ -1,6 +1,7 @@
 import Testing
 import Animations
 @testable import AnimLang
+@testable import AnimOutputs
 
 /// Events that fire at one instant are listed in the order they fire in
 /// (semantics §6.5): a sequence fires its parts in turn even when they take

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Animations
 @testable import AnimLang
+@testable import AnimOutputs
 
 /// Every file in `examples/`, evaluated as `animc eval` would print it (a
 /// `# eval: --at …` or `# eval: --fps …` line in the file chooses the rows),

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Animations
 @testable import AnimLang
+@testable import AnimOutputs
 
 /// Exports of animations that repeat forever (semantics §6.6: "exports play
 /// it with infinite iterations"): the web's prefix and infinite period,

@@ -1,5 +1,6 @@
 import Testing
 @testable import AnimLang
+@testable import AnimOutputs
 import Animations
 
 /// Kinds and texts of the tokens of `source`, without the final `eof`.

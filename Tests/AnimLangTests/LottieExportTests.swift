@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Animations
 @testable import AnimLang
+@testable import AnimOutputs
 
 /// `animc export --to lottie`: the file's structure, its keyframes played by
 /// a reference player against the sampler, the easings it writes exactly,

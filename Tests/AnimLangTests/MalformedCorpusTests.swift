@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AnimLang
+@testable import AnimOutputs
 
 /// The corpus of malformed programs in `Golden/malformed/`: each file starts
 /// with its expected errors, one line each, in source order,

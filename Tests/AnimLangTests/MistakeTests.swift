@@ -1,6 +1,7 @@
 import Testing
 import Animations
 @testable import AnimLang
+@testable import AnimOutputs
 
 /// Issue 22's misleading hints and silently accepted mistakes: each the
 /// diagnostic it must give (where, which id, a fragment of its message or

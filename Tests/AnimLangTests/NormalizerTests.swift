@@ -1,6 +1,7 @@
 import Testing
 import Animations
 @testable import AnimLang
+@testable import AnimOutputs
 
 /// Random `.anim` expressions over two views, covering every construct, as
 /// source text (so the whole pipeline is exercised).

@@ -1,6 +1,7 @@
 import Testing
 import Animations
 @testable import AnimLang
+@testable import AnimOutputs
 
 /// Semantics §7.2, table by table: named values of every kind and
 /// parameterised `let`s. Every expected value is worked out by hand from

@@ -1,6 +1,7 @@
 import Testing
 import Animations
 @testable import AnimLang
+@testable import AnimOutputs
 
 /// Where a view stands (exports.md §6): `view V at (X, Y)` and
 /// `view V origin O`, read into one ``Placement`` per view that every

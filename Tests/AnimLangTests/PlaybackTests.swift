@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Animations
 @testable import AnimLang
+@testable import AnimOutputs
 
 /// `animc play` without a terminal: the frame renderer (a pure function of
 /// the prepared animation, the time and the terminal's size), the clock and

@@ -5,6 +5,7 @@ import FoundationXML
 import Testing
 import Animations
 @testable import AnimLang
+@testable import AnimOutputs
 
 /// `animc plot`: the picture's samples are `animc eval`'s values, the
 /// drawing puts them where the panel's scale says, jumps are vertical,

@@ -1,4 +1,5 @@
 @testable import AnimLang
+@testable import AnimOutputs
 import Animations
 
 /// Random well-formed programs covering every construct of the language:

@@ -1,6 +1,7 @@
 import Testing
 import Animations
 @testable import AnimLang
+@testable import AnimOutputs
 
 /// Relative tweens, semantics.md §7.1: `to B` without `from`, and `by Δ`,
 /// start from the property's current value where they land. Every expected

@@ -1,5 +1,6 @@
 import Testing
 @testable import AnimLang
+@testable import AnimOutputs
 import Animations
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,6 @@
 import Testing
 @testable import AnimLang
+@testable import AnimOutputs
 import Animations
 
 private func reformat(_ source: String) -> String {

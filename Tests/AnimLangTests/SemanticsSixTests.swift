@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Animations
 @testable import AnimLang
+@testable import AnimOutputs
 
 /// semantics.md §6 (colours, points and keyframes, stagger and target lists,
 /// springs, events, forever) and §3's extended `with` rule, checked table by

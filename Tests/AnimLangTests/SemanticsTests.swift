@@ -1,6 +1,7 @@
 import Testing
 import Animations
 @testable import AnimLang
+@testable import AnimOutputs
 
 /// Tables derived by hand from the semantics note, one behaviour per case.
 /// Each expectation is `time: property = value`, worked out in the comment

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import AnimLang
+@testable import AnimOutputs
 import Animations
 
 /// How the language spells springs (semantics.md §6.4's table), checked

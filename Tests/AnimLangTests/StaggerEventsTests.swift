@@ -1,6 +1,7 @@
 import Testing
 import Animations
 @testable import AnimLang
+@testable import AnimOutputs
 
 /// `staggered by` on a term with events and an overshooting `with` on its
 /// spanning tweens (semantics §3, §6.3): each is valid alone, and together

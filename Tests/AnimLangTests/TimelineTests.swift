@@ -1,6 +1,7 @@
 import Testing
 import Animations
 @testable import AnimLang
+@testable import AnimOutputs
 
 /// What `animc timeline` says about warps and reversals, against what
 /// `eval` does (issue 9: a timeline must not hide a warp, and its windows

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Animations
 @testable import AnimLang
+@testable import AnimOutputs
 
 /// How easings reach CSS: exactly where CSS has the curve, within the stated
 /// bound (1e-4 of the range) everywhere else.

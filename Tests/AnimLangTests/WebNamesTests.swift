@@ -1,6 +1,7 @@
 import Testing
 import Animations
 @testable import AnimLang
+@testable import AnimOutputs
 
 /// What a web export names on a page (`--prefix`, `--selector`; exports.md
 /// §6), the clashes it refuses, and the drawing rules it writes.

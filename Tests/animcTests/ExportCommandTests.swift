@@ -10,7 +10,7 @@ struct ExportCommandTests {
         try MalformedCLITests.animc(arguments, input: input.map { Data($0.utf8) })
     }
 
-    @Test func writesLottieJSONToStandardOutputOrAFile() throws {
+    @Test func writesJSONToStandardOutputOrAFile() throws {
         let piped = try animc(["export", "-", "--to", "lottie", "--fps", "30"], input: "let a = animate v.x from 0 to 10\n")
         #expect(piped.status == 0, "\(piped.errors)")
         #expect(piped.errors.isEmpty)

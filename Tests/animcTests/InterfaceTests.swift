@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import animc
 import AnimLang
+import AnimOutputs
 
 /// The declarative command-line table, in process: the commands that come
 /// next (`export FILE --to … -o OUT`, `play FILE --speed X --loop`) are a few

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import animc
 import AnimLang
+import AnimOutputs
 
 /// `animc serve` (exports.md §6, "Live preview"): the request parser and its
 /// limits, the path rules and the responses, in process (no sockets); the

@@ -1,3 +1,5 @@
+import AnimJSON
+import AnimLang
 import Animations
 
 // `--to js`: the web export as one ES module that a page's script imports

@@ -1,3 +1,4 @@
+import AnimLang
 import Animations
 
 /// One frame of `animc play`, as a pure function of the prepared animation,

@@ -1,3 +1,4 @@
+import AnimLang
 import Animations
 
 // From a property's timeline to Lottie keyframes.

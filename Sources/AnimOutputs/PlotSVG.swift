@@ -1,3 +1,4 @@
+import AnimLang
 import Animations
 
 /// Where everything of a ``Plot`` goes on the page, in SVG pixels: what

@@ -1,3 +1,4 @@
+import AnimLang
 import Animations
 
 /// How an easing reaches CSS (exports.md §2): exactly where CSS has the

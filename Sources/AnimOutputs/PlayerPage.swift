@@ -1,3 +1,5 @@
+import AnimJSON
+import AnimLang
 import Animations
 
 /// `--to html`: one self-contained page that plays the animation (exports.md
@@ -86,12 +88,8 @@ func scriptSafe(_ text: String) -> String {
     text.replacingAll("</", with: "<\\/").replacingAll("<!--", with: "<\\!--")
 }
 
-/// Which drawing each property drives (exports.md §1).
-enum Drawing {
-    static let properties: Set<String> = ["x", "y", "radius", "width", "height", "size", "scale", "scale-x", "scale-y", "rotation", "opacity",
-                                          "color", "fill"]
-    /// The drawn properties that are colours; the others are numbers.
-    static let colors: Set<String> = ["color", "fill"]
+/// How views are drawn (exports.md §1): the properties are the language's (``Drawing/properties``).
+extension Drawing {
     static let defaultSide = 60.0
     /// Tableau's ten categorical colours: distinct, readable on white.
     static let palette = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"]

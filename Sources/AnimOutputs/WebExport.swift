@@ -1,3 +1,5 @@
+import AnimJSON
+import AnimLang
 import Animations
 
 /// An animation as the web plays it (exports.md §2): every property `V.P`

@@ -1,3 +1,5 @@
+import AnimJSON
+import AnimLang
 import Animations
 
 // The web export written out: Web Animations JSON (`--to waapi`) and a CSS

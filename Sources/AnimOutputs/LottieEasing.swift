@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import AnimLang
 import Animations
 
 // Easings as Lottie can say them: a keyframe's `o`/`i` handles are a cubic

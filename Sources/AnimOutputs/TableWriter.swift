@@ -1,3 +1,5 @@
+import AnimJSON
+import AnimLang
 import Animations
 
 #if canImport(Glibc)

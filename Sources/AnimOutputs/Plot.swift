@@ -1,3 +1,4 @@
+import AnimLang
 import Animations
 
 /// A still picture of an animation (`animc plot`): one panel per property,

@@ -1,3 +1,4 @@
+import AnimLang
 import Animations
 
 /// The choreography of a compiled scene as text: every segment on one line

@@ -1,3 +1,5 @@
+import AnimJSON
+import AnimLang
 import Animations
 
 /// A Lottie file (Bodymovin 5.x JSON, what lottie-web, lottie-ios and
@@ -56,7 +58,7 @@ import Animations
 /// as a whole: that is an error (`export-forever`) with a hint.
 public struct LottieExport: Sendable {
     /// The document, or `nil` when an error stopped the export.
-    public let document: LottieJSON?
+    public let document: JSON?
     /// Warnings, and the error when there is no document.
     public let diagnostics: [Diagnostic]
 
@@ -299,7 +301,7 @@ private struct LottieExporter {
         let stage = layOut(&views, frames: frames)
         var builder = KeyframeBuilder(fps: fps, budget: LottieExport.keyframeLimit)
         var curves = CurveNames()
-        var layers: [LottieJSON] = []
+        var layers: [JSON] = []
         do {
             for view in views {
                 layers.append(try layer(view, frames: frames, builder: &builder, curves: &curves))
@@ -314,10 +316,10 @@ private struct LottieExporter {
             return failure(.exportTooManyKeyframes(binding: name, limit: LottieExport.keyframeLimit),
                            hint: "export at a lower --fps: baked curves take a keyframe per frame")
         }
-        let markers: [LottieJSON] = events.map { event in
+        let markers: [JSON] = events.map { event in
             .object([("tm", .number(event.time.seconds * Double(fps))), ("cm", .string(event.name)), ("dr", .number(0))])
         }
-        let document = LottieJSON.object([
+        let document = JSON.object([
             ("v", .string(LottieExport.schemaVersion)),
             ("fr", .number(Double(fps))),
             ("ip", .number(0)),
@@ -669,22 +671,22 @@ private struct LottieExporter {
         }
     }
 
-    private func layer(_ view: View, frames: Int, builder: inout KeyframeBuilder, curves: inout CurveNames) throws -> LottieJSON {
+    private func layer(_ view: View, frames: Int, builder: inout KeyframeBuilder, curves: inout CurveNames) throws -> JSON {
         func property(_ key: String) -> Property? {
             let property = Property(view: view.name, name: key)
             return view.used.contains(property) ? property : nil
         }
-        func animated(_ source: TrackSource, _ label: String, builder: inout KeyframeBuilder) throws -> LottieJSON {
+        func animated(_ source: TrackSource, _ label: String, builder: inout KeyframeBuilder) throws -> JSON {
             let track = try builder.track(source)
             switch track {
             case .fixed(let value):
                 guard value.allSatisfy(\.isFinite) else { throw NotFinite(property: label) }
                 return .object([("a", .number(0)), ("k", value.count == 1 ? .number(value[0]) : .numbers(value))])
             case .keyed(let keys):
-                var out: [LottieJSON] = []
+                var out: [JSON] = []
                 for (index, key) in keys.enumerated() {
                     guard key.value.allSatisfy(\.isFinite) else { throw NotFinite(property: label) }
-                    var members: [(String, LottieJSON)] = [("t", .number(key.frame)), ("s", .numbers(key.value))]
+                    var members: [(String, JSON)] = [("t", .number(key.frame)), ("s", .numbers(key.value))]
                     if index + 1 < keys.count {
                         if let curve = key.curve {
                             let count = key.value.count
@@ -709,8 +711,8 @@ private struct LottieExporter {
         let origin = view.placement.origin
         let offset = { (box: [Double]) in [(origin.x - 0.5) * box[0], (origin.y - 0.5) * box[1]] }
         let label = { (key: String) in "\(view.name).\(key)" }
-        let anchor: LottieJSON
-        let x: LottieJSON, y: LottieJSON
+        let anchor: JSON
+        let x: JSON, y: JSON
         if box.pieces.isEmpty || origin == (0.5, 0.5) {
             let fixedOffset = offset(box.sample(Instant(.zero))).map { $0 == 0 ? 0 : $0 }
             anchor = .object([("a", .number(0)), ("k", .numbers(fixedOffset))])
@@ -720,7 +722,7 @@ private struct LottieExporter {
         } else {
             anchor = try animated(mapped(box, offset), label("origin"), builder: &builder)
             let home = view.home
-            func position(_ key: String, _ axis: Int, _ start: Double) throws -> LottieJSON {
+            func position(_ key: String, _ axis: Int, _ start: Double) throws -> JSON {
                 let moved = numberSource(property(key), fallback: 0) { [$0] }
                 return try animated(joined([moved, box], dimension: 1) { instant in
                     [start + moved.sample(instant)[0] + offset(box.sample(instant))[axis]]
@@ -733,7 +735,7 @@ private struct LottieExporter {
         let scale = try animated(scaleSource(view, property), label("scale"), builder: &builder)
         let opacity = try animated(numberSource(property("opacity"), fallback: 1, allowed: 0...100) { [100 * $0] },
                                    label("opacity"), builder: &builder)
-        let shape: LottieJSON
+        let shape: JSON
         if let radius = view.radius {
             let size = try animated(numberSource(radius, fallback: 0) { [2 * $0, 2 * $0] }, radius.description, builder: &builder)
             shape = .object([("ty", .string("el")), ("nm", .string("ellipse")), ("d", .number(1)),
@@ -746,19 +748,19 @@ private struct LottieExporter {
         }
         let palette = LottieExport.palette[view.index % LottieExport.palette.count]
         let colorLabel = view.color?.description ?? label("color")
-        let fill = LottieJSON.object([
+        let fill = JSON.object([
             ("ty", .string("fl")), ("nm", .string("fill")),
             ("c", try animated(colorSource(view.color, fallback: palette), colorLabel, builder: &builder)),
             ("o", try animated(alphaSource(view.color), colorLabel, builder: &builder)),
             ("r", .number(1)),
         ])
-        let fixed = { (value: LottieJSON) in LottieJSON.object([("a", .number(0)), ("k", value)]) }
-        let groupTransform = LottieJSON.object([
+        let fixed = { (value: JSON) in JSON.object([("a", .number(0)), ("k", value)]) }
+        let groupTransform = JSON.object([
             ("ty", .string("tr")), ("p", fixed(.numbers([0, 0]))), ("a", fixed(.numbers([0, 0]))),
             ("s", fixed(.numbers([100, 100]))), ("r", fixed(.number(0))), ("o", fixed(.number(100))),
             ("sk", fixed(.number(0))), ("sa", fixed(.number(0))),
         ])
-        let transform = LottieJSON.object([
+        let transform = JSON.object([
             ("o", opacity), ("r", rotation), ("p", .object([("s", .bool(true)), ("x", x), ("y", y)])),
             ("a", anchor), ("s", scale),
         ])

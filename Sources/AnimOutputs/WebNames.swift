@@ -1,3 +1,4 @@
+import AnimLang
 import Animations
 
 // What a web export names on the page: its custom properties and keyframes

@@ -1,23 +1,23 @@
 import Animations
 
 /// A JSON value with its object keys kept in the order they were written:
-/// what the Lottie exporter builds and ``write(pretty:into:)`` serializes.
+/// what the exports build (Lottie, the page's data) and ``write(pretty:into:)`` serializes.
 /// (Lottie players do not care about key order; people reading a file, and
 /// golden tests, do.)
 ///
 /// ```swift
-/// let value = LottieJSON.object([("v", .string("5.7.4")), ("fr", .number(60))])
+/// let value = JSON.object([("v", .string("5.7.4")), ("fr", .number(60))])
 /// var out: [UInt8] = []
 /// value.write(into: &out)          // {"v":"5.7.4","fr":60}
 /// ```
-public indirect enum LottieJSON: Equatable, Sendable {
+public indirect enum JSON: Equatable, Sendable {
     case number(Double)
     case string(String)
     case bool(Bool)
-    case array([LottieJSON])
-    case object([(String, LottieJSON)])
+    case array([JSON])
+    case object([(String, JSON)])
 
-    public static func == (lhs: LottieJSON, rhs: LottieJSON) -> Bool {
+    public static func == (lhs: JSON, rhs: JSON) -> Bool {
         switch (lhs, rhs) {
         case (.number(let a), .number(let b)): return a == b
         case (.string(let a), .string(let b)): return a == b
@@ -30,12 +30,12 @@ public indirect enum LottieJSON: Equatable, Sendable {
     }
 
     /// An array of numbers.
-    static func numbers(_ values: [Double]) -> LottieJSON {
+    package static func numbers(_ values: [Double]) -> JSON {
         .array(values.map { .number($0) })
     }
 
     /// The member `key` of an object (`nil` for other values or a missing key).
-    public subscript(key: String) -> LottieJSON? {
+    public subscript(key: String) -> JSON? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.0 == key }?.1
     }
@@ -62,7 +62,7 @@ public indirect enum LottieJSON: Equatable, Sendable {
         case .number(let value):
             writeShortest(value.isFinite ? value + 0 : 0, into: &out)
         case .string(let text):
-            LottieJSON.writeString(text, into: &out)
+            JSON.writeString(text, into: &out)
         case .bool(let flag):
             out.append(contentsOf: (flag ? "true" : "false").utf8)
         case .array(let elements):
@@ -70,10 +70,10 @@ public indirect enum LottieJSON: Equatable, Sendable {
             out.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                if expand { LottieJSON.newline(indent + 1, into: &out) }
+                if expand { JSON.newline(indent + 1, into: &out) }
                 element.write(pretty: pretty, indent: indent + 1, into: &out)
             }
-            if expand { LottieJSON.newline(indent, into: &out) }
+            if expand { JSON.newline(indent, into: &out) }
             out.append(UInt8(ascii: "]"))
         case .object(let members):
             // Small objects of scalars (a keyframe's handles) stay on one line.
@@ -87,12 +87,12 @@ public indirect enum LottieJSON: Equatable, Sendable {
             out.append(UInt8(ascii: "{"))
             for (index, (key, value)) in members.enumerated() {
                 if index > 0 { out.append(UInt8(ascii: ",")) }
-                if expand { LottieJSON.newline(indent + 1, into: &out) }
-                LottieJSON.writeString(key, into: &out)
+                if expand { JSON.newline(indent + 1, into: &out) }
+                JSON.writeString(key, into: &out)
                 out.append(UInt8(ascii: ":"))
                 value.write(pretty: pretty, indent: indent + 1, into: &out)
             }
-            if expand { LottieJSON.newline(indent, into: &out) }
+            if expand { JSON.newline(indent, into: &out) }
             out.append(UInt8(ascii: "}"))
         }
     }
@@ -103,7 +103,7 @@ public indirect enum LottieJSON: Equatable, Sendable {
     }
 
     /// A JSON string literal: quotes, backslashes and control characters escaped.
-    static func writeString(_ text: String, into out: inout [UInt8]) {
+    package static func writeString(_ text: String, into out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
         for byte in text.utf8 {
             switch byte {
