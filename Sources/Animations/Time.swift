@@ -148,8 +148,14 @@ public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
     public func adding(_ other: Time) throws(AnimationError) -> Time {
         if denominator == other.denominator {
             let (sum, overflow) = numerator.addingReportingOverflow(other.numerator)
-            if !overflow, denominator == 1 { return Time(unchecked: sum, 1) }
-            if !overflow, let value = Time.reduced(Int128(sum), Int128(denominator)) { return value }
+            if !overflow, denominator == 1, sum != Int64.min { return Time(unchecked: sum, 1) }
+            if !overflow, let value = Time.reduced(small: sum, denominator) { return value }
+        } else {
+            let (a, o1) = numerator.multipliedReportingOverflow(by: other.denominator)
+            let (b, o2) = other.numerator.multipliedReportingOverflow(by: denominator)
+            let (n, o3) = a.addingReportingOverflow(b)
+            let (d, o4) = denominator.multipliedReportingOverflow(by: other.denominator)
+            if !(o1 || o2 || o3 || o4), let value = Time.reduced(small: n, d) { return value }
         }
         let n = Int128(numerator) * Int128(other.denominator) + Int128(other.numerator) * Int128(denominator)
         let d = Int128(denominator) * Int128(other.denominator)
@@ -165,6 +171,9 @@ public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// `self × other`; throws ``AnimationError/overflow(_:)`` when it does not fit.
     public func multiplied(by other: Time) throws(AnimationError) -> Time {
+        let (n, o1) = numerator.multipliedReportingOverflow(by: other.numerator)
+        let (d, o2) = denominator.multipliedReportingOverflow(by: other.denominator)
+        if !(o1 || o2), let value = Time.reduced(small: n, d) { return value }
         guard let value = Time.reduced(Int128(numerator) * Int128(other.numerator), Int128(denominator) * Int128(other.denominator)) else {
             throw .overflow("\(self) × \(other)")
         }
@@ -173,6 +182,8 @@ public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// `self × count`; throws ``AnimationError/overflow(_:)`` when it does not fit.
     public func multiplied(by count: Int64) throws(AnimationError) -> Time {
+        let (n, overflow) = numerator.multipliedReportingOverflow(by: count)
+        if !overflow, let value = Time.reduced(small: n, denominator) { return value }
         guard let value = Time.reduced(Int128(numerator) * Int128(count), Int128(denominator)) else {
             throw .overflow("\(self) × \(count)")
         }
@@ -182,6 +193,9 @@ public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// `self ÷ other`; throws ``AnimationError/overflow(_:)`` when `other` is
     /// zero or the quotient does not fit.
     public func divided(by other: Time) throws(AnimationError) -> Time {
+        let (n, o1) = numerator.multipliedReportingOverflow(by: other.denominator)
+        let (d, o2) = denominator.multipliedReportingOverflow(by: other.numerator)
+        if !(o1 || o2), let value = Time.reduced(small: n, d) { return value }
         guard other.numerator != 0,
               let value = Time.reduced(Int128(numerator) * Int128(other.denominator), Int128(denominator) * Int128(other.numerator)) else {
             throw .overflow("\(self) ÷ \(other)")
@@ -261,6 +275,20 @@ public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
             out.append(contentsOf: digits[..<places].reversed())
         }
         return true
+    }
+
+    /// ``reduced(_:_:)`` in 64 bits, the fast path of the arithmetic: `nil`
+    /// when `d` is zero or a sign cannot be moved without overflow, and then
+    /// the caller takes the exact 128-bit path (which decides what fits).
+    @inline(__always)
+    static func reduced(small n: Int64, _ d: Int64) -> Time? {
+        guard d != 0, n != Int64.min, d != Int64.min else { return nil }
+        if n == 0 { return .zero }
+        if d == 1 { return Time(unchecked: n, 1) }
+        var x = n.magnitude, y = d.magnitude
+        while y != 0 { (x, y) = (y, x % y) }
+        let g = Int64(x)   // ≤ |d| < 2^63
+        return d < 0 ? Time(unchecked: -(n / g), -(d / g)) : Time(unchecked: n / g, d / g)
     }
 
     /// Reduces `n / d` to lowest terms with a positive denominator; `nil` when
