@@ -1,6 +1,7 @@
 import Testing
 import Animations
 @testable import AnimLang
+import AnimOutputs
 
 /// A wide table (at least ``RowWriter`` `parallelColumns` columns) is written
 /// on two threads, a chunk of rows each: its bytes must be those of the table
