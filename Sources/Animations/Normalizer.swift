@@ -844,7 +844,11 @@ struct Normalizer {
         // (rewrites inside may reverse again, and see it then without this walk's entries).
         var memo = reversedMemo
         reversedMemo = [:]
-        defer { reversedMemo.merge(memo) { kept, _ in kept } }
+        defer {
+            // Back together, the smaller merged into the larger (the memo grows over a whole normalization).
+            if reversedMemo.count < memo.count { swap(&reversedMemo, &memo) }
+            reversedMemo.merge(memo) { kept, _ in kept }
+        }
         let result = try term.bottomUp(memo: &memo, operands: Normalizer.reversalOperands) {
             (part: Term, reversed: [Term]) throws(NormalizationError) -> Term in
             try self.reversed(part, reversedOperands: reversed)
