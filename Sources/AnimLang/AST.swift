@@ -664,7 +664,7 @@ public struct TweenSyntax: Equatable, Sendable {
 public enum ValueSyntax: Equatable, Sendable {
     case number(Number)
     case color(ColorSyntax)
-    case point(x: Number, y: Number, range: SourceRange)
+    indirect case point(x: Number, y: Number, range: SourceRange)
 
     var isColor: Bool {
         if case .color = self { return true }
