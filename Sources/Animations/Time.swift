@@ -46,53 +46,55 @@ public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Parses a decimal literal such as `2`, `0.25`, `1e-3` or `12.5E+2` exactly.
     /// Returns `nil` for anything else or for a value that does not fit.
     public init?(decimal text: Substring) {
+        // Read as bytes: the grammar is ASCII, and a Character per digit costs grapheme breaking.
+        let bytes = text.utf8
         var digits: Int128 = 0
         var scale = 0          // number of digits after the point
         var seenDigit = false
         var seenPoint = false
-        var index = text.startIndex
+        var index = bytes.startIndex
         var negative = false
-        if index < text.endIndex, text[index] == "-" || text[index] == "+" {
-            negative = text[index] == "-"
-            index = text.index(after: index)
+        if index < bytes.endIndex, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+            negative = bytes[index] == UInt8(ascii: "-")
+            index = bytes.index(after: index)
         }
-        while index < text.endIndex {
-            let char = text[index]
-            if let digit = char.wholeNumberValue, char.isASCII {
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
                 seenDigit = true
                 // Leading zeros and long fractional tails are common; stop growing past 38 digits.
                 let (times10, o1) = digits.multipliedReportingOverflow(by: 10)
-                let (next, o2) = times10.addingReportingOverflow(Int128(digit))
+                let (next, o2) = times10.addingReportingOverflow(Int128(byte &- UInt8(ascii: "0")))
                 if o1 || o2 { return nil }
                 digits = next
                 if seenPoint { scale += 1 }
-            } else if char == ".", !seenPoint {
+            } else if byte == UInt8(ascii: "."), !seenPoint {
                 seenPoint = true
             } else {
                 break
             }
-            index = text.index(after: index)
+            index = bytes.index(after: index)
         }
         guard seenDigit else { return nil }
         var exponent = 0
-        if index < text.endIndex, text[index] == "e" || text[index] == "E" {
-            index = text.index(after: index)
+        if index < bytes.endIndex, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index = bytes.index(after: index)
             var expNegative = false
-            if index < text.endIndex, text[index] == "-" || text[index] == "+" {
-                expNegative = text[index] == "-"
-                index = text.index(after: index)
+            if index < bytes.endIndex, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+                expNegative = bytes[index] == UInt8(ascii: "-")
+                index = bytes.index(after: index)
             }
             var expDigits = 0
             var sawExpDigit = false
-            while index < text.endIndex, let digit = text[index].wholeNumberValue, text[index].isASCII {
+            while index < bytes.endIndex, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
                 sawExpDigit = true
-                expDigits = min(expDigits * 10 + digit, 10_000)
-                index = text.index(after: index)
+                expDigits = min(expDigits * 10 + Int(bytes[index] &- UInt8(ascii: "0")), 10_000)
+                index = bytes.index(after: index)
             }
             guard sawExpDigit else { return nil }
             exponent = expNegative ? -expDigits : expDigits
         }
-        guard index == text.endIndex else { return nil }
+        guard index == bytes.endIndex else { return nil }
         let power = exponent - scale
         var numerator = negative ? -digits : digits
         var denominator: Int128 = 1
