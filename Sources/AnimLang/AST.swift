@@ -581,8 +581,9 @@ public struct TweenSyntax: Equatable, Sendable {
 
     /// How its start is given: written, or the current value (`to B` alone, `by Δ`).
     public var relative: Tween.Relative {
-        if by != nil { return .by }
-        if from == nil, to != nil, keyframes == nil, verb != .fadeIn, verb != .fadeOut { return .to }
+        // (Cases matched in place: `by != nil` copies the optional value first, which costs.)
+        if case .some = by { return .by }
+        if case .none = from, case .some = to, case .none = keyframes, verb != .fadeIn, verb != .fadeOut { return .to }
         return .absolute
     }
 
@@ -599,22 +600,35 @@ public struct TweenSyntax: Equatable, Sendable {
         switch verb {
         case .fadeIn, .fadeOut: return 2
         case .shrink, .grow, .scale, .rotate, .fade, .animate, .color, .move:
-            if let keyframes { return keyframes.count }
+            if case .some(let keyframes) = keyframes { return keyframes.count }
             if relative != .absolute { return 1 }
-            return from != nil && to != nil ? 2 : nil
+            if case .some = from, case .some = to { return 2 }
+            return nil
         }
     }
 
     /// The stop at `index` (below ``stopCount``), read without building ``stops``.
     public func stop(_ index: Int) -> Keyframe {
+        if case .some(let keyframes) = keyframes, verb != .fadeIn, verb != .fadeOut { return keyframes[index] }
+        return Keyframe(value: stopValue(index))
+    }
+
+    /// The value of the stop at `index` (below ``stopCount``): ``stop(_:)``'s
+    /// value, without making the keyframe.
+    public func stopValue(_ index: Int) -> ValueSyntax {
         switch verb {
-        case .fadeIn: return Keyframe(value: .number(Number(Time(index == 0 ? 0 : 1))))
-        case .fadeOut: return Keyframe(value: .number(Number(Time(index == 0 ? 1 : 0))))
+        case .fadeIn: return .number(Number(Time(index == 0 ? 0 : 1)))
+        case .fadeOut: return .number(Number(Time(index == 0 ? 1 : 0)))
         case .shrink, .grow, .scale, .rotate, .fade, .animate, .color, .move:
-            if let keyframes { return keyframes[index] }
-            if let by { return Keyframe(value: by) }
-            if from == nil, let to { return Keyframe(value: to) }
-            return Keyframe(value: (index == 0 ? from : to) ?? .number(Number(Time(0))))
+            if case .some(let keyframes) = keyframes { return keyframes[index].value }
+            if case .some(let by) = by { return by }
+            if case .none = from, case .some(let to) = to { return to }
+            if index == 0 {
+                if case .some(let from) = from { return from }
+            } else if case .some(let to) = to {
+                return to
+            }
+            return .number(Number(Time(0)))
         }
     }
 
@@ -652,7 +666,7 @@ public struct TweenSyntax: Equatable, Sendable {
 public enum ValueSyntax: Equatable, Sendable {
     case number(Number)
     case color(ColorSyntax)
-    case point(x: Number, y: Number, range: SourceRange)
+    indirect case point(x: Number, y: Number, range: SourceRange)
 
     var isColor: Bool {
         if case .color = self { return true }

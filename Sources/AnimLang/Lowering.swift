@@ -804,13 +804,19 @@ private struct Lowerer {
         let property = tween.resolvedProperty
         let channels = kind == .point ? 2 : 1
         let unit = tween.verb == .rotate ? tween.angleUnit : nil
-        func value(_ stop: Int, channel: Int) -> Value {
-            switch tween.stop(stop).value {
-            case .number(let number): return .number(TweenSyntax.degrees(number.value, unit: unit))
-            case .color(let color): return .color(color.color)
-            case .point(let x, let y, _): return .number(channel == 0 ? x.value : y.value)
+        // Each stop's value per channel, read from the syntax once.
+        var values: [Value] = []
+        values.reserveCapacity(count * channels)
+        for stop in 0..<count {
+            switch tween.stopValue(stop) {
+            case .number(let number): values.append(contentsOf: repeatElement(.number(TweenSyntax.degrees(number.value, unit: unit)), count: channels))
+            case .color(let color): values.append(contentsOf: repeatElement(.color(color.color), count: channels))
+            case .point(let x, let y, _):
+                values.append(.number(x.value))
+                if channels == 2 { values.append(.number(y.value)) }
             }
         }
+        func value(_ stop: Int, channel: Int) -> Value { values[stop * channels + channel] }
         // Finite as written, a number can overflow as an angle (`1e307 turns`).
         for stop in 0..<count {
             for channel in 0..<channels where !value(stop, channel: channel).isFinite {
@@ -818,7 +824,7 @@ private struct Lowerer {
                 return nil
             }
         }
-        let first = tween.stop(0).value.range
+        let first = tween.stopValue(0).range
         // One term per view and channel: a leaf, or the sequence of the keyframes' pieces.
         func channelTerm(_ view: String, _ channel: Int) -> Term? {
             let name = kind == .point ? (channel == 0 ? "x" : "y") : property
@@ -862,7 +868,8 @@ private struct Lowerer {
     private mutating func valueKind(of tween: TweenSyntax, count: Int) -> ValueSyntaxKind? {
         // A property the exports draw as a number (a position, a size, an
         // angle, an opacity) takes numbers whatever the verb.
-        let drawnNumber = Drawing.properties.subtracting(Drawing.colors).contains(tween.resolvedProperty)
+        let resolvedProperty = tween.resolvedProperty
+        let drawnNumber = Drawing.properties.contains(resolvedProperty) && !Drawing.colors.contains(resolvedProperty)
         func accepts(_ kind: ValueSyntaxKind) -> Bool {
             switch tween.verb {
             case .shrink, .grow, .scale, .rotate, .fade, .fadeIn, .fadeOut: return kind == .number
@@ -873,7 +880,7 @@ private struct Lowerer {
         }
         var chosen: ValueSyntaxKind?
         for index in 0..<count {
-            let stop = tween.stop(index)
+            let stop = Keyframe(value: tween.stopValue(index))
             let kind = ValueSyntaxKind(stop.value)
             if let chosen, kind != chosen, accepts(kind) {
                 diagnostics.append(Diagnostic(.valueKind(verb: tween.verb.rawValue, expected: "values of one kind", found: "\(chosen.article) and \(kind.article)"),

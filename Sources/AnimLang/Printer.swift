@@ -92,50 +92,76 @@ private struct Printer {
     /// `expr` starting at `column` on a line indented by `indent`; a chain
     /// that does not fit puts each further operand on its own line at `indent`.
     func layout(_ expr: Expr, indent: Int, column: Int, depth: Int) -> String {
+        var out = ""
+        layout(expr, indent: indent, column: column, depth: depth, into: &out)
+        return out
+    }
+
+    /// ``layout(_:indent:column:depth:)`` appended to `out`: one buffer for
+    /// the whole binding, so a deep expression is not copied at every level.
+    func layout(_ expr: Expr, indent: Int, column: Int, depth: Int, into out: inout String) {
         // Past the parser's nesting a layout would indent without end: one line.
-        if depth > maxExpressionNesting { return flat(expr, depth: depth) }
-        if let flat = flatIfFits(expr, depth: depth, room: width - column) { return flat }
+        if depth > maxExpressionNesting {
+            _ = writeFlat(expr, depth: depth, into: &out, limit: Int.max)
+            return
+        }
+        if appendFlatIfFits(expr, depth: depth, room: width - column, to: &out) { return }
         switch expr.kind {
         case .parallel(let operands) where operands.count > 1:
-            return chain(operands, separator: "||", parent: .parallel, indent: indent, column: column, depth: depth)
+            chain(operands, separator: "||", parent: .parallel, indent: indent, column: column, depth: depth, into: &out)
         case .sequence(let operands) where operands.count > 1:
-            return chain(operands, separator: ";", parent: .sequence, indent: indent, column: column, depth: depth)
+            chain(operands, separator: ";", parent: .sequence, indent: indent, column: column, depth: depth, into: &out)
         case .power(let operand, _), .reversed(let operand), .looped(let operand, _), .repeated(let operand, _),
              .delayed(let operand, _), .retimed(let operand, _), .eased(let operand, _, _), .staggered(let operand, _, _),
              .forever(let operand, _), .easedByName(let operand, _, _):
-            let suffix = self.suffix(expr)
             if precedence(operand) <= .power {
-                return block(operand, indent: indent, depth: depth + 1) + suffix
+                block(operand, indent: indent, depth: depth + 1, into: &out)
+            } else {
+                layout(operand, indent: indent, column: column, depth: depth + 1, into: &out)
             }
-            return layout(operand, indent: indent, column: column, depth: depth + 1) + suffix
+            out += suffix(expr)
         case .name, .zero, .one, .wait, .tween, .emit, .parallel, .sequence, .call, .value:
-            return flat(expr, depth: depth)
+            _ = writeFlat(expr, depth: depth, into: &out, limit: Int.max)
         }
     }
 
     /// One operand per line, each after the first led by its operator. An
     /// operand that is itself a chain too long for its line becomes a block.
-    func chain(_ operands: [Expr], separator: String, parent: Precedence, indent: Int, column: Int, depth: Int) -> String {
-        var out = ""
+    func chain(_ operands: [Expr], separator: String, parent: Precedence, indent: Int, column: Int, depth: Int,
+               into out: inout String) {
         for (index, operand) in operands.enumerated() {
             let start = index == 0 ? column : indent + separator.utf8.count + 1
             if index > 0 { out += "\n" + spaces(indent) + separator + " " }
             let parenthesized = needsParentheses(operand, in: parent)
-            if let flat = flatIfFits(operand, depth: depth + 1, room: width - start - (parenthesized ? 2 : 0)) {
-                out += parenthesized ? "(" + flat + ")" : flat
-            } else if precedence(operand) <= .sequence {
-                out += block(operand, indent: indent, depth: depth + 1)
+            if parenthesized { out += "(" }
+            if appendFlatIfFits(operand, depth: depth + 1, room: width - start - (parenthesized ? 2 : 0), to: &out) {
+                if parenthesized { out += ")" }
+                continue
+            }
+            if parenthesized { out.removeLast() }
+            if precedence(operand) <= .sequence {
+                block(operand, indent: indent, depth: depth + 1, into: &out)
             } else {
-                out += layout(operand, indent: indent, column: start, depth: depth + 1)
+                layout(operand, indent: indent, column: start, depth: depth + 1, into: &out)
             }
         }
-        return out
     }
 
     /// `(`, the expression on the following lines indented two more spaces, then `)` on a line of its own.
-    func block(_ expr: Expr, indent: Int, depth: Int) -> String {
-        "(\n" + spaces(indent + 2) + layout(expr, indent: indent + 2, column: indent + 2, depth: depth)
-            + "\n" + spaces(indent) + ")"
+    func block(_ expr: Expr, indent: Int, depth: Int, into out: inout String) {
+        out += "(\n" + spaces(indent + 2)
+        layout(expr, indent: indent + 2, column: indent + 2, depth: depth, into: &out)
+        out += "\n" + spaces(indent) + ")"
+    }
+
+    /// Appends the one-line form of `expr` when it takes at most `room`
+    /// bytes and says so; otherwise leaves `out` as it was.
+    func appendFlatIfFits(_ expr: Expr, depth: Int, room: Int, to out: inout String) -> Bool {
+        guard room > 0 else { return false }
+        let mark = out.utf8.count
+        if writeFlat(expr, depth: depth, into: &out, limit: mark + room) { return true }
+        out.removeSubrange(out.utf8.index(out.utf8.startIndex, offsetBy: mark)...)
+        return false
     }
 
     // MARK: One line

@@ -170,7 +170,7 @@ struct BindingUses {
                 if !parameters.contains(name) { arguments.append((name, range)) }
                 stack.append((inner, nil))
             case .tween(let tween):
-                for index in 0..<(tween.stopCount ?? 0) { named(in: tween.stop(index).value) }
+                for index in 0..<(tween.stopCount ?? 0) { named(in: tween.stopValue(index)) }
                 switch tween.target {
                 case .view(let name, let range):
                     if !parameters.contains(name) {

@@ -111,16 +111,21 @@ private func power10(_ n: Int) -> Double {
 
 /// Appends a decimal integer.
 public func writeInteger(_ value: Int64, into out: inout [UInt8]) {
-    if value == 0 {
-        out.append(UInt8(ascii: "0"))
+    if value < 0 { out.append(UInt8(ascii: "-")) }
+    var magnitude = value.magnitude
+    if magnitude < 10 {
+        out.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude))
         return
     }
-    var magnitude = value.magnitude
-    if value < 0 { out.append(UInt8(ascii: "-")) }
-    let start = out.count
-    while magnitude > 0 {
-        out.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-        magnitude /= 10
+    // The digits, last first, into 20 bytes on the stack (UInt64.max has 20
+    // digits), then appended in one piece: no per-digit append, no reversal.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+        var index = 20
+        while magnitude > 0 {
+            index &-= 1
+            digits[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+            magnitude /= 10
+        }
+        out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[index...]))
     }
-    out[start...].reverse()
 }

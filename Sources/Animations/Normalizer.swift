@@ -102,34 +102,17 @@ struct Normalizer {
     /// step (which would cost O(n²) for n steps); shared operands are
     /// normalized once.
     mutating func normalize(_ root: Term) throws(NormalizationError) -> Term {
-        let parents = parentCounts(root)
-        var done: [ObjectIdentifier: Term] = [:]
-        var stack: [(Term, Bool)] = [(root, false)]
-        while let (term, ready) = stack.popLast() {
-            let id = ObjectIdentifier(term)
-            if done[id] != nil { continue }
-            let operands = self.operands(of: term, parents: parents)
-            if !ready {
-                stack.append((term, true))
-                for operand in operands.reversed() where done[ObjectIdentifier(operand)] == nil {
-                    stack.append((operand, false))
-                }
-                continue
-            }
-            var normal: [Term] = []
-            normal.reserveCapacity(operands.count)
-            for operand in operands {
-                guard let value = done[ObjectIdentifier(operand)] else { throw .programHasErrors }
-                normal.append(value)
-            }
-            done[id] = try rewrite(term, normalOperands: normal)
+        let parents = Normalizer.parentCounts(root)
+        let normal = try root.bottomUp(operands: { Normalizer.operands(of: $0, parents: parents) }) {
+            (term: Term, operands: [Term]) throws(NormalizationError) -> Term in
+            try rewrite(term, normalOperands: operands)
         }
-        guard let result = done[ObjectIdentifier(root)] else { throw .programHasErrors }
-        return result
+        guard let normal else { throw .programHasErrors }
+        return normal
     }
 
     /// How many times each subterm of `root` is used as an operand.
-    private func parentCounts(_ root: Term) -> [ObjectIdentifier: Int] {
+    private static func parentCounts(_ root: Term) -> [ObjectIdentifier: Int] {
         var counts: [ObjectIdentifier: Int] = [:]
         var stack = [root]
         var visited = Set<ObjectIdentifier>()
@@ -145,7 +128,7 @@ struct Normalizer {
 
     /// The operands whose normal forms `term`'s rewrite needs: for a chain,
     /// its parts with single-use chains of the same kind flattened in.
-    private func operands(of term: Term, parents: [ObjectIdentifier: Int]) -> [Term] {
+    private static func operands(of term: Term, parents: [ObjectIdentifier: Int]) -> [Term] {
         switch term.kind {
         case .sequence(let parts), .parallel(let parts):
             let sequence: Bool
@@ -846,55 +829,76 @@ struct Normalizer {
     /// `(x with E) reversed = (x reversed) with E.mirrored` — where the
     /// easing's mirror is no curve of its family, `reversed` stays.
     mutating func reversed(_ term: Term) throws(NormalizationError) -> Term {
-        if let memo = reversedMemo[ObjectIdentifier(term)] { return memo }
-        let result: Term
+        // The memo is kept across calls; taken out while the walk fills it
+        // (rewrites inside may reverse again, and see it then without this walk's entries).
+        var memo = reversedMemo
+        reversedMemo = [:]
+        defer {
+            // Back together, the smaller merged into the larger (the memo grows over a whole normalization).
+            if reversedMemo.count < memo.count { swap(&reversedMemo, &memo) }
+            reversedMemo.merge(memo) { kept, _ in kept }
+        }
+        let result = try term.bottomUp(memo: &memo, operands: Normalizer.reversalOperands) {
+            (part: Term, reversed: [Term]) throws(NormalizationError) -> Term in
+            try self.reversed(part, reversedOperands: reversed)
+        }
+        guard let result else { throw .programHasErrors }
+        return result
+    }
+
+    /// The parts whose reversals `reversed` builds on, in the order it uses them.
+    private static func reversalOperands(_ term: Term) -> [Term] {
+        switch term.kind {
+        case .zero, .one, .wait, .event, .tween, .forever, .reversed: return []
+        case .sequence(let items): return items.reversed()
+        case .parallel(let items): return term.duration == nil ? [] : items
+        case .power(let body, _), .retimed(let body, _): return [body]
+        case .eased(let body, let easing): return easing.hasFamilyMirror ? [body] : []
+        }
+    }
+
+    /// `term` reversed, given ``reversalOperands(_:)`` reversed.
+    private mutating func reversed(_ term: Term, reversedOperands reversed: [Term]) throws(NormalizationError) -> Term {
         switch term.kind {
         case .zero, .one, .wait, .event:
-            result = term
+            return term
         case .tween(let tween) where tween.isRelative:
             // `(… by Δ with E) reversed = … by −Δ with mirror(E)` (semantics §7.1); a `to` tween
             // has no start to return to (the language refuses to reverse it).
             guard tween.relative == .by, case .number(let delta) = tween.to else { throw .programHasErrors }
             if tween.easing.hasFamilyMirror {
-                result = try leaf(tween.with(to: .number(-delta), easing: tween.easing.mirrored))
-            } else {
-                result = try make(.reversed(ObjectIdentifier(term))) { () throws(AnimationError) in Term.reversed(term) }
+                return try leaf(tween.with(to: .number(-delta), easing: tween.easing.mirrored))
             }
+            return try make(.reversed(ObjectIdentifier(term))) { () throws(AnimationError) in Term.reversed(term) }
         case .tween(let tween):
             if tween.easing.hasFamilyMirror {
-                result = try leaf(tween.with(from: tween.to, to: tween.from, easing: tween.easing.mirrored))
-            } else {
-                result = try make(.reversed(ObjectIdentifier(term))) { () throws(AnimationError) in Term.reversed(term) }
+                return try leaf(tween.with(from: tween.to, to: tween.from, easing: tween.easing.mirrored))
             }
-        case .sequence(let items):
-            var parts: [Term] = []
-            for item in items.reversed() { parts.append(try reversed(item)) }
-            result = try sequence(parts)
+            return try make(.reversed(ObjectIdentifier(term))) { () throws(AnimationError) in Term.reversed(term) }
+        case .sequence:
+            return try sequence(reversed)
         case .parallel(let items):
             guard let total = term.duration else { return term }
             var parts: [Term] = []
-            for item in items {
+            for (item, itemReversed) in zip(items, reversed) {
                 guard let d = item.duration, let gap = try? total.subtracting(d) else { throw .overflow }
-                parts.append(try sequence([try wait(gap), try reversed(item)]))
+                parts.append(try sequence([try wait(gap), itemReversed]))
             }
-            result = try parallel(parts)
-        case .power(let body, let count):
-            result = try power(try reversed(body), count)
+            return try parallel(parts)
+        case .power(_, let count):
+            return try power(reversed[0], count)
         case .forever:
             throw .programHasErrors   // an endless animation has no end to reverse from
         case .reversed(let inner):
-            result = inner
-        case .retimed(let body, let target):
-            result = try retimed(try reversed(body), to: target)
-        case .eased(let body, let easing):
+            return inner
+        case .retimed(_, let target):
+            return try retimed(reversed[0], to: target)
+        case .eased(_, let easing):
             if easing.hasFamilyMirror {
-                result = try eased(try reversed(body), easing.mirrored)
-            } else {
-                result = try make(.reversed(ObjectIdentifier(term))) { () throws(AnimationError) in Term.reversed(term) }
+                return try eased(reversed[0], easing.mirrored)
             }
+            return try make(.reversed(ObjectIdentifier(term))) { () throws(AnimationError) in Term.reversed(term) }
         }
-        reversedMemo[ObjectIdentifier(term)] = result
-        return result
     }
 
     // MARK: Retiming
@@ -907,44 +911,46 @@ struct Normalizer {
         if duration == target { return term }
         guard !duration.isZero else { throw .programHasErrors }
         guard let factor = try? target.divided(by: duration) else { throw .overflow }
-        var memo: [ObjectIdentifier: Term] = [:]
-        return try scaled(term, by: factor, memo: &memo)
+        let scaled = try term.bottomUp(operands: { part in
+            // A retiming is scaled from its own body; an endless part has nothing to scale.
+            switch part.kind {
+            case .retimed, .forever: return []
+            default: return part.children
+            }
+        }) { (part: Term, scaled: [Term]) throws(NormalizationError) -> Term in
+            try self.scaled(part, by: factor, scaledOperands: scaled)
+        }
+        guard let scaled else { throw .programHasErrors }
+        return scaled
     }
 
-    private mutating func scaled(_ term: Term, by factor: Time, memo: inout [ObjectIdentifier: Term]) throws(NormalizationError) -> Term {
-        if let known = memo[ObjectIdentifier(term)] { return known }
-        let result: Term
+    /// `part` with every time scaled by `factor`, given its operands scaled.
+    private mutating func scaled(_ term: Term, by factor: Time, scaledOperands scaled: [Term]) throws(NormalizationError) -> Term {
         switch term.kind {
         case .zero, .one, .event:
-            result = term
+            return term
         case .wait(let d):
             guard let scaled = try? d.multiplied(by: factor) else { throw .overflow }
-            result = try wait(scaled)
+            return try wait(scaled)
         case .tween(let tween):
             guard let scaled = try? tween.duration.multiplied(by: factor) else { throw .overflow }
-            result = try leaf(tween.with(duration: scaled))
-        case .sequence(let items):
-            var parts: [Term] = []
-            for item in items { parts.append(try scaled(item, by: factor, memo: &memo)) }
-            result = try sequence(parts)
-        case .parallel(let items):
-            var parts: [Term] = []
-            for item in items { parts.append(try scaled(item, by: factor, memo: &memo)) }
-            result = try parallel(parts)
-        case .power(let body, let count):
-            result = try power(try scaled(body, by: factor, memo: &memo), count)
+            return try leaf(tween.with(duration: scaled))
+        case .sequence:
+            return try sequence(scaled)
+        case .parallel:
+            return try parallel(scaled)
+        case .power(_, let count):
+            return try power(scaled[0], count)
         case .forever:
             throw .programHasErrors   // an endless animation cannot be retimed
-        case .reversed(let inner):
-            result = try reversed(try scaled(inner, by: factor, memo: &memo))
+        case .reversed:
+            return try reversed(scaled[0])
         case .retimed(let body, let target):
             guard let scaledTarget = try? target.multiplied(by: factor) else { throw .overflow }
-            result = try retimed(body, to: scaledTarget)
-        case .eased(let body, let easing):
-            result = try eased(try scaled(body, by: factor, memo: &memo), easing)
+            return try retimed(body, to: scaledTarget)
+        case .eased(_, let easing):
+            return try eased(scaled[0], easing)
         }
-        memo[ObjectIdentifier(term)] = result
-        return result
     }
 
     // MARK: Easing

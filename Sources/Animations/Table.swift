@@ -40,6 +40,16 @@ public struct RowSampler: Sendable {
     /// column's segments once per block instead of once per row, so a wide
     /// table's segments stay in cache (``tabulate`` samples 16 rows at a time).
     public func sample<Times: Collection<Instant>>(columnsAt times: Times, into values: inout [Value]) {
+        // Read through a buffer: iterating `Times` itself from another module
+        // goes through its witness table for every element.
+        if times.count == 1, let only = times.first {
+            withUnsafePointer(to: only) { sample(columnsAt: UnsafeBufferPointer(start: $0, count: 1), into: &values) }
+        } else if times.withContiguousStorageIfAvailable({ sample(columnsAt: $0, into: &values) }) == nil {
+            Array(times).withUnsafeBufferPointer { sample(columnsAt: $0, into: &values) }
+        }
+    }
+
+    private func sample(columnsAt times: UnsafeBufferPointer<Instant>, into values: inout [Value]) {
         values.removeAll(keepingCapacity: true)
         values.reserveCapacity(columns.count * times.count)
         for index in columns.indices {

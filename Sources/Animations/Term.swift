@@ -346,30 +346,53 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
         }
     }
 
-    /// A copy with every tween transformed (shared subterms stay shared; no recursion).
-    public func mappingTweens(_ transform: (Tween) -> Tween) -> Term {
-        var done: [ObjectIdentifier: Term] = [:]
-        var stack: [(Term, Bool)] = [(self, false)]
-        while let (term, childrenDone) = stack.popLast() {
+    /// The one walk that rebuilds (or folds) the shared term graph, bottom
+    /// up, without recursion: `combine(term, results)` is called once per
+    /// distinct subterm (by identity), with the results of its `operands`
+    /// (by default its ``children``; a rewrite may name fewer, or other
+    /// terms below it), each computed before it. `memo` holds every result,
+    /// and the caller may keep it across walks. `nil` only if `combine`
+    /// never ran for `self` (it cannot happen for a term, whose graph has
+    /// no cycles).
+    func bottomUp<R, E: Error>(memo: inout [ObjectIdentifier: R], operands: (Term) -> [Term] = { $0.children },
+                               _ combine: (Term, [R]) throws(E) -> R) throws(E) -> R? {
+        if let known = memo[ObjectIdentifier(self)] { return known }
+        // A term waiting for its operands holds them (computed once).
+        var stack: [(term: Term, operands: [Term]?)] = [(self, nil)]
+        var results: [R] = []
+        while let (term, pending) = stack.popLast() {
             let id = ObjectIdentifier(term)
-            if done[id] != nil { continue }
-            let children = term.children
-            if !childrenDone, children.contains(where: { done[ObjectIdentifier($0)] == nil }) {
-                stack.append((term, true))
-                for child in children where done[ObjectIdentifier(child)] == nil { stack.append((child, false)) }
+            if memo[id] != nil { continue }
+            guard let list = pending else {
+                let list = operands(term)
+                stack.append((term, list))
+                for operand in list.reversed() where memo[ObjectIdentifier(operand)] == nil { stack.append((operand, nil)) }
                 continue
             }
-            let result: Term
-            if case .tween(let tween) = term.kind {
-                result = .tween(transform(tween))
-            } else {
-                let mapped = children.map { done[ObjectIdentifier($0)] ?? $0 }
-                // Durations are unchanged by renaming, so rebuilding cannot overflow.
-                result = (try? term.replacingChildren(mapped)) ?? term
+            results.removeAll(keepingCapacity: true)
+            for operand in list {
+                guard let result = memo[ObjectIdentifier(operand)] else { return nil }
+                results.append(result)
             }
-            done[id] = result
+            memo[id] = try combine(term, results)
         }
-        return done[ObjectIdentifier(self)] ?? self
+        return memo[ObjectIdentifier(self)]
+    }
+
+    /// ``bottomUp(memo:operands:_:)`` for one walk.
+    func bottomUp<R, E: Error>(operands: (Term) -> [Term] = { $0.children },
+                               _ combine: (Term, [R]) throws(E) -> R) throws(E) -> R? {
+        var memo: [ObjectIdentifier: R] = [:]
+        return try bottomUp(memo: &memo, operands: operands, combine)
+    }
+
+    /// A copy with every tween transformed (shared subterms stay shared; no recursion).
+    public func mappingTweens(_ transform: (Tween) -> Tween) -> Term {
+        bottomUp { (term: Term, mapped: [Term]) -> Term in
+            if case .tween(let tween) = term.kind { return .tween(transform(tween)) }
+            // Durations are unchanged by renaming, so rebuilding cannot overflow.
+            return (try? term.replacingChildren(mapped)) ?? term
+        } ?? self
     }
 
     /// The property of the first `to B` tween inside (depth first), if any.
@@ -494,54 +517,22 @@ extension Term {
     /// only; whatever contains it fails quietly. No recursion: deep terms are fine.
     public func fold<A: AnimationAlgebra>(into algebra: A.Type, memo: inout [ObjectIdentifier: A?],
                                          report: (Term, AnimationError) -> Void) -> A? {
-        var stack: [(Term, Bool)] = [(self, false)]
-        var values: [A] = []
-        while let (term, childrenDone) = stack.popLast() {
-            let id = ObjectIdentifier(term)
-            if memo[id] != nil { continue }
-            let kind = term.kind
-            if !childrenDone {
-                switch kind {
-                case .zero, .one, .wait, .tween, .event:
-                    break
-                case .sequence(let parts), .parallel(let parts):
-                    stack.append((term, true))
-                    for part in parts.reversed() where memo[ObjectIdentifier(part)] == nil { stack.append((part, false)) }
-                    continue
-                case .power(let body, _), .forever(let body), .reversed(let body), .retimed(let body, _), .eased(let body, _):
-                    stack.append((term, true))
-                    if memo[ObjectIdentifier(body)] == nil { stack.append((body, false)) }
-                    continue
-                }
+        let value = bottomUp(memo: &memo) { (term: Term, operands: [A?]) -> A? in
+            // Whatever contains a failure fails quietly: only the subterm that threw is reported.
+            var values: [A] = []
+            values.reserveCapacity(operands.count)
+            for operand in operands {
+                guard let value = operand else { return nil }
+                values.append(value)
             }
-            values.removeAll(keepingCapacity: true)
-            var failed = false
-            switch kind {
-            case .zero, .one, .wait, .tween, .event:
-                break
-            case .sequence(let parts), .parallel(let parts):
-                for part in parts {
-                    guard let value = memo[ObjectIdentifier(part)] ?? nil else {
-                        failed = true
-                        break
-                    }
-                    values.append(value)
-                }
-            case .power(let body, _), .forever(let body), .reversed(let body), .retimed(let body, _), .eased(let body, _):
-                if let value = memo[ObjectIdentifier(body)] ?? nil { values.append(value) } else { failed = true }
-            }
-            if failed {
-                memo[id] = .some(nil)
-                continue
-            }
-            do {
-                memo[id] = .some(try A.interpret(term, kind, values))
+            do throws(AnimationError) {
+                return try A.interpret(term, term.kind, values)
             } catch {
                 report(term, error)
-                memo[id] = .some(nil)
+                return nil
             }
         }
-        return memo[ObjectIdentifier(self)] ?? nil
+        return value ?? nil
     }
 
     /// ``fold(into:memo:report:)`` for one term: the value, or the first failure.
@@ -605,37 +596,20 @@ extension Term {
     /// shared; no recursion). The meaning is Σ filtered: the segments and
     /// events `keep` accepts, at the same windows and instants.
     public func restricted(keeping keep: (Term) -> Bool) -> Term {
-        var done: [ObjectIdentifier: Term] = [:]
-        var stack: [(Term, Bool)] = [(self, false)]
-        while let (term, childrenDone) = stack.popLast() {
-            let id = ObjectIdentifier(term)
-            if done[id] != nil { continue }
-            let children = term.children
-            if !childrenDone, !children.isEmpty {
-                stack.append((term, true))
-                for child in children where done[ObjectIdentifier(child)] == nil { stack.append((child, false)) }
-                continue
-            }
-            let result: Term
+        bottomUp { (term: Term, mapped: [Term]) -> Term in
             switch term.kind {
             case .tween(let tween):
-                result = keep(term) ? term : ((try? Term.wait(tween.duration)) ?? .one)
+                return keep(term) ? term : ((try? Term.wait(tween.duration)) ?? .one)
             case .event:
-                result = keep(term) ? term : .one
+                return keep(term) ? term : .one
             case .zero, .one, .wait:
-                result = term
+                return term
             case .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased:
-                let mapped = children.map { done[ObjectIdentifier($0)] ?? $0 }
-                if zip(mapped, children).allSatisfy({ $0 === $1 }) {
-                    result = term
-                } else {
-                    // Durations are unchanged by restriction, so rebuilding cannot overflow.
-                    result = (try? term.replacingChildren(mapped)) ?? term
-                }
+                if zip(mapped, term.children).allSatisfy({ $0 === $1 }) { return term }
+                // Durations are unchanged by restriction, so rebuilding cannot overflow.
+                return (try? term.replacingChildren(mapped)) ?? term
             }
-            done[id] = result
-        }
-        return done[ObjectIdentifier(self)] ?? self
+        } ?? self
     }
 
     /// ``restricted(keeping:)`` by kind of leaf.
@@ -665,18 +639,8 @@ extension Term {
             var skeleton: Term
             var parts: [String: Term]
         }
-        var done: [ObjectIdentifier: Split] = [:]
-        var stack: [(Term, Bool)] = [(self, false)]
-        while let (term, childrenDone) = stack.popLast() {
-            let id = ObjectIdentifier(term)
-            if done[id] != nil { continue }
+        let root = bottomUp { (term: Term, splits: [Split]) -> Split in
             let children = term.children
-            if !childrenDone, !children.isEmpty {
-                stack.append((term, true))
-                for child in children where done[ObjectIdentifier(child)] == nil { stack.append((child, false)) }
-                continue
-            }
-            let splits = children.map { done[ObjectIdentifier($0)] ?? Split(skeleton: $0, parts: [:]) }
             // Durations are unchanged by restriction, so rebuilding cannot overflow.
             func rebuilt(_ mapped: [Term]) -> Term {
                 zip(mapped, children).allSatisfy({ $0 === $1 }) ? term : ((try? term.replacingChildren(mapped)) ?? term)
@@ -741,9 +705,9 @@ extension Term {
                 for child in splits { views.formUnion(child.parts.keys) }
                 for view in views { split.parts[view] = rebuilt(splits.map { $0.parts[view] ?? $0.skeleton }) }
             }
-            done[id] = split
+            return split
         }
-        return done[ObjectIdentifier(self)]?.parts ?? [:]
+        return root?.parts ?? [:]
     }
 
     /// The views whose properties this term's tweens animate, in no particular order.

@@ -46,53 +46,55 @@ public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Parses a decimal literal such as `2`, `0.25`, `1e-3` or `12.5E+2` exactly.
     /// Returns `nil` for anything else or for a value that does not fit.
     public init?(decimal text: Substring) {
+        // Read as bytes: the grammar is ASCII, and a Character per digit costs grapheme breaking.
+        let bytes = text.utf8
         var digits: Int128 = 0
         var scale = 0          // number of digits after the point
         var seenDigit = false
         var seenPoint = false
-        var index = text.startIndex
+        var index = bytes.startIndex
         var negative = false
-        if index < text.endIndex, text[index] == "-" || text[index] == "+" {
-            negative = text[index] == "-"
-            index = text.index(after: index)
+        if index < bytes.endIndex, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+            negative = bytes[index] == UInt8(ascii: "-")
+            index = bytes.index(after: index)
         }
-        while index < text.endIndex {
-            let char = text[index]
-            if let digit = char.wholeNumberValue, char.isASCII {
+        while index < bytes.endIndex {
+            let byte = bytes[index]
+            if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
                 seenDigit = true
                 // Leading zeros and long fractional tails are common; stop growing past 38 digits.
                 let (times10, o1) = digits.multipliedReportingOverflow(by: 10)
-                let (next, o2) = times10.addingReportingOverflow(Int128(digit))
+                let (next, o2) = times10.addingReportingOverflow(Int128(byte &- UInt8(ascii: "0")))
                 if o1 || o2 { return nil }
                 digits = next
                 if seenPoint { scale += 1 }
-            } else if char == ".", !seenPoint {
+            } else if byte == UInt8(ascii: "."), !seenPoint {
                 seenPoint = true
             } else {
                 break
             }
-            index = text.index(after: index)
+            index = bytes.index(after: index)
         }
         guard seenDigit else { return nil }
         var exponent = 0
-        if index < text.endIndex, text[index] == "e" || text[index] == "E" {
-            index = text.index(after: index)
+        if index < bytes.endIndex, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index = bytes.index(after: index)
             var expNegative = false
-            if index < text.endIndex, text[index] == "-" || text[index] == "+" {
-                expNegative = text[index] == "-"
-                index = text.index(after: index)
+            if index < bytes.endIndex, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+                expNegative = bytes[index] == UInt8(ascii: "-")
+                index = bytes.index(after: index)
             }
             var expDigits = 0
             var sawExpDigit = false
-            while index < text.endIndex, let digit = text[index].wholeNumberValue, text[index].isASCII {
+            while index < bytes.endIndex, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") {
                 sawExpDigit = true
-                expDigits = min(expDigits * 10 + digit, 10_000)
-                index = text.index(after: index)
+                expDigits = min(expDigits * 10 + Int(bytes[index] &- UInt8(ascii: "0")), 10_000)
+                index = bytes.index(after: index)
             }
             guard sawExpDigit else { return nil }
             exponent = expNegative ? -expDigits : expDigits
         }
-        guard index == text.endIndex else { return nil }
+        guard index == bytes.endIndex else { return nil }
         let power = exponent - scale
         var numerator = negative ? -digits : digits
         var denominator: Int128 = 1
@@ -148,8 +150,14 @@ public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
     public func adding(_ other: Time) throws(AnimationError) -> Time {
         if denominator == other.denominator {
             let (sum, overflow) = numerator.addingReportingOverflow(other.numerator)
-            if !overflow, denominator == 1 { return Time(unchecked: sum, 1) }
-            if !overflow, let value = Time.reduced(Int128(sum), Int128(denominator)) { return value }
+            if !overflow, denominator == 1, sum != Int64.min { return Time(unchecked: sum, 1) }
+            if !overflow, let value = Time.reduced(small: sum, denominator) { return value }
+        } else {
+            let (a, o1) = numerator.multipliedReportingOverflow(by: other.denominator)
+            let (b, o2) = other.numerator.multipliedReportingOverflow(by: denominator)
+            let (n, o3) = a.addingReportingOverflow(b)
+            let (d, o4) = denominator.multipliedReportingOverflow(by: other.denominator)
+            if !(o1 || o2 || o3 || o4), let value = Time.reduced(small: n, d) { return value }
         }
         let n = Int128(numerator) * Int128(other.denominator) + Int128(other.numerator) * Int128(denominator)
         let d = Int128(denominator) * Int128(other.denominator)
@@ -165,6 +173,9 @@ public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// `self × other`; throws ``AnimationError/overflow(_:)`` when it does not fit.
     public func multiplied(by other: Time) throws(AnimationError) -> Time {
+        let (n, o1) = numerator.multipliedReportingOverflow(by: other.numerator)
+        let (d, o2) = denominator.multipliedReportingOverflow(by: other.denominator)
+        if !(o1 || o2), let value = Time.reduced(small: n, d) { return value }
         guard let value = Time.reduced(Int128(numerator) * Int128(other.numerator), Int128(denominator) * Int128(other.denominator)) else {
             throw .overflow("\(self) × \(other)")
         }
@@ -173,6 +184,8 @@ public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// `self × count`; throws ``AnimationError/overflow(_:)`` when it does not fit.
     public func multiplied(by count: Int64) throws(AnimationError) -> Time {
+        let (n, overflow) = numerator.multipliedReportingOverflow(by: count)
+        if !overflow, let value = Time.reduced(small: n, denominator) { return value }
         guard let value = Time.reduced(Int128(numerator) * Int128(count), Int128(denominator)) else {
             throw .overflow("\(self) × \(count)")
         }
@@ -182,6 +195,9 @@ public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// `self ÷ other`; throws ``AnimationError/overflow(_:)`` when `other` is
     /// zero or the quotient does not fit.
     public func divided(by other: Time) throws(AnimationError) -> Time {
+        let (n, o1) = numerator.multipliedReportingOverflow(by: other.denominator)
+        let (d, o2) = denominator.multipliedReportingOverflow(by: other.numerator)
+        if !(o1 || o2), let value = Time.reduced(small: n, d) { return value }
         guard other.numerator != 0,
               let value = Time.reduced(Int128(numerator) * Int128(other.denominator), Int128(denominator) * Int128(other.numerator)) else {
             throw .overflow("\(self) ÷ \(other)")
@@ -261,6 +277,20 @@ public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
             out.append(contentsOf: digits[..<places].reversed())
         }
         return true
+    }
+
+    /// ``reduced(_:_:)`` in 64 bits, the fast path of the arithmetic: `nil`
+    /// when `d` is zero or a sign cannot be moved without overflow, and then
+    /// the caller takes the exact 128-bit path (which decides what fits).
+    @inline(__always)
+    static func reduced(small n: Int64, _ d: Int64) -> Time? {
+        guard d != 0, n != Int64.min, d != Int64.min else { return nil }
+        if n == 0 { return .zero }
+        if d == 1 { return Time(unchecked: n, 1) }
+        var x = n.magnitude, y = d.magnitude
+        while y != 0 { (x, y) = (y, x % y) }
+        let g = Int64(x)   // ≤ |d| < 2^63
+        return d < 0 ? Time(unchecked: -(n / g), -(d / g)) : Time(unchecked: n / g, d / g)
     }
 
     /// Reduces `n / d` to lowest terms with a positive denominator; `nil` when

@@ -81,6 +81,7 @@ let workloads: [String: @Sendable (Int) -> Measurement] = [
     "chain-by-script": workloadChainByScript,
     "repeat-by-script": workloadRepetitionBy,
     "chain-api": workloadChainAPI,
+    "chain-closures": workloadChainClosures,
     "parallel-script": workloadParallelScript,
     "parallel-api": workloadParallelAPI,
     "repeat-script": workloadRepetition,

@@ -1,0 +1,71 @@
+import Testing
+import Animations
+@testable import AnimLang
+import AnimOutputs
+
+/// A wide table (at least ``RowWriter`` `parallelColumns` columns) is written
+/// on two threads, a chunk of rows each: its bytes must be those of the table
+/// built one row at a time through the public pieces (``RowSampler`` and
+/// ``TableWriter``), in every format, events included, for frame times and
+/// for explicit times, whatever the number of rows (a part of a chunk, an
+/// odd number of chunks, many).
+struct WideTableTests {
+    /// `columns` views, each with one tween whose length and values depend
+    /// on the view, staggered so rows differ; events every so often.
+    static func script(columns: Int) -> String {
+        var text = ""
+        for index in 0..<columns { text += "view v\(index)\n" }
+        let parts = (0..<columns).map { index in
+            "(wait \(index % 7)00ms ; animate v\(index).x from \(index) to \(index * 3 + 1) in \(1 + index % 5)00ms with ease-in-out"
+                + (index % 50 == 0 ? " ; emit e\(index % 3))" : ")")
+        }
+        text += "let final = " + parts.joined(separator: "\n  || ") + "\n"
+        return text
+    }
+
+    /// The table one row at a time: header, then each row sampled alone.
+    static func rowByRow(_ scene: CompiledScene, _ times: [Time], format: TableFormat, latest: Time) -> [UInt8] {
+        let sampler = scene.sampler()
+        let magnitudes = format == .table ? sampler.columns.map { scene.magnitude(of: $0) } : []
+        let writer = TableWriter(format: format, columns: sampler.columns, latest: latest, hasEvents: scene.hasEvents,
+                                 magnitudes: magnitudes)
+        var out: [UInt8] = []
+        writer.writeHeader(into: &out)
+        var previous: Instant?
+        var row: [Value] = []
+        for t in times {
+            sampler.sample(at: t, into: &row)
+            let now = Instant(t)
+            writer.writeRow(time: t, values: row, events: scene.hasEvents ? scene.events(after: previous, through: now) : [],
+                            into: &out)
+            previous = now
+        }
+        return out
+    }
+
+    @Test(arguments: [(200, 10), (200, 400), (64, 1000), (70, 7)])
+    func wideTableIsWrittenAsRowByRow(columns: Int, fps: Int64) throws {
+        let file = SourceFile(name: "wide.anim", text: Self.script(columns: columns))
+        let outcome = run(file)
+        #expect(!outcome.hasErrors, "\(render(outcome.diagnostics, in: file))")
+        let scene = try #require(try outcome.compiledScene())
+        #expect(scene.properties.count == columns && scene.hasEvents)
+        let frames = FrameTimes(duration: scene.duration, fps: fps)
+        let explicit = [Time(3), Time(numerator: 1, denominator: 3)!, .zero, Time(numerator: 7, denominator: 20)!]
+        for format in TableFormat.allCases {
+            var written: [UInt8] = []
+            tabulate(scene, initial: [:], at: frames, format: format) { chunk in
+                written += chunk
+                chunk.removeAll(keepingCapacity: true)
+            }
+            let expected = Self.rowByRow(scene, Array(frames), format: format, latest: scene.duration)
+            #expect(written == expected, "\(format), \(columns) columns at \(fps) fps")
+            var atTimes: [UInt8] = []
+            tabulate(scene, initial: [:], at: explicit, format: format) { chunk in
+                atTimes += chunk
+                chunk.removeAll(keepingCapacity: true)
+            }
+            #expect(atTimes == Self.rowByRow(scene, explicit, format: format, latest: Time(3)), "\(format), explicit times")
+        }
+    }
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Callgrind instruction counts per workload (repeatable to 0.01 %, unlike wall
+# time on a shared machine). Uses the release binaries that bench/run.sh builds.
+#
+#   bash bench/instructions.sh [BIN_DIR] > bench/instructions-LABEL.txt
+#
+# Each line: workload, N, instructions of the whole process (start-up and, for
+# the animc-bench rows, input generation included).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:-.build-bench/x86_64-unknown-linux-gnu/release}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+count() {   # LABEL N COMMAND...
+    local label=$1 n=$2; shift 2
+    valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$@" >/dev/null 2>"$work/cg.err" || {
+        echo "$label $n FAILED"; return; }
+    printf '%-18s %8s %16s\n' "$label" "$n" "$(grep -o 'Collected : [0-9]*' "$work/cg.err" | awk '{ print $3 }')"
+}
+
+# The chain script `animc eval` reads (the same text as chainScript(n) in the bench).
+chain() {
+    printf '# a chain of %d tweens on box.x, 0.1s each\nlet final =\n    ' "$1"
+    awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) { if (i > 0) printf "\n  ; "; printf (i % 2 == 0 ? "animate box.x from 0 to 1 in 0.1s" : "animate box.x from 1 to 0 in 0.1s") } printf "\n" }'
+}
+chain 20000 > "$work/chain-20000.anim"
+# The start-up script of animc-bench (startupScript).
+printf 'let left = shrink circle from radius 100 to 10 with an ease-in-out\nlet right = rotate square from 0 to 2*pi radians with a high ease-out\nlet final = fadeIn all views * ((left + right) looped once)\n' > "$work/three.anim"
+
+printf '%-18s %8s %16s\n' workload N instructions
+count startup-animc 3 "$bin/animc" eval "$work/three.anim" --format csv
+hello=${HELLO:-.build-bench/hello/hello}
+[ -x "$hello" ] && count startup-hello 0 "$hello"
+count chain-animc 20000 "$bin/animc" eval "$work/chain-20000.anim" --fps 10 --format csv
+for w in chain-script:20000 chain-api:20000 stagger-script:1000 script-1mb:1048576 parallel-api:2000 ${EXTRA_WORKLOADS:-}; do
+    count "${w%%:*}" "${w#*:}" "$bin/animc-bench" --workload "${w%%:*}" --n "${w#*:}"
+done
