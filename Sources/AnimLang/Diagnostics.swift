@@ -948,7 +948,7 @@ public struct SourceFile: Sendable {
     public let name: String
     public let bytes: [UInt8]
     /// Byte offset at which each line starts.
-    let lineStarts: [Int]
+    package let lineStarts: [Int]
 
     /// Decodes nothing: the lexer works on bytes and reports invalid UTF-8 itself.
     public init(name: String, bytes: [UInt8]) {
