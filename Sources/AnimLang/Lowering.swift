@@ -406,7 +406,7 @@ private struct Lowerer {
             case .point(let x, let y, let range) where x.formula != nil || y.formula != nil:
                 guard let (fx, _) = lowerer.fold(x, context: .number), let (fy, _) = lowerer.fold(y, context: .number) else { return nil }
                 return .point(x: fx, y: fy, range: range)
-            default:
+            case .number, .point, .color:   // written out: nothing to substitute
                 return value
             }
         }

@@ -366,14 +366,15 @@ private struct Compiler {
             let references = (byProperty[property] ?? []).compactMap { block in
                 block.body.track(for: property).map { BlockReference(block: block, track: $0) }
             }
-            var kind = listedSegments.first?.from.kind ?? references.first?.track.kind
-            for segment in listedSegments where segment.from.kind != kind {
-                throw .mixedKinds(property, kind ?? .number, segment.from.kind)
+            // The first segment (or repetition) names the property's kind; the others keep to it.
+            if let kind = listedSegments.first?.from.kind ?? references.first?.track.kind {
+                for segment in listedSegments where segment.from.kind != kind {
+                    throw .mixedKinds(property, kind, segment.from.kind)
+                }
+                for reference in references {
+                    if let other = reference.track.kind, other != kind { throw .mixedKinds(property, kind, other) }
+                }
             }
-            for reference in references where reference.track.kind != kind {
-                throw .mixedKinds(property, kind ?? .number, reference.track.kind ?? .number)
-            }
-            if kind == nil { kind = .number }
             // Relative tweens (`to`, `by`) take their start values here.
             let resolver = RelativeResolver(property: property,
                                             mode: body ? .body(period: duration ?? .zero) : .scene(initial: initial[property]))

@@ -181,10 +181,7 @@ extension CompiledScene {
         let first = pieces(of: property, initial: initial, from: Instant(start), to: Instant(middle))
         let second = pieces(of: property, initial: initial, from: Instant(middle), to: Instant(end))
         guard first.count == second.count else { return false }
-        func later(_ t: Instant) -> Instant {
-            if let exact = t.exact, let moved = try? exact.adding(period) { return Instant(moved) }
-            return Instant(approximately: t.seconds + period.seconds)
-        }
+        func later(_ t: Instant) -> Instant { t.shifted(by: period, times: 1) }
         func same(_ a: Instant, _ b: Instant) -> Bool {
             if a.exact != nil && b.exact != nil { return a == b }
             return abs(a.seconds - b.seconds) <= 1e-9 * max(1, abs(a.seconds))
@@ -201,15 +198,7 @@ extension CompiledScene {
                       abs(p01 - p02) <= 1e-12, abs(p11 - p12) <= 1e-12 else { return false }
             case (.sampled, .sampled):
                 for step in 1..<16 {
-                    let q = Double(step) / 16
-                    let t: Instant
-                    if let s = a.start.exact, let e = a.end.exact, let length = try? e.subtracting(s),
-                       let part = try? length.multiplied(by: Time(numerator: Int64(step), denominator: 16) ?? .zero),
-                       let inside = try? s.adding(part) {
-                        t = Instant(inside)
-                    } else {
-                        t = Instant(approximately: a.start.seconds + q * (a.end.seconds - a.start.seconds))
-                    }
+                    let t = a.start.toward(a.end, Time(numerator: Int64(step), denominator: 16) ?? .zero)
                     guard closeValues(valueAt(t), valueAt(later(t))) else { return false }
                 }
             case (.hold, _), (.tween, _), (.sampled, _):

@@ -527,6 +527,13 @@ struct Resolution {
         Group.merge(&upcoming, group, keepLatest: false)
     }
 
+    /// The property's value by the rule, where `before` is what it shows
+    /// before anything starts (its declared initial value, else the start
+    /// value of its earliest segments: rule 3).
+    func value(before: Value) -> Value {
+        active?.values.mean ?? finished?.values.mean ?? before
+    }
+
     /// The property's value by the rule, or `nil` when nothing speaks for it.
     func value(initial: Value?) -> Value? {
         if let active { return active.values.mean }
@@ -551,9 +558,7 @@ extension Track {
         var largest = 0.0
         for index in 0..<count {
             let segment = storage[index]
-            if case .number(let from) = segment.from, case .number(let to) = segment.to {
-                largest = max(largest, abs(from), abs(to))
-            }
+            largest = max(largest, segment.from.magnitude, segment.to.magnitude)
         }
         for reference in blocks { largest = max(largest, reference.track.magnitude) }
         return largest

@@ -15,13 +15,20 @@ public struct RowSampler: Sendable {
     /// The columns, sorted.
     public let columns: [Property]
     private let tracks: [Track?]
-    private let initials: [Value?]
+    /// What each column shows before anything starts: its declared initial
+    /// value, else its earliest segments' start value (sampling rule 3).
+    private let before: [Value]
 
     init(scene: CompiledScene, initial: [Property: Value]) {
-        let columns = Set(scene.properties).union(initial.keys).sorted()
-        self.columns = columns
-        tracks = columns.map { scene.track(for: $0) }
-        initials = columns.map { initial[$0] }
+        // A column exists because a declaration or a segment names it, so one of the two gives its value before.
+        let columns = Set(scene.properties).union(initial.keys).sorted().compactMap { property -> (Property, Track?, Value)? in
+            let track = scene.track(for: property)
+            guard let before = initial[property] ?? track?.first?.values.mean else { return nil }
+            return (property, track, before)
+        }
+        self.columns = columns.map(\.0)
+        tracks = columns.map(\.1)
+        before = columns.map(\.2)
     }
 
     /// Replaces `row` with the value of every column at `t`.
@@ -53,13 +60,11 @@ public struct RowSampler: Sendable {
         values.removeAll(keepingCapacity: true)
         values.reserveCapacity(columns.count * times.count)
         for index in columns.indices {
-            let track = tracks[index], initial = initials[index]
+            let track = tracks[index], before = before[index]
             for t in times {
                 var resolution = Resolution()
                 track?.resolve(at: t, into: &resolution)
-                // A column exists only because a segment or a declaration names it,
-                // so one of the two always speaks.
-                values.append(resolution.value(initial: initial) ?? .number(0))
+                values.append(resolution.value(before: before))
             }
         }
     }

@@ -71,8 +71,8 @@ public struct Tween: Hashable, Sendable {
     init(unchecked property: Property, from: Value, to: Value, easing: Easing, duration: Time, relative: Relative = .absolute) {
         self.property = property
         // -0 and 0 are one value: the same tween, however it was written.
-        if case .number(let a) = from { self.from = .number(a + 0) } else { self.from = from }
-        if case .number(let b) = to { self.to = .number(b + 0) } else { self.to = to }
+        self.from = from.canonical
+        self.to = to.canonical
         self.easing = easing
         self.duration = duration
         self.relative = relative

@@ -51,6 +51,25 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The one spelling of equal values: `-0` is `0` (a tween from `-0` is
+    /// the tween from `0`, and a mean of opposites is `0`).
+    @inline(__always)
+    public var canonical: Value {
+        switch self {
+        case .number(let value): return .number(value + 0)
+        case .color: return self
+        }
+    }
+
+    /// How large the value is as a column of numbers: `|x|` for a number;
+    /// 0 for a colour, whose written form has one width.
+    public var magnitude: Double {
+        switch self {
+        case .number(let value): return abs(value)
+        case .color: return 0
+        }
+    }
+
     /// The value's numbers in a fixed order (a number; a colour's red,
     /// green, blue and alpha): what closeness, the canonical order and
     /// fingerprints read, component by component.
@@ -125,25 +144,25 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
     /// premultiplied (``Color/mean(of:)``). With mixed kinds (which no scene
     /// holds) the numbers win; `nil` for no values.
     public static func mean(of values: [Value]) -> Value? {
-        var distinct = DistinctValues()
-        for value in values { distinct.insert(value) }
+        guard let head = values.first else { return nil }
+        var distinct = DistinctValues(head)
+        for value in values.dropFirst() { distinct.insert(value) }
         return distinct.mean
     }
 
-    /// The mean of distinct values, kind by kind; with mixed kinds the first
-    /// kind in ``Kind``'s order that is present wins.
-    static func mean(ofDistinct values: [Value]) -> Value? {
+    /// The mean of distinct values (`head` and `rest`), kind by kind; with
+    /// mixed kinds (which no track holds) the numbers win.
+    static func mean(ofDistinct head: Value, _ rest: [Value]) -> Value {
         var numbers: [Double] = []
         var colors: [Color] = []
-        for value in values {
+        for value in CollectionOfOne(head) + rest {
             switch value {
             case .number(let number): numbers.append(number)
             case .color(let color): colors.append(color)
             }
         }
-        if !numbers.isEmpty { return .number(meanOfDistinctNumbers(numbers)) }
-        if !colors.isEmpty { return .color(Color.mean(of: colors)) }
-        return nil
+        // No numbers: all are colours, `head` among them.
+        return numbers.isEmpty ? .color(Color.mean(of: colors)) : .number(meanOfDistinctNumbers(numbers))
     }
 
     /// How a table writes a value.
@@ -194,47 +213,36 @@ func interpolateNumber(_ a: Double, _ b: Double, _ p: Double) -> Double {
     return span.isFinite ? a + span * p : a * (1 - p) + b * p
 }
 
-/// A small set of values (usually one) whose mean is taken over distinct
-/// values: the sampler's tie groups.
+/// A small set of values (usually one, never none) whose mean is taken over
+/// distinct values: the sampler's tie groups.
 struct DistinctValues {
-    private var first: Value?
+    private var first: Value
     private var more: [Value] = []
-
-    init() {}
 
     init(_ value: Value) {
         first = value
     }
 
     mutating func insert(_ value: Value) {
-        guard let first else {
-            self.first = value
-            return
-        }
         if value == first || more.contains(value) { return }
         if more.isEmpty { more.reserveCapacity(7) }
         more.append(value)
     }
 
     mutating func formUnion(_ other: DistinctValues) {
-        if let value = other.first { insert(value) }
+        insert(other.first)
         for value in other.more { insert(value) }
     }
 
     /// Whether the values disagree by more than rounding (a relative 1e-9),
     /// so that their mean is none of them: what makes a tie worth a warning.
     var disagree: Bool {
-        guard let first else { return false }
-        return more.contains { !$0.isClose(to: first) }
+        more.contains { !$0.isClose(to: first) }
     }
 
-    /// The mean, independent of insertion order; `nil` when empty.
-    var mean: Value? {
-        guard let first else { return nil }
-        if more.isEmpty {
-            if case .number(let value) = first { return .number(value == 0 ? 0 : value) }
-            return first
-        }
+    /// The mean, independent of insertion order.
+    var mean: Value {
+        if more.isEmpty { return first.canonical }
         if case .number(let head) = first {
             // The common case, without allocating: numbers sorted in a stack buffer.
             let count = more.count + 1
@@ -250,9 +258,9 @@ struct DistinctValues {
                 for value in buffer { sum += value }
                 return sum / Double(count)
             }
-            if let mean { return .number(mean == 0 ? 0 : mean) }
+            if let mean { return Value.number(mean).canonical }
         }
-        return Value.mean(ofDistinct: [first] + more)
+        return Value.mean(ofDistinct: first, more)
     }
 }
 
