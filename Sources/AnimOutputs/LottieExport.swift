@@ -100,24 +100,18 @@ public struct LottieExport: Sendable {
 /// and those the animation moves, in first-mention order; a cancelled
 /// animation shows every view the file names.
 public func exportLottie(_ outcome: Outcome, fps: Int = 60) -> LottieExport {
-    guard let target = outcome.target, let scene = outcome.scene else { return LottieExport(document: nil, diagnostics: []) }
-    let range = target.nameRange == .none ? target.range : target.nameRange
-    let compiled: CompiledScene?
-    do {
-        compiled = try outcome.compiledScene()
-    } catch {
-        return LottieExport(document: nil, diagnostics: [samplingError(error, binding: target)])
+    switch exportSubject(outcome) {
+    case nil:
+        return LottieExport(document: nil, diagnostics: [])
+    case .failed(let error)?:
+        return LottieExport(document: nil, diagnostics: [error])
+    case .cancelled(let binding, let range, let views)?:
+        var exporter = LottieExporter(compiled: nil, name: binding, views: views, placements: outcome.resolved.placements,
+                                      initial: outcome.initial, fps: Int64(max(1, fps)), range: range)
+        return exporter.export()
+    case .model(let model)?:
+        return exportLottie(model, fps: fps)
     }
-    let mentioned = outcome.resolved.mentionOrder
-    var views = mentioned
-    if let compiled {
-        var shown = Set(outcome.program.views.map(\.name))
-        for property in compiled.properties { shown.insert(property.view) }
-        for property in outcome.initial.keys { shown.insert(property.view) }
-        views = mentioned.filter { shown.contains($0) }
-    }
-    return exportLottie(compiled: compiled, scene: scene, name: target.name, views: views, placements: outcome.resolved.placements,
-                        initial: outcome.initial, fps: fps, at: range)
 }
 
 /// Exports a scene built with the library (see ``exportLottie(_:fps:)`` for
@@ -131,20 +125,20 @@ public func exportLottie(scene: Scene, name: String, views: [String] = [], place
     } catch {
         return LottieExport(document: nil, diagnostics: [Diagnostic(.cannotSample(binding: name, error), at: range)])
     }
-    return exportLottie(compiled: compiled, scene: scene, name: name, views: views, placements: placements, initial: initial, fps: fps,
-                        at: range)
+    guard let compiled else {
+        var exporter = LottieExporter(compiled: nil, name: name, views: views, placements: placements, initial: initial,
+                                      fps: Int64(max(1, fps)), range: range)
+        return exporter.export()
+    }
+    return exportLottie(ExportModel(compiled, binding: name, range: range, initial: initial, viewOrder: views, declaredViews: views,
+                                    placements: placements), fps: fps)
 }
 
-private func exportLottie(compiled: CompiledScene?, scene: Scene, name: String, views: [String], placements: [String: Placement],
-                          initial: [Property: Value], fps: Int, at range: SourceRange) -> LottieExport {
-    var views = views
-    let listed = Set(views)
-    let properties = Set(compiled?.properties ?? []).union(initial.keys)
-    views += Set(properties.map(\.view)).subtracting(listed).sorted()
-    var played = compiled
+private func exportLottie(_ model: ExportModel, fps: Int) -> LottieExport {
+    var played = model.scene
     var loop: Time?
-    if let compiled, compiled.isInfinite {
-        switch loopedRound(compiled, name: name, initial: initial, fps: Int64(max(1, fps)), at: range) {
+    if model.scene.isInfinite {
+        switch loopedRound(model.scene, name: model.binding, initial: model.initial, fps: Int64(max(1, fps)), at: model.range) {
         case .success(let round):
             played = round.scene
             loop = round.period
@@ -152,8 +146,8 @@ private func exportLottie(compiled: CompiledScene?, scene: Scene, name: String, 
             return LottieExport(document: nil, diagnostics: [error])
         }
     }
-    var exporter = LottieExporter(compiled: played, scene: scene, name: name, views: views, placements: placements, initial: initial,
-                                  fps: Int64(max(1, fps)), range: range, loop: loop)
+    var exporter = LottieExporter(compiled: played, name: model.binding, views: model.views, placements: model.placements,
+                                  initial: model.initial, fps: Int64(max(1, fps)), range: model.range, loop: loop, model: model)
     return exporter.export()
 }
 
@@ -219,7 +213,8 @@ private func loopedRound(_ compiled: CompiledScene, name: String, initial: [Prop
 
 private struct LottieExporter {
     let compiled: CompiledScene?
-    let scene: Scene
+    /// Its columns and their kinds; `nil` when it is cancelled.
+    let model: ExportModel?
     let name: String
     let viewNames: [String]
     let placements: [String: Placement]
@@ -234,12 +229,12 @@ private struct LottieExporter {
     /// How soon each property may turn back (springs).
     let turns: Turns
 
-    init(compiled: CompiledScene?, scene: Scene, name: String, views: [String], placements: [String: Placement],
-         initial: [Property: Value], fps: Int64, range: SourceRange, loop: Time? = nil) {
+    init(compiled: CompiledScene?, name: String, views: [String], placements: [String: Placement],
+         initial: [Property: Value], fps: Int64, range: SourceRange, loop: Time? = nil, model: ExportModel? = nil) {
         self.loop = loop
         self.placements = placements
         self.compiled = compiled
-        self.scene = scene
+        self.model = model
         self.name = name
         viewNames = views
         self.initial = initial
@@ -346,10 +341,9 @@ private struct LottieExporter {
         initial[property] != nil || animated.contains(property)
     }
 
-    /// Whether a property holds colours (its value at 0 is a colour).
+    /// Whether a property holds colours.
     private func isColor(_ property: Property) -> Bool {
-        if case .color? = value(property, at: Instant(.zero)) { return true }
-        return false
+        (model?.kind(of: property) ?? initial[property]?.kind) == .color
     }
 
     private func makeView(_ name: String, index: Int) -> View {
