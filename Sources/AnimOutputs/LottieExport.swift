@@ -76,15 +76,9 @@ public struct LottieExport: Sendable {
     /// least common multiple of its periods).
     public static let longestLoop = Time(60)
     /// The side of a square when a view has no `width`, `height` or `size`.
-    public static let defaultSize = 60.0
+    public static let defaultSize = Drawing.defaultSide
     /// The space around everything the animation reaches.
     public static let margin = 20.0
-    /// Fill colours for views without `color` or `fill`, by first-mention order (Tableau 10).
-    public static let palette: [Color] = [
-        (78, 121, 167), (242, 142, 43), (225, 87, 89), (118, 183, 178), (89, 161, 79),
-        (237, 201, 72), (176, 122, 161), (255, 157, 167), (156, 117, 95), (186, 176, 172),
-    ].map { Color(red: $0.0, green: $0.1, blue: $0.2) }
-
     /// The document as compact JSON text with a final newline: the file `animc export` writes.
     public var bytes: [UInt8]? {
         guard let document else { return nil }
@@ -551,9 +545,10 @@ private struct LottieExporter {
 
     // MARK: Stage
 
-    /// Homes in a row, evenly spaced (views with `at`: their own); then
-    /// everything shifted so the stage (with its margin) holds every position
-    /// the animation reaches (with `at`, only as far as needed).
+    /// Homes as the player page lays them out (``Stage``, without labels:
+    /// Lottie draws none), from every number the drawn properties take;
+    /// then everything shifted so the stage (with its margin) holds every
+    /// position the animation reaches (with `at`, only as far as needed).
     private func layOut(_ views: inout [View], frames: Int) -> (width: Double, height: Double) {
         guard !views.isEmpty else { return (100, 100) }
         // Instants to look at: every quarter frame (at most 16384 of them, evenly) and every breakpoint.
@@ -565,81 +560,35 @@ private struct LottieExporter {
             instants.append(Instant(Time(numerator: Int64(quarter), denominator: 4 * fps) ?? duration))
         }
         instants.append(Instant(duration))
-        struct Reach { var extents: [Double] = []; var x: [Double] = []; var y: [Double] = []; var scale: [Double] = [] }
-        var reaches: [Reach] = []
-        for view in views {
-            var extraInstants: [Instant] = []
-            for property in [view.radius, view.width, view.height, Property(view: view.name, name: "x"),
-                             Property(view: view.name, name: "y"), Property(view: view.name, name: "scale"),
-                             Property(view: view.name, name: "scale-x"), Property(view: view.name, name: "scale-y")].compactMap({ $0 }) {
+        let stageViews = views.map { view in
+            var numbers: Set<String> = [], extents: [String: ClosedRange<Double>] = [:]
+            for name in ["x", "y", "radius", "width", "height", "size", "scale", "scale-x", "scale-y", "rotation"] {
+                let property = Property(view: view.name, name: name)
+                guard has(property), !isColor(property) else { continue }
+                numbers.insert(name)
+                var times = instants
                 for piece in (compiled?.pieces(of: property, initial: initial[property]) ?? []).prefix(4096) {
-                    extraInstants.append(piece.start)
-                    extraInstants.append(piece.end)
+                    times.append(piece.start)
+                    times.append(piece.end)
+                }
+                for instant in times {
+                    guard case .number(let x)? = value(property, at: instant), x.isFinite else { continue }
+                    extents[name] = extents[name].map { min($0.lowerBound, x)...max($0.upperBound, x) } ?? x...x
                 }
             }
-            let extent: TrackSource
-            if let radius = view.radius {
-                extent = numberSource(radius, fallback: 0) { [abs($0)] }
-            } else {
-                let sides = sizeSource(view)
-                extent = TrackSource(dimension: 1, pieces: [], sample: { instant in
-                    let side = sides.sample(instant)
-                    return [((side[0] * side[0] + side[1] * side[1]).squareRoot()) / 2]
-                }, allowed: nil)
-            }
-            let x = numberSource(Property(view: view.name, name: "x"), fallback: 0) { [$0] }
-            let y = numberSource(Property(view: view.name, name: "y"), fallback: 0) { [$0] }
-            // About an origin off the centre the shape reaches up to twice as far (the origin is at most a half box away).
-            let fromCentre = 1 + 2 * max(abs(view.placement.origin.x - 0.5), abs(view.placement.origin.y - 0.5))
-            let scales = ["scale", "scale-x", "scale-y"].map { numberSource(Property(view: view.name, name: $0), fallback: 1) { [abs($0)] } }
-            let scale = TrackSource(dimension: 1, pieces: [], sample: { instant in
-                let s = scales.map { $0.sample(instant)[0] }
-                return [fromCentre * s[0] * max(s[1], s[2])]
-            }, allowed: nil)
-            var reach = Reach()
-            for instant in instants + extraInstants {
-                reach.extents.append(extent.sample(instant)[0])
-                reach.x.append(x.sample(instant)[0])
-                reach.y.append(y.sample(instant)[0])
-                reach.scale.append(scale.sample(instant)[0])
-            }
-            reaches.append(reach)
+            return StageView(name: view.name, placement: view.placement, numbers: numbers, extents: extents)
         }
-        let widest = reaches.flatMap(\.extents).filter(\.isFinite).max() ?? 0
-        let spacing = max(100, (2 * widest + 40).rounded(.up))
-        // Views without `at` in a row, evenly spaced; the others at their home.
-        var homes: [(x: Double, y: Double)] = []
-        var row = 0.0
-        for view in views {
-            if let given = view.placement.home {
-                homes.append(given)
-            } else {
-                homes.append((row * spacing, 0))
-                row += 1
-            }
-        }
-        var low = (x: Double.infinity, y: Double.infinity), high = (x: -Double.infinity, y: -Double.infinity)
-        for (index, reach) in reaches.enumerated() {
-            let home = homes[index]
-            for sample in reach.extents.indices {
-                let extent = reach.extents[sample] * reach.scale[sample]
-                let x = home.x + reach.x[sample], y = home.y + reach.y[sample]
-                guard extent.isFinite, x.isFinite, y.isFinite else { continue }
-                low = (min(low.x, x - extent), min(low.y, y - extent))
-                high = (max(high.x, x + extent), max(high.y, y + extent))
-            }
-        }
-        if !low.x.isFinite || !high.x.isFinite { low = (0, 0); high = (0, 0) }
-        let margin = LottieExport.margin
-        var shift = (x: (margin - low.x).rounded(.up), y: (margin - low.y).rounded(.up))
+        let stage = Stage(stageViews, labels: false, margin: LottieExport.margin)
+        var shift = (x: (-stage.bounds.minX).rounded(.up), y: (-stage.bounds.minY).rounded(.up))
         if views.contains(where: { $0.placement.home != nil }) {
             // `at` gives stage coordinates: kept, unless something would be cut off at the top or left.
             shift = (max(0, shift.x), max(0, shift.y))
         }
         for index in views.indices {
-            views[index].home = (homes[index].x + shift.x, homes[index].y + shift.y)
+            let home = stage.spots[index].home
+            views[index].home = (home.x + shift.x, home.y + shift.y)
         }
-        return (max(1, (high.x + shift.x + margin).rounded(.up)), max(1, (high.y + shift.y + margin).rounded(.up)))
+        return (max(1, (stage.bounds.maxX + shift.x).rounded(.up)), max(1, (stage.bounds.maxY + shift.y).rounded(.up)))
     }
 
     // MARK: Layers
@@ -740,7 +689,7 @@ private struct LottieExporter {
                              ("p", .object([("a", .number(0)), ("k", .numbers([0, 0]))])), ("s", size),
                              ("r", .object([("a", .number(0)), ("k", .number(0))]))])
         }
-        let palette = LottieExport.palette[view.index % LottieExport.palette.count]
+        let palette = Drawing.paletteColor(view.index)
         let colorLabel = view.color?.description ?? label("color")
         let fill = JSON.object([
             ("ty", .string("fl")), ("nm", .string("fill")),
