@@ -586,7 +586,9 @@ private struct LottieExporter {
         }
         for index in views.indices {
             let home = stage.spots[index].home
-            views[index].home = (home.x + shift.x, home.y + shift.y)
+            // On whole pixels (within the margin), but for a home `at` gives.
+            views[index].home = views[index].placement.home != nil ? (home.x + shift.x, home.y + shift.y)
+                : ((home.x + shift.x).rounded(), (home.y + shift.y).rounded())
         }
         return (max(1, (stage.bounds.maxX + shift.x).rounded(.up)), max(1, (stage.bounds.maxY + shift.y).rounded(.up)))
     }
