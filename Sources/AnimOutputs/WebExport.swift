@@ -560,6 +560,12 @@ private struct WebExportBuilder {
                 break
             }
         }
+        if !alphaEscapes, let part = cssEasing(of: easing, from: p0, to: p1) {
+            // Part of a curve that is a cubic Bézier: the part is one too, cut out exactly (as Lottie cuts it).
+            return [Span(start: piece.start, end: piece.end,
+                         curve: .eased(from: Value.interpolate(from: from, to: to, progress: part.start),
+                                       to: Value.interpolate(from: from, to: to, progress: part.end), easing: part.easing, ends: (0, 1)))]
+        }
         if let holds = stepHolds(piece, easing: easing, property: property) { return holds }
         if alphaEscapes {
             return [bakedSpan(piece, property: property) { q in Value.interpolate(from: from, to: to, progress: easing(clampUnit(p0 + (p1 - p0) * q))) }]
