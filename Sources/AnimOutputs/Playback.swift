@@ -34,6 +34,9 @@ public struct Playback: Sendable {
     public let span: Time
     let sampler: RowSampler
 
+    /// Where each placed view stands (`at`, `origin`): its rows say what they are drawn from (``Drawing``).
+    public var placements: [String: Placement] = [:]
+
     public var duration: Time { compiled.duration }
     public var isInfinite: Bool { compiled.isInfinite }
     public var hasEvents: Bool { !eventNames.isEmpty }
@@ -48,7 +51,10 @@ public struct Playback: Sendable {
         switch exportSubject(outcome) {
         case nil, .cancelled?: return nil
         case .failed(let error)?: throw error
-        case .model(let model)?: return Playback(model.scene, initial: model.initial, binding: model.binding)
+        case .model(let model)?:
+            var playback = Playback(model.scene, initial: model.initial, binding: model.binding)
+            playback.placements = model.placements
+            return playback
         }
     }
 

@@ -46,6 +46,10 @@ public struct Plot: Sendable {
     /// One property's panel.
     public struct Panel: Sendable {
         public let property: Property
+        /// The property's name with what its view is drawn from (`dot.x (at 120)`, ``Drawing``).
+        public var label: String { Drawing.label(of: property, placement: placement) }
+        /// Where its view stands, when the file places it (`at`, `origin`).
+        public var placement: Placement?
         public let kind: Value.Kind
         /// Sorted by time, from 0 to the plot's ``Plot/end``.
         public let samples: [Sample]
@@ -115,8 +119,10 @@ extension Plot {
         let scene = model.scene
         let end = max(.zero, until ?? scene.duration)
         let panels = model.columns.map { column in
-            PanelSampler(scene: scene, property: column.property, kind: column.kind, initial: model.initial[column.property],
-                         end: end).panel()
+            var panel = PanelSampler(scene: scene, property: column.property, kind: column.kind, initial: model.initial[column.property],
+                                     end: end).panel()
+            panel.placement = model.placements[column.property.view]
+            return panel
         }
         return Plot(binding: model.binding, source: source, end: end, duration: scene.duration, isInfinite: scene.isInfinite,
                     isCancelled: false, panels: panels, markers: eventMarkers(scene, end: end))
@@ -195,8 +201,8 @@ private struct PanelSampler {
         if end.isPositive { points = refined(points) }
         let range = numberRange(points)
         if points.count > 4 * columns { points = thinned(points) }
-        return Plot.Panel(property: property, kind: kind, samples: points.map { Plot.Sample(time: $0.time, value: $0.value) },
-                          boundaries: boundaries, range: range)
+        return Plot.Panel(property: property, placement: nil, kind: kind,
+                          samples: points.map { Plot.Sample(time: $0.time, value: $0.value) }, boundaries: boundaries, range: range)
     }
 
     /// The grid, the breakpoints (each with a sample a hair before and after)

@@ -294,7 +294,7 @@ extension Plot {
         let panel = panels[index]
         let top = layout.panelTops[index], height = layout.panelHeights[index]
         let left = layout.left, width = layout.plotWidth
-        out.text(panel.property.description + (panel.kind == .color ? " (colour)" : ""), x: left, y: top - 7, size: 12,
+        out.text(panel.label + (panel.kind == .color ? " (colour)" : ""), x: left, y: top - 7, size: 12,
                  family: Self.sans, weight: "bold", fill: "#222222")
         // Value labels: greatest, least, then 0 only where it stays clear of both.
         var labels: [(text: String, y: Double)] = []

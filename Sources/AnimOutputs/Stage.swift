@@ -32,6 +32,30 @@ extension Drawing {
     }
 }
 
+extension Drawing {
+    /// A property's name as the outputs that list properties (the plot's
+    /// panels, the terminal player's rows) show it, with what the stage
+    /// draws it from (exports.md §6): `x` and `y` of a view with `at` are
+    /// offsets from its home (`dot.x (at 120)`), and `scale`, `scale-x`,
+    /// `scale-y` and `rotation` of a view with an origin off the centre turn
+    /// about it (`bar.scale-x (about left)`, `(about 0.2, 0.8)`).
+    static func label(of property: Property, placement: Placement?) -> String {
+        let name = property.description
+        guard let placement else { return name }
+        switch property.name {
+        case "x": return placement.home.map { name + " (at \(formatNumber($0.x)))" } ?? name
+        case "y": return placement.home.map { name + " (at \(formatNumber($0.y)))" } ?? name
+        case "scale", "scale-x", "scale-y", "rotation":
+            let origin = placement.origin
+            guard origin != (0.5, 0.5) else { return name }
+            let word = Placement.originWords.first { $0.x == origin.x && $0.y == origin.y }?.word
+            return name + " (about " + (word ?? formatNumber(origin.x) + ", " + formatNumber(origin.y)) + ")"
+        default:
+            return name
+        }
+    }
+}
+
 /// A view as the stage lays it out: its name, where it stands, its number
 /// properties (`radius` makes it a circle), and the least and greatest
 /// finite number each takes (none when it takes none).
