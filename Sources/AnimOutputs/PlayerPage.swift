@@ -82,12 +82,6 @@ struct PlayerParts: Sendable {
     }
 }
 
-/// Text for inside `<script>`: `</` could end the element and `<!--` open a
-/// comment; `<\/` and `<\!--` mean the same in a JavaScript string.
-func scriptSafe(_ text: String) -> String {
-    text.replacingAll("</", with: "<\\/").replacingAll("<!--", with: "<\\!--")
-}
-
 /// Where each view sits and how big the stage is (``Stage``), with the views it draws.
 struct StageLayout {
     struct Placed {
@@ -132,11 +126,11 @@ struct StageLayout {
         for item in placed {
             out += "<g class=\"home\" transform=\"translate(\(px(item.home.x)) \(px(item.home.y)))\"><path d=\"M -6 0 H 6 M 0 -6 V 6\"/></g>\n"
             if stacked, item.view.placement.home == nil {
-                out += "<text class=\"label lane\" x=\"\(px(item.home.x + item.label.x))\" y=\"\(px(item.home.y))\">\(htmlEscaped(item.view.name))</text>\n"
+                out += "<text class=\"label lane\" x=\"\(px(item.home.x + item.label.x))\" y=\"\(px(item.home.y))\">\(markupEscaped(item.view.name))</text>\n"
             }
         }
         for item in placed {
-            let name = htmlEscaped(item.view.name)
+            let name = markupEscaped(item.view.name)
             out += "<g class=\"view\" data-view=\"\(name)\">"
             out += "<g class=\"body\">" + (item.isCircle ? "<circle class=\"shape\" cx=\"0\" cy=\"0\"/>" : "<rect class=\"shape\"/>") + "</g>"
             if item.labelled, !stacked || item.view.placement.home != nil { out += "<text class=\"label\" x=\"0\" y=\"\(px(item.label.y))\">\(name)</text>" }
@@ -246,33 +240,20 @@ private func px(_ value: Double) -> String {
     formatNumber((value * 100).rounded() / 100)
 }
 
-func htmlEscaped(_ text: String) -> String {
-    var out = ""
-    for character in text {
-        switch character {
-        case "&": out += "&amp;"
-        case "<": out += "&lt;"
-        case ">": out += "&gt;"
-        case "\"": out += "&quot;"
-        default: out.append(character)
-        }
-    }
-    return out
-}
 
 /// The page up to `<body>`: its title and stylesheet.
 private func pageHead(title: String, style: String, generator: String) -> String {
     var out = "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
     out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
     out += "<meta name=\"generator\" content=\"\(generator)\">\n"
-    out += "<title>\(htmlEscaped(title))</title>\n<style>\n" + style + "</style>\n</head>\n<body>\n"
+    out += "<title>\(markupEscaped(title))</title>\n<style>\n" + style + "</style>\n</head>\n<body>\n"
     return out
 }
 
 /// The page's header: the binding, the file, how long it lasts.
 private func pageHeader(_ export: WebExport) -> String {
     let title = "`\(export.binding)`" + (export.source.isEmpty ? "" : " of \(export.source)")
-    var out = "<header><h1>\(htmlEscaped(title).replacingBackticks)</h1>"
+    var out = "<header><h1>\(markupEscaped(title).replacingBackticks)</h1>"
     let length = export.endless.map { endless in
         "repeats forever (every property in its period from \(formatNumber(endless.settled.seconds)) s on)"
     } ?? "\(formatNumber(export.duration.seconds)) s"

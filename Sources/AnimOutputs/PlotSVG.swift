@@ -509,7 +509,7 @@ struct SVGText {
         let w = coordinate(width), h = coordinate(height)
         raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         raw("<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"\(w)\" height=\"\(h)\" viewBox=\"0 0 \(w) \(h)\">\n")
-        raw("<title>\(escaped(title))</title>\n")
+        raw("<title>\(markupEscaped(title))</title>\n")
         raw("<rect x=\"0\" y=\"0\" width=\"\(w)\" height=\"\(h)\" fill=\"#ffffff\"/>\n")
     }
 
@@ -544,25 +544,9 @@ struct SVGText {
         if let weight { attributes += " font-weight=\"\(weight)\"" }
         if let fill { attributes += " fill=\"\(fill)\"" }
         if let anchor { attributes += " text-anchor=\"\(anchor)\"" }
-        raw("<text \(attributes)>\(escaped(content))</text>\n")
+        raw("<text \(attributes)>\(markupEscaped(content))</text>\n")
     }
 
-    /// Text as XML character data or an attribute value.
-    func escaped(_ string: String) -> String {
-        var result = ""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            // XML 1.0 has no place for other control characters.
-            case "\t", "\n": result += " "
-            default: if scalar.value >= 0x20, scalar.value != 0xFFFE, scalar.value != 0xFFFF { result.unicodeScalars.append(scalar) }
-            }
-        }
-        return result
-    }
 }
 
 /// A coordinate to 2 decimals, trailing zeros dropped (`12.5`, `40`).

@@ -297,40 +297,6 @@ func jsonNumber(_ value: Double) -> String {
     value.isFinite ? formatNumber(value) : "null"
 }
 
-/// A JSON string literal (also a valid JavaScript one).
-func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        // Also valid JavaScript (which before ES2019 had no raw U+2028 or U+2029 in strings).
-        case "\u{2028}", "\u{2029}":
-            out += "\\u" + hex4(scalar.value)
-        default:
-            if scalar.value < 0x20 {
-                out += "\\u" + hex4(scalar.value)
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return out + "\""
-}
-
-private func hex4(_ value: UInt32) -> String {
-    let digits = Array("0123456789abcdef")
-    return String((0..<4).reversed().map { digits[Int((value >> (4 * UInt32($0))) & 15)] })
-}
-
-/// Text for inside a CSS or HTML comment: no `*/` and no `--`.
-func commentSafe(_ text: String) -> String {
-    text.replacingAll("*/", with: "* /").replacingAll("--", with: "- -")
-}
-
 extension String {
     /// Every occurrence of `target` replaced by `replacement` (AnimLang links no Foundation).
     func replacingAll(_ target: String, with replacement: String) -> String {
