@@ -405,7 +405,7 @@ private struct LottieExporter {
 
     /// The fill colour's channels (0–1, and alpha 1: the fill's opacity carries alpha).
     private func colorSource(_ property: Property?, fallback: Color) -> TrackSource {
-        func channels(_ color: Color) -> [Double] { [color.red / 255, color.green / 255, color.blue / 255, 1] }
+        let channels = lottieFillChannels
         func shown(_ value: Value?) -> Color {
             if case .color(let color)? = value { return color.clamped }
             return fallback

@@ -192,7 +192,7 @@ private struct PanelSampler {
 
     func value(at t: Instant) -> Value {
         // A column exists only because a segment or a declaration names it (as in the table).
-        scene.value(of: property, at: t, initial: initial) ?? .number(0)
+        scene.columnValue(of: property, at: t, initial: initial)
     }
 
     func panel() -> Plot.Panel {

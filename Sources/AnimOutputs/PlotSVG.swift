@@ -89,7 +89,11 @@ extension Plot {
         var tops: [Double] = []
         var heights: [Double] = []
         for panel in panels {
-            let height = panel.kind == .color ? Self.colorPanelHeight : Self.numberPanelHeight
+            let height: Double
+            switch panel.kind.plotRole {
+            case .curve: height = Self.numberPanelHeight
+            case .strip: height = Self.colorPanelHeight
+            }
             tops.append(top)
             heights.append(height)
             top += height + Self.panelGap

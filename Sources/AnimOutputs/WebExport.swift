@@ -414,7 +414,7 @@ private struct WebExportBuilder {
         for column in model.columns {
             let property = column.property
             // A column has a value at every instant (its segments' or its declared one).
-            let start = scene.value(of: property, at: Instant(.zero), initial: initial[property]) ?? initial[property] ?? .number(0)
+            let start = scene.columnValue(of: property, at: Instant(.zero), initial: initial[property])
             // One registration per name: a name that is a colour on one view and a number on another gets a suffix for colours.
             let clash = (kinds[property.name]?.count ?? 0) > 1 && column.kind == .color
             extent = nil
@@ -468,7 +468,7 @@ private struct WebExportBuilder {
     private mutating func animations(of property: Property, from: Time, to: Time, layering: Bool) -> [WebExport.Animation] {
         let start = initial[property]
         guard let duration = try? to.subtracting(from), duration.isPositive else {
-            let value = scene.value(of: property, at: Instant(from), initial: start) ?? .number(0)
+            let value = scene.columnValue(of: property, at: Instant(from), initial: start)
             return [WebExport.Animation(keyframes: [.init(offset: 0, value: value, easing: nil), .init(offset: 1, value: value, easing: nil)],
                                         delay: from.seconds, duration: 0, iterations: 1, fillsBoth: true)]
         }
@@ -487,7 +487,7 @@ private struct WebExportBuilder {
         }
         let spans = pieces.flatMap { self.spans(of: $0, property: property) }
         let boundaries = [Instant(from)] + spans.map(\.end)
-        let values = boundaries.map { scene.value(of: property, at: $0, initial: start) ?? .number(0) }
+        let values = boundaries.map { scene.columnValue(of: property, at: $0, initial: start) }
         let offsets = boundaries.map { fraction($0, of: Instant(from), Instant(to)) }
         let keyframes = assemble(spans, values: values, offsets: offsets)
         let base = WebExport.Animation(keyframes: keyframes, delay: from.seconds, duration: duration.seconds, iterations: 1,
@@ -507,12 +507,12 @@ private struct WebExportBuilder {
         guard last.count == repetition.later.count, let lastStart = last.first?.start else { return nil }
         let start = initial[property]
         guard count >= 3 else { return (repetition.first + repetition.later, nil) }
-        let boundary = scene.value(of: property, at: laterStart, initial: start) ?? .number(0)
+        let boundary = scene.columnValue(of: property, at: laterStart, initial: start)
         let middle = Piece(start: laterStart, end: lastStart, rule: .hold(boundary))
         // The layer: copy 1's spans, offsets within one period; its boundaries hold the copies' shared boundary value.
         let spans = repetition.later.flatMap { self.spans(of: $0, property: property) }
         let ends = [laterStart] + spans.map(\.end)
-        var values = ends.map { scene.value(of: property, at: $0, initial: start) ?? .number(0) }
+        var values = ends.map { scene.columnValue(of: property, at: $0, initial: start) }
         values[0] = boundary
         values[values.count - 1] = boundary
         guard let periodEnd = spans.last?.end else { return nil }
@@ -620,7 +620,7 @@ private struct WebExportBuilder {
         let scene = self.scene
         let sample = { (q: Double) -> Value in
             let t = min(max(a + (b - a) * q, a + inset), b - inset)
-            return scene.value(of: property, atSeconds: t, initial: start) ?? .number(0)
+            return scene.columnValue(of: property, atSeconds: t, initial: start)
         }
         if case .color = sample(0.5) {
             return [bakedSpan(piece, property: property, sample)]

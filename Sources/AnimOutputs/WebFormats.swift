@@ -60,7 +60,7 @@ public func waapiJSON(_ export: WebExport) -> String {
         var element = "\n    {\"view\": \(jsonString(view.name)), \"selector\": \(jsonString(export.names.selector(of: view.name))),\n"
         element += "     \"channels\": [" + view.channels.map { channel in
             "{\"property\": \(jsonString(channel.property.description)), \"variable\": \(jsonString(channel.variable)), "
-                + "\"kind\": \"\(channel.kind.rawValue)\", \"start\": \(jsonString(cssValue(channel.start)))}"
+                + "\"kind\": \"\(channel.kind.jsonName)\", \"start\": \(jsonString(cssValue(channel.start)))}"
         }.joined(separator: ",\n                   ") + "],\n"
         element += "     \"animations\": ["
         element += view.channels.flatMap { channel in
@@ -223,10 +223,8 @@ func registrations(_ export: WebExport) -> [Registration] {
     var result: [Registration] = []
     for view in export.views {
         for channel in view.channels where seen.insert(channel.variable).inserted {
-            switch channel.kind {
-            case .number: result.append(Registration(name: channel.variable, syntax: "<number>", initial: "0"))
-            case .color: result.append(Registration(name: channel.variable, syntax: "<color>", initial: "rgb(0 0 0 / 0)"))
-            }
+            let form = channel.kind.cssRegistration
+            result.append(Registration(name: channel.variable, syntax: form.syntax, initial: form.initial))
         }
     }
     return result
@@ -283,14 +281,6 @@ func drawingRules(_ export: WebExport) -> [String] {
         lines.append("}")
     }
     return lines
-}
-
-/// A value as CSS writes it: a number, or `rgb(R G B / A)`.
-func cssValue(_ value: Value) -> String {
-    switch value {
-    case .number(let number): return cssNumber(number)
-    case .color(let color): return color.clamped.description
-    }
 }
 
 func jsonNumber(_ value: Double) -> String {
