@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "Animations", targets: ["Animations"]),
         .library(name: "AnimLang", targets: ["AnimLang"]),
         .library(name: "AnimOutputs", targets: ["AnimOutputs"]),
+        .library(name: "AnimLSP", targets: ["AnimLSP"]),
         .executable(name: "animc", targets: ["animc"]),
     ],
     targets: [
@@ -23,8 +24,10 @@ let package = Package(
         // the timeline, plots, the terminal player, the player page, CSS / Web Animations / the JS
         // module, Lottie. Knows nothing of syntax beyond the names and diagnostics AnimLang hands it.
         .target(name: "AnimOutputs", dependencies: ["AnimLang", "AnimJSON", "Animations"]),
+        // The language server (`animc lsp`): framing, JSON-RPC, open documents, one file per feature.
+        .target(name: "AnimLSP", dependencies: ["AnimLang", "AnimJSON", "Animations"]),
         // The thin command-line interpreter.
-        .executableTarget(name: "animc", dependencies: ["AnimOutputs", "AnimLang", "AnimJSON"]),
+        .executableTarget(name: "animc", dependencies: ["AnimOutputs", "AnimLang", "AnimJSON", "AnimLSP"]),
         // Scale benchmarks (issue 5): generates its own inputs, one child process per workload.
         // `swift run -c release animc-bench`, or `bash bench/run.sh` for the full report.
         .executableTarget(name: "animc-bench", dependencies: ["AnimOutputs", "AnimLang", "Animations"]),
@@ -32,6 +35,7 @@ let package = Package(
         .executableTarget(name: "animc-embed-example", dependencies: ["AnimLang", "Animations"]),
         .testTarget(name: "AnimationsTests", dependencies: ["Animations"], exclude: ["Golden"]),
         .testTarget(name: "AnimLangTests", dependencies: ["AnimLang", "AnimOutputs", "AnimJSON", "Animations"], exclude: ["Golden"]),
+        .testTarget(name: "AnimLSPTests", dependencies: ["AnimLSP", "AnimLang", "AnimJSON"]),
         // Runs the built `animc` binary (exit statuses, standard input, options) and the embedding example.
         .testTarget(name: "animcTests", dependencies: ["animc", "animc-embed-example"]),
     ]

@@ -16,6 +16,8 @@ public indirect enum JSON: Equatable, Sendable {
     case bool(Bool)
     case array([JSON])
     case object([(String, JSON)])
+    /// `null` (the language server's protocol needs it; the exports never write one).
+    case null
 
     public static func == (lhs: JSON, rhs: JSON) -> Bool {
         switch (lhs, rhs) {
@@ -25,7 +27,8 @@ public indirect enum JSON: Equatable, Sendable {
         case (.array(let a), .array(let b)): return a == b
         case (.object(let a), .object(let b)):
             return a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
-        case (.number, _), (.string, _), (.bool, _), (.array, _), (.object, _): return false
+        case (.null, .null): return true
+        case (.number, _), (.string, _), (.bool, _), (.array, _), (.object, _), (.null, _): return false
         }
     }
 
@@ -65,6 +68,8 @@ public indirect enum JSON: Equatable, Sendable {
             JSON.writeString(text, into: &out)
         case .bool(let flag):
             out.append(contentsOf: (flag ? "true" : "false").utf8)
+        case .null:
+            out.append(contentsOf: "null".utf8)
         case .array(let elements):
             let expand = pretty && elements.contains { if case .object = $0 { return true } else { return false } }
             out.append(UInt8(ascii: "["))
@@ -79,7 +84,7 @@ public indirect enum JSON: Equatable, Sendable {
             // Small objects of scalars (a keyframe's handles) stay on one line.
             let expand = pretty && !members.allSatisfy { member in
                 switch member.1 {
-                case .number, .string, .bool: return true
+                case .number, .string, .bool, .null: return true
                 case .array(let elements): return elements.count <= 4 && elements.allSatisfy { if case .number = $0 { return true } else { return false } }
                 case .object: return false
                 }

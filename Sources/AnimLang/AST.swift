@@ -128,7 +128,8 @@ public enum ParameterKind: Hashable, Sendable {
         case (.number, .duration), (.duration, .number): return .number
         case (.value, .number), (.value, .color), (.value, .point): return other
         case (.number, .value), (.color, .value), (.point, .value): return self
-        default: return nil
+        case (.target, _), (.animation, _), (.number, _), (.duration, _), (.color, _), (.point, _), (.easing, _), (.value, _):
+            return nil
         }
     }
 
@@ -138,7 +139,8 @@ public enum ParameterKind: Hashable, Sendable {
         switch (self, found) {
         case (.duration, .number): return true
         case (.value, .number), (.value, .color), (.value, .point): return true
-        default: return false
+        case (.target, _), (.animation, _), (.number, _), (.duration, _), (.color, _), (.point, _), (.easing, _), (.value, _):
+            return false
         }
     }
 }
@@ -205,7 +207,7 @@ public indirect enum Formula: Equatable, Sendable {
         case (.name(let a, _), .name(let b, _)): return a == b
         case (.negated(let a, _), .negated(let b, _)): return a == b
         case (.binary(let o, let a, let b, _), .binary(let p, let c, let d, _)): return o == p && a == c && b == d
-        default: return false
+        case (.literal, _), (.name, _), (.negated, _), (.binary, _): return false
         }
     }
 }
@@ -231,7 +233,7 @@ extension Formula {
             case .number(let result): return result
             case .divisionByZero: failed(&context, Diagnostic(.divisionByZero(written), at: range))
             case .notFinite, .quietlyNotFinite:
-                failed(&context, Diagnostic(.notFiniteNumber(written), at: range, hint: "numbers must be finite; the largest is about 1.8e308"))
+                failed(&context, Diagnostic(.notFiniteNumber(written), at: range))
             }
             return nil
         }

@@ -57,10 +57,37 @@ public struct Diagnostic: Error, Hashable, Sendable {
         self.notes = notes
     }
 
-    /// The diagnostic `kind` describes, at `range`.
+    /// The diagnostic `kind` describes, at `range`, with `hint` or else the
+    /// catalog's own hint for the kind (``DiagnosticKind/hint``).
     public init(_ kind: DiagnosticKind, at range: SourceRange, hint: String? = nil, notes: [Note] = []) {
-        self.init(kind.severity, id: kind.id, kind.message, at: range, hint: hint, notes: notes)
+        self.init(kind.severity, id: kind.id, kind.message, at: range, hint: hint ?? kind.hint, notes: notes)
     }
+}
+
+/// Hints that more than one check gives, written once. (A hint that fits
+/// every place a kind is raised is the kind's own: ``DiagnosticKind/hint``.)
+enum Hint {
+    /// How `animate` names its property: `write `animate V.PROP from A to B``.
+    static func animateProperty(of view: String = "V") -> String {
+        "write `animate \(view).PROP from A to B`"
+    }
+
+    /// How `compose` is written.
+    static let compose = "write `compose(E1, E2)`"
+}
+
+extension DiagnosticKind {
+    /// The catalog's hint for this kind, where one fits every place it is
+    /// raised; a check may give a more specific one instead. (Most kinds
+    /// need what only the check knows, so they have none here.)
+    public var hint: String? {
+        if case .notFiniteNumber = self { return Self.finiteNumbers }
+        if case .numberTooLarge = self { return Self.finiteNumbers }
+        if case .reservedName(let name, _) = self { return "choose another name, such as `\(name)_`" }
+        return nil
+    }
+
+    private static let finiteNumbers = "numbers must be finite; the largest is about 1.8e308"
 }
 
 /// The catalog of diagnostics: every mistake animc reports, with the values
@@ -921,7 +948,7 @@ public struct SourceFile: Sendable {
     public let name: String
     public let bytes: [UInt8]
     /// Byte offset at which each line starts.
-    let lineStarts: [Int]
+    package let lineStarts: [Int]
 
     /// Decodes nothing: the lexer works on bytes and reports invalid UTF-8 itself.
     public init(name: String, bytes: [UInt8]) {

@@ -293,7 +293,8 @@ private struct Lowerer {
         case .value(.allViews):
             report(expr, found: ParameterKind.target.article, expected: expected, callee: callee)
             return nil
-        default:
+        case .zero, .one, .wait, .tween, .parallel, .sequence, .power, .reversed, .looped, .repeated, .delayed, .retimed, .eased, .emit,
+             .staggered, .forever, .call, .easedByName:
             report(expr, found: ParameterKind.animation.article, expected: expected, callee: callee)
             return nil
         }
@@ -366,7 +367,7 @@ private struct Lowerer {
             case .duration(let time)?:
                 sawDuration = true
                 return Number(time, range: range)
-            default: return nil
+            case .color?, .point?, .easing?, nil: return nil
             }
         } failed: { lowerer, diagnostic in
             lowerer.diagnostics.append(diagnostic)
@@ -398,7 +399,7 @@ private struct Lowerer {
                     case .number(let value)?: return .number(Number(exact: value.exact, value: value.value, range: range))
                     case .color(let color)?: return .color(ColorSyntax(color, range: range))
                     case .point(let x, let y)?: return .point(x: x, y: y, range: range)
-                    default: return nil
+                    case .duration?, .easing?, nil: return nil
                     }
                 }
                 return lowerer.fold(number, context: .number).map { .number($0.0) }
@@ -532,7 +533,8 @@ private struct Lowerer {
             case .value(let value):
                 report(argument, found: valueArticle(value), expected: .target, callee: callee)
                 return nil
-            default:
+            case .zero, .one, .wait, .tween, .parallel, .sequence, .power, .reversed, .looped, .repeated, .delayed, .retimed, .eased, .emit,
+                 .staggered, .forever, .call, .easedByName:
                 report(argument, found: ParameterKind.animation.article, expected: .target, callee: callee)
                 return nil
             }
@@ -649,9 +651,7 @@ private struct Lowerer {
         case .retimed(let inner, let duration):
             guard let body = lower(inner), let target = seconds(duration), finite(body, expr, "retime") else { return nil }
             // A tween lasts what `in` says: `tween in d` is the tween of length d.
-            if case .tween(let tween) = body.kind, tween.duration.isPositive {
-                return replacingLeaf(body, with: Term.tween(tween.with(duration: target)), range: expr.range)
-            }
+            if let leaf = body.retimedLeaf(to: target) { return replacingLeaf(body, with: leaf, range: expr.range) }
             guard let term = built(.retimed, expr.range, detail: duration.range, { () throws(AnimationError) in try Term.retimed(body, to: target) }) else {
                 return nil
             }
@@ -687,13 +687,12 @@ private struct Lowerer {
             guard finite(body, expr, "ease") else { return nil }
             let origin = Origin(construct: .eased, range: expr.range, detail: easingRange)
             // On a tween, `with E` composes E into the tween's own easing.
-            if case .tween(let tween) = body.kind {
-                let composed = tween.easing.composed(after: easing)
-                guard composed.depth <= Easing.maxDepth else {
+            if let leaf = body.easedLeaf(easing) {
+                if case .tween(let tween) = leaf.kind, tween.easing.depth > Easing.maxDepth {
                     diagnostics.append(evaluationDiagnostic(.invalidEasing("easings compose more than \(Easing.maxDepth) deep"), origin: origin))
                     return nil
                 }
-                return replacingLeaf(body, with: Term.tween(tween.with(easing: composed)), range: expr.range)
+                return replacingLeaf(body, with: leaf, range: expr.range)
             }
             let term = Term.eased(body, easing)
             origins[ObjectIdentifier(term)] = origin
@@ -994,7 +993,7 @@ private struct Lowerer {
                 switch lookUp(name, at: range, expected: .duration) {
                 case .duration(let time)?: return time
                 case .number(let number)?: duration.number = Number(exact: number.exact, value: number.value, range: range)
-                default: return nil
+                case .color?, .point?, .easing?, nil: return nil
                 }
             } else {
                 guard let (folded, isDuration) = fold(duration.number, context: .duration) else { return nil }
@@ -1135,12 +1134,3 @@ enum ValueSyntaxKind: Equatable {
     }
 }
 
-extension Value.Kind {
-    /// "a number", "a colour".
-    var article: String {
-        switch self {
-        case .number: return "a number"
-        case .color: return "a colour"
-        }
-    }
-}

@@ -482,7 +482,7 @@ private struct Parser {
         advance()
         let name = text(token)
         if reservedWords.contains(name) {
-            report(.reservedName(name, role: role), at: token.range, hint: "choose another name, such as `\(name)_`")
+            report(.reservedName(name, role: role), at: token.range)
             if isWord(keyword, "let") { reservedBindings.insert(name) }
         } else if role == .binding {
             checkBindableName(name, at: token.range, role: role)
@@ -494,7 +494,7 @@ private struct Parser {
     /// (`with snappy` must keep meaning the easing).
     mutating func checkBindableName(_ name: String, at range: SourceRange, role: DiagnosticKind.NameRole) {
         if reservedWords.contains(name) {
-            if role == .parameter { report(.reservedName(name, role: role), at: range, hint: "choose another name, such as `\(name)_`") }
+            if role == .parameter { report(.reservedName(name, role: role), at: range) }
             return
         }
         let easing = EasingNames.easing(named: name) != nil || EasingNames.parameterizedCurves.contains(name)
@@ -857,15 +857,15 @@ private struct Parser {
                             hint: "`animate` animates one property of one view: `animate V.PROP from A to B`")
             }
             guard viewToken.kind == .name, !isReserved(viewToken) else {
-                throw error(.expectedTarget(found: describe(viewToken)), at: viewToken, hint: "write `animate V.PROP from A to B`")
+                throw error(.expectedTarget(found: describe(viewToken)), at: viewToken, hint: Hint.animateProperty())
             }
             advance()
             let view = text(viewToken)
-            try consume(.dot, after: "`animate \(view)`", hint: "write `animate \(view).PROP from A to B`")
+            try consume(.dot, after: "`animate \(view)`", hint: Hint.animateProperty(of: view))
             let propertyToken = peek()
             guard propertyToken.kind == .name, !isReserved(propertyToken) else {
                 throw error(.expectedPropertyName(view: view, found: describe(propertyToken)), at: propertyToken,
-                            hint: "write `animate \(view).PROP from A to B`")
+                            hint: Hint.animateProperty(of: view))
             }
             advance()
             targets.append(PropertyTarget(view: view, range: viewToken.range, property: text(propertyToken)))
@@ -1407,7 +1407,7 @@ private struct Parser {
         let text = self.text(token)
         let value = Double(text) ?? .nan
         guard value.isFinite else {
-            report(.numberTooLarge(text), at: token.range, hint: "numbers must be finite; the largest is about 1.8e308")
+            report(.numberTooLarge(text), at: token.range)
             return Number(exact: nil, value: .nan, range: token.range)
         }
         let exact = smallDecimal(bytes[token.range.start..<token.range.end]) ?? Time(decimal: text)
@@ -1435,7 +1435,7 @@ private struct Parser {
         case .divisionByZero:
             report(.divisionByZero(file.text(range)), at: range)
         case .notFinite:
-            report(.notFiniteNumber(file.text(range)), at: range, hint: "numbers must be finite; the largest is about 1.8e308")
+            report(.notFiniteNumber(file.text(range)), at: range)
         case .quietlyNotFinite:
             break
         }
@@ -1820,11 +1820,11 @@ private struct Parser {
 
     /// `compose(E1, E2)`: `E1` after `E2`.
     mutating func compose(_ token: Token, start: SourceRange) throws(SyntaxError) -> (Easing, SourceRange) {
-        let open = try consume(.leftParen, after: "`compose`", hint: "write `compose(E1, E2)`")
+        let open = try consume(.leftParen, after: "`compose`", hint: Hint.compose)
         try enterNesting(at: open)
         defer { depth -= 1 }
         let (outer, _) = try easing(high: nil)
-        try consume(.comma, after: "the first easing", hint: "write `compose(E1, E2)`")
+        try consume(.comma, after: "the first easing", hint: Hint.compose)
         let (inner, _) = try easing(high: nil)
         let close = try closing(open)
         return (outer.composed(after: inner), start.union(close.range))

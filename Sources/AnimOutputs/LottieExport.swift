@@ -496,7 +496,7 @@ private struct LottieExporter {
         // A hold's value is read inside it (its start may be a jump's instant).
         let fixedPieces = pieces.map { piece -> TrackPiece in
             guard case .hold = piece.rule else { return piece }
-            let middle = Instant(approximately: (piece.start.seconds + piece.end.seconds) / 2)
+            let middle = Instant.midpoint(piece.start, piece.end)
             return TrackPiece(start: piece.start, end: piece.end, rule: .hold(sample(middle)))
         }
         return TrackSource(dimension: dimension, pieces: fixedPieces, sample: sample, allowed: nil)

@@ -92,31 +92,6 @@ struct KeyframeLimitReached: Error {
     var fasterThanFrames = false
 }
 
-/// A frame number, exact (a fraction of frames) when it comes from exact time.
-struct FramePoint {
-    let exact: Time?
-    let value: Double
-
-    init(exact: Time) {
-        self.exact = exact
-        value = exact.seconds
-    }
-
-    init(approximately value: Double) {
-        exact = nil
-        self.value = value
-    }
-
-    /// `self + (other − self)·fraction`, exactly when both are exact.
-    func toward(_ other: FramePoint, _ fraction: Time) -> FramePoint {
-        if let a = exact, let b = other.exact, let difference = try? b.subtracting(a), let step = try? difference.multiplied(by: fraction),
-           let sum = try? a.adding(step) {
-            return FramePoint(exact: sum)
-        }
-        return FramePoint(approximately: value + (other.value - value) * fraction.seconds)
-    }
-}
-
 /// Builds keyframes for the properties of one export, sharing its frame rate
 /// and its keyframe budget.
 struct KeyframeBuilder {
@@ -130,15 +105,15 @@ struct KeyframeBuilder {
     }
 
     /// The frame of an instant (exact for exact instants).
-    func frame(_ instant: Instant) -> FramePoint {
-        if let exact = instant.exact, let frames = try? exact.multiplied(by: fps) { return FramePoint(exact: frames) }
-        return FramePoint(approximately: instant.seconds * Double(fps))
+    func frame(_ instant: Instant) -> Instant {
+        if let exact = instant.exact, let frames = try? exact.multiplied(by: fps) { return Instant(frames) }
+        return Instant(approximately: instant.seconds * Double(fps))
     }
 
     /// The instant of a frame: exact for exact frames (the times `animc eval` samples are).
-    func instant(_ frame: FramePoint) -> Instant {
+    func instant(_ frame: Instant) -> Instant {
         if let exact = frame.exact, let seconds = try? exact.divided(by: Time(fps)) { return Instant(seconds) }
-        return Instant(approximately: frame.value / Double(fps))
+        return Instant(approximately: frame.seconds / Double(fps))
     }
 
     /// How long a value that lasts an instant is held: 1/1024 frame, or more
@@ -168,8 +143,8 @@ struct KeyframeBuilder {
 
     /// A stretch between two boundaries (in frames) with one way of filling it.
     struct Span {
-        var start: FramePoint
-        var end: FramePoint
+        var start: Instant
+        var end: Instant
         var kind: Kind
         /// How far apart (in frames) a baked span is sampled: a frame, or less
         /// where its curve oscillates faster (``Easing/halfOscillation``).
@@ -182,12 +157,12 @@ struct KeyframeBuilder {
             case baked
         }
 
-        var length: Double { end.value - start.value }
+        var length: Double { end.seconds - start.seconds }
     }
 
     /// The value at a boundary between spans (at the instant itself).
     struct Boundary {
-        var frame: FramePoint
+        var frame: Instant
         var value: [Double]
     }
 
@@ -228,17 +203,17 @@ struct KeyframeBuilder {
     /// A tween piece as exact spans (steps as holds between their jumps,
     /// Bézier easings as curves), with the boundaries inside it; `nil` when
     /// it has to be baked.
-    private func exactSpans(from: [Double], to: [Double], easing: Easing, p0: Double, p1: Double, start: FramePoint, end: FramePoint,
+    private func exactSpans(from: [Double], to: [Double], easing: Easing, p0: Double, p1: Double, start: Instant, end: Instant,
                             allowed: ClosedRange<Double>?) -> ([Span], [Boundary])? {
         func value(_ y: Double) -> [Double] { zip(from, to).map { a, b in a + (b - a) * y } }
-        func frameAt(_ p: Double) -> FramePoint {
+        func frameAt(_ p: Double) -> Instant {
             if p == p0 { return start }
             if p == p1 { return end }
             // Exact where p is (steps put jumps at k/n of exact windows).
             if let fraction = Time(seconds: (p - p0) / (p1 - p0)), fraction.seconds == (p - p0) / (p1 - p0) {
                 return start.toward(end, fraction)
             }
-            return FramePoint(approximately: start.value + (p - p0) / (p1 - p0) * (end.value - start.value))
+            return Instant(approximately: start.seconds + (p - p0) / (p1 - p0) * (end.seconds - start.seconds))
         }
         func clamped(_ values: [Double]) -> [Double] {
             guard let allowed else { return values }
@@ -313,12 +288,12 @@ struct KeyframeBuilder {
             zip(a, b).allSatisfy { abs($0 - $1) <= equalTolerance }
         }
 
-        func sample(_ frame: FramePoint) -> [Double] {
+        func sample(_ frame: Instant) -> [Double] {
             source.sample(builder.instant(frame))
         }
 
         /// The value just after (or before) a frame: the limit from that side.
-        func sample(nextTo frame: FramePoint, after: Bool) -> [Double] {
+        func sample(nextTo frame: Instant, after: Bool) -> [Double] {
             let seconds = builder.instant(frame).seconds
             let step = max(abs(seconds).ulp * 16, Double.leastNormalMagnitude)
             return source.sample(Instant(approximately: after ? seconds + step : seconds - step))
@@ -350,7 +325,7 @@ struct KeyframeBuilder {
             var lastFrame = -Double.infinity
             for (index, span) in spans.enumerated() {
                 let boundary = boundaries[index]
-                let at = boundary.frame.value
+                let at = boundary.frame.seconds
                 let arriving = index > 0 ? endValue(spans[index - 1]) : nil
                 let leaving = startValue(span)
                 let hold = KeyframeBuilder.instantHold(at: at)
@@ -366,7 +341,7 @@ struct KeyframeBuilder {
                 }
                 if instant {
                     try emit(at, boundary.value, nil)
-                    try emitSpan(span, from: FramePoint(approximately: at + hold))
+                    try emitSpan(span, from: Instant(approximately: at + hold))
                 } else {
                     try emitSpan(span, from: span.start)
                 }
@@ -375,7 +350,7 @@ struct KeyframeBuilder {
             if let last = spans.last, let end = boundaries.last {
                 // The end is a boundary too: what holds after it may differ from its
                 // instant (a finished segment holds its raw end, not its easing's value).
-                let arriving = endValue(last), at = end.frame.value
+                let arriving = endValue(last), at = end.frame.seconds
                 let after = sample(nextTo: end.frame, after: true)
                 if !equal(arriving, end.value) {
                     let early = max(at - KeyframeBuilder.jumpLead(at: at), min(at, lastFrame))
@@ -418,19 +393,19 @@ struct KeyframeBuilder {
             bakeTolerance = max(range * 1e-5, magnitude * 1e-12, 1e-9)
         }
 
-        private mutating func emitSpan(_ span: Span, from start: FramePoint) throws(KeyframeLimitReached) {
+        private mutating func emitSpan(_ span: Span, from start: Instant) throws(KeyframeLimitReached) {
             switch span.kind {
             case .constant(let value):
-                try emit(start.value, value, nil)
+                try emit(start.seconds, value, nil)
             case .curve(let unit, let from, let to):
-                guard start.value > span.start.value else { return try emit(start.value, from, unit) }
+                guard start.seconds > span.start.seconds else { return try emit(start.seconds, from, unit) }
                 // Start late (after an instant's hold): the rest of the curve, exactly.
-                let q0 = (start.value - span.start.value) / span.length
+                let q0 = (start.seconds - span.start.seconds) / span.length
                 let arc = BezierArc(x1: unit.x1, y1: unit.y1, x2: unit.x2, y2: unit.y2)
                 let rest = arc.sub(from: arc.parameter(atX: q0), to: 1)
                 let value = zip(from, to).map { a, b in a + (b - a) * rest.start.y }
                 let tail = BezierArc(GraphPoint(x: q0, y: rest.start.y), rest.points[1], rest.points[2], rest.points[3]).unitForm
-                try emit(start.value, value, tail ?? UnitBezier.linear)
+                try emit(start.seconds, value, tail ?? UnitBezier.linear)
             case .baked:
                 try bake(span, from: start)
             }
@@ -441,15 +416,15 @@ struct KeyframeBuilder {
         /// instead, `n` the least whole number with `1/n` within the step. More
         /// of them than keyframes may still be written is the limit reached:
         /// each interval between them is at least one keyframe.
-        private func stops(_ span: Span, from start: FramePoint) throws(KeyframeLimitReached) -> [(FramePoint, [Double])] {
-            var stops: [(FramePoint, [Double])] = [(start, start.value == span.start.value ? startValue(span) : sample(start))]
+        private func stops(_ span: Span, from start: Instant) throws(KeyframeLimitReached) -> [(Instant, [Double])] {
+            var stops: [(Instant, [Double])] = [(start, start.seconds == span.start.seconds ? startValue(span) : sample(start))]
             let (perFrame, first, last) = Plan.grid(span, from: start)
             guard last - first < Double(builder.budget) else { throw KeyframeLimitReached(fasterThanFrames: perFrame > 1) }
             var index = first
             while index < last {
-                let point = perFrame == 1 ? FramePoint(exact: Time(Int64(index)))
-                    : Time(numerator: Int64(index), denominator: Int64(perFrame)).map { FramePoint(exact: $0) }
-                        ?? FramePoint(approximately: index / perFrame)
+                let point = perFrame == 1 ? Instant(Time(Int64(index)))
+                    : Time(numerator: Int64(index), denominator: Int64(perFrame)).map { Instant($0) }
+                        ?? Instant(approximately: index / perFrame)
                 stops.append((point, sample(point)))
                 index += 1
             }
@@ -459,9 +434,9 @@ struct KeyframeBuilder {
 
         /// The stops of a span from `start` on are `index / perFrame` frames for
         /// whole `index` from `first` while below `last`.
-        private static func grid(_ span: Span, from start: FramePoint) -> (perFrame: Double, first: Double, last: Double) {
+        private static func grid(_ span: Span, from start: Instant) -> (perFrame: Double, first: Double, last: Double) {
             let perFrame = span.step < 1 ? (1 / span.step).rounded(.up) : 1
-            return (perFrame, ((start.value + 1e-9) * perFrame).rounded(.up), (span.end.value - 1e-9) * perFrame)
+            return (perFrame, ((start.seconds + 1e-9) * perFrame).rounded(.up), (span.end.seconds - 1e-9) * perFrame)
         }
 
         /// Whether the baked spans have more stops than keyframes may still be
@@ -479,7 +454,7 @@ struct KeyframeBuilder {
         }
 
         /// A keyframe at every frame of the span, each interval fitted and refined.
-        private mutating func bake(_ span: Span, from start: FramePoint) throws(KeyframeLimitReached) {
+        private mutating func bake(_ span: Span, from start: Instant) throws(KeyframeLimitReached) {
             let stops = try stops(span, from: start)
             for index in 0..<(stops.count - 1) {
                 try refine(stops[index].0, stops[index].1, stops[index + 1].0, stops[index + 1].1, scale: min(span.step, 1))
@@ -493,7 +468,7 @@ struct KeyframeBuilder {
         /// their distance does not fit either, and `split` says where its
         /// extreme is: ThorVG keeps opacity and colour keyframes as bytes, and
         /// large handles on nearly equal ends would magnify that rounding.
-        private func fit(_ a: FramePoint, _ va: [Double], _ b: FramePoint, _ vb: [Double], tame: Bool = false)
+        private func fit(_ a: Instant, _ va: [Double], _ b: Instant, _ vb: [Double], tame: Bool = false)
             -> (curve: UnitBezier?, fits: Bool, split: Double?) {
             let third = sample(a.toward(b, Time(numerator: 1, denominator: 3) ?? .zero))
             let twoThirds = sample(a.toward(b, Time(numerator: 2, denominator: 3) ?? .zero))
@@ -542,16 +517,16 @@ struct KeyframeBuilder {
         /// tolerances there (a steep one, as expo's middle composed with a
         /// bounce's kinks) is cut on, down to 1/4096 frame: a hold across it
         /// would be off by that climb.
-        private mutating func refine(_ a: FramePoint, _ va: [Double], _ b: FramePoint, _ vb: [Double], scale: Double) throws(KeyframeLimitReached) {
-            guard b.value > a.value else { return }
+        private mutating func refine(_ a: Instant, _ va: [Double], _ b: Instant, _ vb: [Double], scale: Double) throws(KeyframeLimitReached) {
+            guard b.seconds > a.seconds else { return }
             let (curve, fits, split) = fit(a, va, b, vb, tame: true)
-            if fits { return try emit(a.value, va, curve ?? UnitBezier.linear) }
+            if fits { return try emit(a.seconds, va, curve ?? UnitBezier.linear) }
             let climb = zip(va, vb).map { abs($1 - $0) }.max() ?? 0
             let floor = (climb > 64 * bakeTolerance ? 1.0 / 4096 : 1.0 / 64) * scale
-            if b.value - a.value <= floor { return try emit(a.value, va, curve == nil || split == nil ? nil : curve) }
-            let middle: FramePoint
+            if b.seconds - a.seconds <= floor { return try emit(a.seconds, va, curve == nil || split == nil ? nil : curve) }
+            let middle: Instant
             if let split, split > 0.05, split < 0.95 {
-                middle = FramePoint(approximately: a.value + (b.value - a.value) * split)
+                middle = Instant(approximately: a.seconds + (b.seconds - a.seconds) * split)
             } else {
                 middle = a.toward(b, Plan.half)
             }
@@ -567,22 +542,22 @@ struct KeyframeBuilder {
             var outSpans: [Span] = []
             var outBoundaries = [boundaries[0]]
             for (index, span) in spans.enumerated() {
-                var jumps: [FramePoint] = []
+                var jumps: [Instant] = []
                 if case .baked = span.kind {
                     let stops = try stops(span, from: span.start)
                     for stop in 0..<(stops.count - 1) {
                         var budget = 512
-                        var found: [FramePoint] = []
+                        var found: [Instant] = []
                         findJumps(stops[stop].0, stops[stop].1, stops[stop + 1].0, stops[stop + 1].1, into: &found, budget: &budget)
                         // Both sides of one jump (or of a vertical tangent) snap to one point.
-                        for jump in found.sorted(by: { $0.value < $1.value }) where jumps.last.map({ abs($0.value - jump.value) > 1e-9 }) ?? true {
+                        for jump in found.sorted(by: { $0.seconds < $1.seconds }) where jumps.last.map({ abs($0.seconds - jump.seconds) > 1e-9 }) ?? true {
                             jumps.append(jump)
                         }
                         if jumps.count > 10_000 { throw KeyframeLimitReached() }
                     }
                 }
                 var start = span.start
-                for jump in jumps where jump.value > start.value && jump.value < span.end.value {
+                for jump in jumps where jump.seconds > start.seconds && jump.seconds < span.end.seconds {
                     outSpans.append(Span(start: start, end: jump, kind: .baked, step: span.step))
                     outBoundaries.append(Boundary(frame: jump, value: sample(jump)))
                     start = jump
@@ -598,11 +573,11 @@ struct KeyframeBuilder {
         /// its middle), placed at the simplest fraction of a frame in the last
         /// bracket. `budget` bounds the search: noise misfits everywhere, and
         /// has no point to find.
-        private func findJumps(_ a: FramePoint, _ va: [Double], _ b: FramePoint, _ vb: [Double], into jumps: inout [FramePoint],
+        private func findJumps(_ a: Instant, _ va: [Double], _ b: Instant, _ vb: [Double], into jumps: inout [Instant],
                                budget: inout Int) {
-            guard b.value > a.value, budget > 0, !fit(a, va, b, vb).fits else { return }
+            guard b.seconds > a.seconds, budget > 0, !fit(a, va, b, vb).fits else { return }
             budget -= 1
-            if b.value - a.value <= 1e-7 * max(1, abs(b.value)) {
+            if b.seconds - a.seconds <= 1e-7 * max(1, abs(b.seconds)) {
                 jumps.append(simplestFrame(between: a, and: b))
                 return
             }
@@ -614,11 +589,11 @@ struct KeyframeBuilder {
 
         /// The fraction with the smallest denominator in `[a, b]` (continued
         /// fractions), or the middle when none is small enough to be exact.
-        private func simplestFrame(between a: FramePoint, and b: FramePoint) -> FramePoint {
-            var low = a.value, high = b.value
-            guard low.isFinite, high.isFinite, abs(high) < 1e15 else { return FramePoint(approximately: (low + high) / 2) }
+        private func simplestFrame(between a: Instant, and b: Instant) -> Instant {
+            var low = a.seconds, high = b.seconds
+            guard low.isFinite, high.isFinite, abs(high) < 1e15 else { return Instant(approximately: (low + high) / 2) }
             let whole = low.rounded(.down)
-            if whole + 1 <= high || low == whole { return FramePoint(exact: Time(Int64(low.rounded(.up)))) }
+            if whole + 1 <= high || low == whole { return Instant(Time(Int64(low.rounded(.up)))) }
             low -= whole
             high -= whole
             // Convergents of the continued fraction for fractions within [low, high].
@@ -631,14 +606,14 @@ struct KeyframeBuilder {
                     let p = t * p1 + p0, q = t * q1 + q0
                     guard q < 1e9, p < 1e15, let fraction = Time(numerator: Int64(p), denominator: Int64(q)),
                           let frame = try? fraction.adding(Time(Int64(whole))) else { break }
-                    return FramePoint(exact: frame)
+                    return Instant(frame)
                 }
                 (p0, q0, p1, q1) = (p1, q1, term * p1 + p0, term * q1 + q0)
                 let nextX = 1 / (y - term), nextY = 1 / (x - term)
                 guard nextX.isFinite, nextY.isFinite else { break }
                 (x, y) = (nextX, nextY)
             }
-            return FramePoint(approximately: (a.value + b.value) / 2)
+            return Instant(approximately: (a.seconds + b.seconds) / 2)
         }
 
         /// Tidied keyframes: a curve between equal values is a hold, holds that

@@ -297,7 +297,7 @@ private struct PanelSampler {
                             b.pinned = true
                         } else if budget > 0 {
                             budget -= 1
-                            let middle = midpoint(a.time, b.time)
+                            let middle = Instant.midpoint(a.time, b.time)
                             next.append(Point(time: middle, value: value(at: middle), pinned: false))
                             split = true
                         }
@@ -313,12 +313,6 @@ private struct PanelSampler {
         return out
     }
 
-    private func midpoint(_ a: Instant, _ b: Instant) -> Instant {
-        if let x = a.exact, let y = b.exact, let sum = try? x.adding(y), let half = try? sum.divided(by: Time(2)) {
-            return Instant(half)
-        }
-        return Instant(approximately: a.seconds / 2 + b.seconds / 2)
-    }
 
     /// Whether the picture can tell two values apart: numbers by more than
     /// `tolerance` (about half a pixel), colours by more than 3/255 in a channel.

@@ -596,13 +596,7 @@ private struct WebExportBuilder {
         cuts.append(piece.end)
         var spans: [Span] = []
         for (a, b) in zip(cuts, cuts.dropFirst()) {
-            let middle: Instant
-            if let x = a.exact, let y = b.exact, let sum = try? x.adding(y), let half = try? sum.divided(by: Time(2)) {
-                middle = Instant(half)
-            } else {
-                middle = Instant(approximately: (a.seconds + b.seconds) / 2)
-            }
-            guard let value = scene.value(of: property, at: middle, initial: initial[property]) else { return nil }
+            guard let value = scene.value(of: property, at: Instant.midpoint(a, b), initial: initial[property]) else { return nil }
             spans.append(Span(start: a, end: b, curve: .hold(value)))
         }
         return spans

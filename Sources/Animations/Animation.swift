@@ -114,8 +114,8 @@ public struct Animation<A> {
         let period = scene.duration ?? .zero
         return Animation(scene: must { () throws(AnimationError) in try scene.repeated(count) }) { frame in
             guard count > 0, period.isPositive else { return read(frame) }
-            // The copy playing now: ⌊local / D⌋, the earlier one at a boundary, within 0 … count − 1.
-            let copy = max(0, min(count - 1, frame.copy(ofPeriod: period)))
+            // The copy playing now, the earlier one at a boundary.
+            let copy = frame.local.copy(ofPeriod: period, count: count, earlier: true) ?? count - 1
             return read(frame.shifted(by: (try? period.multiplied(by: Int64(copy))) ?? .zero))
         }
     }
@@ -408,28 +408,6 @@ public struct Frame {
     func warped(by easing: Easing, span: Time) -> Frame {
         guard span.isPositive else { return self }
         return Frame(scene: scene, time: time, path: (try? path.warped(by: easing, span: span)) ?? path)
-    }
-
-    /// ⌊local / period⌋, taking the earlier copy at a boundary.
-    func copy(ofPeriod period: Time) -> Int {
-        let local = self.local
-        if let exact = local.exact {
-            let quotient = exact.floorQuotient(dividingBy: period)
-            let boundary = (try? period.multiplied(by: Int64(clamping: quotient))) == exact
-            let copy = boundary ? quotient - 1 : quotient
-            return Int(clamping: copy)
-        }
-        let quotient = (local.seconds / period.seconds).rounded(.up) - 1
-        return quotient.isFinite ? Int(clamping: Int64(max(-1, min(quotient, 9e18)))) : 0
-    }
-}
-
-extension CompiledScene {
-    func value(of property: Property, at time: Instant) -> Value? {
-        guard let track = track(for: property) else { return nil }
-        var resolution = Resolution()
-        track.resolve(at: time, into: &resolution)
-        return resolution.value(initial: nil)
     }
 }
 

@@ -110,14 +110,8 @@ private struct SegmentSignature: CustomStringConvertible {
         self.segment = segment
         var samples: [Value] = [segment.startValue, segment.endValue]
         for k in 1...7 {
-            let t: Instant
-            if let s = segment.start.exact, let e = segment.end.exact, let length = try? e.subtracting(s),
-               let step = try? length.multiplied(by: Time(numerator: Int64(k), denominator: 8) ?? .zero), let point = try? s.adding(step) {
-                t = Instant(point)
-            } else {
-                t = Instant(approximately: segment.start.seconds + (segment.end.seconds - segment.start.seconds) * Double(k) / 8)
-            }
-            samples.append(segment.activeValue(at: t))
+            let fraction = Time(numerator: Int64(k), denominator: 8) ?? .zero
+            samples.append(segment.activeValue(at: segment.start.toward(segment.end, fraction)))
         }
         self.samples = samples
     }
@@ -155,18 +149,5 @@ private struct SegmentSignature: CustomStringConvertible {
     var description: String {
         let s = segment
         return "\(s.property) going \(s.startValue) → \(s.endValue) over [\(s.start), \(s.end)]"
-    }
-}
-
-extension Value {
-    /// Equal up to rounding: within 1e-9 relative, component by component.
-    func isClose(to other: Value) -> Bool {
-        func close(_ a: Double, _ b: Double) -> Bool { a == b || abs(a - b) <= 1e-9 * max(1, abs(a)) }
-        switch (self, other) {
-        case (.number(let a), .number(let b)): return close(a, b)
-        case (.color(let a), .color(let b)):
-            return close(a.red, b.red) && close(a.green, b.green) && close(a.blue, b.blue) && close(a.alpha, b.alpha)
-        case (.number, .color), (.color, .number): return false
-        }
     }
 }

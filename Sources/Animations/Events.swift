@@ -173,8 +173,8 @@ extension RepetitionBlock {
         }
         guard let upper else { return }
         let lastCopy = isEndless ? Int.max - 1 : count - 1
-        let first = min(lower.map(copyIndex) ?? 0, lastCopy)
-        let last = min(copyIndex(upper), lastCopy)
+        let first = lower.map { copy(containing: $0) ?? lastCopy } ?? 0
+        let last = copy(containing: upper) ?? lastCopy
         guard first <= last else { return }
         let end = Instant(period)
         func shifted(_ copy: Int) -> (Instant) -> Instant {
@@ -229,32 +229,12 @@ extension RepetitionBlock {
         body.names(firingAt: Instant(.zero)).intersection(body.names(firingAt: Instant(period)))
     }
 
-    /// `local` moved by `copies` periods.
-    func shift(_ local: Instant, byCopies copies: Int) -> Instant {
-        if let exact = local.exact, let offset = try? period.multiplied(by: Int64(copies)), let moved = try? exact.adding(offset) {
-            return Instant(moved)
-        }
-        return Instant(approximately: local.seconds + period.seconds * Double(copies))
-    }
-
-    /// The copy `local` falls in, ⌊local / P⌋ (0 before the first; saturating).
-    func copyIndex(_ local: Instant) -> Int {
-        if let exact = local.exact {
-            if exact.isNegative { return 0 }
-            let quotient = exact.floorQuotient(dividingBy: period)
-            return quotient >= Int128(Int.max - 1) ? Int.max - 1 : Int(quotient)
-        }
-        let quotient = (local.seconds / period.seconds).rounded(.down)
-        guard quotient >= 0 else { return 0 }
-        return quotient < 9e18 ? Int(quotient) : Int.max - 1
-    }
-
     /// The copies that hold block time `local` and the offset into each: one,
     /// or two where one copy ends and the next starts.
     func copies(at local: Instant) -> [(Int, Instant)] {
         guard period.isPositive else { return [(0, local)] }
         let lastCopy = isEndless ? Int.max - 1 : count - 1
-        let copy = min(copyIndex(local), lastCopy)
+        let copy = self.copy(containing: local) ?? lastCopy
         var result = [(copy, shift(local, byCopies: -copy))]
         let offset = result[0].1
         if copy > 0, offset.exact == .zero || (offset.exact == nil && offset.seconds == 0) {

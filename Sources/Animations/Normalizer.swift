@@ -226,23 +226,12 @@ struct Normalizer {
         if a.firstStart != b.firstStart { return a.firstStart < b.firstStart }
         if let x = a.firstTween, let y = b.firstTween {
             if x.relative != y.relative { return x.relative.rank < y.relative.rank }
-            if let order = compare(x.from, y.from) { return order }
-            if let order = compare(x.to, y.to) { return order }
+            if let order = x.from.precedes(y.from) { return order }
+            if let order = x.to.precedes(y.to) { return order }
             if x.duration != y.duration { return x.duration < y.duration }
         }
         if a.fingerprint != b.fingerprint { return a.fingerprint < b.fingerprint }
         return nil
-    }
-
-    private static func compare(_ a: Value, _ b: Value) -> Bool? {
-        switch (a, b) {
-        case (.number(let x), .number(let y)): return x == y ? nil : x < y
-        case (.color(let x), .color(let y)):
-            for (p, q) in zip([x.red, x.green, x.blue, x.alpha], [y.red, y.green, y.blue, y.alpha]) where p != q { return p < q }
-            return nil
-        case (.number, .color): return true
-        case (.color, .number): return false
-        }
     }
 
     private mutating func orderKey(_ term: Term) -> OrderKey {
@@ -974,7 +963,7 @@ struct Normalizer {
         case .zero:
             return term
         case .tween(let tween):
-            return try leaf(tween.with(easing: tween.easing.composed(after: easing)))
+            return try leaf(tween.eased(easing))
         case .eased(let body, let previous):
             return try eased(body, previous.composed(after: easing))
         case .parallel(let parts) where term.duration?.isPositive == true && parts.allSatisfy({ part in
@@ -985,7 +974,7 @@ struct Normalizer {
             var eased: [Term] = []
             for part in parts {
                 guard case .tween(let tween) = part.kind else { continue }
-                eased.append(try leaf(tween.with(easing: tween.easing.composed(after: easing))))
+                eased.append(try leaf(tween.eased(easing)))
             }
             return try parallel(eased)
         case .reversed(let inner) where term.hasLeaves && easing.hasWarpFactors && easing.factors[0].hasFamilyMirror:
@@ -1044,13 +1033,7 @@ private struct Fingerprint {
     }
 
     mutating func mix(_ value: Value) {
-        switch value {
-        case .number(let number):
-            mixNumber(number)
-        case .color(let color):
-            mix(12)
-            for component in [color.red, color.green, color.blue, color.alpha] { mixNumber(component) }
-        }
+        for word in value.fingerprint { mix(word) }
     }
 
     /// An easing by its structure: the family, then its parameters.

@@ -229,18 +229,10 @@ private func timeAtOrAfter(_ instant: Instant) -> Time? {
     return Time(numerator: Int64(thousandths), denominator: 1000)
 }
 
-/// Equal but for rounding: 1e-9 relative (absolute below 1), channel by channel for colours.
+/// Equal but for rounding (``Value/isClose(to:tolerance:)``), or both missing.
 private func closeValues(_ a: Value?, _ b: Value?) -> Bool {
-    func close(_ x: Double, _ y: Double) -> Bool {
-        x == y || abs(x - y) <= 1e-9 * max(1, abs(x), abs(y)) || (x.isNaN && y.isNaN)
-    }
-    switch (a, b) {
-    case (nil, nil): return true
-    case (.number(let x)?, .number(let y)?): return close(x, y)
-    case (.color(let x)?, .color(let y)?):
-        return close(x.red, y.red) && close(x.green, y.green) && close(x.blue, y.blue) && close(x.alpha, y.alpha)
-    case (nil, _), (.number?, _), (.color?, _): return false
-    }
+    guard let a, let b else { return a == nil && b == nil }
+    return a.isClose(to: b)
 }
 
 extension Time {

@@ -53,14 +53,10 @@ extension Piece {
     /// The same piece `delta` later, its segment too (an exporter placing
     /// the last copy of a ``Repetition``); `nil` when exact time overflows.
     public func shifted(by delta: Time) -> Piece? {
-        func move(_ t: Instant) -> Instant? {
-            guard let exact = t.exact else { return Instant(approximately: t.seconds + delta.seconds) }
-            return (try? exact.adding(delta)).map(Instant.init)
-        }
-        guard let start = move(start), let end = move(end) else { return nil }
+        guard let start = start.shifted(by: delta), let end = end.shifted(by: delta) else { return nil }
         var moved: Segment?
         if let segment {
-            guard let s = move(segment.start), let e = move(segment.end) else { return nil }
+            guard let s = segment.start.shifted(by: delta), let e = segment.end.shifted(by: delta) else { return nil }
             moved = Segment(property: segment.property, from: segment.from, to: segment.to, easing: segment.easing,
                             start: s, end: e, isForward: segment.isForward, warp: nil, leaf: segment.leaf)
         }
@@ -125,37 +121,19 @@ extension Track {
         for reference in blocks where reference.block.start < end && start < reference.block.end {
             return (.sampled, nil)
         }
-        let middle: Instant
-        if let a = start.exact, let b = end.exact, let sum = try? a.adding(b), let half = try? sum.divided(by: Time(2)) {
-            middle = Instant(half)
-        } else {
-            middle = Instant(approximately: (start.seconds + end.seconds) / 2)
-        }
-        // Segments started by the middle: [0, started).
-        var low = 0, high = count
-        while low < high {
-            let mid = (low + high) / 2
-            if starts[mid] <= middle { low = mid + 1 } else { high = mid }
-        }
-        if low > 0, let latest = rightmostEnding(atOrAfter: middle, before: low) {
-            // Active: the segments with the latest start win.
-            let key = starts[latest]
-            var winners: [Int] = []
-            var index = latest
-            while index >= 0, starts[index] == key {
-                if !(ends[index] < middle) { winners.append(index) }
-                index -= 1
-            }
+        let middle = Instant.midpoint(start, end)
+        if let winners = winners(at: middle), winners.category == .active {
+            // One segment plays, unless several tie or a warp or a jump shapes it.
             var distinct: [Segment] = []
-            for winner in winners where !distinct.contains(storage[winner]) { distinct.append(storage[winner]) }
+            forEach(winners) { index in
+                if !distinct.contains(storage[index]) { distinct.append(storage[index]) }
+            }
             guard distinct.count == 1, let segment = distinct.first, segment.warp == nil, !segment.isJump else { return (.sampled, nil) }
             return (.tween(from: segment.from, to: segment.to, easing: segment.easing,
                            p0: segment.progress(at: start), p1: segment.progress(at: end)), segment)
         }
         // Held: the rule gives one value for the whole interval.
-        var resolution = Resolution()
-        resolve(at: middle, into: &resolution)
-        guard let value = resolution.value(initial: initial) else { return (.sampled, nil) }
+        guard let value = value(at: middle, initial: initial) else { return (.sampled, nil) }
         return (.hold(value), nil)
     }
 }
@@ -226,14 +204,6 @@ extension CompiledScene {
         return result
     }
 
-    /// The value of `property` at an instant, exact or not.
-    public func value(of property: Property, at t: Instant, initial: Value? = nil) -> Value? {
-        guard let track = track(for: property) else { return initial }
-        var resolution = Resolution()
-        track.resolve(at: t, into: &resolution)
-        return resolution.value(initial: initial)
-    }
-
     /// A copy of a block's body pieces in the scene's time. Holds take the
     /// value the scene shows there (a copy's holds depend on its neighbours);
     /// tweens keep their rule, and their segment is placed in the scene.
@@ -241,22 +211,14 @@ extension CompiledScene {
         guard let shift = try? block.period.multiplied(by: Int64(copy)) else { return nil }
         func scene(_ u: Instant) -> Instant? {
             // A warp inside the body places its windows at inexact instants: they move approximately.
-            guard let exact = u.exact else { return block.path.affine.invert(Instant(approximately: u.seconds + shift.seconds)) }
-            guard let shifted = try? exact.adding(shift) else { return nil }
-            return block.path.affine.invert(Instant(shifted))
+            u.shifted(by: shift).map(block.path.affine.invert)
         }
         var placed: [Piece] = []
         for piece in body {
             guard let start = scene(piece.start), let end = scene(piece.end) else { return nil }
             switch piece.rule {
             case .hold:
-                let middle: Instant
-                if let a = start.exact, let b = end.exact, let sum = try? a.adding(b), let half = try? sum.divided(by: Time(2)) {
-                    middle = Instant(half)
-                } else {
-                    middle = Instant(approximately: (start.seconds + end.seconds) / 2)
-                }
-                guard let value = value(of: property, at: middle, initial: initial) else { return nil }
+                guard let value = value(of: property, at: Instant.midpoint(start, end), initial: initial) else { return nil }
                 placed.append(Piece(start: start, end: end, rule: .hold(value)))
             case .tween:
                 let segment = piece.segment.flatMap { segment -> Segment? in

@@ -85,6 +85,14 @@ struct BlockInput: Sendable {
     }
 }
 
+/// One copy's effect on a number input, `c ↦ slope·c + offset`, read off
+/// a body's track by the sampling rule (`read` reads it for an input);
+/// `nil` when nothing speaks there.
+private func affineMap(_ read: (TrackInput) -> Value?) -> (slope: Double, offset: Double)? {
+    guard let slope = read(.slopes)?.number, let offset = read(.value(.number(0)))?.number else { return nil }
+    return (slope, offset)
+}
+
 /// The property's neutral value, where nothing before a relative tween and
 /// no declaration gives one: 1 for the multiplying ones, 0 for other numbers.
 func neutralValue(of property: Property, kind: Value.Kind) -> Value? {
@@ -172,7 +180,8 @@ struct RelativeResolver {
                 if let current { track.resolve(index, to: try resolved(segment, from: current)) }
             }
             for index in nextBlock..<blocksEnd where track.blocks[index].track.hasDrift {
-                let kind = track.blocks[index].track.kind ?? .number
+                // A body with drift has segments, so a kind.
+                guard let kind = track.blocks[index].track.kind else { continue }
                 let before = try self.current(at: start, in: track, before: next, blocks: nextBlock, kind: kind)
                 guard case .value(let value) = before else {
                     throw .relativeUnsupported("a relative tween of \(property) in a repetition inside a repetition")
@@ -205,12 +214,13 @@ struct RelativeResolver {
             if let neutral = neutralValue(of: property, kind: kind) { return .value(neutral) }
             throw .noCurrentValue(property)
         case .body:
-            guard let slope = read(.slopes)?.number else { return kind == .color ? .input : .affine(offset: 0, slope: 1) }
+            // With nothing before it in the body, a tween starts from the copy's input.
             switch kind {
             case .number:
-                let offset = read(.value(.number(0)))?.number ?? 0
-                return .affine(offset: offset, slope: slope)
+                guard let map = affineMap(read) else { return .affine(offset: 0, slope: 1) }
+                return .affine(offset: map.offset, slope: map.slope)
             case .color:
+                guard let slope = read(.slopes)?.number else { return .input }
                 if slope == 0, let value = read(.none) { return .value(value) }
                 if slope == 1 { return .input }
                 throw .relativeUnsupported("a colour tween of \(property) that starts while another one from the current colour "
@@ -239,7 +249,7 @@ struct RelativeResolver {
                 return segment.resolved(from: segment.to, to: segment.to, drift: Drift(fromSlope: 1, toSlope: 0))
             }
         case .by:
-            let delta = segment.to.number ?? 0
+            guard case .number(let delta) = segment.to else { throw .relativeColor(property) }
             // Played backwards, `by Δ with E` is `by −Δ with mirror(E)`: it starts at c and ends at c − Δ.
             func ends(_ c: Double) -> (from: Double, to: Double) {
                 segment.isForward ? (c, c + delta) : (c - delta, c)
@@ -269,7 +279,9 @@ struct RelativeResolver {
         }
         switch start {
         case .number:
-            return BlockInput(start: start, slope: read(.slopes)?.number ?? 1, offset: read(.value(.number(0)))?.number ?? 0, settled: nil)
+            // A body that says nothing where a copy ends passes its input on.
+            let map = affineMap(read) ?? (slope: 1, offset: 0)
+            return BlockInput(start: start, slope: map.slope, offset: map.offset, settled: nil)
         case .color:
             return BlockInput(start: start, slope: 0, offset: 0, settled: read(.value(start)))
         }

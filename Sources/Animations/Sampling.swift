@@ -14,25 +14,23 @@ extension CompiledScene {
     /// `initial` is its declared initial value, if any.
     public func value(ofPropertyAt index: Int, at t: Time, initial: Value? = nil) -> Value? {
         guard tracks.indices.contains(index) else { return initial }
-        var resolution = Resolution()
-        tracks[index].resolve(at: Instant(t), into: &resolution)
-        return resolution.value(initial: initial)
+        return tracks[index].value(at: Instant(t), initial: initial)
     }
 
     /// The value of `property` at `t`, or `initial` when no segment animates it.
     public func value(of property: Property, at t: Time, initial: Value? = nil) -> Value? {
-        guard let track = track(for: property) else { return initial }
-        var resolution = Resolution()
-        track.resolve(at: Instant(t), into: &resolution)
-        return resolution.value(initial: initial)
+        value(of: property, at: Instant(t), initial: initial)
     }
 
     /// The value of `property` at an inexact time (for driving a display in seconds).
     public func value(of property: Property, atSeconds seconds: Double, initial: Value? = nil) -> Value? {
+        value(of: property, at: Instant(approximately: seconds), initial: initial)
+    }
+
+    /// The value of `property` at an instant, exact or not.
+    public func value(of property: Property, at t: Instant, initial: Value? = nil) -> Value? {
         guard let track = track(for: property) else { return initial }
-        var resolution = Resolution()
-        track.resolve(at: Instant(approximately: seconds), into: &resolution)
-        return resolution.value(initial: initial)
+        return track.value(at: t, initial: initial)
     }
 }
 
@@ -170,6 +168,13 @@ final class Track: @unchecked Sendable {
         return resolution.value(initial: nil)
     }
 
+    /// The value at `t` by the sampling rule; `initial` is the declared initial value.
+    func value(at t: Instant, initial: Value?) -> Value? {
+        var resolution = Resolution()
+        resolve(at: t, into: &resolution)
+        return resolution.value(initial: initial)
+    }
+
     /// Replaces the segment at `index` by the one it resolved to (same window).
     func resolve(_ index: Int, to segment: Segment) {
         storage[index] = segment
@@ -189,11 +194,15 @@ final class Track: @unchecked Sendable {
         last = computeLast(.none)
     }
 
-    /// `limit`: read only the segments before this index (which have
-    /// started by `t`); `nil`: every segment started by `t`.
-    private func resolveListed(at t: Instant, into resolution: inout Resolution, input: TrackInput, limit: Int? = nil) {
+    /// The listed segments that win at `t` by the sampling rule (semantics
+    /// §4), the one query behind resolution, pieces and ties: among those
+    /// active at `t`, the latest start; else among those finished, the
+    /// latest end, then the latest start; else (none started) the earliest
+    /// start. `limit`: only the segments before this index count (which
+    /// have started by `t`); `nil` when the track has no segment.
+    func winners(at t: Instant, before limit: Int? = nil) -> Winners? {
         let count = starts.count
-        guard count > 0 else { return }
+        guard count > 0 else { return nil }
         // Segments [0, started) have start <= t. (Windows are read from their
         // own arrays: copying a whole segment costs reference counting.)
         var low = 0, high = count
@@ -202,24 +211,9 @@ final class Track: @unchecked Sendable {
             if starts[mid] <= t { low = mid + 1 } else { high = mid }
         }
         let started = limit.map { min($0, low) } ?? low
-        if started == 0 {
-            if readsInput || input.isSlopes {
-                if let group = computeFirstListed(input) { resolution.offerUpcoming(group) }
-            } else if let firstListed {
-                resolution.offerUpcoming(firstListed)
-            }
-            return
-        }
+        if started == 0 { return Winners(category: .upcoming, t: t, last: 0) }
         if let latest = rightmostEnding(atOrAfter: t, before: started) {
-            let key = starts[latest]
-            var index = latest
-            while index >= 0, starts[index] == key {
-                if !(ends[index] < t) {
-                    resolution.offerActive(start: key, value: Segment.activeValue(of: storage + index, at: t, input: input))
-                }
-                index -= 1
-            }
-            return
+            return Winners(category: .active, t: t, last: latest)
         }
         // Nothing active: every started segment has finished. The latest end wins.
         low = 0
@@ -228,15 +222,68 @@ final class Track: @unchecked Sendable {
             let mid = (low + high) / 2
             if ends[Int(byEnd[mid])] < t { low = mid + 1 } else { high = mid }
         }
-        guard low > 0 else { return }
-        let winner = Int(byEnd[low - 1])
-        let winnerEnd = ends[winner], winnerStart = starts[winner]
-        var index = low - 1
-        while index >= 0 {
-            let candidate = Int(byEnd[index])
-            guard ends[candidate] == winnerEnd, starts[candidate] == winnerStart else { break }
-            resolution.offerFinished(end: winnerEnd, start: winnerStart, value: storage[candidate].endValue(input))
-            index -= 1
+        // (A limit leaves out only segments that start at `t` or later: none has finished.)
+        guard low > 0 else { return nil }
+        return Winners(category: .finished, t: t, last: low - 1)
+    }
+
+    /// Calls `body` with the index of each of `winners`, the last first.
+    @inline(__always)
+    func forEach(_ winners: Winners, _ body: (Int) -> Void) {
+        switch winners.category {
+        case .upcoming:
+            let key = starts[0]
+            var index = 0
+            while index < count, starts[index] == key {
+                body(index)
+                index += 1
+            }
+        case .active:
+            let key = starts[winners.last]
+            var index = winners.last
+            while index >= 0, starts[index] == key {
+                if !(ends[index] < winners.t) { body(index) }
+                index -= 1
+            }
+        case .finished:
+            let winner = Int(byEnd[winners.last])
+            let end = ends[winner], start = starts[winner]
+            var position = winners.last
+            while position >= 0 {
+                let candidate = Int(byEnd[position])
+                guard ends[candidate] == end, starts[candidate] == start else { break }
+                body(candidate)
+                position -= 1
+            }
+        }
+    }
+
+    /// The winning segments themselves, in the order the track keeps them.
+    func segments(_ winners: Winners) -> [Segment] {
+        var indices: [Int] = []
+        forEach(winners) { indices.append($0) }
+        return indices.sorted().map { storage[$0] }
+    }
+
+    /// `limit`: read only the segments before this index (see ``winners(at:before:)``).
+    private func resolveListed(at t: Instant, into resolution: inout Resolution, input: TrackInput, limit: Int? = nil) {
+        guard let winners = winners(at: t, before: limit) else { return }
+        switch winners.category {
+        case .upcoming:
+            if readsInput || input.isSlopes {
+                if let group = computeFirstListed(input) { resolution.offerUpcoming(group) }
+            } else if let firstListed {
+                resolution.offerUpcoming(firstListed)
+            }
+        case .active:
+            let key = starts[winners.last]
+            forEach(winners) { index in
+                resolution.offerActive(start: key, value: Segment.activeValue(of: storage + index, at: t, input: input))
+            }
+        case .finished:
+            forEach(winners) { index in
+                resolution.offerFinished(end: ends[index], start: starts[index], value: storage[index].endValue(input))
+            }
         }
     }
 
@@ -297,6 +344,24 @@ final class Track: @unchecked Sendable {
     }
 }
 
+/// The listed segments of a track that win at an instant (``Track/winners(at:before:)``).
+struct Winners {
+    enum Category {
+        /// Playing at `t`, with the latest start.
+        case active
+        /// Ended before `t`, with the latest end, then start: they hold their end values.
+        case finished
+        /// None has started by `t`: those with the earliest start, holding their start values.
+        case upcoming
+    }
+
+    let category: Category
+    let t: Instant
+    /// For `active`, the index of the last winner in the track; for
+    /// `finished`, its position in the track's order by end.
+    let last: Int
+}
+
 /// A block seen from one property: the block, the body's track for it, and
 /// (when the body's relative tweens depend on it) the input of each copy.
 struct BlockReference {
@@ -326,11 +391,11 @@ struct BlockReference {
             return
         }
         let u = block.path.forward(t)
-        guard let copy = block.copyIndex(containing: u) else {
+        guard let copy = block.copy(containing: u) else {
             if let last = lastGroup(outer: outer) { resolution.offerFinished(last) }
             return
         }
-        let local = block.offset(u, byCopies: -copy)
+        let local = block.shift(u, byCopies: -copy)
         var inner = Resolution()
         track.resolve(at: local, into: &inner, input: copyInput(copy, outer: outer))
         block.merge(inner, fromCopy: copy, into: &resolution)
@@ -355,38 +420,23 @@ struct BlockReference {
 }
 
 extension RepetitionBlock {
-    /// The copy whose window `[k·P, (k+1)·P]` contains `u` (the earlier one at
-    /// a boundary is not chosen: `k = ⌊u / P⌋`, capped at the last copy);
-    /// `nil` past the end.
-    func copyIndex(containing u: Instant) -> Int? {
-        let quotient: Double
-        if let exact = u.exact {
-            let q = max(0, exact.floorQuotient(dividingBy: period))
-            if q >= Int128(count) {
-                let total = try? period.multiplied(by: Int64(count))
-                return total.map { exact <= $0 } == true ? count - 1 : nil
-            }
-            return Int(q)
-        }
-        quotient = (u.seconds / period.seconds).rounded(.down)
-        if !(quotient < Double(count)) {   // also NaN: past the end
-            return u.seconds <= period.seconds * Double(count) ? count - 1 : nil
-        }
-        return quotient > 0 ? Int(quotient) : 0   // never converts a huge negative or NaN
+    /// The copy whose window `[k·P, (k+1)·P]` holds block time `u`: `⌊u / P⌋`
+    /// (where two copies meet, the later one; with `earlier`, the one that
+    /// ends there), 0 before the first; `nil` past the end. Every reading of
+    /// a repetition (sampling, events, breakpoints) finds its copy here.
+    func copy(containing u: Instant, earlier: Bool = false) -> Int? {
+        u.copy(ofPeriod: period, count: count, earlier: earlier)
     }
 
-    /// `u + copies·period`, exactly when possible.
-    func offset(_ u: Instant, byCopies copies: Int) -> Instant {
-        if let exact = u.exact, let shift = try? period.multiplied(by: Int64(copies)), let sum = try? exact.adding(shift) {
-            return Instant(sum)
-        }
-        return Instant(approximately: u.seconds + period.seconds * Double(copies))
+    /// Block time `u` moved by `copies` periods, exactly when possible.
+    func shift(_ u: Instant, byCopies copies: Int) -> Instant {
+        u.shifted(by: period, times: copies)
     }
 
     /// Where the body time `local` of copy `copy` falls in the scene (for an
     /// end, `upper`: the latest time that maps there).
     public func toScene(_ local: Instant, fromCopy copy: Int, upper: Bool) -> Instant {
-        path.backward(offset(local, byCopies: copy), upper: upper)
+        path.backward(shift(local, byCopies: copy), upper: upper)
     }
 
     func map(_ group: Group, fromCopy copy: Int) -> Group {

@@ -262,7 +262,7 @@ public struct Scene: Sendable {
         if let spanning = Scene.spanningLeaves(root, duration: duration) {
             for tweenEasing in spanning.easings { try Scene.checkDepth(of: tweenEasing.composed(after: easing)) }
             let tweens = spanning.hasEvents ? root.restricted(keepingTweens: true, keepingEvents: false) : root
-            let composed = tweens.mappingTweens { $0.with(easing: $0.easing.composed(after: easing)) }
+            let composed = tweens.mappingTweens { $0.eased(easing) }
             guard spanning.hasEvents else { return Scene(root: composed) }
             // Events move with the warp: the least t' with D·E(t'/D) ≥ t.
             let events = Term.eased(root.restricted(keepingTweens: false, keepingEvents: true), easing)

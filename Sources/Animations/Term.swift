@@ -87,6 +87,31 @@ public struct Tween: Hashable, Sendable {
 
     /// Whether its start is the property's current value (`to B`, `by Δ`).
     public var isRelative: Bool { relative != .absolute }
+
+    /// `tween with E`: `E` composed into the tween's own easing,
+    /// `p ↦ easing(E(p))` (the law of ``Scene/eased(_:)`` on a tween; the
+    /// normalizer and the language's lowering write it the same way).
+    public func eased(_ warp: Easing) -> Tween {
+        with(easing: easing.composed(after: warp))
+    }
+}
+
+extension Term {
+    /// `self with E` written on the leaf, when `self` is a tween: the tween
+    /// with `E` composed into its easing (``Tween/eased(_:)``); `nil` for
+    /// any other term, which keeps an `eased` node.
+    public func easedLeaf(_ warp: Easing) -> Term? {
+        guard case .tween(let tween) = kind else { return nil }
+        return Term.tween(tween.eased(warp))
+    }
+
+    /// `self in d` written on the leaf, when `self` is a tween that takes
+    /// time: the tween lasting `d` (``Scene/retimed(to:)`` scales its one
+    /// window to `[0, d]`); `nil` for any other term.
+    public func retimedLeaf(to target: Time) -> Term? {
+        guard case .tween(let tween) = kind, tween.duration.isPositive, !target.isNegative else { return nil }
+        return Term.tween(tween.with(duration: target))
+    }
 }
 
 /// A term of the free algebra of animations: the free semiring over

@@ -109,10 +109,13 @@ extension Track {
                    segments: winners(at: found.at, playing: found.playing))
     }
 
+    /// Where a stretch is probed for a tie: a quarter, half and three quarters of the way.
+    static let tieProbes = [(1, 4), (1, 2), (3, 4)].compactMap { Time(numerator: $0, denominator: $1) }
+
     /// Whether the rule ties inside `(start, end)`, and where it was seen.
     private func tieInside(_ start: Instant, _ end: Instant) -> (playing: Bool, at: Instant)? {
-        for (numerator, denominator) in [(1, 4), (1, 2), (3, 4)] as [(Int64, Int64)] {
-            let t = Instant.between(start, end, numerator, denominator)
+        for fraction in Track.tieProbes {
+            let t = start.toward(end, fraction)
             if let playing = tieAt(t) { return (playing, t) }
         }
         return nil
@@ -130,44 +133,12 @@ extension Track {
         return nil
     }
 
-    /// The listed segments that win at `t` by the rule, read off its
-    /// definition (a linear scan: only run for a tie found): those active
-    /// with the latest start, or else those finished with the latest end,
-    /// then the latest start.
+    /// The listed segments that win at `t` by the rule, playing or holding
+    /// their ends as the tie found them; empty when the listed winners
+    /// are not the tie's (a copy of a repetition takes part).
     private func winners(at t: Instant, playing: Bool) -> [Segment] {
-        var chosen: [Segment] = []
-        var key: (Instant, Instant)?
-        for index in 0..<count {
-            let segment = storage[index]
-            let candidate: (Instant, Instant)
-            if playing {
-                guard segment.start <= t, t <= segment.end else { continue }
-                candidate = (segment.start, segment.start)
-            } else {
-                guard segment.end < t else { continue }
-                candidate = (segment.end, segment.start)
-            }
-            if let current = key {
-                if candidate.0 < current.0 || (candidate.0 == current.0 && candidate.1 < current.1) { continue }
-                if candidate.0 == current.0 && candidate.1 == current.1 {
-                    chosen.append(segment)
-                    continue
-                }
-            }
-            key = candidate
-            chosen = [segment]
-        }
+        guard let winners = winners(at: t), winners.category == (playing ? .active : .finished) else { return [] }
+        let chosen = segments(winners)
         return chosen.count > 1 ? chosen : []
-    }
-}
-
-extension Instant {
-    /// `a + (b − a)·n/d`, exactly when both are exact.
-    static func between(_ a: Instant, _ b: Instant, _ n: Int64, _ d: Int64) -> Instant {
-        if let x = a.exact, let y = b.exact, let span = try? y.subtracting(x), let part = try? span.multiplied(by: n),
-           let scaled = try? part.divided(by: Time(d)), let sum = try? x.adding(scaled) {
-            return Instant(sum)
-        }
-        return Instant(approximately: a.seconds + (b.seconds - a.seconds) * Double(n) / Double(d))
     }
 }

@@ -18,15 +18,73 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
     case number(Double)
     case color(Color)
 
-    /// What kind of value this is, for checking that a property keeps to one.
-    public enum Kind: String, Hashable, Sendable {
+    /// What kind of value this is, for checking that a property keeps to
+    /// one. Kinds order as declared (the normal form's canonical order puts
+    /// numbers before colours).
+    public enum Kind: String, Hashable, Sendable, CaseIterable, Comparable {
         case number, color
+
+        public static func < (lhs: Kind, rhs: Kind) -> Bool {
+            lhs.rank < rhs.rank
+        }
+
+        private var rank: Int {
+            switch self {
+            case .number: return 0
+            case .color: return 1
+            }
+        }
+
+        /// How a message names one: "a number", "a colour".
+        public var article: String {
+            switch self {
+            case .number: return "a number"
+            case .color: return "a colour"
+            }
+        }
     }
 
     public var kind: Kind {
         switch self {
         case .number: return .number
         case .color: return .color
+        }
+    }
+
+    /// The value's numbers in a fixed order (a number; a colour's red,
+    /// green, blue and alpha): what closeness, the canonical order and
+    /// fingerprints read, component by component.
+    public var components: [Double] {
+        switch self {
+        case .number(let value): return [value]
+        case .color(let color): return [color.red, color.green, color.blue, color.alpha]
+        }
+    }
+
+    /// Equal up to rounding: the same kind, and each component `x` within
+    /// `tolerance·max(1, |x|, |y|)` of the other's `y` (or both NaN).
+    public func isClose(to other: Value, tolerance: Double = 1e-9) -> Bool {
+        guard kind == other.kind else { return false }
+        return zip(components, other.components).allSatisfy { x, y in
+            x == y || abs(x - y) <= tolerance * max(1, abs(x), abs(y)) || (x.isNaN && y.isNaN)
+        }
+    }
+
+    /// The canonical order of values (for ordering `||` operands in the
+    /// normal form): by kind, then component by component; `nil` when
+    /// neither comes first.
+    public func precedes(_ other: Value) -> Bool? {
+        if kind != other.kind { return kind < other.kind }
+        for (x, y) in zip(components, other.components) where x != y { return x < y }
+        return nil
+    }
+
+    /// The words a structural fingerprint mixes for this value: the
+    /// components' bit patterns, after a tag for kinds other than numbers.
+    public var fingerprint: [UInt64] {
+        switch self {
+        case .number(let value): return [value.bitPattern]
+        case .color: return [12] + components.map(\.bitPattern)
         }
     }
 
@@ -65,11 +123,27 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
     /// tie-break), independent of their order, so `x || x = x` and `x || y = y || x`.
     /// Numbers average exactly as summed in ascending order; colours average
     /// premultiplied (``Color/mean(of:)``). With mixed kinds (which no scene
-    /// holds) the numbers win.
-    public static func mean(of values: [Value]) -> Value {
+    /// holds) the numbers win; `nil` for no values.
+    public static func mean(of values: [Value]) -> Value? {
         var distinct = DistinctValues()
         for value in values { distinct.insert(value) }
-        return distinct.mean ?? .number(0)
+        return distinct.mean
+    }
+
+    /// The mean of distinct values, kind by kind; with mixed kinds the first
+    /// kind in ``Kind``'s order that is present wins.
+    static func mean(ofDistinct values: [Value]) -> Value? {
+        var numbers: [Double] = []
+        var colors: [Color] = []
+        for value in values {
+            switch value {
+            case .number(let number): numbers.append(number)
+            case .color(let color): colors.append(color)
+            }
+        }
+        if !numbers.isEmpty { return .number(meanOfDistinctNumbers(numbers)) }
+        if !colors.isEmpty { return .color(Color.mean(of: colors)) }
+        return nil
     }
 
     /// How a table writes a value.
@@ -178,16 +252,7 @@ struct DistinctValues {
             }
             if let mean { return .number(mean == 0 ? 0 : mean) }
         }
-        var numbers: [Double] = []
-        var colors: [Color] = []
-        for value in [first] + more {
-            switch value {
-            case .number(let number): numbers.append(number)
-            case .color(let color): colors.append(color)
-            }
-        }
-        if !numbers.isEmpty { return .number(meanOfDistinctNumbers(numbers)) }
-        return .color(Color.mean(of: colors))
+        return Value.mean(ofDistinct: [first] + more)
     }
 }
 

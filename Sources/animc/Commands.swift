@@ -257,6 +257,16 @@ let interface = Interface(
                 options: [Options.binding.spec, Options.port.spec],
                 examples: ["animc serve examples/talk.anim", "animc serve examples/choreography.anim --port 8080"],
                 run: serveCommand),
+        Command(name: "lsp", arguments: [],
+                summary: "Speak the language to an editor (LSP on stdin/stdout).",
+                discussion: "Speak the Language Server Protocol (3.17, JSON-RPC with Content-Length headers) on standard "
+                    + "input and output, for an editor to start: diagnostics as you type (every error and warning "
+                    + "`check` reports), hover (a let's kind, duration and properties; an easing's curve; a view's "
+                    + "initial values), completion, go to definition, references and the outline of lets and views. "
+                    + "It writes nothing but protocol messages to standard output, and exits when the editor says "
+                    + "`exit` or closes standard input. See editors/ for VS Code and Neovim.",
+                options: [], examples: ["animc lsp"],
+                run: lspCommand),
     ],
     notes: ["FILE may be `-` for standard input. An option's value follows it (`--fps 4`) or is joined to it "
         + "by `=` (`--fps=4`).", "`animc COMMAND --help` (or `animc help COMMAND`) describes a command and its options."],

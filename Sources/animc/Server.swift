@@ -429,7 +429,7 @@ func serve(_ listener: Int32, port: Int, watcher initial: Watcher) -> Int32 {
                 scratch.removeAll(keepingCapacity: true)
                 switch System.receive(connections[index].descriptor, into: &scratch, limit: 1 << 16) {
                 case .done(0), .failed: connections[index].done = true
-                default: break
+                case .done, .later: break
                 }
             case .writing where ready.writable:
                 switch System.transmit(connections[index].descriptor, connections[index].output, from: connections[index].sent) {
@@ -444,8 +444,8 @@ func serve(_ listener: Int32, port: Int, watcher initial: Watcher) -> Int32 {
                         connections[index].deadline = now + 2 * second
                     }
                 }
-            default:
-                break
+            case .reading, .writing:
+                break   // not ready for what it waits for
             }
         }
         if accepting, waits.last?.readable == true {

@@ -33,6 +33,16 @@ enum System {
         }
     }
 
+    /// Reads what `descriptor` has, up to `buffer.count` bytes, retrying
+    /// after interruptions: the count read, 0 at the end, -1 on an error.
+    static func readSome(_ descriptor: Int32, into buffer: inout [UInt8]) -> Int {
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            return count
+        }
+    }
+
     /// The whole contents of `path`, or of standard input when `path` is
     /// `nil` (reading stops once past `limit` bytes); on failure, why (as
     /// `strerror` says it). AnimLang's reader, which `Document` loads files with.
@@ -120,6 +130,12 @@ enum System {
     static func restore(_ descriptor: Int32, _ mode: TerminalMode) {
         var settings = mode.saved
         _ = tcsetattr(descriptor, TCSANOW, &settings)
+    }
+
+    /// Whether `descriptor` has input (or its end) to read right now.
+    static func hasInput(_ descriptor: Int32) -> Bool {
+        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&request, 1, 0) > 0
     }
 
     /// Waits up to `milliseconds` for input on `descriptor` and returns what

@@ -8,7 +8,7 @@ import Animations
 /// value below is worked out from the note's rules (the derivation is in
 /// the comment beside it), never copied from animc's output.
 struct RelativeTweenTests {
-    typealias S = SemanticsSixTests
+    typealias S = ScriptCheck
 
     /// The whole normalized program, views included, as `animc normalize` prints it.
     func normalProgram(_ source: String) throws -> String {

@@ -31,7 +31,7 @@ struct UsageTests {
 
     static let usageErrors: [UsageCase] = [
         // Commands.
-        .init([], "missing command", hint: "the commands are eval, check, normalize, timeline, equal, export, plot, play and serve"),
+        .init([], "missing command", hint: "the commands are eval, check, normalize, timeline, equal, export, plot, play, serve and lsp"),
         .init(["frobnicate"], "unknown command `frobnicate`", hint: "the commands are"),
         .init(["evl", "x.anim"], "unknown command `evl`", hint: "did you mean `eval`?"),
         .init(["--fps", "3"], "unknown option `--fps`", hint: "the command comes first"),
@@ -159,7 +159,7 @@ struct UsageTests {
     @Test func mainHelpListsCommandsStatusesAndExamples() throws {
         let help = try animc(["--help"])
         #expect(help.status == 0)
-        for line in ["  eval FILE ", "  check FILE ", "  normalize FILE ", "  timeline FILE ", "  equal FILE1 FILE2 ", "  export FILE ", "  play FILE ", "  serve FILE ",
+        for line in ["  eval FILE ", "  check FILE ", "  normalize FILE ", "  timeline FILE ", "  equal FILE1 FILE2 ", "  export FILE ", "  play FILE ", "  serve FILE ", "  lsp ",
                      "  0  success", "  1  errors in the script, or the file could not be read", "  2  bad command-line usage",
                      "Examples:\n  animc eval examples/talk.anim\n"] {
             #expect(help.output.contains(line), "\(line)")

@@ -8,7 +8,7 @@ import Animations
 /// above it from the rules (active: latest start wins; otherwise finished:
 /// latest end; otherwise declared initial value or earliest start value; ties
 /// average distinct values; zero-length windows are jumps).
-struct SemanticsTests {
+struct SamplingRuleTests {
     struct Case: CustomTestStringConvertible, Sendable {
         let name: String
         let source: String
