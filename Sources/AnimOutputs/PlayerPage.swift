@@ -84,13 +84,16 @@ struct PlayerParts: Sendable {
 
 /// Where each view sits and how big the stage is (``Stage``), with the views it draws.
 struct StageLayout {
+    /// A view, where the stage puts it, and its palette colour.
     struct Placed {
         let view: WebExport.View
-        let home: (x: Double, y: Double)
-        let isCircle: Bool
+        let spot: Stage.Spot
         let color: String
-        let labelled: Bool
-        let label: (x: Double, y: Double)
+
+        var home: (x: Double, y: Double) { spot.home }
+        var isCircle: Bool { spot.isCircle }
+        var labelled: Bool { spot.labelled }
+        var label: (x: Double, y: Double) { spot.label }
     }
 
     let placed: [Placed]
@@ -107,8 +110,7 @@ struct StageLayout {
             return StageView(name: view.name, placement: view.placement, numbers: numbers, extents: extents)
         })
         placed = zip(export.views, stage.spots).enumerated().map { index, item in
-            Placed(view: item.0, home: item.1.home, isCircle: item.1.isCircle, color: Drawing.hex(Drawing.paletteColor(index)),
-                   labelled: item.1.labelled, label: item.1.label)
+            Placed(view: item.0, spot: item.1, color: Drawing.hex(Drawing.paletteColor(index)))
         }
         bounds = stage.bounds
         stacked = stage.stacked
