@@ -475,11 +475,14 @@ def compare_web_layers(case, frame, row, layers, spans, homes, label=""):
         want = expected_layer(row, view)
         anchor = placement_of(case, view, row)[1]
         home = homes.setdefault(view, (layer["x"] - want["x"] - anchor[0], layer["y"] - want["y"] - anchor[1]))
+        # The position carries the anchor too (exports.md section 6): its curve follows both within the bound of both spans.
+        origin = case.placements.get(view, (None, (0.5, 0.5)))[1]
+        carried = (abs(origin[0] - 0.5) * spans[(view, "w")], abs(origin[1] - 0.5) * spans[(view, "h")])
         # lottie-web keeps a property's value until it changes by more than 1e-5 of its
         # own units (px, radians, factors, 0–1 opacity): STEP is that hysteresis.
         checks = [
-            ("x", layer["x"] - anchor[0] - home[0], want["x"], tolerance(spans[(view, "x")]) + STEP),
-            ("y", layer["y"] - anchor[1] - home[1], want["y"], tolerance(spans[(view, "y")]) + STEP),
+            ("x", layer["x"] - anchor[0] - home[0], want["x"], tolerance(spans[(view, "x")] + carried[0]) + STEP),
+            ("y", layer["y"] - anchor[1] - home[1], want["y"], tolerance(spans[(view, "y")] + carried[1]) + STEP),
             ("rotation", layer["r"], want["rotation"], tolerance(spans[(view, "rotation")]) + math.degrees(STEP)),
             ("scale x", layer["s"][0], want["sx"], tolerance(spans[(view, "sx")], want["sx"], True) + STEP),
             ("scale y", layer["s"][1], want["sy"], tolerance(spans[(view, "sy")], want["sy"], True) + STEP),
@@ -538,10 +541,10 @@ def check_layout(case, homes, player, slack=1e-6):
             anchor = placement_of(case, name, row)[1]
             turned = "radius" not in row_keys(row, name) or any(anchor)
             if turned and want["rotation"] % 360 != 0:
-                # Turned: the farthest corner about the anchor (off the centre: up to the anchor's distance further), scaled.
-                offset = math.hypot(*anchor)
-                reach = (math.hypot(want["w"], want["h"]) / 2 + offset) * max(abs(want["sx"]), abs(want["sy"])) + offset
-                reach_x = reach_y = reach
+                # Turned about the anchor (the centre moved by it): the box's farthest corner from it, scaled, either way.
+                ox, oy = abs(anchor[0]), abs(anchor[1])
+                reach = math.hypot(abs(want["w"]) / 2 + ox, abs(want["h"]) / 2 + oy) * max(abs(want["sx"]), abs(want["sy"]))
+                reach_x, reach_y = ox + reach, oy + reach
             else:
                 # Upright: the box about the anchor, scaled per axis.
                 ox, oy = abs(anchor[0]), abs(anchor[1])
