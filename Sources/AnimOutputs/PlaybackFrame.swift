@@ -363,6 +363,8 @@ private struct RowLayout {
                 appendBar(fraction: position(of: number, in: ranges.indices.contains(index) ? ranges[index] : nil), width: barWidth, to: &line)
             case .color(let color):
                 line.append(String(repeating: " ", count: barWidth), swatch(color))
+            case .point:
+                line.append(String(repeating: " ", count: barWidth))
             }
             line.append("  ")
         } else if swatchWidth > 0 {

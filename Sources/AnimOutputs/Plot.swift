@@ -291,7 +291,7 @@ private struct PanelSampler {
                 for index in 1..<stretch.count {
                     let a = stretch[index - 1]
                     var b = stretch[index]
-                    if differs(a.value, b.value, tolerance: tolerance) {
+                    if a.value.visiblyDiffers(from: b.value, tolerance: tolerance) {
                         if b.time.seconds - a.time.seconds <= hair {
                             next[next.count - 1].pinned = true
                             b.pinned = true
@@ -313,21 +313,6 @@ private struct PanelSampler {
         return out
     }
 
-
-    /// Whether the picture can tell two values apart: numbers by more than
-    /// `tolerance` (about half a pixel), colours by more than 3/255 in a channel.
-    private func differs(_ a: Value, _ b: Value, tolerance: Double) -> Bool {
-        switch (a, b) {
-        case (.number(let x), .number(let y)):
-            return x.isFinite && y.isFinite && abs(x - y) > tolerance
-        case (.color(let x), .color(let y)):
-            let p = x.clamped, q = y.clamped
-            return abs(p.red - q.red) > 3 || abs(p.green - q.green) > 3 || abs(p.blue - q.blue) > 3
-                || abs(p.alpha - q.alpha) > 3.0 / 255
-        case (.number, .color), (.color, .number):
-            return false
-        }
-    }
 
     private func numberRange(_ points: [Point]) -> ClosedRange<Double>? {
         var low = Double.infinity, high = -Double.infinity

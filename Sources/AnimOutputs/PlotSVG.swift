@@ -92,7 +92,7 @@ extension Plot {
             let height: Double
             switch panel.kind.plotRole {
             case .curve: height = Self.numberPanelHeight
-            case .strip: height = Self.colorPanelHeight
+            case .strip, .label: height = Self.colorPanelHeight
             }
             tops.append(top)
             heights.append(height)
@@ -214,15 +214,16 @@ extension Plot {
     }
 
     /// The labels on a panel's left: its greatest and least value (one, for a
-    /// constant), and 0 where it lies between them; a colour strip shows its first colour.
+    /// constant), and 0 where it lies between them; a colour strip or a
+    /// point's band shows its first value as a table does.
     static func valueLabels(_ panel: Panel) -> [(text: String, value: Double?)] {
-        switch panel.kind {
-        case .color:
-            guard case .color(let color)? = panel.samples.first?.value else { return [] }
+        switch panel.kind.plotRole {
+        case .strip, .label:
+            guard let value = panel.samples.first?.value, value.kind == panel.kind else { return [] }
             var out: [UInt8] = []
-            color.writeHex(into: &out)
+            value.write(.display, into: &out)
             return [(String(decoding: out, as: UTF8.self), nil)]
-        case .number:
+        case .curve:
             guard let range = panel.range else { return [] }
             let span = range.upperBound - range.lowerBound
             if span == 0 { return [(readable(range.lowerBound, span: 0), range.lowerBound)] }
@@ -309,15 +310,17 @@ extension Plot {
             labels.append((label.text, y))
             if label.value == 0, labels.count > 2 { zeroLine = y }
         }
-        switch panel.kind {
-        case .number:
+        switch panel.kind.plotRole {
+        case .curve:
             if let y = zeroLine {
                 out.raw("<line x1=\"\(coordinate(left))\" y1=\"\(coordinate(y))\" x2=\"\(coordinate(left + width))\" y2=\"\(coordinate(y))\" stroke=\"#c9ced6\" stroke-width=\"1\"/>\n")
             }
             drawBoundaries(panel, top: top, height: height, layout, into: &out)
             drawNumbers(panel, index, layout, into: &out)
-        case .color:
+        case .strip:
             drawColors(panel, index, layout, into: &out)
+            drawBoundaries(panel, top: top, height: height, layout, into: &out)
+        case .label:
             drawBoundaries(panel, top: top, height: height, layout, into: &out)
         }
         out.rect(left, top, width, height, fill: "none", stroke: "#b8bec7")

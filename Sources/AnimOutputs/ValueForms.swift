@@ -11,6 +11,8 @@ enum PlotRole {
     case curve
     /// A strip: a gradient through the values sampled.
     case strip
+    /// A band with the piece boundaries and the first value written out (points).
+    case label
 }
 
 extension Value.Kind {
@@ -19,6 +21,7 @@ extension Value.Kind {
         switch self {
         case .number: return "number"
         case .color: return "color"
+        case .point: return "point"
         }
     }
 
@@ -27,6 +30,7 @@ extension Value.Kind {
         switch self {
         case .number: return ("<number>", "0")
         case .color: return ("<color>", "rgb(0 0 0 / 0)")
+        case .point: return ("<number>+", "0 0")
         }
     }
 
@@ -34,6 +38,7 @@ extension Value.Kind {
         switch self {
         case .number: return .curve
         case .color: return .strip
+        case .point: return .label
         }
     }
 
@@ -43,15 +48,60 @@ extension Value.Kind {
         switch self {
         case .number: return .number(0)
         case .color: return .color(Color(red: 0, green: 0, blue: 0, alpha: 0))
+        case .point: return .point(Point(x: 0, y: 0))
         }
     }
 }
 
-/// A value as CSS writes it: a number, or `rgb(R G B / A)`.
+/// A value as CSS writes it: a number, `rgb(R G B / A)`, or a point's two numbers space-separated (`4 8`).
 func cssValue(_ value: Value) -> String {
     switch value {
     case .number(let number): return cssNumber(number)
     case .color(let color): return color.clamped.description
+    case .point(let point): return cssNumber(point.x) + " " + cssNumber(point.y)
+    }
+}
+
+extension Value {
+    /// The value as the browser holds it: colours clamped to the gamut; others as they are.
+    var browserValue: Value {
+        switch self {
+        case .number, .point: return self
+        case .color(let color): return .color(color.clamped)
+        }
+    }
+
+    /// The numbers the browser interpolates linearly between keyframes (a
+    /// colour premultiplied: alpha·255, then red, green, blue times alpha).
+    var browserComponents: [Double] {
+        switch browserValue {
+        case .number, .point: return components
+        case .color(let c): return [c.alpha * 255, c.red * c.alpha, c.green * c.alpha, c.blue * c.alpha]
+        }
+    }
+
+    /// Whether the plot can tell two values apart: numbers and point
+    /// components by more than `tolerance` (about half a pixel), colours by
+    /// more than 3/255 in a channel; never across kinds.
+    func visiblyDiffers(from other: Value, tolerance: Double) -> Bool {
+        switch (self, other) {
+        case (.number, .number), (.point, .point):
+            return zip(components, other.components).contains { x, y in x.isFinite && y.isFinite && abs(x - y) > tolerance }
+        case (.color(let x), .color(let y)):
+            let p = x.clamped, q = y.clamped
+            return abs(p.red - q.red) > 3 || abs(p.green - q.green) > 3 || abs(p.blue - q.blue) > 3
+                || abs(p.alpha - q.alpha) > 3.0 / 255
+        case (.number, _), (.color, _), (.point, _):
+            return false
+        }
+    }
+}
+
+/// Equal but for rounding (1e-9 relative, or absolute below 1): two values the browser cannot tell apart.
+func nearlyEqual(_ a: Value, _ b: Value) -> Bool {
+    guard a.kind == b.kind else { return false }
+    return zip(a.browserValue.components, b.browserValue.components).allSatisfy { x, y in
+        x == y || abs(x - y) <= 1e-9 * max(1, abs(x), abs(y))
     }
 }
 

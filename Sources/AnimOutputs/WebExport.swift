@@ -415,13 +415,14 @@ private struct WebExportBuilder {
             let property = column.property
             // A column has a value at every instant (its segments' or its declared one).
             let start = scene.columnValue(of: property, at: Instant(.zero), initial: initial[property])
-            // One registration per name: a name that is a colour on one view and a number on another gets a suffix for colours.
-            let clash = (kinds[property.name]?.count ?? 0) > 1 && column.kind == .color
+            // One registration per name: a name that is a colour or a point on one view and a number on
+            // another gets a suffix for the kind (`-color`, `-point`).
+            let clash = (kinds[property.name]?.count ?? 0) > 1 && column.kind != .number
             extent = nil
             let animations = animations(of: property)
             var range = extent
             if case .number(let value) = start { range = range.map { min($0.lowerBound, value)...max($0.upperBound, value) } ?? value...value }
-            let channel = WebExport.Channel(property: property, variable: WebNames.standard.variable(property.name + (clash ? "-color" : "")),
+            let channel = WebExport.Channel(property: property, variable: WebNames.standard.variable(property.name + (clash ? "-" + column.kind.jsonName : "")),
                                             kind: column.kind, start: start, animations: animations,
                                             extent: column.kind == .number ? range : nil)
             byView[property.view, default: []].append(channel)
@@ -616,7 +617,7 @@ private struct WebExportBuilder {
             let t = min(max(a + (b - a) * q, a + inset), b - inset)
             return scene.columnValue(of: property, atSeconds: t, initial: start)
         }
-        if case .color = sample(0.5) {
+        guard case .number = sample(0.5) else {
             return [bakedSpan(piece, property: property, sample)]
         }
         let curve = LinearCurve.approximating { sample($0).number ?? 0 }
@@ -649,27 +650,24 @@ private struct WebExportBuilder {
         return [Span(start: piece.start, end: piece.end, curve: .normalized(low: low, high: high, curve: normalized))]
     }
 
-    /// Colours as keyframes: the premultiplied components are followed within
-    /// 1e-4 of their range (the browser interpolates between keyframes premultiplied).
+    /// Colours and points as keyframes: the components the browser
+    /// interpolates (``Value/browserComponents``: a colour's premultiplied) are followed within 1e-4 of their range.
     private mutating func bakedSpan(_ piece: Piece, property: Property, _ sample: (Double) -> Value) -> Span {
+        let width = sample(0).browserComponents.count
         func components(_ q: Double) -> [Double] {
-            guard case .color(let color) = sample(q) else { return [0, 0, 0, 0] }
-            let c = color.clamped
-            return [c.alpha * 255, c.red * c.alpha, c.green * c.alpha, c.blue * c.alpha]
+            let components = sample(q).browserComponents
+            return components.count == width ? components : Array(repeating: 0, count: width)
         }
         // One curve per component; their inputs, merged, are the keyframes.
         var inputs: Set<Double> = [0, 1]
         var within = true
-        for index in 0..<4 {
+        for index in 0..<width {
             let curve = LinearCurve.approximating({ components($0)[index] }, maximumPoints: 1000)
             within = within && curve.isWithinBound
             for point in curve.points { inputs.insert(point.input) }
         }
         if !within { noteApproximation(property, piece) }
-        let points = inputs.sorted().map { q -> (Double, Value) in
-            guard case .color(let color) = sample(q) else { return (q, sample(q)) }
-            return (q, .color(color.clamped))
-        }
+        let points = inputs.sorted().map { q in (q, sample(q).browserValue) }
         return Span(start: piece.start, end: piece.end, curve: .baked(points))
     }
 
@@ -813,16 +811,3 @@ private func clampUnit(_ p: Double) -> Double {
     p < 0 ? 0 : (p > 1 ? 1 : p)
 }
 
-/// Equal but for rounding (1e-9 relative, or absolute below 1): two values the browser cannot tell apart.
-func nearlyEqual(_ a: Value, _ b: Value) -> Bool {
-    func close(_ x: Double, _ y: Double) -> Bool {
-        x == y || abs(x - y) <= 1e-9 * max(1, abs(x), abs(y))
-    }
-    switch (a, b) {
-    case (.number(let x), .number(let y)): return close(x, y)
-    case (.color(let x), .color(let y)):
-        let p = x.clamped, q = y.clamped
-        return close(p.red, q.red) && close(p.green, q.green) && close(p.blue, q.blue) && close(p.alpha, q.alpha)
-    case (.number, .color), (.color, .number): return false
-    }
-}
