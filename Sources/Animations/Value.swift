@@ -192,7 +192,7 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
         /// points as `(4 8)` (no comma, so a CSV field needs no quotes).
         case lossless
         /// JSON: numbers as JSON numbers (`null` when not finite), colours as lossless strings,
-        /// points as arrays of two numbers (`[4, 8]`).
+        /// points as arrays of two numbers (`[4,8]`, compact like the rows).
         case json
     }
 
@@ -222,8 +222,9 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
             case .json: out.append(UInt8(ascii: "["))
             }
             switch style {
-            case .display, .json: separator = ", "
+            case .display: separator = ", "
             case .lossless: separator = " "
+            case .json: separator = ","
             }
             Value.number(point.x).write(style, into: &out)
             out.append(contentsOf: separator.utf8)
