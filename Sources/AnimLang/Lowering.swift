@@ -908,8 +908,8 @@ private struct Lowerer {
                 diagnostics.append(Diagnostic(.valueKind(verb: tween.verb.rawValue, expected: drawnPoint && drawnNumber ? "numbers for `\(resolvedProperty)`" : wanted,
                                                          found: kind.article),
                                               at: stop.value.range,
-                                              hint: drawnPoint ? "`\(resolvedProperty)` is drawn; points go on properties that are not drawn, "
-                                                  + "and `move V from (0, 0) to (100, 50)` moves a view" : kind.hint(for: tween.verb)))
+                                              hint: drawnPoint ? "`\(resolvedProperty)` is drawn; points go on properties that are not drawn; "
+                                                  + kind.hint(for: tween.verb) : kind.hint(for: tween.verb)))
                 return nil
             }
             if kind == .color, drawnNumber {
