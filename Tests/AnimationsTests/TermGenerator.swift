@@ -88,6 +88,8 @@ struct TermGenerator {
     var warps: [Easing] = TermGenerator.monotoneEasings
     /// Whether tweens may start from the current value (`to B`, `by Δ`; semantics §7.1).
     var relatives = false
+    /// Whether some tweens that would go between colours go between points (`Value.point`) instead.
+    var points = false
 
     init(seed: UInt64) {
         random = SplitMix64(seed: seed)
@@ -145,7 +147,7 @@ struct TermGenerator {
             return .tween(Tween(unchecked: property, from: target, to: target, easing: easing, duration: duration, relative: .to))
         }
         if random.chance(20) {
-            if random.chance(30) {
+            if points, random.chance(30) {
                 return .tween(Tween(unchecked: TermGenerator.pointProperty, from: .point(Point(x: value(), y: value())),
                                     to: .point(Point(x: value(), y: value())), easing: easing, duration: duration))
             }
