@@ -83,6 +83,56 @@ package struct ExportModel: Sendable {
     }
 }
 
+/// A property's extent: the least and greatest finite number it takes, as
+/// every output measures it (the web export and the player page's stage from
+/// the exact values of its spans, overshoots included; the terminal player,
+/// the plot and Lottie's layout at the instants they sample). One rule for
+/// all: non-finite values and non-numbers do not count, and a property that
+/// takes no finite number has no extent (`nil`).
+///
+/// ```swift
+/// var extent = Extent()
+/// extent.include(3); extent.include(-1); extent.include(.nan)
+/// extent.range   // -1...3
+/// ```
+package struct Extent: Sendable, Equatable {
+    /// `nil` until a finite number is included.
+    package private(set) var range: ClosedRange<Double>?
+
+    package init() {}
+
+    /// Widens it by `number` when finite.
+    package mutating func include(_ number: Double) {
+        guard number.isFinite else { return }
+        range = range.map { Swift.min($0.lowerBound, number)...Swift.max($0.upperBound, number) } ?? number...number
+    }
+
+    /// Widens it by `value` when it is a finite number.
+    package mutating func include(_ value: Value?) {
+        if case .number(let number)? = value { include(number) }
+    }
+
+    /// The extent of `values`.
+    package init(_ values: some Sequence<Value?>) {
+        for value in values { include(value) }
+    }
+}
+
+extension ExportModel {
+    /// The extent of every column of `sampler` at `instants` (in its
+    /// columns' order): the sampled measure, exact only at those instants
+    /// (``Extent``); an output that samples states which instants.
+    package static func sampledExtents(_ sampler: RowSampler, at instants: some Sequence<Instant>) -> [ClosedRange<Double>?] {
+        var extents = [Extent](repeating: Extent(), count: sampler.columns.count)
+        var row: [Value] = []
+        for t in instants {
+            sampler.sample(at: t, into: &row)
+            for (index, value) in row.enumerated() where index < extents.count { extents[index].include(value) }
+        }
+        return extents.map(\.range)
+    }
+}
+
 extension CompiledScene {
     /// What the terminal player and the timeline show of it: its duration,
     /// and for one that repeats forever two of its longest endless period

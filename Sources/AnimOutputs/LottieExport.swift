@@ -562,7 +562,7 @@ private struct LottieExporter {
         instants.append(Instant(duration))
         let stageViews = views.map { view in
             var numbers: Set<String> = [], extents: [String: ClosedRange<Double>] = [:]
-            for name in ["x", "y", "radius", "width", "height", "size", "scale", "scale-x", "scale-y", "rotation"] {
+            for name in StageView.measured {
                 let property = Property(view: view.name, name: name)
                 guard has(property), !isColor(property) else { continue }
                 numbers.insert(name)
@@ -571,10 +571,7 @@ private struct LottieExporter {
                     times.append(piece.start)
                     times.append(piece.end)
                 }
-                for instant in times {
-                    guard case .number(let x)? = value(property, at: instant), x.isFinite else { continue }
-                    extents[name] = extents[name].map { min($0.lowerBound, x)...max($0.upperBound, x) } ?? x...x
-                }
+                extents[name] = Extent(times.lazy.map { value(property, at: $0) }).range
             }
             return StageView(name: view.name, placement: view.placement, numbers: numbers, extents: extents)
         }

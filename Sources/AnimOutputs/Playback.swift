@@ -146,41 +146,31 @@ public struct Playback: Sendable {
     /// short segments and overshooting curves count, and over the first copy
     /// of every symbolic repetition.
     private static func sampledRanges(_ scene: CompiledScene, sampler: RowSampler, over span: Time) -> [ClosedRange<Double>?] {
-        var lowest = [Double](repeating: .infinity, count: sampler.columns.count)
-        var highest = [Double](repeating: -.infinity, count: sampler.columns.count)
-        var row: [Value] = []
-        func include(_ t: Instant) {
-            sampler.sample(at: t, into: &row)
-            for (index, value) in row.enumerated() where index < lowest.count {
-                guard case .number(let number) = value, number.isFinite else { continue }
-                lowest[index] = min(lowest[index], number)
-                highest[index] = max(highest[index], number)
-            }
-        }
+        var instants: [Instant] = []
         let frames = FrameTimes(duration: span, fps: 120)
         if let count = frames.count, count <= evenSamples {
-            for t in frames { include(Instant(t)) }
+            for t in frames { instants.append(Instant(t)) }
         } else {
             for step in 0...evenSamples {
-                include(Instant(approximately: span.seconds * Double(step) / Double(evenSamples)))
+                instants.append(Instant(approximately: span.seconds * Double(step) / Double(evenSamples)))
             }
-            include(Instant(span))
+            instants.append(Instant(span))
         }
         if scene.segmentCount <= segmentSampleLimit {
             for segment in scene.segments {
                 for step in 0...8 {
                     let fraction = Double(step) / 8
                     let seconds = segment.start.seconds + (segment.end.seconds - segment.start.seconds) * fraction
-                    include(step == 0 ? segment.start : step == 8 ? segment.end : Instant(approximately: seconds))
+                    instants.append(step == 0 ? segment.start : step == 8 ? segment.end : Instant(approximately: seconds))
                 }
             }
         }
         for block in scene.blocks {
             for step in 0...64 {
-                include(Instant(approximately: block.start.seconds + block.period.seconds * Double(step) / 64))
+                instants.append(Instant(approximately: block.start.seconds + block.period.seconds * Double(step) / 64))
             }
         }
-        return zip(lowest, highest).map { low, high in low <= high ? low...high : nil }
+        return ExportModel.sampledExtents(sampler, at: instants)
     }
 
     /// The most evenly spaced times the ranges are sampled at.

@@ -199,7 +199,7 @@ private struct PanelSampler {
         let (instants, boundaries) = sampleInstants()
         var points = instants.map { Point(time: $0.time, value: value(at: $0.time), pinned: $0.pinned) }
         if end.isPositive { points = refined(points) }
-        let range = numberRange(points)
+        let range = Extent(points.map(\.value)).range
         if points.count > 4 * columns { points = thinned(points) }
         return Plot.Panel(property: property, placement: nil, kind: kind,
                           samples: points.map { Plot.Sample(time: $0.time, value: $0.value) }, boundaries: boundaries, range: range)
@@ -277,7 +277,7 @@ private struct PanelSampler {
     /// the two samples of a jump narrowed to a hair are pinned.
     func refined(_ points: [Point]) -> [Point] {
         guard let first = points.first else { return [] }
-        let tolerance = numberRange(points).map { ($0.upperBound - $0.lowerBound) / 150 } ?? 0
+        let tolerance = Extent(points.map(\.value)).range.map { ($0.upperBound - $0.lowerBound) / 150 } ?? 0
         let hair = span * 2e-9
         var out: [Point] = [first]
         out.reserveCapacity(points.count * 2)
@@ -314,15 +314,6 @@ private struct PanelSampler {
     }
 
 
-    private func numberRange(_ points: [Point]) -> ClosedRange<Double>? {
-        var low = Double.infinity, high = -Double.infinity
-        for point in points {
-            guard case .number(let x) = point.value, x.isFinite else { continue }
-            low = min(low, x)
-            high = max(high, x)
-        }
-        return low <= high ? low...high : nil
-    }
 
     /// Keeps, per pixel column, the first, last, least and greatest samples,
     /// every pinned one, and the ends of every stretch that is not a finite number.

@@ -64,8 +64,11 @@ struct StageView {
     let placement: Placement
     /// The names of its number properties.
     let numbers: Set<String>
-    /// Keyed by property name: `x`, `y`, `radius`, `width`, `height`, `size`, `scale`, `scale-x`, `scale-y`, `rotation`.
+    /// Keyed by property name, each of ``measured`` it has (``Extent``).
     let extents: [String: ClosedRange<Double>]
+
+    /// The properties whose extents the layout reads.
+    static let measured = ["x", "y", "radius", "width", "height", "size", "scale", "scale-x", "scale-y", "rotation"]
 
     var isCircle: Bool { numbers.contains("radius") }
 }

@@ -373,12 +373,10 @@ private struct WebExportBuilder {
     /// Where a curve could not be followed within the bound.
     var approximated: [(property: Property, from: Double, to: Double)] = []
     /// The numbers the property being built takes, so far.
-    var extent: ClosedRange<Double>?
+    var extent = Extent()
 
     mutating func widen(_ values: Double...) {
-        for value in values where value.isFinite {
-            extent = extent.map { min($0.lowerBound, value)...max($0.upperBound, value) } ?? value...value
-        }
+        for value in values { extent.include(value) }
     }
 
     /// Widens the extent by a span's values, overshoots included.
@@ -418,13 +416,13 @@ private struct WebExportBuilder {
             // One registration per name: a name that is a colour or a point on one view and a number on
             // another gets a suffix for the kind (`-color`, `-point`).
             let clash = (kinds[property.name]?.count ?? 0) > 1 && column.kind != .number
-            extent = nil
+            extent = Extent()
             let animations = animations(of: property)
             var range = extent
-            if case .number(let value) = start { range = range.map { min($0.lowerBound, value)...max($0.upperBound, value) } ?? value...value }
+            range.include(start)
             let channel = WebExport.Channel(property: property, variable: WebNames.standard.variable(property.name + (clash ? "-" + column.kind.jsonName : "")),
                                             kind: column.kind, start: start, animations: animations,
-                                            extent: column.kind == .number ? range : nil)
+                                            extent: column.kind == .number ? range.range : nil)
             byView[property.view, default: []].append(channel)
         }
         let views = model.views.map { WebExport.View(name: $0, channels: byView[$0] ?? [], placement: model.placements[$0] ?? .standard) }
