@@ -84,11 +84,14 @@ package struct ExportModel: Sendable {
 }
 
 /// A property's extent: the least and greatest finite number it takes, as
-/// every output measures it (the web export and the player page's stage from
-/// the exact values of its spans, overshoots included; the terminal player,
-/// the plot and Lottie's layout at the instants they sample). One rule for
-/// all: non-finite values and non-numbers do not count, and a property that
-/// takes no finite number has no extent (`nil`).
+/// every output measures it. Each measures at the instants it samples (the
+/// web export and the player page's stage at 257 points of every tween and
+/// every point of its other spans, so overshoots count; the terminal player
+/// over the shown window at 120 fps or 4,000 times, in every segment and
+/// over every repetition's first copy; the plot at its own samples up to its
+/// `--until`; Lottie's layout at every quarter frame and breakpoint): what
+/// they share is this one rule. Non-finite values and non-numbers do not
+/// count, and a property that takes no finite number has no extent (`nil`).
 ///
 /// ```swift
 /// var extent = Extent()

@@ -24,8 +24,8 @@ struct ExtentTests {
     }
 
     /// `from 20 to -10` takes every number in [-10, 20] and no other: the
-    /// web export (exact), the terminal player and the plot (sampled, at the
-    /// ends among other instants) all say so.
+    /// web export, the terminal player and the plot (each sampling the ends
+    /// among other instants) all say so.
     @Test func everyOutputMeasuresATweenFromEndToEnd() throws {
         let file = SourceFile(name: "t.anim", text: "view v\nlet a = animate v.x from 20 to -10\n")
         let outcome = run(file)
