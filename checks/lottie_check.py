@@ -24,8 +24,10 @@ k + 0.5, and compares with `animc eval --at` at t = frame / fps:
   in lottie-web, which keeps a value until it changes by more than that);
 * opacity within 2/255 in ThorVG (it reports a byte), as a number in lottie-web;
 * colours within 1/255 per channel (ThorVG: its bytes, so within 1 + 1/2);
-* positions relative to each view's home, which must lie in one row, evenly
-  spaced, inside a stage that holds every position reached.
+* positions relative to each view's home; the homes of views without `at`
+  lie on whole pixels in one row (or one column, when the views travel
+  sideways: the player page's layout), in first-mention order, inside a
+  stage that holds every position reached.
 
 ThorVG does not update the transform of a layer whose opacity is 0, nor the
 colour of a fill whose opacity is 0 (nothing is drawn), so those are compared
@@ -473,11 +475,14 @@ def compare_web_layers(case, frame, row, layers, spans, homes, label=""):
         want = expected_layer(row, view)
         anchor = placement_of(case, view, row)[1]
         home = homes.setdefault(view, (layer["x"] - want["x"] - anchor[0], layer["y"] - want["y"] - anchor[1]))
+        # The position carries the anchor too (exports.md section 6): its curve follows both within the bound of both spans.
+        origin = case.placements.get(view, (None, (0.5, 0.5)))[1]
+        carried = (abs(origin[0] - 0.5) * spans[(view, "w")], abs(origin[1] - 0.5) * spans[(view, "h")])
         # lottie-web keeps a property's value until it changes by more than 1e-5 of its
         # own units (px, radians, factors, 0–1 opacity): STEP is that hysteresis.
         checks = [
-            ("x", layer["x"] - anchor[0] - home[0], want["x"], tolerance(spans[(view, "x")]) + STEP),
-            ("y", layer["y"] - anchor[1] - home[1], want["y"], tolerance(spans[(view, "y")]) + STEP),
+            ("x", layer["x"] - anchor[0] - home[0], want["x"], tolerance(spans[(view, "x")] + carried[0]) + STEP),
+            ("y", layer["y"] - anchor[1] - home[1], want["y"], tolerance(spans[(view, "y")] + carried[1]) + STEP),
             ("rotation", layer["r"], want["rotation"], tolerance(spans[(view, "rotation")]) + math.degrees(STEP)),
             ("scale x", layer["s"][0], want["sx"], tolerance(spans[(view, "sx")], want["sx"], True) + STEP),
             ("scale y", layer["s"][1], want["sy"], tolerance(spans[(view, "sy")], want["sy"], True) + STEP),
@@ -500,7 +505,7 @@ def compare_web_layers(case, frame, row, layers, spans, homes, label=""):
 
 
 def check_layout(case, homes, player, slack=1e-6):
-    """Homes in one row, evenly spaced, on whole pixels; the stage holds every position reached."""
+    """Homes in one row or one column, in order, on whole pixels; the stage holds every position reached."""
     names = [layer["nm"] for layer in case.doc["layers"]]
     if any(name not in homes for name in names):
         return   # a layer never visible (ThorVG) has no home to check
@@ -514,30 +519,41 @@ def check_layout(case, homes, player, slack=1e-6):
     points = [homes[name] for name in row_names]
     if not points:
         return
-    if any(abs(p[1] - points[0][1]) > slack for p in points):
-        case.fail(f"{player}: homes are not in one row: {points}")
+    row = all(abs(p[1] - points[0][1]) <= slack for p in points)
+    column = all(abs(p[0] - points[0][0]) <= slack for p in points)
+    if not row and not column:
+        case.fail(f"{player}: homes are not in one row or one column: {points}")
     if any(abs(p[0] - round(p[0])) > slack or abs(p[1] - round(p[1])) > slack for p in points):
         case.fail(f"{player}: homes are not on whole pixels: {points}")
-    gaps = [b[0] - a[0] for a, b in zip(points, points[1:])]
-    if gaps and (min(gaps) <= 0 or max(gaps) - min(gaps) > 2 * slack):
-        case.fail(f"{player}: homes are not evenly spaced: {points}")
+    # In first-mention order, each clear of the one before: the least position each reaches along the row grows.
+    axis, key = (0, "x") if row else (1, "y")
+    least = [points[index][axis] + min((expected_layer(r, name)[key] for r in case.expected
+                                         if math.isfinite(expected_layer(r, name)[key])), default=0.0)
+             for index, name in enumerate(row_names)]
+    if any(b <= a for a, b in zip(least, least[1:])):
+        case.fail(f"{player}: views are not in first-mention order along the row: {points}, least {least}")
     width, height = case.doc["w"], case.doc["h"]
     for frame, row in zip(case.times, case.expected):
         slack = 0.5 if frame == int(frame) else 20
         for name in names:
             home = homes[name]
             want = expected_layer(row, name)
-            if "radius" in row_keys(row, name):
-                reach = abs(want["w"]) / 2
+            anchor = placement_of(case, name, row)[1]
+            turned = "radius" not in row_keys(row, name) or any(anchor)
+            if turned and want["rotation"] % 360 != 0:
+                # Turned about the anchor (the centre moved by it): the box's farthest corner from it, scaled, either way.
+                ox, oy = abs(anchor[0]), abs(anchor[1])
+                reach = math.hypot(abs(want["w"]) / 2 + ox, abs(want["h"]) / 2 + oy) * max(abs(want["sx"]), abs(want["sy"]))
+                reach_x, reach_y = ox + reach, oy + reach
             else:
-                reach = math.hypot(want["w"], want["h"]) / 2
-            # About an anchor off the centre: the centre is up to the anchor's distance further, times the scale.
-            offset = math.hypot(*placement_of(case, name, row)[1])
-            reach = (reach + offset) * max(abs(want["sx"]), abs(want["sy"])) + offset
+                # Upright: the box about the anchor, scaled per axis.
+                ox, oy = abs(anchor[0]), abs(anchor[1])
+                reach_x = (abs(want["w"]) / 2 + ox) * abs(want["sx"]) + ox
+                reach_y = (abs(want["h"]) / 2 + oy) * abs(want["sy"]) + oy
             x, y = home[0] + want["x"], home[1] + want["y"]
-            if not all(map(math.isfinite, (x, y, reach))):
+            if not all(map(math.isfinite, (x, y, reach_x, reach_y))):
                 continue
-            if x - reach < -slack or y - reach < -slack or x + reach > width + slack or y + reach > height + slack:
+            if x - reach_x < -slack or y - reach_y < -slack or x + reach_x > width + slack or y + reach_y > height + slack:
                 case.fail(f"{player}: {name} leaves the {width}x{height} stage at frame {frame:g}")
                 return
 

@@ -799,10 +799,18 @@ private struct Lowerer {
                                           at: by.range, hint: "colours go `to` a colour: write `to` and the colour to end on, e.g. `color V to gold`"))
             return nil
         }
+        // `move` splits points into `x` and `y`; `animate` keeps a point one value, which goes `to` a point but not `by` one.
+        let split = kind == .point && tween.verb == .move
+        if relative == .by, kind == .point, !split, let by = tween.by {
+            diagnostics.append(Diagnostic(.valueKind(verb: tween.verb.rawValue, expected: "a number after `by`", found: kind.article),
+                                          at: by.range, hint: "a point goes `to` a point: write `to` and the point to end on, "
+                                              + "e.g. `animate V.\(tween.resolvedProperty) to (4, 8)`"))
+            return nil
+        }
         guard let lengths = relative == .absolute ? pieceLengths(tween, count: count) : .equal(.one, count: 1) else { return nil }
-        // The channels it animates (`x` and `y` for points), and their value at each stop.
+        // The channels it animates (`x` and `y` for a `move`), and their value at each stop.
         let property = tween.resolvedProperty
-        let channels = kind == .point ? 2 : 1
+        let channels = split ? 2 : 1
         let unit = tween.verb == .rotate ? tween.angleUnit : nil
         // Each stop's value per channel, read from the syntax once.
         var values: [Value] = []
@@ -812,8 +820,12 @@ private struct Lowerer {
             case .number(let number): values.append(contentsOf: repeatElement(.number(TweenSyntax.degrees(number.value, unit: unit)), count: channels))
             case .color(let color): values.append(contentsOf: repeatElement(.color(color.color), count: channels))
             case .point(let x, let y, _):
-                values.append(.number(x.value))
-                if channels == 2 { values.append(.number(y.value)) }
+                if split {
+                    values.append(.number(x.value))
+                    values.append(.number(y.value))
+                } else {
+                    values.append(.point(Point(x: x.value, y: y.value)))
+                }
             }
         }
         func value(_ stop: Int, channel: Int) -> Value { values[stop * channels + channel] }
@@ -827,7 +839,7 @@ private struct Lowerer {
         let first = tween.stopValue(0).range
         // One term per view and channel: a leaf, or the sequence of the keyframes' pieces.
         func channelTerm(_ view: String, _ channel: Int) -> Term? {
-            let name = kind == .point ? (channel == 0 ? "x" : "y") : property
+            let name = split ? (channel == 0 ? "x" : "y") : property
             let property = Property(view: view, name: name)
             guard checkKind(value(0, channel: channel).kind, of: property, at: first) else { return nil }
             func piece(_ index: Int) -> Term? {
@@ -864,18 +876,20 @@ private struct Lowerer {
 
     /// The kind of value a tween's stops hold, checked against its verb:
     /// numbers for `fade`, `scale`, `rotate` …, colours for `color`, points
-    /// for `move`, numbers or colours (one kind) for `animate`.
+    /// for `move`, numbers or colours (one kind) for `animate`, or points
+    /// on a property the exports do not draw (exports.md §1).
     private mutating func valueKind(of tween: TweenSyntax, count: Int) -> ValueSyntaxKind? {
         // A property the exports draw as a number (a position, a size, an
         // angle, an opacity) takes numbers whatever the verb.
         let resolvedProperty = tween.resolvedProperty
-        let drawnNumber = Drawing.properties.contains(resolvedProperty) && !Drawing.colors.contains(resolvedProperty)
+        let drawn = Drawing.properties.contains(resolvedProperty)
+        let drawnNumber = drawn && !Drawing.colors.contains(resolvedProperty)
         func accepts(_ kind: ValueSyntaxKind) -> Bool {
             switch tween.verb {
             case .shrink, .grow, .scale, .rotate, .fade, .fadeIn, .fadeOut: return kind == .number
             case .color: return kind == .color
             case .move: return kind == .point
-            case .animate: return kind != .point
+            case .animate: return kind != .point || !drawn
             }
         }
         var chosen: ValueSyntaxKind?
@@ -890,8 +904,12 @@ private struct Lowerer {
             }
             guard accepts(kind) else {
                 let wanted = [ValueSyntaxKind.number, .color, .point].filter(accepts).map(\.plural).joined(separator: " or ")
-                diagnostics.append(Diagnostic(.valueKind(verb: tween.verb.rawValue, expected: wanted, found: kind.article),
-                                              at: stop.value.range, hint: kind.hint(for: tween.verb)))
+                let drawnPoint = kind == .point && tween.verb == .animate
+                diagnostics.append(Diagnostic(.valueKind(verb: tween.verb.rawValue, expected: drawnPoint && drawnNumber ? "numbers for `\(resolvedProperty)`" : wanted,
+                                                         found: kind.article),
+                                              at: stop.value.range,
+                                              hint: drawnPoint ? "`\(resolvedProperty)` is drawn; points go on properties that are not drawn; "
+                                                  + kind.hint(for: tween.verb) : kind.hint(for: tween.verb)))
                 return nil
             }
             if kind == .color, drawnNumber {

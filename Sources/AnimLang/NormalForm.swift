@@ -154,11 +154,12 @@ public func expression(of term: Term) -> Expr {
     }
 }
 
-/// A value as syntax: a number, or a colour.
+/// A value as syntax: a number, a colour or a point.
 func valueSyntax(of value: Value) -> ValueSyntax {
     switch value {
     case .number(let number): return .number(Number(number))
     case .color(let color): return .color(ColorSyntax(color))
+    case .point(let point): return .point(x: Number(point.x), y: Number(point.y), range: .none)
     }
 }
 

@@ -1410,7 +1410,7 @@ private struct Parser {
             report(.numberTooLarge(text), at: token.range)
             return Number(exact: nil, value: .nan, range: token.range)
         }
-        let exact = smallDecimal(bytes[token.range.start..<token.range.end]) ?? Time(decimal: text)
+        let exact = Time(decimal: bytes[token.range.start..<token.range.end])
         return Number(exact: exact, value: value, range: token.range)
     }
 
@@ -2173,62 +2173,6 @@ private func correctlyRounded(_ value: Time) -> Double? {
     let limit: UInt64 = 1 << 53
     guard value.numerator.magnitude < limit, value.denominator.magnitude < limit else { return nil }
     return Double(value.numerator) / Double(value.denominator)
-}
-
-/// The exact value of a short decimal literal (`2`, `0.25`, `1e-3`) read
-/// straight from its bytes; `nil` when it needs more than 64 bits, and then
-/// `Time(decimal:)` decides.
-private func smallDecimal(_ literal: ArraySlice<UInt8>) -> Time? {
-    var digits: Int64 = 0
-    var scale = 0
-    var seenPoint = false
-    var index = literal.startIndex
-    while index < literal.endIndex {
-        let byte = literal[index]
-        if byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") {
-            let (times10, overflow1) = digits.multipliedReportingOverflow(by: 10)
-            let (next, overflow2) = times10.addingReportingOverflow(Int64(byte - UInt8(ascii: "0")))
-            if overflow1 || overflow2 { return nil }
-            digits = next
-            if seenPoint { scale += 1 }
-        } else if byte == UInt8(ascii: "."), !seenPoint {
-            seenPoint = true
-        } else {
-            break
-        }
-        index += 1
-    }
-    var exponent = 0
-    if index < literal.endIndex, literal[index] == UInt8(ascii: "e") || literal[index] == UInt8(ascii: "E") {
-        index += 1
-        var negative = false
-        if index < literal.endIndex, literal[index] == UInt8(ascii: "-") || literal[index] == UInt8(ascii: "+") {
-            negative = literal[index] == UInt8(ascii: "-")
-            index += 1
-        }
-        while index < literal.endIndex, literal[index] >= UInt8(ascii: "0"), literal[index] <= UInt8(ascii: "9") {
-            exponent = exponent * 10 + Int(literal[index] - UInt8(ascii: "0"))
-            if exponent > 40 { return nil }
-            index += 1
-        }
-        if negative { exponent = -exponent }
-    }
-    guard index == literal.endIndex else { return nil }
-    var power = exponent - scale
-    var numerator = digits, denominator: Int64 = 1
-    while power > 0 {
-        let (next, overflow) = numerator.multipliedReportingOverflow(by: 10)
-        if overflow { return nil }
-        numerator = next
-        power -= 1
-    }
-    while power < 0 {
-        let (next, overflow) = denominator.multipliedReportingOverflow(by: 10)
-        if overflow { return nil }
-        denominator = next
-        power += 1
-    }
-    return Time(numerator: numerator, denominator: denominator)
 }
 
 /// Sorts by position, keeping the order of diagnostics at the same position, and caps the count.

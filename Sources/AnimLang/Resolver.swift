@@ -435,6 +435,8 @@ private struct Resolver {
                 switch item.value {
                 case .number(let number): initial[property] = .number(number.value)
                 case .color(let color): initial[property] = .color(color.color)
+                case .point(let x, let y, _) where !Drawing.properties.contains(item.property):
+                    initial[property] = .point(Point(x: x.value, y: y.value))
                 case .point:
                     report(.valueKind(verb: "view", expected: "a number or a colour", found: "a point"), at: item.value.range,
                            hint: "give `x` and `y` their own values: `view \(view.name) x 0 y 0`")

@@ -76,15 +76,9 @@ public struct LottieExport: Sendable {
     /// least common multiple of its periods).
     public static let longestLoop = Time(60)
     /// The side of a square when a view has no `width`, `height` or `size`.
-    public static let defaultSize = 60.0
+    public static let defaultSize = Drawing.defaultSide
     /// The space around everything the animation reaches.
     public static let margin = 20.0
-    /// Fill colours for views without `color` or `fill`, by first-mention order (Tableau 10).
-    public static let palette: [Color] = [
-        (78, 121, 167), (242, 142, 43), (225, 87, 89), (118, 183, 178), (89, 161, 79),
-        (237, 201, 72), (176, 122, 161), (255, 157, 167), (156, 117, 95), (186, 176, 172),
-    ].map { Color(red: $0.0, green: $0.1, blue: $0.2) }
-
     /// The document as compact JSON text with a final newline: the file `animc export` writes.
     public var bytes: [UInt8]? {
         guard let document else { return nil }
@@ -100,24 +94,18 @@ public struct LottieExport: Sendable {
 /// and those the animation moves, in first-mention order; a cancelled
 /// animation shows every view the file names.
 public func exportLottie(_ outcome: Outcome, fps: Int = 60) -> LottieExport {
-    guard let target = outcome.target, let scene = outcome.scene else { return LottieExport(document: nil, diagnostics: []) }
-    let range = target.nameRange == .none ? target.range : target.nameRange
-    let compiled: CompiledScene?
-    do {
-        compiled = try outcome.compiledScene()
-    } catch {
-        return LottieExport(document: nil, diagnostics: [samplingError(error, binding: target)])
+    switch exportSubject(outcome) {
+    case nil:
+        return LottieExport(document: nil, diagnostics: [])
+    case .failed(let error)?:
+        return LottieExport(document: nil, diagnostics: [error])
+    case .cancelled(let binding, let range, let views)?:
+        var exporter = LottieExporter(compiled: nil, name: binding, views: views, placements: outcome.resolved.placements,
+                                      initial: outcome.initial, fps: Int64(max(1, fps)), range: range)
+        return exporter.export()
+    case .model(let model)?:
+        return exportLottie(model, fps: fps)
     }
-    let mentioned = outcome.resolved.mentionOrder
-    var views = mentioned
-    if let compiled {
-        var shown = Set(outcome.program.views.map(\.name))
-        for property in compiled.properties { shown.insert(property.view) }
-        for property in outcome.initial.keys { shown.insert(property.view) }
-        views = mentioned.filter { shown.contains($0) }
-    }
-    return exportLottie(compiled: compiled, scene: scene, name: target.name, views: views, placements: outcome.resolved.placements,
-                        initial: outcome.initial, fps: fps, at: range)
 }
 
 /// Exports a scene built with the library (see ``exportLottie(_:fps:)`` for
@@ -131,20 +119,20 @@ public func exportLottie(scene: Scene, name: String, views: [String] = [], place
     } catch {
         return LottieExport(document: nil, diagnostics: [Diagnostic(.cannotSample(binding: name, error), at: range)])
     }
-    return exportLottie(compiled: compiled, scene: scene, name: name, views: views, placements: placements, initial: initial, fps: fps,
-                        at: range)
+    guard let compiled else {
+        var exporter = LottieExporter(compiled: nil, name: name, views: views, placements: placements, initial: initial,
+                                      fps: Int64(max(1, fps)), range: range)
+        return exporter.export()
+    }
+    return exportLottie(ExportModel(compiled, binding: name, range: range, initial: initial, viewOrder: views, declaredViews: views,
+                                    placements: placements), fps: fps)
 }
 
-private func exportLottie(compiled: CompiledScene?, scene: Scene, name: String, views: [String], placements: [String: Placement],
-                          initial: [Property: Value], fps: Int, at range: SourceRange) -> LottieExport {
-    var views = views
-    let listed = Set(views)
-    let properties = Set(compiled?.properties ?? []).union(initial.keys)
-    views += Set(properties.map(\.view)).subtracting(listed).sorted()
-    var played = compiled
+private func exportLottie(_ model: ExportModel, fps: Int) -> LottieExport {
+    var played = model.scene
     var loop: Time?
-    if let compiled, compiled.isInfinite {
-        switch loopedRound(compiled, name: name, initial: initial, fps: Int64(max(1, fps)), at: range) {
+    if model.scene.isInfinite {
+        switch loopedRound(model.scene, name: model.binding, initial: model.initial, fps: Int64(max(1, fps)), at: model.range) {
         case .success(let round):
             played = round.scene
             loop = round.period
@@ -152,8 +140,8 @@ private func exportLottie(compiled: CompiledScene?, scene: Scene, name: String, 
             return LottieExport(document: nil, diagnostics: [error])
         }
     }
-    var exporter = LottieExporter(compiled: played, scene: scene, name: name, views: views, placements: placements, initial: initial,
-                                  fps: Int64(max(1, fps)), range: range, loop: loop)
+    var exporter = LottieExporter(compiled: played, name: model.binding, views: model.views, placements: model.placements,
+                                  initial: model.initial, fps: Int64(max(1, fps)), range: model.range, loop: loop, model: model)
     return exporter.export()
 }
 
@@ -219,7 +207,8 @@ private func loopedRound(_ compiled: CompiledScene, name: String, initial: [Prop
 
 private struct LottieExporter {
     let compiled: CompiledScene?
-    let scene: Scene
+    /// Its columns and their kinds; `nil` when it is cancelled.
+    let model: ExportModel?
     let name: String
     let viewNames: [String]
     let placements: [String: Placement]
@@ -234,12 +223,12 @@ private struct LottieExporter {
     /// How soon each property may turn back (springs).
     let turns: Turns
 
-    init(compiled: CompiledScene?, scene: Scene, name: String, views: [String], placements: [String: Placement],
-         initial: [Property: Value], fps: Int64, range: SourceRange, loop: Time? = nil) {
+    init(compiled: CompiledScene?, name: String, views: [String], placements: [String: Placement],
+         initial: [Property: Value], fps: Int64, range: SourceRange, loop: Time? = nil, model: ExportModel? = nil) {
         self.loop = loop
         self.placements = placements
         self.compiled = compiled
-        self.scene = scene
+        self.model = model
         self.name = name
         viewNames = views
         self.initial = initial
@@ -346,10 +335,9 @@ private struct LottieExporter {
         initial[property] != nil || animated.contains(property)
     }
 
-    /// Whether a property holds colours (its value at 0 is a colour).
+    /// Whether a property holds colours.
     private func isColor(_ property: Property) -> Bool {
-        if case .color? = value(property, at: Instant(.zero)) { return true }
-        return false
+        (model?.kind(of: property) ?? initial[property]?.kind) == .color
     }
 
     private func makeView(_ name: String, index: Int) -> View {
@@ -417,7 +405,7 @@ private struct LottieExporter {
 
     /// The fill colour's channels (0–1, and alpha 1: the fill's opacity carries alpha).
     private func colorSource(_ property: Property?, fallback: Color) -> TrackSource {
-        func channels(_ color: Color) -> [Double] { [color.red / 255, color.green / 255, color.blue / 255, 1] }
+        let channels = lottieFillChannels
         func shown(_ value: Value?) -> Color {
             if case .color(let color)? = value { return color.clamped }
             return fallback
@@ -557,9 +545,10 @@ private struct LottieExporter {
 
     // MARK: Stage
 
-    /// Homes in a row, evenly spaced (views with `at`: their own); then
-    /// everything shifted so the stage (with its margin) holds every position
-    /// the animation reaches (with `at`, only as far as needed).
+    /// Homes as the player page lays them out (``Stage``, without labels:
+    /// Lottie draws none), from every number the drawn properties take;
+    /// then everything shifted so the stage (with its margin) holds every
+    /// position the animation reaches (with `at`, only as far as needed).
     private func layOut(_ views: inout [View], frames: Int) -> (width: Double, height: Double) {
         guard !views.isEmpty else { return (100, 100) }
         // Instants to look at: every quarter frame (at most 16384 of them, evenly) and every breakpoint.
@@ -571,81 +560,37 @@ private struct LottieExporter {
             instants.append(Instant(Time(numerator: Int64(quarter), denominator: 4 * fps) ?? duration))
         }
         instants.append(Instant(duration))
-        struct Reach { var extents: [Double] = []; var x: [Double] = []; var y: [Double] = []; var scale: [Double] = [] }
-        var reaches: [Reach] = []
-        for view in views {
-            var extraInstants: [Instant] = []
-            for property in [view.radius, view.width, view.height, Property(view: view.name, name: "x"),
-                             Property(view: view.name, name: "y"), Property(view: view.name, name: "scale"),
-                             Property(view: view.name, name: "scale-x"), Property(view: view.name, name: "scale-y")].compactMap({ $0 }) {
+        let stageViews = views.map { view in
+            var numbers: Set<String> = [], extents: [String: ClosedRange<Double>] = [:]
+            for name in ["x", "y", "radius", "width", "height", "size", "scale", "scale-x", "scale-y", "rotation"] {
+                let property = Property(view: view.name, name: name)
+                guard has(property), !isColor(property) else { continue }
+                numbers.insert(name)
+                var times = instants
                 for piece in (compiled?.pieces(of: property, initial: initial[property]) ?? []).prefix(4096) {
-                    extraInstants.append(piece.start)
-                    extraInstants.append(piece.end)
+                    times.append(piece.start)
+                    times.append(piece.end)
+                }
+                for instant in times {
+                    guard case .number(let x)? = value(property, at: instant), x.isFinite else { continue }
+                    extents[name] = extents[name].map { min($0.lowerBound, x)...max($0.upperBound, x) } ?? x...x
                 }
             }
-            let extent: TrackSource
-            if let radius = view.radius {
-                extent = numberSource(radius, fallback: 0) { [abs($0)] }
-            } else {
-                let sides = sizeSource(view)
-                extent = TrackSource(dimension: 1, pieces: [], sample: { instant in
-                    let side = sides.sample(instant)
-                    return [((side[0] * side[0] + side[1] * side[1]).squareRoot()) / 2]
-                }, allowed: nil)
-            }
-            let x = numberSource(Property(view: view.name, name: "x"), fallback: 0) { [$0] }
-            let y = numberSource(Property(view: view.name, name: "y"), fallback: 0) { [$0] }
-            // About an origin off the centre the shape reaches up to twice as far (the origin is at most a half box away).
-            let fromCentre = 1 + 2 * max(abs(view.placement.origin.x - 0.5), abs(view.placement.origin.y - 0.5))
-            let scales = ["scale", "scale-x", "scale-y"].map { numberSource(Property(view: view.name, name: $0), fallback: 1) { [abs($0)] } }
-            let scale = TrackSource(dimension: 1, pieces: [], sample: { instant in
-                let s = scales.map { $0.sample(instant)[0] }
-                return [fromCentre * s[0] * max(s[1], s[2])]
-            }, allowed: nil)
-            var reach = Reach()
-            for instant in instants + extraInstants {
-                reach.extents.append(extent.sample(instant)[0])
-                reach.x.append(x.sample(instant)[0])
-                reach.y.append(y.sample(instant)[0])
-                reach.scale.append(scale.sample(instant)[0])
-            }
-            reaches.append(reach)
+            return StageView(name: view.name, placement: view.placement, numbers: numbers, extents: extents)
         }
-        let widest = reaches.flatMap(\.extents).filter(\.isFinite).max() ?? 0
-        let spacing = max(100, (2 * widest + 40).rounded(.up))
-        // Views without `at` in a row, evenly spaced; the others at their home.
-        var homes: [(x: Double, y: Double)] = []
-        var row = 0.0
-        for view in views {
-            if let given = view.placement.home {
-                homes.append(given)
-            } else {
-                homes.append((row * spacing, 0))
-                row += 1
-            }
-        }
-        var low = (x: Double.infinity, y: Double.infinity), high = (x: -Double.infinity, y: -Double.infinity)
-        for (index, reach) in reaches.enumerated() {
-            let home = homes[index]
-            for sample in reach.extents.indices {
-                let extent = reach.extents[sample] * reach.scale[sample]
-                let x = home.x + reach.x[sample], y = home.y + reach.y[sample]
-                guard extent.isFinite, x.isFinite, y.isFinite else { continue }
-                low = (min(low.x, x - extent), min(low.y, y - extent))
-                high = (max(high.x, x + extent), max(high.y, y + extent))
-            }
-        }
-        if !low.x.isFinite || !high.x.isFinite { low = (0, 0); high = (0, 0) }
-        let margin = LottieExport.margin
-        var shift = (x: (margin - low.x).rounded(.up), y: (margin - low.y).rounded(.up))
+        let stage = Stage(stageViews, labels: false, margin: LottieExport.margin)
+        var shift = (x: (-stage.bounds.minX).rounded(.up), y: (-stage.bounds.minY).rounded(.up))
         if views.contains(where: { $0.placement.home != nil }) {
             // `at` gives stage coordinates: kept, unless something would be cut off at the top or left.
             shift = (max(0, shift.x), max(0, shift.y))
         }
         for index in views.indices {
-            views[index].home = (homes[index].x + shift.x, homes[index].y + shift.y)
+            let home = stage.spots[index].home
+            // On whole pixels (within the margin), but for a home `at` gives.
+            views[index].home = views[index].placement.home != nil ? (home.x + shift.x, home.y + shift.y)
+                : ((home.x + shift.x).rounded(), (home.y + shift.y).rounded())
         }
-        return (max(1, (high.x + shift.x + margin).rounded(.up)), max(1, (high.y + shift.y + margin).rounded(.up)))
+        return (max(1, (stage.bounds.maxX + shift.x).rounded(.up)), max(1, (stage.bounds.maxY + shift.y).rounded(.up)))
     }
 
     // MARK: Layers
@@ -746,7 +691,7 @@ private struct LottieExporter {
                              ("p", .object([("a", .number(0)), ("k", .numbers([0, 0]))])), ("s", size),
                              ("r", .object([("a", .number(0)), ("k", .number(0))]))])
         }
-        let palette = LottieExport.palette[view.index % LottieExport.palette.count]
+        let palette = Drawing.paletteColor(view.index)
         let colorLabel = view.color?.description ?? label("color")
         let fill = JSON.object([
             ("ty", .string("fl")), ("nm", .string("fill")),

@@ -34,6 +34,9 @@ public struct Playback: Sendable {
     public let span: Time
     let sampler: RowSampler
 
+    /// Where each placed view stands (`at`, `origin`): its rows say what they are drawn from (``Drawing``).
+    public var placements: [String: Placement] = [:]
+
     public var duration: Time { compiled.duration }
     public var isInfinite: Bool { compiled.isInfinite }
     public var hasEvents: Bool { !eventNames.isEmpty }
@@ -45,14 +48,14 @@ public struct Playback: Sendable {
     /// cancelled. Throws the located error when it cannot be sampled (as
     /// `eval` reports it). Precondition: `outcome` has no errors.
     public static func prepare(_ outcome: Outcome) throws(Diagnostic) -> Playback? {
-        guard let target = outcome.target, outcome.scene != nil else { return nil }
-        let compiled: CompiledScene?
-        do {
-            compiled = try outcome.compiledScene()
-        } catch {
-            throw samplingError(error, binding: target)
+        switch exportSubject(outcome) {
+        case nil, .cancelled?: return nil
+        case .failed(let error)?: throw error
+        case .model(let model)?:
+            var playback = Playback(model.scene, initial: model.initial, binding: model.binding)
+            playback.placements = model.placements
+            return playback
         }
-        return compiled.map { Playback($0, initial: outcome.initial, binding: target.name) }
     }
 
     /// Prepares a compiled scene; `initial` holds declared initial values.
@@ -61,10 +64,7 @@ public struct Playback: Sendable {
         self.compiled = compiled
         sampler = compiled.sampler(initial: initial)
         columns = sampler.columns
-        let longestEndless = compiled.blocks.filter(\.isEndless).map(\.period).max() ?? .zero
-        span = compiled.isInfinite
-            ? ((try? longestEndless.multiplied(by: 2)).flatMap { try? compiled.duration.adding($0) } ?? compiled.duration)
-            : compiled.duration
+        span = compiled.shownWindow
         ranges = Playback.sampledRanges(compiled, sampler: sampler, over: span)
         firings = compiled.hasEvents ? compiled.allEvents(limit: Playback.eventListLimit) : []
         eventNames = firings.map { Array(Set($0.map(\.name))).sorted() } ?? Array(Playback.names(in: compiled)).sorted()

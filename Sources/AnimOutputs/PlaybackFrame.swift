@@ -37,7 +37,7 @@ public func renderPlayerFrame(_ playback: Playback, at t: Time, header: PlayerHe
         return String(decoding: out, as: UTF8.self)
     }
     let hasColors = values.contains { $0.kind == .color }
-    let layout = RowLayout(names: playback.columns.map(\.description), values: valueTexts, ranges: playback.ranges,
+    let layout = RowLayout(names: playback.columns.map { Drawing.label(of: $0, placement: playback.placements[$0.view]) }, values: valueTexts, ranges: playback.ranges,
                            hasColors: hasColors, width: width)
     // What fits: at most `height` lines. The blank separators go first,
     // then the keys, the log and the events; then properties are hidden
@@ -363,6 +363,8 @@ private struct RowLayout {
                 appendBar(fraction: position(of: number, in: ranges.indices.contains(index) ? ranges[index] : nil), width: barWidth, to: &line)
             case .color(let color):
                 line.append(String(repeating: " ", count: barWidth), swatch(color))
+            case .point:
+                line.append(String(repeating: " ", count: barWidth))
             }
             line.append("  ")
         } else if swatchWidth > 0 {

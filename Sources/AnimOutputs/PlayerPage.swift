@@ -82,149 +82,38 @@ struct PlayerParts: Sendable {
     }
 }
 
-/// Text for inside `<script>`: `</` could end the element and `<!--` open a
-/// comment; `<\/` and `<\!--` mean the same in a JavaScript string.
-func scriptSafe(_ text: String) -> String {
-    text.replacingAll("</", with: "<\\/").replacingAll("<!--", with: "<\\!--")
-}
-
-/// How views are drawn (exports.md §1): the properties are the language's (``Drawing/properties``).
-extension Drawing {
-    static let defaultSide = 60.0
-    /// Tableau's ten categorical colours: distinct, readable on white.
-    static let palette = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"]
-}
-
-/// Where each view sits and how big the stage is.
+/// Where each view sits and how big the stage is (``Stage``), with the views it draws.
 struct StageLayout {
+    /// A view, where the stage puts it, and its palette colour.
     struct Placed {
         let view: WebExport.View
-        let home: (x: Double, y: Double)
-        let isCircle: Bool
+        let spot: Stage.Spot
         let color: String
-        /// Whether its label is drawn: not when it shares its `at` home with another view (the labels would overlap).
-        let labelled: Bool
-        /// Row: below the centre, clear of the shape at its largest (it follows the view).
-        /// Stack: left of the lane, clear of every position (it stays).
-        let label: (x: Double, y: Double)
+
+        var home: (x: Double, y: Double) { spot.home }
+        var isCircle: Bool { spot.isCircle }
+        var labelled: Bool { spot.labelled }
+        var label: (x: Double, y: Double) { spot.label }
     }
 
     let placed: [Placed]
     let bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)
-    /// One above the other (labels fixed at the left of their lanes), or side by side (labels under the shapes).
     let stacked: Bool
 
-    /// The smallest zoom the page shows the stage at; labels keep their size
-    /// on screen, so they take up to 1 / minimumZoom times their room at zoom 1.
-    static let minimumZoom = 0.6
-
     init(_ export: WebExport) {
-        let margin = 28.0, gap = 28.0
-        let labelGrowth = 1 / StageLayout.minimumZoom
-        let labelHeight = 16.0 * labelGrowth
-        func labelWidth(_ name: String) -> Double { (Double(name.count) * 7.4 + 6) * labelGrowth }
-        func channel(_ view: WebExport.View, _ name: String) -> WebExport.Channel? {
-            view.channels.first { $0.property.name == name && $0.kind == .number }
+        let stage = Stage(export.views.map { view in
+            var numbers: Set<String> = [], extents: [String: ClosedRange<Double>] = [:]
+            for channel in view.channels where channel.kind == .number && !numbers.contains(channel.property.name) {
+                numbers.insert(channel.property.name)
+                extents[channel.property.name] = channel.extent
+            }
+            return StageView(name: view.name, placement: view.placement, numbers: numbers, extents: extents)
+        })
+        placed = zip(export.views, stage.spots).enumerated().map { index, item in
+            Placed(view: item.0, spot: item.1, color: Drawing.hex(Drawing.paletteColor(index)))
         }
-        func extent(_ view: WebExport.View, _ name: String, default value: Double) -> ClosedRange<Double> {
-            channel(view, name)?.extent ?? value...value
-        }
-        func largest(_ range: ClosedRange<Double>) -> Double { max(abs(range.lowerBound), abs(range.upperBound)) }
-        // Each view's reach around its home: every position its shape takes.
-        var reaches: [(minX: Double, minY: Double, maxX: Double, maxY: Double, circle: Bool, half: Double)] = []
-        var travelX = 0.0, travelY = 0.0
-        for view in export.views {
-            let circle = channel(view, "radius") != nil
-            var halfWidth: Double, halfHeight: Double
-            if circle {
-                halfWidth = largest(extent(view, "radius", default: 30))
-                halfHeight = halfWidth
-            } else {
-                let size = largest(extent(view, "size", default: Drawing.defaultSide))
-                halfWidth = largest(channel(view, "width")?.extent ?? size...size) / 2
-                halfHeight = largest(channel(view, "height")?.extent ?? size...size) / 2
-            }
-            // About the origin (its offset from the centre), scaled per axis, and turned: the farthest corner.
-            let origin = view.placement.origin
-            let offsetX = abs(origin.x - 0.5) * 2 * halfWidth, offsetY = abs(origin.y - 0.5) * 2 * halfHeight
-            let scale = largest(extent(view, "scale", default: 1))
-            let scaleX = scale * largest(extent(view, "scale-x", default: 1)), scaleY = scale * largest(extent(view, "scale-y", default: 1))
-            if !circle || offsetX > 0 || offsetY > 0, let rotation = channel(view, "rotation"), rotation.extent != 0...0 {
-                let corner = ((halfWidth + offsetX) * (halfWidth + offsetX) + (halfHeight + offsetY) * (halfHeight + offsetY)).squareRoot()
-                halfWidth = offsetX + max(scaleX, scaleY) * corner
-                halfHeight = offsetY + max(scaleX, scaleY) * corner
-            } else {
-                halfWidth = offsetX + scaleX * (halfWidth + offsetX)
-                halfHeight = offsetY + scaleY * (halfHeight + offsetY)
-            }
-            let x = extent(view, "x", default: 0), y = extent(view, "y", default: 0)
-            if view.placement.home == nil {
-                travelX = max(travelX, x.upperBound - x.lowerBound)
-                travelY = max(travelY, y.upperBound - y.lowerBound)
-            }
-            reaches.append((x.lowerBound - halfWidth, y.lowerBound - halfHeight, x.upperBound + halfWidth, y.upperBound + halfHeight,
-                            circle, halfHeight))
-        }
-        // Side by side, or stacked when the views travel sideways, so that their paths do not cross.
-        let stacked = travelX > travelY
-        var homes: [String: Int] = [:]
-        for view in export.views {
-            if let home = view.placement.home { homes["\(home.x),\(home.y)", default: 0] += 1 }
-        }
-        var placed: [Placed] = []
-        var cursor = 0.0
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-        for (index, view) in export.views.enumerated() {
-            let reach = reaches[index]
-            var box = (reach.minX, reach.minY, reach.maxX, reach.maxY)
-            let label: (x: Double, y: Double)
-            var labelled = true
-            if let given = view.placement.home {
-                // Where `at` puts it: out of the row, its label (when alone there) under it.
-                labelled = homes["\(given.x),\(given.y)", default: 0] < 2
-                label = (0, reach.half + 8)
-                if labelled {
-                    let halfLabel = labelWidth(view.name) / 2
-                    box.0 = min(box.0, reach.minX + (reach.maxX - reach.minX) / 2 - halfLabel)
-                    box.2 = max(box.2, reach.minX + (reach.maxX - reach.minX) / 2 + halfLabel)
-                    box.3 = max(box.3, reach.maxY + 8 + labelHeight)
-                }
-            } else if stacked {
-                label = (reach.minX - 10, 0)
-                box.0 -= labelWidth(view.name) + 10
-                box.1 = min(box.1, -labelHeight / 2)
-                box.3 = max(box.3, labelHeight / 2)
-            } else {
-                label = (0, reach.half + 8)
-                let halfLabel = labelWidth(view.name) / 2
-                box.0 = min(box.0, reach.minX + (reach.maxX - reach.minX) / 2 - halfLabel)
-                box.2 = max(box.2, reach.minX + (reach.maxX - reach.minX) / 2 + halfLabel)
-                box.3 = reach.maxY + 8 + labelHeight
-            }
-            let home: (x: Double, y: Double)
-            if let given = view.placement.home {
-                home = given
-            } else if stacked {
-                home = (0, cursor - box.1)
-                cursor = home.y + box.3 + gap
-            } else {
-                home = (cursor - box.0, 0)
-                cursor = home.x + box.2 + gap
-            }
-            // (A reach beyond the numbers, say a home near 1e308 and its scale, leaves the stage as the others make it.)
-            if [home.x + box.0, home.y + box.1, home.x + box.2, home.y + box.3].allSatisfy(\.isFinite) {
-                minX = min(minX, home.x + box.0)
-                minY = min(minY, home.y + box.1)
-                maxX = max(maxX, home.x + box.2)
-                maxY = max(maxY, home.y + box.3)
-            }
-            placed.append(Placed(view: view, home: home, isCircle: reach.circle, color: Drawing.palette[index % Drawing.palette.count],
-                                 labelled: labelled, label: label))
-        }
-        if placed.isEmpty || ![minX, minY, maxX, maxY].allSatisfy(\.isFinite) { (minX, minY, maxX, maxY) = (0, 0, 240, 120) }
-        self.placed = placed
-        self.stacked = stacked
-        bounds = (minX - margin, minY - margin, maxX + margin, maxY + margin)
+        bounds = stage.bounds
+        stacked = stage.stacked
     }
 
     /// `<svg>` with a group per view (the element its properties animate).
@@ -232,18 +121,18 @@ struct StageLayout {
         let width = bounds.maxX - bounds.minX, height = bounds.maxY - bounds.minY
         var out = "<svg id=\"stage\" class=\"\(stacked ? "stacked" : "row")\" xmlns=\"http://www.w3.org/2000/svg\" "
         out += "viewBox=\"\(px(bounds.minX)) \(px(bounds.minY)) \(px(width)) \(px(height))\" "
-        out += "data-width=\"\(px(width))\" data-height=\"\(px(height))\" data-minimum-zoom=\"\(px(StageLayout.minimumZoom))\" "
+        out += "data-width=\"\(px(width))\" data-height=\"\(px(height))\" data-minimum-zoom=\"\(px(Stage.minimumZoom))\" "
         out += "role=\"img\" aria-label=\"the stage\">\n"
         out += "<defs><pattern id=\"grid\" width=\"20\" height=\"20\" patternUnits=\"userSpaceOnUse\"><path d=\"M 20 0 L 0 0 0 20\" class=\"grid\"/></pattern></defs>\n"
         out += "<rect class=\"backdrop\" x=\"\(px(bounds.minX))\" y=\"\(px(bounds.minY))\" width=\"\(px(width))\" height=\"\(px(height))\" fill=\"url(#grid)\"/>\n"
         for item in placed {
             out += "<g class=\"home\" transform=\"translate(\(px(item.home.x)) \(px(item.home.y)))\"><path d=\"M -6 0 H 6 M 0 -6 V 6\"/></g>\n"
             if stacked, item.view.placement.home == nil {
-                out += "<text class=\"label lane\" x=\"\(px(item.home.x + item.label.x))\" y=\"\(px(item.home.y))\">\(htmlEscaped(item.view.name))</text>\n"
+                out += "<text class=\"label lane\" x=\"\(px(item.home.x + item.label.x))\" y=\"\(px(item.home.y))\">\(markupEscaped(item.view.name))</text>\n"
             }
         }
         for item in placed {
-            let name = htmlEscaped(item.view.name)
+            let name = markupEscaped(item.view.name)
             out += "<g class=\"view\" data-view=\"\(name)\">"
             out += "<g class=\"body\">" + (item.isCircle ? "<circle class=\"shape\" cx=\"0\" cy=\"0\"/>" : "<rect class=\"shape\"/>") + "</g>"
             if item.labelled, !stacked || item.view.placement.home != nil { out += "<text class=\"label\" x=\"0\" y=\"\(px(item.label.y))\">\(name)</text>" }
@@ -353,33 +242,20 @@ private func px(_ value: Double) -> String {
     formatNumber((value * 100).rounded() / 100)
 }
 
-func htmlEscaped(_ text: String) -> String {
-    var out = ""
-    for character in text {
-        switch character {
-        case "&": out += "&amp;"
-        case "<": out += "&lt;"
-        case ">": out += "&gt;"
-        case "\"": out += "&quot;"
-        default: out.append(character)
-        }
-    }
-    return out
-}
 
 /// The page up to `<body>`: its title and stylesheet.
 private func pageHead(title: String, style: String, generator: String) -> String {
     var out = "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
     out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
     out += "<meta name=\"generator\" content=\"\(generator)\">\n"
-    out += "<title>\(htmlEscaped(title))</title>\n<style>\n" + style + "</style>\n</head>\n<body>\n"
+    out += "<title>\(markupEscaped(title))</title>\n<style>\n" + style + "</style>\n</head>\n<body>\n"
     return out
 }
 
 /// The page's header: the binding, the file, how long it lasts.
 private func pageHeader(_ export: WebExport) -> String {
     let title = "`\(export.binding)`" + (export.source.isEmpty ? "" : " of \(export.source)")
-    var out = "<header><h1>\(htmlEscaped(title).replacingBackticks)</h1>"
+    var out = "<header><h1>\(markupEscaped(title).replacingBackticks)</h1>"
     let length = export.endless.map { endless in
         "repeats forever (every property in its period from \(formatNumber(endless.settled.seconds)) s on)"
     } ?? "\(formatNumber(export.duration.seconds)) s"

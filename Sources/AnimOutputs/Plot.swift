@@ -46,6 +46,10 @@ public struct Plot: Sendable {
     /// One property's panel.
     public struct Panel: Sendable {
         public let property: Property
+        /// The property's name with what its view is drawn from (`dot.x (at 120)`, ``Drawing``).
+        public var label: String { Drawing.label(of: property, placement: placement) }
+        /// Where its view stands, when the file places it (`at`, `origin`).
+        public var placement: Placement?
         public let kind: Value.Kind
         /// Sorted by time, from 0 to the plot's ``Plot/end``.
         public let samples: [Sample]
@@ -85,23 +89,21 @@ public struct Plot: Sendable {
 /// compiling are located at the binding; `nil` then.
 /// Precondition: `outcome` has no errors.
 public func makePlot(_ outcome: Outcome, source: String = "", until: Time? = nil) -> (Plot?, [Diagnostic]) {
-    guard !outcome.hasErrors, let target = outcome.target, outcome.scene != nil else { return (nil, []) }
-    let compiled: CompiledScene?
-    do {
-        compiled = try outcome.compiledScene()
-    } catch {
-        return (nil, [samplingError(error, binding: target)])
-    }
-    guard let compiled else {
-        return (Plot(binding: target.name, source: source, end: .zero, duration: .zero, isInfinite: false, isCancelled: true,
+    switch exportSubject(outcome) {
+    case nil:
+        return (nil, [])
+    case .failed(let error)?:
+        return (nil, [error])
+    case .cancelled(let binding, _, _)?:
+        return (Plot(binding: binding, source: source, end: .zero, duration: .zero, isInfinite: false, isCancelled: true,
                      panels: [], markers: []), [])
+    case .model(let model)?:
+        if model.scene.isInfinite, until == nil {
+            return (nil, [Diagnostic(.plotNeedsUntil(binding: model.binding), at: model.range,
+                                     hint: "plot its first 5 seconds with --until 5s")])
+        }
+        return (Plot.make(model, source: source, until: until), [])
     }
-    if compiled.isInfinite, until == nil {
-        let range = target.nameRange == .none ? target.range : target.nameRange
-        return (nil, [Diagnostic(.plotNeedsUntil(binding: target.name), at: range,
-                                 hint: "plot its first 5 seconds with --until 5s")])
-    }
-    return (Plot.make(compiled, binding: target.name, source: source, initial: outcome.initial, until: until), [])
 }
 
 extension Plot {
@@ -110,11 +112,19 @@ extension Plot {
     /// the declared initial values, which add their properties as columns.
     public static func make(_ scene: CompiledScene, binding: String, source: String = "", initial: [Property: Value] = [:],
                             until: Time? = nil) -> Plot {
+        make(ExportModel(scene, binding: binding, initial: initial), source: source, until: until)
+    }
+
+    static func make(_ model: ExportModel, source: String, until: Time?) -> Plot {
+        let scene = model.scene
         let end = max(.zero, until ?? scene.duration)
-        let panels = scene.sampler(initial: initial).columns.map { property in
-            PanelSampler(scene: scene, property: property, initial: initial[property], end: end).panel()
+        let panels = model.columns.map { column in
+            var panel = PanelSampler(scene: scene, property: column.property, kind: column.kind, initial: model.initial[column.property],
+                                     end: end).panel()
+            panel.placement = model.placements[column.property.view]
+            return panel
         }
-        return Plot(binding: binding, source: source, end: end, duration: scene.duration, isInfinite: scene.isInfinite,
+        return Plot(binding: model.binding, source: source, end: end, duration: scene.duration, isInfinite: scene.isInfinite,
                     isCancelled: false, panels: panels, markers: eventMarkers(scene, end: end))
     }
 
@@ -159,6 +169,7 @@ extension Plot {
 private struct PanelSampler {
     let scene: CompiledScene
     let property: Property
+    let kind: Value.Kind
     let initial: Value?
     let end: Time
 
@@ -181,7 +192,7 @@ private struct PanelSampler {
 
     func value(at t: Instant) -> Value {
         // A column exists only because a segment or a declaration names it (as in the table).
-        scene.value(of: property, at: t, initial: initial) ?? .number(0)
+        scene.columnValue(of: property, at: t, initial: initial)
     }
 
     func panel() -> Plot.Panel {
@@ -190,9 +201,8 @@ private struct PanelSampler {
         if end.isPositive { points = refined(points) }
         let range = numberRange(points)
         if points.count > 4 * columns { points = thinned(points) }
-        let kind = points.first?.value.kind ?? .number
-        return Plot.Panel(property: property, kind: kind, samples: points.map { Plot.Sample(time: $0.time, value: $0.value) },
-                          boundaries: boundaries, range: range)
+        return Plot.Panel(property: property, placement: nil, kind: kind,
+                          samples: points.map { Plot.Sample(time: $0.time, value: $0.value) }, boundaries: boundaries, range: range)
     }
 
     /// The grid, the breakpoints (each with a sample a hair before and after)
@@ -281,7 +291,7 @@ private struct PanelSampler {
                 for index in 1..<stretch.count {
                     let a = stretch[index - 1]
                     var b = stretch[index]
-                    if differs(a.value, b.value, tolerance: tolerance) {
+                    if a.value.visiblyDiffers(from: b.value, tolerance: tolerance) {
                         if b.time.seconds - a.time.seconds <= hair {
                             next[next.count - 1].pinned = true
                             b.pinned = true
@@ -303,21 +313,6 @@ private struct PanelSampler {
         return out
     }
 
-
-    /// Whether the picture can tell two values apart: numbers by more than
-    /// `tolerance` (about half a pixel), colours by more than 3/255 in a channel.
-    private func differs(_ a: Value, _ b: Value, tolerance: Double) -> Bool {
-        switch (a, b) {
-        case (.number(let x), .number(let y)):
-            return x.isFinite && y.isFinite && abs(x - y) > tolerance
-        case (.color(let x), .color(let y)):
-            let p = x.clamped, q = y.clamped
-            return abs(p.red - q.red) > 3 || abs(p.green - q.green) > 3 || abs(p.blue - q.blue) > 3
-                || abs(p.alpha - q.alpha) > 3.0 / 255
-        case (.number, .color), (.color, .number):
-            return false
-        }
-    }
 
     private func numberRange(_ points: [Point]) -> ClosedRange<Double>? {
         var low = Double.infinity, high = -Double.infinity

@@ -89,7 +89,11 @@ extension Plot {
         var tops: [Double] = []
         var heights: [Double] = []
         for panel in panels {
-            let height = panel.kind == .color ? Self.colorPanelHeight : Self.numberPanelHeight
+            let height: Double
+            switch panel.kind.plotRole {
+            case .curve: height = Self.numberPanelHeight
+            case .strip, .label: height = Self.colorPanelHeight
+            }
             tops.append(top)
             heights.append(height)
             top += height + Self.panelGap
@@ -210,15 +214,16 @@ extension Plot {
     }
 
     /// The labels on a panel's left: its greatest and least value (one, for a
-    /// constant), and 0 where it lies between them; a colour strip shows its first colour.
+    /// constant), and 0 where it lies between them; a colour strip or a
+    /// point's band shows its first value as a table does.
     static func valueLabels(_ panel: Panel) -> [(text: String, value: Double?)] {
-        switch panel.kind {
-        case .color:
-            guard case .color(let color)? = panel.samples.first?.value else { return [] }
+        switch panel.kind.plotRole {
+        case .strip, .label:
+            guard let value = panel.samples.first?.value, value.kind == panel.kind else { return [] }
             var out: [UInt8] = []
-            color.writeHex(into: &out)
+            value.write(.display, into: &out)
             return [(String(decoding: out, as: UTF8.self), nil)]
-        case .number:
+        case .curve:
             guard let range = panel.range else { return [] }
             let span = range.upperBound - range.lowerBound
             if span == 0 { return [(readable(range.lowerBound, span: 0), range.lowerBound)] }
@@ -294,7 +299,7 @@ extension Plot {
         let panel = panels[index]
         let top = layout.panelTops[index], height = layout.panelHeights[index]
         let left = layout.left, width = layout.plotWidth
-        out.text(panel.property.description + (panel.kind == .color ? " (colour)" : ""), x: left, y: top - 7, size: 12,
+        out.text(panel.label + (panel.kind == .color ? " (colour)" : ""), x: left, y: top - 7, size: 12,
                  family: Self.sans, weight: "bold", fill: "#222222")
         // Value labels: greatest, least, then 0 only where it stays clear of both.
         var labels: [(text: String, y: Double)] = []
@@ -305,15 +310,17 @@ extension Plot {
             labels.append((label.text, y))
             if label.value == 0, labels.count > 2 { zeroLine = y }
         }
-        switch panel.kind {
-        case .number:
+        switch panel.kind.plotRole {
+        case .curve:
             if let y = zeroLine {
                 out.raw("<line x1=\"\(coordinate(left))\" y1=\"\(coordinate(y))\" x2=\"\(coordinate(left + width))\" y2=\"\(coordinate(y))\" stroke=\"#c9ced6\" stroke-width=\"1\"/>\n")
             }
             drawBoundaries(panel, top: top, height: height, layout, into: &out)
             drawNumbers(panel, index, layout, into: &out)
-        case .color:
+        case .strip:
             drawColors(panel, index, layout, into: &out)
+            drawBoundaries(panel, top: top, height: height, layout, into: &out)
+        case .label:
             drawBoundaries(panel, top: top, height: height, layout, into: &out)
         }
         out.rect(left, top, width, height, fill: "none", stroke: "#b8bec7")
@@ -509,7 +516,7 @@ struct SVGText {
         let w = coordinate(width), h = coordinate(height)
         raw("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         raw("<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"\(w)\" height=\"\(h)\" viewBox=\"0 0 \(w) \(h)\">\n")
-        raw("<title>\(escaped(title))</title>\n")
+        raw("<title>\(markupEscaped(title))</title>\n")
         raw("<rect x=\"0\" y=\"0\" width=\"\(w)\" height=\"\(h)\" fill=\"#ffffff\"/>\n")
     }
 
@@ -544,25 +551,9 @@ struct SVGText {
         if let weight { attributes += " font-weight=\"\(weight)\"" }
         if let fill { attributes += " fill=\"\(fill)\"" }
         if let anchor { attributes += " text-anchor=\"\(anchor)\"" }
-        raw("<text \(attributes)>\(escaped(content))</text>\n")
+        raw("<text \(attributes)>\(markupEscaped(content))</text>\n")
     }
 
-    /// Text as XML character data or an attribute value.
-    func escaped(_ string: String) -> String {
-        var result = ""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            // XML 1.0 has no place for other control characters.
-            case "\t", "\n": result += " "
-            default: if scalar.value >= 0x20, scalar.value != 0xFFFE, scalar.value != 0xFFFF { result.unicodeScalars.append(scalar) }
-            }
-        }
-        return result
-    }
 }
 
 /// A coordinate to 2 decimals, trailing zeros dropped (`12.5`, `40`).

@@ -121,8 +121,7 @@ private func alignedColumns(_ rows: [[String]]) -> String {
 /// where it fires (`~` over such a repetition that holds it).
 private func gantt(_ scene: CompiledScene, width: Int) -> String {
     // An endless repetition is drawn for two of its periods past the last finite time.
-    let endlessSpan = scene.blocks.filter(\.isEndless).map { $0.period.seconds * 2 }.max() ?? 0
-    let total = scene.duration.seconds + endlessSpan
+    let total = scene.shownWindow.seconds
     var properties = scene.properties
     var eventNames = scene.events.map(\.name)
     for block in scene.blocks {
@@ -202,7 +201,7 @@ private func gantt(_ scene: CompiledScene, width: Int) -> String {
     for property in properties { line(property.description, bars[property] ?? []) }
     for name in eventNames { line("emit " + name, eventBars[name] ?? []) }
     let startLabel = "0s"
-    let endLabel = endlessSpan > 0 ? "\(formatNumber(total))s …" : "\(scene.duration)s"
+    let endLabel = total > scene.duration.seconds ? "\(formatNumber(total))s …" : "\(scene.duration)s"
     let gap = max(1, width + 2 - startLabel.count - endLabel.count)
     out += String(repeating: " ", count: nameWidth + 2) + startLabel + String(repeating: " ", count: gap) + endLabel + "\n"
     return out

@@ -21,53 +21,48 @@ public enum CSSEasing: Equatable, Sendable {
 /// The exact CSS form of `easing` over a whole segment played forwards, or
 /// `nil` when CSS has no such curve.
 ///
-/// * `linear`; CSS `cubic-bezier` (its keywords `ease`, `ease-in`, `ease-out`,
-///   `ease-in-out` by name); `steps(n, jump-…)`.
-/// * The talk's power curves where they are polynomials, and their mirrors,
-///   as the Penner curve they equal (``Animations/Easing/polynomialForm``):
-///   `ease-out` (`1 − (1 − p)²`) is quad out, a cubic Bézier.
-/// * Penner quad, cubic and back, as cubic Béziers with x handles at 1/3 and
-///   2/3 (so x(t) = t and y(t) is the curve's own polynomial in Bernstein
-///   form): `y = t²` is `(0, 1/3)`, `y = t³` is `(0, 0)`, back-in
-///   `y = (c + 1)t³ − c·t²` is `(0, −c/3)`; the out forms are their mirrors.
-///   The in-out forms are an in curve and an out curve on the two halves of
-///   the window (back in-out with `c2 = 1.70158 × 1.525`), so they `.split`.
+/// * `linear`; `steps(n, jump-…)`; `linear(…)` for a piecewise-linear curve.
+/// * Every curve that is exactly a cubic Bézier (``Animations/Easing/bezierArcs``,
+///   the same arcs the Lottie export writes as handles): `cubic-bezier` (its
+///   keywords `ease`, `ease-in`, `ease-out`, `ease-in-out` by name); Penner
+///   quad, cubic and back; the talk's power curves where they are those
+///   polynomials (`ease-out` = `1 − (1 − p)²` is quad out); and mirrors of
+///   all of these. The in-out forms are an in curve and an out curve on the
+///   two halves of the window, meeting at (½, ½), so they `.split`.
 ///
-/// Every other curve (the talk's power curves, the other Penner families,
-/// springs and whatever families come after, compositions, mirrors of
-/// `steps`) returns `nil`: an exporter approximates it with ``LinearCurve``.
-/// Unknown families fall through on purpose, so a new easing is exported
-/// (approximated) without a change here.
+/// Every other curve (the talk's other power curves, the other Penner
+/// families, springs, compositions, mirrors of `steps`) returns `nil`: an
+/// exporter approximates it with ``LinearCurve``.
 public func cssEasing(of easing: Easing) -> CSSEasing? {
-    if let form = easing.polynomialForm { return cssEasing(of: form) }
-    if case .linear = easing.kind { return .single("linear") }
-    if case .cubicBezier(let x1, let y1, let x2, let y2) = easing.kind {
-        return .single(cubicBezierText(x1, y1, x2, y2))
+    switch easing.kind {
+    case .linear: return .single("linear")
+    case .steps(let count, let position): return .single("steps(\(count), \(position.rawValue))")
+    case .piecewise(let points): return .single(EasingNames.linearSpelling(points))
+    case .easeIn, .easeOut, .easeInOut, .cubicBezier, .penner, .spring, .composed, .mirror: break
     }
-    if case .steps(let count, let position) = easing.kind {
-        return .single("steps(\(count), \(position.rawValue))")
+    if case .penner(_, .inOut) = easing.kind, let halves = easing.pennerHalves,
+       let first = halves.first.unitForm, let second = halves.second.unitForm {
+        return .split(first: cssCubicBezier(first), second: cssCubicBezier(second))
     }
-    if case .piecewise(let points) = easing.kind { return .single(EasingNames.linearSpelling(points)) }
-    if case .penner(let curve, let mode) = easing.kind {
-        let back = 1.70158, backInOut = 1.70158 * 1.525
-        let third = 1.0 / 3, twoThirds = 2.0 / 3
-        func inCurve(_ y2: Double, _ y1: Double = 0) -> String { cubicBezierText(third, y1, twoThirds, y2) }
-        func outCurve(_ y2: Double, _ y1: Double = 0) -> String { cubicBezierText(third, 1 - y2, twoThirds, 1 - y1) }
-        // (y1, y2) of each in curve; the out curve mirrors it.
-        let handles: (Double, Double)
-        switch curve {
-        case .quad: handles = (0, third)
-        case .cubic: handles = (0, 0)
-        case .back: handles = (0, -(mode == .inOut ? backInOut : back) / 3)
-        case .quart, .quint, .sine, .expo, .circ, .elastic, .bounce: return nil
-        }
-        switch mode {
-        case .in: return .single(inCurve(handles.1, handles.0))
-        case .out: return .single(outCurve(handles.1, handles.0))
-        case .inOut: return .split(first: inCurve(handles.1, handles.0), second: outCurve(handles.1, handles.0))
-        }
-    }
-    return nil
+    guard let arcs = easing.bezierArcs, arcs.count == 1, let unit = arcs[0].unitForm else { return nil }
+    return .single(cssCubicBezier(unit))
+}
+
+/// A piece of a tween, progress `p0` to `p1` of `easing` (backwards when
+/// `p0 > p1`), as one CSS `cubic-bezier()` from the eased progress at `p0`
+/// to the eased progress at `p1`: the part of the curve's one Bézier arc
+/// there, cut out exactly (``Animations/bezierArcs(of:from:to:)``, as the
+/// Lottie export cuts it). `nil` when the curve has no Bézier form, or the
+/// piece crosses from one arc to the next, or the curve is flat there.
+func cssEasing(of easing: Easing, from p0: Double, to p1: Double) -> (easing: String, start: Double, end: Double)? {
+    // (A part of `linear` is a straight line: the keyframes say it as `linear`.)
+    if case .linear = easing.kind { return nil }
+    guard let arcs = bezierArcs(of: easing, from: p0, to: p1), arcs.count == 1, let unit = arcs[0].unitForm else { return nil }
+    return (cssCubicBezier(unit), arcs[0].start.y, arcs[0].end.y)
+}
+
+private func cssCubicBezier(_ curve: UnitBezier) -> String {
+    cubicBezierText(curve.x1, curve.y1, curve.x2, curve.y2)
 }
 
 /// `ease` and friends by name, else `cubic-bezier(x1, y1, x2, y2)` in shortest form.

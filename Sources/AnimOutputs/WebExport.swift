@@ -196,25 +196,20 @@ public struct WebExport: Sendable {
 /// each property the export could not follow within its bound. `nil` when
 /// `outcome` has errors. `names` chooses what it defines (``WebNames``).
 public func webExport(_ outcome: Outcome, source: String = "", names: WebNames = .standard) -> (WebExport?, [Diagnostic]) {
-    guard !outcome.hasErrors, let target = outcome.target, outcome.scene != nil else { return (nil, []) }
-    let compiled: CompiledScene?
-    do {
-        compiled = try outcome.compiledScene()
-    } catch {
-        return (nil, [samplingError(error, binding: target)])
+    let model: ExportModel
+    switch exportSubject(outcome) {
+    case nil: return (nil, [])
+    case .failed(let error)?: return (nil, [error])
+    case .cancelled(let binding, _, _)?:
+        return (WebExport(binding: binding, source: source, duration: .zero, isCancelled: true, views: [], events: []), [])
+    case .model(let compiled)?: model = compiled
     }
-    guard let compiled else {
-        return (WebExport(binding: target.name, source: source, duration: .zero, isCancelled: true, views: [], events: []), [])
-    }
-    let range = target.nameRange == .none ? target.range : target.nameRange
+    let range = model.range
     let export: WebExport, approximated: [(property: Property, from: Double, to: Double)]
     do {
-        (export, approximated) = try WebExport.make(compiled, binding: target.name, source: source, initial: outcome.initial,
-                                                    viewOrder: outcome.resolved.mentionOrder,
-                                                    declaredViews: outcome.program.views.map(\.name),
-                                                    placements: outcome.resolved.placements)
+        (export, approximated) = try WebExport.make(model, source: source)
     } catch {
-        return (nil, [foreverError(error, binding: target.name, at: range, relative: compiled.repeatsRelativeTweens)])
+        return (nil, [foreverError(error, binding: model.binding, at: range, relative: model.scene.repeatsRelativeTweens)])
     }
     let named = names.isStandard ? export : export.named(names)
     if let clash = named.nameClash {
@@ -242,11 +237,17 @@ extension WebExport {
                             viewOrder: [String] = [], declaredViews: [String] = [], placements: [String: Placement] = [:],
                             events: [Event] = [])
         throws(SteadyStateProblem) -> (WebExport, [(property: Property, from: Double, to: Double)]) {
-        let state = try scene.steadyState(initial: initial)
+        try make(ExportModel(scene, binding: binding, initial: initial, viewOrder: viewOrder, declaredViews: declaredViews,
+                             placements: placements), source: source, events: events)
+    }
+
+    static func make(_ model: ExportModel, source: String, events: [Event] = [])
+        throws(SteadyStateProblem) -> (WebExport, [(property: Property, from: Double, to: Double)]) {
+        let scene = model.scene
+        let state = try scene.steadyState(initial: model.initial)
         var builder = WebExportBuilder(scene: state.unrolled, finiteDuration: scene.duration, state: scene.isInfinite ? state : nil,
-                                       initial: initial)
-        var export = builder.export(binding: binding, source: source, viewOrder: viewOrder, declaredViews: declaredViews,
-                                    placements: placements)
+                                       initial: model.initial)
+        var export = builder.export(model, source: source)
         if !events.isEmpty {
             export = WebExport(binding: export.binding, source: export.source, duration: export.duration, isCancelled: false,
                                views: export.views, events: (export.events + events).sorted { $0.time < $1.time },
@@ -405,33 +406,28 @@ private struct WebExportBuilder {
         self.initial = initial
     }
 
-    mutating func export(binding: String, source: String, viewOrder: [String], declaredViews: [String],
-                         placements: [String: Placement]) -> WebExport {
-        let columns = Set(scene.properties).union(initial.keys).sorted()
+    mutating func export(_ model: ExportModel, source: String) -> WebExport {
+        let binding = model.binding
         var kinds: [String: Set<Value.Kind>] = [:]
-        var starts: [Property: Value] = [:]
-        for property in columns {
-            let start = scene.value(of: property, at: Instant(.zero), initial: initial[property]) ?? initial[property] ?? .number(0)
-            starts[property] = start
-            kinds[property.name, default: []].insert(start.kind)
-        }
+        for column in model.columns { kinds[column.property.name, default: []].insert(column.kind) }
         var byView: [String: [WebExport.Channel]] = [:]
-        for property in columns {
-            let start = starts[property] ?? .number(0)
-            // One registration per name: a name that is a colour on one view and a number on another gets a suffix for colours.
-            let clash = (kinds[property.name]?.count ?? 0) > 1 && start.kind == .color
+        for column in model.columns {
+            let property = column.property
+            // A column has a value at every instant (its segments' or its declared one).
+            let start = scene.columnValue(of: property, at: Instant(.zero), initial: initial[property])
+            // One registration per name: a name that is a colour or a point on one view and a number on
+            // another gets a suffix for the kind (`-color`, `-point`).
+            let clash = (kinds[property.name]?.count ?? 0) > 1 && column.kind != .number
             extent = nil
             let animations = animations(of: property)
             var range = extent
             if case .number(let value) = start { range = range.map { min($0.lowerBound, value)...max($0.upperBound, value) } ?? value...value }
-            let channel = WebExport.Channel(property: property, variable: WebNames.standard.variable(property.name + (clash ? "-color" : "")),
-                                            kind: start.kind, start: start, animations: animations,
-                                            extent: start.kind == .number ? range : nil)
+            let channel = WebExport.Channel(property: property, variable: WebNames.standard.variable(property.name + (clash ? "-" + column.kind.jsonName : "")),
+                                            kind: column.kind, start: start, animations: animations,
+                                            extent: column.kind == .number ? range : nil)
             byView[property.view, default: []].append(channel)
         }
-        var names = viewOrder.filter { byView[$0] != nil || declaredViews.contains($0) }
-        for name in byView.keys.sorted() where !names.contains(name) { names.append(name) }
-        let views = names.map { WebExport.View(name: $0, channels: byView[$0] ?? [], placement: placements[$0] ?? .standard) }
+        let views = model.views.map { WebExport.View(name: $0, channels: byView[$0] ?? [], placement: model.placements[$0] ?? .standard) }
         // Every firing, listed (none when there are more than 100,000).
         let all = placedEvents(scene.allEvents() ?? [])
         guard let state else {
@@ -446,7 +442,7 @@ private struct WebExportBuilder {
                                                   events: all.filter { cycle.start < $0.time && $0.time <= end })
         }
         let period = state.longestPeriod ?? .one
-        let window = (try? state.settled.adding(try period.multiplied(by: 2))) ?? state.settled
+        let window = ExportModel.shownWindow(settled: state.settled, period: period)
         return WebExport(binding: binding, source: source, duration: window, isCancelled: false, views: views,
                          events: once.sorted { $0.time < $1.time },
                          endless: WebExport.Endless(settled: state.settled, period: period, repeating: repeating))
@@ -473,7 +469,7 @@ private struct WebExportBuilder {
     private mutating func animations(of property: Property, from: Time, to: Time, layering: Bool) -> [WebExport.Animation] {
         let start = initial[property]
         guard let duration = try? to.subtracting(from), duration.isPositive else {
-            let value = scene.value(of: property, at: Instant(from), initial: start) ?? .number(0)
+            let value = scene.columnValue(of: property, at: Instant(from), initial: start)
             return [WebExport.Animation(keyframes: [.init(offset: 0, value: value, easing: nil), .init(offset: 1, value: value, easing: nil)],
                                         delay: from.seconds, duration: 0, iterations: 1, fillsBoth: true)]
         }
@@ -492,7 +488,7 @@ private struct WebExportBuilder {
         }
         let spans = pieces.flatMap { self.spans(of: $0, property: property) }
         let boundaries = [Instant(from)] + spans.map(\.end)
-        let values = boundaries.map { scene.value(of: property, at: $0, initial: start) ?? .number(0) }
+        let values = boundaries.map { scene.columnValue(of: property, at: $0, initial: start) }
         let offsets = boundaries.map { fraction($0, of: Instant(from), Instant(to)) }
         let keyframes = assemble(spans, values: values, offsets: offsets)
         let base = WebExport.Animation(keyframes: keyframes, delay: from.seconds, duration: duration.seconds, iterations: 1,
@@ -512,12 +508,12 @@ private struct WebExportBuilder {
         guard last.count == repetition.later.count, let lastStart = last.first?.start else { return nil }
         let start = initial[property]
         guard count >= 3 else { return (repetition.first + repetition.later, nil) }
-        let boundary = scene.value(of: property, at: laterStart, initial: start) ?? .number(0)
+        let boundary = scene.columnValue(of: property, at: laterStart, initial: start)
         let middle = Piece(start: laterStart, end: lastStart, rule: .hold(boundary))
         // The layer: copy 1's spans, offsets within one period; its boundaries hold the copies' shared boundary value.
         let spans = repetition.later.flatMap { self.spans(of: $0, property: property) }
         let ends = [laterStart] + spans.map(\.end)
-        var values = ends.map { scene.value(of: property, at: $0, initial: start) ?? .number(0) }
+        var values = ends.map { scene.columnValue(of: property, at: $0, initial: start) }
         values[0] = boundary
         values[values.count - 1] = boundary
         guard let periodEnd = spans.last?.end else { return nil }
@@ -564,6 +560,12 @@ private struct WebExportBuilder {
             case nil:
                 break
             }
+        }
+        if !alphaEscapes, let part = cssEasing(of: easing, from: p0, to: p1) {
+            // Part of a curve that is a cubic Bézier: the part is one too, cut out exactly (as Lottie cuts it).
+            return [Span(start: piece.start, end: piece.end,
+                         curve: .eased(from: Value.interpolate(from: from, to: to, progress: part.start),
+                                       to: Value.interpolate(from: from, to: to, progress: part.end), easing: part.easing, ends: (0, 1)))]
         }
         if let holds = stepHolds(piece, easing: easing, property: property) { return holds }
         if alphaEscapes {
@@ -613,9 +615,9 @@ private struct WebExportBuilder {
         let scene = self.scene
         let sample = { (q: Double) -> Value in
             let t = min(max(a + (b - a) * q, a + inset), b - inset)
-            return scene.value(of: property, atSeconds: t, initial: start) ?? .number(0)
+            return scene.columnValue(of: property, atSeconds: t, initial: start)
         }
-        if case .color = sample(0.5) {
+        guard case .number = sample(0.5) else {
             return [bakedSpan(piece, property: property, sample)]
         }
         let curve = LinearCurve.approximating { sample($0).number ?? 0 }
@@ -648,27 +650,24 @@ private struct WebExportBuilder {
         return [Span(start: piece.start, end: piece.end, curve: .normalized(low: low, high: high, curve: normalized))]
     }
 
-    /// Colours as keyframes: the premultiplied components are followed within
-    /// 1e-4 of their range (the browser interpolates between keyframes premultiplied).
+    /// Colours and points as keyframes: the components the browser
+    /// interpolates (``Value/browserComponents``: a colour's premultiplied) are followed within 1e-4 of their range.
     private mutating func bakedSpan(_ piece: Piece, property: Property, _ sample: (Double) -> Value) -> Span {
+        let width = sample(0).browserComponents.count
         func components(_ q: Double) -> [Double] {
-            guard case .color(let color) = sample(q) else { return [0, 0, 0, 0] }
-            let c = color.clamped
-            return [c.alpha * 255, c.red * c.alpha, c.green * c.alpha, c.blue * c.alpha]
+            let components = sample(q).browserComponents
+            return components.count == width ? components : Array(repeating: 0, count: width)
         }
         // One curve per component; their inputs, merged, are the keyframes.
         var inputs: Set<Double> = [0, 1]
         var within = true
-        for index in 0..<4 {
+        for index in 0..<width {
             let curve = LinearCurve.approximating({ components($0)[index] }, maximumPoints: 1000)
             within = within && curve.isWithinBound
             for point in curve.points { inputs.insert(point.input) }
         }
         if !within { noteApproximation(property, piece) }
-        let points = inputs.sorted().map { q -> (Double, Value) in
-            guard case .color(let color) = sample(q) else { return (q, sample(q)) }
-            return (q, .color(color.clamped))
-        }
+        let points = inputs.sorted().map { q in (q, sample(q).browserValue) }
         return Span(start: piece.start, end: piece.end, curve: .baked(points))
     }
 
@@ -812,16 +811,3 @@ private func clampUnit(_ p: Double) -> Double {
     p < 0 ? 0 : (p > 1 ? 1 : p)
 }
 
-/// Equal but for rounding (1e-9 relative, or absolute below 1): two values the browser cannot tell apart.
-func nearlyEqual(_ a: Value, _ b: Value) -> Bool {
-    func close(_ x: Double, _ y: Double) -> Bool {
-        x == y || abs(x - y) <= 1e-9 * max(1, abs(x), abs(y))
-    }
-    switch (a, b) {
-    case (.number(let x), .number(let y)): return close(x, y)
-    case (.color(let x), .color(let y)):
-        let p = x.clamped, q = y.clamped
-        return close(p.red, q.red) && close(p.green, q.green) && close(p.blue, q.blue) && close(p.alpha, q.alpha)
-    case (.number, .color), (.color, .number): return false
-    }
-}

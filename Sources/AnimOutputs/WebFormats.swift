@@ -60,7 +60,7 @@ public func waapiJSON(_ export: WebExport) -> String {
         var element = "\n    {\"view\": \(jsonString(view.name)), \"selector\": \(jsonString(export.names.selector(of: view.name))),\n"
         element += "     \"channels\": [" + view.channels.map { channel in
             "{\"property\": \(jsonString(channel.property.description)), \"variable\": \(jsonString(channel.variable)), "
-                + "\"kind\": \"\(channel.kind.rawValue)\", \"start\": \(jsonString(cssValue(channel.start)))}"
+                + "\"kind\": \"\(channel.kind.jsonName)\", \"start\": \(jsonString(cssValue(channel.start)))}"
         }.joined(separator: ",\n                   ") + "],\n"
         element += "     \"animations\": ["
         element += view.channels.flatMap { channel in
@@ -223,10 +223,8 @@ func registrations(_ export: WebExport) -> [Registration] {
     var result: [Registration] = []
     for view in export.views {
         for channel in view.channels where seen.insert(channel.variable).inserted {
-            switch channel.kind {
-            case .number: result.append(Registration(name: channel.variable, syntax: "<number>", initial: "0"))
-            case .color: result.append(Registration(name: channel.variable, syntax: "<color>", initial: "rgb(0 0 0 / 0)"))
-            }
+            let form = channel.kind.cssRegistration
+            result.append(Registration(name: channel.variable, syntax: form.syntax, initial: form.initial))
         }
     }
     return result
@@ -285,50 +283,8 @@ func drawingRules(_ export: WebExport) -> [String] {
     return lines
 }
 
-/// A value as CSS writes it: a number, or `rgb(R G B / A)`.
-func cssValue(_ value: Value) -> String {
-    switch value {
-    case .number(let number): return cssNumber(number)
-    case .color(let color): return color.clamped.description
-    }
-}
-
 func jsonNumber(_ value: Double) -> String {
     value.isFinite ? formatNumber(value) : "null"
-}
-
-/// A JSON string literal (also a valid JavaScript one).
-func jsonString(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        // Also valid JavaScript (which before ES2019 had no raw U+2028 or U+2029 in strings).
-        case "\u{2028}", "\u{2029}":
-            out += "\\u" + hex4(scalar.value)
-        default:
-            if scalar.value < 0x20 {
-                out += "\\u" + hex4(scalar.value)
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return out + "\""
-}
-
-private func hex4(_ value: UInt32) -> String {
-    let digits = Array("0123456789abcdef")
-    return String((0..<4).reversed().map { digits[Int((value >> (4 * UInt32($0))) & 15)] })
-}
-
-/// Text for inside a CSS or HTML comment: no `*/` and no `--`.
-func commentSafe(_ text: String) -> String {
-    text.replacingAll("*/", with: "* /").replacingAll("--", with: "- -")
 }
 
 extension String {

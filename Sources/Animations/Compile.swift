@@ -458,6 +458,13 @@ extension CompiledScene {
         }
         return low < properties.count && properties[low] == property ? tracks[low] : nil
     }
+
+    /// The kind of values `property` holds, as compiling checked it (every
+    /// segment and repetition on it agrees); `nil` when nothing animates it.
+    public func kind(of property: Property) -> Value.Kind? {
+        guard let track = track(for: property) else { return nil }
+        return track.kind ?? .number
+    }
 }
 
 extension Easing {

@@ -20,11 +20,11 @@ import Darwin
 // so a segment carries the slopes of its ends (``Drift``) and one copy's
 // effect is the affine map `c ↦ a·c + b`; copy k starts at the map applied
 // k times to the value before the block, in closed form (``BlockInput``).
-// Colours only go `to` a colour, so after the first copy the input is the
-// colour the copy ends on, whatever it started from.
+// Colours and points only go `to` a value, so after the first copy the input
+// is the value the copy ends on, whatever it started from.
 
 /// How a segment's ends depend on the input of its copy `c`: for numbers,
-/// `from + fromSlope·c` and `to + toSlope·c`; for a colour, `fromSlope == 1`
+/// `from + fromSlope·c` and `to + toSlope·c`; for a colour or a point, `fromSlope == 1`
 /// means it starts at `c`.
 struct Drift: Hashable, Sendable {
     var fromSlope: Double
@@ -34,9 +34,9 @@ struct Drift: Hashable, Sendable {
         switch (from, to, current) {
         case (.number(let a), .number(let b), .number(let c)):
             return (.number(fromSlope == 0 ? a : a + fromSlope * c), .number(toSlope == 0 ? b : b + toSlope * c))
-        case (.color, .color, .color):
+        case (.color, .color, .color), (.point, .point, .point):
             return (fromSlope == 0 ? from : current, to)
-        case (.number, _, _), (.color, _, _):
+        case (.number, _, _), (.color, _, _), (.point, _, _):
             return (from, to)
         }
     }
@@ -66,14 +66,14 @@ struct BlockInput: Sendable {
     /// One copy's map for numbers, `c ↦ slope·c + offset`.
     let slope: Double
     let offset: Double
-    /// For a colour: the colour one copy ends on (the input of every later copy).
+    /// For a colour or a point: the value one copy ends on (the input of every later copy).
     let settled: Value?
 
     /// The value the property has when copy `copy` starts: O(1) whatever the copy.
     func value(ofCopy copy: Int) -> Value {
         if copy <= 0 { return start }
         switch start {
-        case .color:
+        case .color, .point:
             return settled ?? start
         case .number(let c0):
             let k = Double(copy)
@@ -94,10 +94,12 @@ private func affineMap(_ read: (TrackInput) -> Value?) -> (slope: Double, offset
 }
 
 /// The property's neutral value, where nothing before a relative tween and
-/// no declaration gives one: 1 for the multiplying ones, 0 for other numbers.
+/// no declaration gives one: 1 for the multiplying ones, 0 for other numbers,
+/// (0, 0) for a point; none for a colour.
 func neutralValue(of property: Property, kind: Value.Kind) -> Value? {
     switch kind {
     case .color: return nil
+    case .point: return .point(Point(x: 0, y: 0))
     case .number:
         switch property.name {
         case "opacity", "scale", "scale-x", "scale-y": return .number(1)
@@ -124,7 +126,7 @@ struct RelativeResolver {
         case value(Value)
         /// (Bodies, numbers) `offset + slope·c`.
         case affine(offset: Double, slope: Double)
-        /// (Bodies, colours) the copy's input itself.
+        /// (Bodies, colours and points) the copy's input itself.
         case input
     }
 
@@ -219,12 +221,12 @@ struct RelativeResolver {
             case .number:
                 guard let map = affineMap(read) else { return .affine(offset: 0, slope: 1) }
                 return .affine(offset: map.offset, slope: map.slope)
-            case .color:
+            case .color, .point:
                 guard let slope = read(.slopes)?.number else { return .input }
                 if slope == 0, let value = read(.none) { return .value(value) }
                 if slope == 1 { return .input }
-                throw .relativeUnsupported("a colour tween of \(property) that starts while another one from the current colour "
-                                               + "is under way, inside a repetition too long to list")
+                throw .relativeUnsupported("a \(kind == .color ? "colour" : "point") tween of \(property) that starts while another one "
+                                               + "from the current \(kind == .color ? "colour" : "point") is under way, inside a repetition too long to list")
             }
         }
     }
@@ -282,7 +284,7 @@ struct RelativeResolver {
             // A body that says nothing where a copy ends passes its input on.
             let map = affineMap(read) ?? (slope: 1, offset: 0)
             return BlockInput(start: start, slope: map.slope, offset: map.offset, settled: nil)
-        case .color:
+        case .color, .point:
             return BlockInput(start: start, slope: 0, offset: 0, settled: read(.value(start)))
         }
     }

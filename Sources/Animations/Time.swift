@@ -46,8 +46,12 @@ public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// Parses a decimal literal such as `2`, `0.25`, `1e-3` or `12.5E+2` exactly.
     /// Returns `nil` for anything else or for a value that does not fit.
     public init?(decimal text: Substring) {
-        // Read as bytes: the grammar is ASCII, and a Character per digit costs grapheme breaking.
-        let bytes = text.utf8
+        self.init(decimal: ArraySlice(text.utf8))
+    }
+
+    /// ``init(decimal:)-(Substring)`` on the literal's UTF-8 bytes, as the
+    /// parser holds them (the grammar is ASCII; no `String` per literal).
+    public init?(decimal bytes: ArraySlice<UInt8>) {
         var digits: Int128 = 0
         var scale = 0          // number of digits after the point
         var seenDigit = false

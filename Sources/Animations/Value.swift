@@ -1,4 +1,4 @@
-/// The value of one property at one moment: a number or a colour.
+/// The value of one property at one moment: a number, a colour or a point.
 ///
 /// A tween moves a property between two values of one kind; the sampler
 /// interpolates them with the eased progress (``interpolate(from:to:progress:)``),
@@ -17,12 +17,15 @@
 public enum Value: Hashable, Sendable, CustomStringConvertible {
     case number(Double)
     case color(Color)
+    /// Two numbers animated as one value (`animate card.shadow from (0, 0) to (4, 8)`),
+    /// for properties the exports do not draw; `move` still animates `x` and `y` as numbers.
+    case point(Point)
 
     /// What kind of value this is, for checking that a property keeps to
     /// one. Kinds order as declared (the normal form's canonical order puts
-    /// numbers before colours).
+    /// numbers before colours, colours before points).
     public enum Kind: String, Hashable, Sendable, CaseIterable, Comparable {
-        case number, color
+        case number, color, point
 
         public static func < (lhs: Kind, rhs: Kind) -> Bool {
             lhs.rank < rhs.rank
@@ -32,6 +35,7 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
             switch self {
             case .number: return 0
             case .color: return 1
+            case .point: return 2
             }
         }
 
@@ -40,6 +44,7 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
             switch self {
             case .number: return "a number"
             case .color: return "a colour"
+            case .point: return "a point"
             }
         }
     }
@@ -48,6 +53,7 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .number: return .number
         case .color: return .color
+        case .point: return .point
         }
     }
 
@@ -58,25 +64,28 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .number(let value): return .number(value + 0)
         case .color: return self
+        case .point(let point): return .point(Point(x: point.x + 0, y: point.y + 0))
         }
     }
 
-    /// How large the value is as a column of numbers: `|x|` for a number;
-    /// 0 for a colour, whose written form has one width.
+    /// How large the value is as a column of numbers: `|x|` for a number,
+    /// the larger `|x|` or `|y|` for a point; 0 for a colour, whose written form has one width.
     public var magnitude: Double {
         switch self {
         case .number(let value): return abs(value)
         case .color: return 0
+        case .point(let point): return max(abs(point.x), abs(point.y))
         }
     }
 
     /// The value's numbers in a fixed order (a number; a colour's red,
-    /// green, blue and alpha): what closeness, the canonical order and
-    /// fingerprints read, component by component.
+    /// green, blue and alpha; a point's x and y): what closeness, the canonical
+    /// order and fingerprints read, component by component.
     public var components: [Double] {
         switch self {
         case .number(let value): return [value]
         case .color(let color): return [color.red, color.green, color.blue, color.alpha]
+        case .point(let point): return [point.x, point.y]
         }
     }
 
@@ -104,6 +113,7 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .number(let value): return [value.bitPattern]
         case .color: return [12] + components.map(\.bitPattern)
+        case .point: return [13] + components.map(\.bitPattern)
         }
     }
 
@@ -118,11 +128,13 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .number(let value): return value.isFinite
         case .color(let color): return color.isFinite
+        case .point(let point): return point.x.isFinite && point.y.isFinite
         }
     }
 
     /// `from + (to − from)·progress`, the way this kind of value mixes:
-    /// numbers linearly, colours premultiplied (see ``Color/interpolate(from:to:progress:)``).
+    /// numbers linearly, colours premultiplied (see ``Color/interpolate(from:to:progress:)``),
+    /// points component by component.
     /// `progress` is the eased progress and may leave [0, 1] (overshooting
     /// curves). Ends of different kinds (which no scene holds) give `to` from
     /// progress ½ on and `from` before.
@@ -133,7 +145,9 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
             return .number(interpolateNumber(a, b, progress))
         case (.color(let a), .color(let b)):
             return .color(Color.interpolate(from: a, to: b, progress: progress))
-        case (.number, .color), (.color, .number):
+        case (.point(let a), .point(let b)):
+            return .point(Point.interpolate(from: a, to: b, progress: progress))
+        case (.number, _), (.color, _), (.point, _):
             return progress < 0.5 ? from : to
         }
     }
@@ -141,7 +155,8 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
     /// The mean of the *distinct* values among `values` (the sampling rule's
     /// tie-break), independent of their order, so `x || x = x` and `x || y = y || x`.
     /// Numbers average exactly as summed in ascending order; colours average
-    /// premultiplied (``Color/mean(of:)``). With mixed kinds (which no scene
+    /// premultiplied (``Color/mean(of:)``), points component by component
+    /// (``Point/blend(_:)``). With mixed kinds (which no scene
     /// holds) the numbers win; `nil` for no values.
     public static func mean(of values: [Value]) -> Value? {
         guard let head = values.first else { return nil }
@@ -151,27 +166,33 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The mean of distinct values (`head` and `rest`), kind by kind; with
-    /// mixed kinds (which no track holds) the numbers win.
+    /// mixed kinds (which no track holds) the numbers win, then the colours.
     static func mean(ofDistinct head: Value, _ rest: [Value]) -> Value {
         var numbers: [Double] = []
         var colors: [Color] = []
+        var points: [Point] = []
         for value in CollectionOfOne(head) + rest {
             switch value {
             case .number(let number): numbers.append(number)
             case .color(let color): colors.append(color)
+            case .point(let point): points.append(point)
             }
         }
-        // No numbers: all are colours, `head` among them.
-        return numbers.isEmpty ? .color(Color.mean(of: colors)) : .number(meanOfDistinctNumbers(numbers))
+        if !numbers.isEmpty { return .number(meanOfDistinctNumbers(numbers)) }
+        // No numbers: colours, else points (`head` among them).
+        return colors.isEmpty ? Value.point(Point.blend(points)).canonical : .color(Color.mean(of: colors))
     }
 
     /// How a table writes a value.
     public enum Style: Sendable {
-        /// For people (aligned tables): numbers to 4 decimals, colours as `#rrggbb` or `#rrggbbaa`.
+        /// For people (aligned tables): numbers to 4 decimals, colours as `#rrggbb` or `#rrggbbaa`,
+        /// points as `(4.0000, 8.0000)`.
         case display
-        /// Lossless (CSV): numbers in shortest round-trip form, colours as `rgb(R G B)` or `rgb(R G B / A)`.
+        /// Lossless (CSV): numbers in shortest round-trip form, colours as `rgb(R G B)` or `rgb(R G B / A)`,
+        /// points as `(4 8)` (no comma, so a CSV field needs no quotes).
         case lossless
-        /// JSON: numbers as JSON numbers (`null` when not finite), colours as lossless strings.
+        /// JSON: numbers as JSON numbers (`null` when not finite), colours as lossless strings,
+        /// points as arrays of two numbers (`[4,8]`, compact like the rows).
         case json
     }
 
@@ -194,10 +215,25 @@ public enum Value: Hashable, Sendable, CustomStringConvertible {
                 color.writeCSS(into: &out)
                 out.append(UInt8(ascii: "\""))
             }
+        case .point(let point):
+            let separator: String
+            switch style {
+            case .display, .lossless: out.append(UInt8(ascii: "("))
+            case .json: out.append(UInt8(ascii: "["))
+            }
+            switch style {
+            case .display: separator = ", "
+            case .lossless: separator = " "
+            case .json: separator = ","
+            }
+            Value.number(point.x).write(style, into: &out)
+            out.append(contentsOf: separator.utf8)
+            Value.number(point.y).write(style, into: &out)
+            out.append(UInt8(ascii: style == .json ? "]" : ")"))
         }
     }
 
-    /// The lossless form (`0.5`, `rgb(255 0 0)`).
+    /// The lossless form (`0.5`, `rgb(255 0 0)`, `(4 8)`).
     public var description: String {
         var out: [UInt8] = []
         write(.lossless, into: &out)
@@ -339,6 +375,12 @@ public struct Point: Hashable, Sendable, Animatable, CustomStringConvertible {
     public init?(channelValues: [Value]) {
         guard channelValues.count == 2, case .number(let x) = channelValues[0], case .number(let y) = channelValues[1] else { return nil }
         self.init(x: x, y: y)
+    }
+
+    /// `from + (to − from)·progress`, component by component (a point value's tween).
+    @inline(__always)
+    public static func interpolate(from: Point, to: Point, progress: Double) -> Point {
+        Point(x: interpolateNumber(from.x, to.x, progress), y: interpolateNumber(from.y, to.y, progress))
     }
 
     /// The mean of the distinct points, component by component.

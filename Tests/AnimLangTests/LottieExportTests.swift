@@ -259,7 +259,7 @@ struct LottieExportTests {
 
     // MARK: - Conventions
 
-    @Test func layersAreTheViewsInFirstMentionOrderWithHomesInARow() throws {
+    @Test func layersAreTheViewsInFirstMentionOrderWithHomesAsThePageLaysThemOut() throws {
         let file = SourceFile(name: "order.anim", text: """
             view zeta opacity 0.5
             let a = animate beta.x from 0 to 10 || grow alpha from radius 10 to 20
@@ -271,8 +271,16 @@ struct LottieExportTests {
         #expect(player.layers.compactMap { $0["nm"] as? String } == ["zeta", "beta", "alpha"])
         let homes = ["zeta", "beta", "alpha"].compactMap { player.shown($0, at: 0) }.map { ($0.x, $0.y) }
         #expect(homes.count == 3)
-        #expect(Set(homes.map(\.1)).count == 1)
-        #expect(homes[1].0 - homes[0].0 == homes[2].0 - homes[1].0 && homes[1].0 > homes[0].0)
+        // `beta` travels 10 px sideways, `zeta` 5 px down: the page stacks them (their paths do not cross), one lane each.
+        #expect(Set(homes.map(\.0)).count == 1)
+        #expect(homes[0].1 < homes[1].1 && homes[1].1 < homes[2].1)
+        // Lanes 28 px apart at their largest: zeta reaches y −30…35, beta −30…30, alpha (radius 20) −20…20.
+        #expect(homes[1].1 - homes[0].1 == 35 + 28 + 30 && homes[2].1 - homes[1].1 == 30 + 28 + 20)
+        // Everything shifted into the canvas by its margin (20): zeta's lane starts at its top (−30 about its home),
+        // and the lanes' left edge is beta's (x from 0, half-width 30). The canvas: 20 + 30 + 10 + 30 + 20 wide.
+        #expect(homes[0].0 == 20 + 30 && homes[0].1 == 20 + 30)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any])
+        #expect(document["w"] as? Double == 110 && document["h"] as? Double == 20 + 30 + 93 + 78 + 20 + 20)
         // An ellipse for a radius, a square of 60 otherwise.
         let shapes = player.layers.compactMap { (($0["shapes"] as? [[String: Any]])?.first?["it"] as? [[String: Any]])?.first?["ty"] as? String }
         #expect(shapes == ["rc", "rc", "el"])

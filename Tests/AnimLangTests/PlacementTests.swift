@@ -117,3 +117,34 @@ struct LottiePlacementTests {
         #expect(player.shown("card", at: 0)?.scale == [1, 1])
     }
 }
+
+/// The plot's labels and the terminal player's rows say what the stage draws
+/// a placed view's properties from (exports.md §6): `x`, `y` from its `at`
+/// home, `scale`, `scale-x`, `scale-y`, `rotation` about its origin.
+struct PlacementLabelTests {
+    static let source = """
+        view bar at (100, 40) origin left width 200
+        view dot origin (0.25, 1)
+        let final = animate bar.x from 0 to 10 || scale bar from 1 to 2 || rotate dot by 90 || animate dot.y from 0 to 5
+        """
+
+    static let expected = ["bar.scale (about left)", "bar.width", "bar.x (at 100)", "dot.rotation (about 0.25, 1)", "dot.y"]
+
+    @Test func plotPanelsAreLabelledWithTheirPlacement() throws {
+        let outcome = run(SourceFile(name: "placed.anim", text: Self.source))
+        #expect(!outcome.hasErrors, "\(outcome.diagnostics)")
+        let plot = try #require(makePlot(outcome, source: "placed.anim").0)
+        #expect(plot.panels.map(\.label) == Self.expected)
+        let svg = plot.svg()
+        #expect(svg.contains(">bar.x (at 100)</text>") && svg.contains(">dot.rotation (about 0.25, 1)</text>"), "\(svg)")
+    }
+
+    @Test func terminalRowsAreLabelledWithTheirPlacement() throws {
+        let outcome = run(SourceFile(name: "placed.anim", text: Self.source))
+        let playback = try #require(try Playback.prepare(outcome))
+        let frame = renderPlayerFrame(playback, at: .zero, header: PlayerHeader(file: "placed.anim"), columns: 120, rows: 24)
+        for label in Self.expected {
+            #expect(frame.lines.contains { $0.text.hasPrefix(label + " ") }, "\(label): \(frame.lines.map(\.text))")
+        }
+    }
+}

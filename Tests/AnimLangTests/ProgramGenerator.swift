@@ -46,7 +46,7 @@ struct ProgramGenerator {
     /// parameterised `let`s it may call.
     static let valueNames = (number: "lift", duration: "quick", easing: "snap", color: "brand", point: "home")
     static let viewNames = ["circle", "square", "ball", "v1", "my-view", "views", "once", "out", "s", "grow", "fade"]
-    static let properties = ["radius", "opacity", "x", "corner-radius", "scale", "width", "s", "once"]
+    static let properties = ["radius", "opacity", "x", "corner-radius", "scale", "scale-x", "scale-y", "width", "s", "once"]
 
     mutating func program() -> Program {
         var items: [Item] = []
@@ -59,7 +59,18 @@ struct ProgramGenerator {
                     initials.append(ViewDeclaration.Initial(property: pick(Self.properties), value: .number(number())))
                 }
             }
-            items.append(.view(ViewDeclaration(name: pick(Self.viewNames), initials: initials)))
+            // Placement (exports.md §6): a home, an origin by word or by fractions of the box.
+            var home: ValueSyntax?
+            var origin: ViewDeclaration.OriginSyntax?
+            if int(0...2) == 0 { home = .point(x: number(), y: number(), range: .none) }
+            switch int(0...5) {
+            case 0: origin = .word(pick(Placement.originWords.map(\.word)), range: .none)
+            case 1:
+                let quarters = (0...4).compactMap { Time(numerator: Int64($0), denominator: 4) }.map { Number($0) }
+                origin = .value(.point(x: pick(quarters), y: pick(quarters), range: .none))
+            default: break
+            }
+            items.append(.view(ViewDeclaration(name: pick(Self.viewNames), initials: initials, home: home, origin: origin)))
         }
         if named.next() % 3 == 0 {
             // Named values of every kind, and parameterised `let`s with a target, a number with a default, an animation.

@@ -45,6 +45,31 @@ struct EasingCSSTests {
         #expect(!css.contains("linear("), "\(css)")
     }
 
+    /// A part of a curve that is a cubic Bézier is one too: CSS writes it
+    /// exactly, with the handles Lottie writes. Quad out, `y = 2p − p²`,
+    /// interrupted over [¼, ½]: on p ∈ [0, ¼] it is `(8u − u²)/7` in the
+    /// piece's own progress u, Bernstein handles (1/3, 8/21) and (2/3, 5/7);
+    /// on p ∈ [½, 1] it is `2u − u²` again, handles (1/3, 2/3) and (2/3, 1).
+    @Test func partsOfABezierCurveAreWrittenExactlyAsLottieWritesThem() throws {
+        let text = "let final = animate a.x from 0 to 100 in 1s with ease-out-quad || (wait 0.25s ; animate a.x from 50 to 60 in 0.25s)\n"
+        let outcome = run(SourceFile(name: "cut.anim", text: text))
+        let export = try #require(webExport(outcome, source: "cut.anim").0)
+        let keyframes = try #require(export.columns.first?.animations.first?.keyframes)
+        let curves = keyframes.compactMap(\.easing).filter { $0.hasPrefix("cubic-bezier(") }
+        try #require(curves.count == 2, "\(keyframes.map(\.easing))")
+        let expected: [[Double]] = [[1.0 / 3, 8.0 / 21, 2.0 / 3, 5.0 / 7], [1.0 / 3, 2.0 / 3, 2.0 / 3, 1]]
+        for (curve, handles) in zip(curves, expected) {
+            let numbers = curve.dropFirst("cubic-bezier(".count).dropLast().split(separator: ",")
+                .compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+            #expect(numbers.count == 4 && zip(numbers, handles).allSatisfy { abs($0 - $1) < 1e-12 }, "\(curve)")
+        }
+        #expect(!stylesheet(export).contains("linear("))
+        // Lottie's keyframes for the same pieces carry the same handles.
+        let lottie = try #require(exportLottie(outcome, fps: 60).bytes)
+        let json = String(decoding: lottie, as: UTF8.self)
+        #expect(json.contains("\"y\":[0.380952380952381]") && json.contains("\"y\":[0.7142857142857143]"), "\(json)")
+    }
+
     /// Reads `cubic-bezier(a, b, c, d)` back as an easing.
     static func bezier(_ text: String) throws -> Easing {
         let numbers = text.dropFirst("cubic-bezier(".count).dropLast().split(separator: ",")

@@ -5,14 +5,17 @@ import Testing
 /// tables on generated terms.
 struct LawTests {
     /// Seeds 7 and 8 generate relative tweens (`to B`, `by Δ`) too: every law holds for them (semantics §7.1).
-    static let seeds: [UInt64] = [1, 2, 3, 42, 2026, 7, 8]
+    /// Seed 9 generates point values (`Value.point`) among the colour tweens.
+    static let seeds: [UInt64] = [1, 2, 3, 42, 2026, 7, 8, 9]
     static let relativeSeeds: Set<UInt64> = [7, 8]
+    static let pointSeeds: Set<UInt64> = [9]
     static let casesPerSeed = 150
 
     /// A generator for `seed` (with relative tweens for ``relativeSeeds``).
     static func generator(_ seed: UInt64) -> TermGenerator {
         var generator = TermGenerator(seed: seed)
         generator.relatives = relativeSeeds.contains(seed)
+        generator.points = pointSeeds.contains(seed)
         return generator
     }
 

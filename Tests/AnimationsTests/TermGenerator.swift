@@ -88,6 +88,8 @@ struct TermGenerator {
     var warps: [Easing] = TermGenerator.monotoneEasings
     /// Whether tweens may start from the current value (`to B`, `by Δ`; semantics §7.1).
     var relatives = false
+    /// Whether some tweens that would go between colours go between points (`Value.point`) instead.
+    var points = false
 
     init(seed: UInt64) {
         random = SplitMix64(seed: seed)
@@ -128,6 +130,9 @@ struct TermGenerator {
     /// A property whose values are colours.
     static let colorProperty = Property(view: "b", name: "fill")
 
+    /// A property whose values are points (`Value.point`).
+    static let pointProperty = Property(view: "b", name: "shadow")
+
     mutating func tween() -> Term {
         let easing = random.chance(60) ? Easing.linear
             : random.chance(75) ? random.pick(TermGenerator.monotoneEasings) : random.pick(TermGenerator.overshootingEasings)
@@ -142,6 +147,10 @@ struct TermGenerator {
             return .tween(Tween(unchecked: property, from: target, to: target, easing: easing, duration: duration, relative: .to))
         }
         if random.chance(20) {
+            if points, random.chance(30) {
+                return .tween(Tween(unchecked: TermGenerator.pointProperty, from: .point(Point(x: value(), y: value())),
+                                    to: .point(Point(x: value(), y: value())), easing: easing, duration: duration))
+            }
             return .tween(Tween(unchecked: TermGenerator.colorProperty, from: .color(random.pick(TermGenerator.colors)),
                                 to: .color(random.pick(TermGenerator.colors)), easing: easing, duration: duration))
         }
@@ -258,16 +267,15 @@ extension Value {
         case (.color(let a), .color(let b)):
             return abs(a.red - b.red) <= 255 * tolerance && abs(a.green - b.green) <= 255 * tolerance
                 && abs(a.blue - b.blue) <= 255 * tolerance && abs(a.alpha - b.alpha) <= tolerance
-        case (.number, _), (.color, _):
+        case (.point(let a), .point(let b)):
+            return abs(a.x - b.x) <= tolerance && abs(a.y - b.y) <= tolerance
+        case (.number, _), (.color, _), (.point, _):
             return false
         }
     }
 
     /// The bit patterns of every component, for bit-for-bit comparison.
     var bits: [UInt64] {
-        switch self {
-        case .number(let value): return [value.bitPattern]
-        case .color(let color): return [color.red, color.green, color.blue, color.alpha].map(\.bitPattern)
-        }
+        components.map(\.bitPattern)
     }
 }
