@@ -38,10 +38,19 @@ public struct Evaluation: Sendable {
 /// `diagnostics` holds every error and warning of every stage, in source
 /// order (the first ``maxParseDiagnostics`` of them); `scene` is the
 /// requested binding's value when there are no errors.
-public func run(_ file: SourceFile, binding name: String? = nil) -> Outcome {
+///
+/// With `keepingSyntax` false the outcome keeps no syntax tree (its
+/// ``Outcome/program`` has no items, and its bindings' expressions are
+/// `one`): a caller that only samples the scene (`animc eval`) then
+/// compiles it with the syntax already freed.
+public func run(_ file: SourceFile, binding name: String? = nil, keepingSyntax: Bool = true) -> Outcome {
     // The front end in a function of its own: the tokens, the lowering's
     // tables and the other bindings' scenes are freed before compiling.
-    let front = analyze(file, binding: name)
+    var front = analyze(file, binding: name)
+    if !keepingSyntax {
+        front.resolved = front.resolved.withoutSyntax()
+        front.target = front.target?.withoutSyntax()
+    }
     var diagnostics = front.diagnostics
     // Compiled once, here: every command that samples reads it from the outcome.
     let initial = front.resolved.initial
@@ -95,12 +104,30 @@ func relativeDiagnostic(_ error: AnimationError, tweens: [(term: Term, range: So
 /// What ``run(_:binding:)`` keeps of the front end.
 private struct FrontEnd {
     var diagnostics: [Diagnostic]
-    let resolved: ResolvedProgram
-    let target: Binding?
+    var resolved: ResolvedProgram
+    var target: Binding?
     let term: Term?
     let scene: Scene?
     /// The lowering's tween leaves with their ranges (see ``Lowering``), for the tie warnings.
     let tweens: [(term: Term, range: SourceRange)]
+}
+
+extension Binding {
+    /// The binding with `one` for its expression: its name and places without its syntax.
+    func withoutSyntax() -> Binding {
+        Binding(name: name, nameRange: nameRange, parameters: parameters, value: Expr(.one), range: range)
+    }
+}
+
+extension ResolvedProgram {
+    /// The program without its syntax tree (see ``run(_:binding:keepingSyntax:)``).
+    func withoutSyntax() -> ResolvedProgram {
+        var stripped = ResolvedProgram(program: Program(items: []), bindings: bindings.mapValues { $0.withoutSyntax() }, order: order,
+                                       views: views, mentionOrder: mentionOrder, initial: initial, initialRanges: initialRanges,
+                                       diagnostics: diagnostics, mentionsAllViews: mentionsAllViews, parameterKinds: parameterKinds)
+        stripped.placements = placements
+        return stripped
+    }
 }
 
 /// Parses, resolves, lowers and evaluates; picks the target binding.

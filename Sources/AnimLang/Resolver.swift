@@ -127,8 +127,10 @@ struct BindingUses {
     var durations: [Duration] = []
 
     /// `kinds`: the parameters' kinds of the `let`s called, which say which
-    /// arguments are views (none while they are not known yet).
-    init(of binding: Binding, kinds: [String: [ParameterKind?]] = [:]) {
+    /// arguments are views (none while they are not known yet); `warnings`:
+    /// whether to list ``mentions`` and ``durations`` too (two entries a
+    /// tween: a pass that reads only the views leaves them empty).
+    init(of binding: Binding, kinds: [String: [ParameterKind?]] = [:], warnings: Bool = true) {
         let parameters = Set((binding.parameters ?? []).map(\.name))
         var seen: Set<String> = []
         // Each node with the call it is an argument of, when it is one.
@@ -153,14 +155,14 @@ struct BindingUses {
                 break
             case .wait(let duration):
                 named(in: duration.number)
-                durations.append(duration)
+                if warnings { durations.append(duration) }
             case .value(.allViews(let range)):
                 allViews.append(range)
             case .value(.plain(let value)):
                 named(in: value)
             case .value(.duration(let duration)):
                 named(in: duration.number)
-                durations.append(duration)
+                if warnings { durations.append(duration) }
             case .value(.easing):
                 break
             case .call(let callee, let given):
@@ -175,6 +177,7 @@ struct BindingUses {
                 case .view(let name, let range):
                     if !parameters.contains(name) {
                         if seen.insert(name).inserted { views.append((name, range)) }
+                        guard warnings else { break }
                         let property = tween.resolvedProperty
                         let written = SourceRange(range.end + 1, range.end + 1 + property.utf8.count)
                         mentions.append((name, property, range, tween.property == nil ? nil : tween.verb == .animate ? written : tween.range))
@@ -189,7 +192,7 @@ struct BindingUses {
                 stack.append((inner, nil))
             case .delayed(let inner, let duration), .retimed(let inner, let duration), .staggered(let inner, let duration, _):
                 named(in: duration.number)
-                durations.append(duration)
+                if warnings { durations.append(duration) }
                 stack.append((inner, nil))
             case .reversed(let inner), .eased(let inner, _, _), .forever(let inner, _):
                 stack.append((inner, nil))
@@ -242,8 +245,9 @@ private struct Resolver {
         var durations: [Duration] = []
         for binding in program.bindings where bindings[binding.name]?.range == binding.range {
             let uses = BindingUses(of: binding)
-            mentions += uses.mentions
-            durations += uses.durations
+            // (Taken whole when first: a file of one long binding is not copied.)
+            if mentions.isEmpty { mentions = uses.mentions } else { mentions += uses.mentions }
+            if durations.isEmpty { durations = uses.durations } else { durations += uses.durations }
             let names = uses.names
             if !uses.allViews.isEmpty { mentionsAllViews = true }
             for (name, range) in names where bindings[name] == nil {
@@ -266,11 +270,13 @@ private struct Resolver {
         }
         warnOfNamesNamedOnce(mentions)
         warnOfBareDurations(durations)
+        mentions = []
+        durations = []
         let order = orderBindings(references: references, broken: &broken)
         let kinds = inferParameterKinds(order: order)
         // Views, now that the arguments that are views are known.
         for binding in program.bindings where bindings[binding.name]?.range == binding.range {
-            for (view, range) in BindingUses(of: binding, kinds: kinds).views where targeted.insert(view).inserted {
+            for (view, range) in BindingUses(of: binding, kinds: kinds, warnings: false).views where targeted.insert(view).inserted {
                 targetedAt.append((view, range.start))
             }
         }

@@ -306,7 +306,12 @@ private struct Compiler {
     /// `body`: a repetition's body, whose relative tweens with nothing
     /// before them start at their copy's input (see ``RelativeResolver``).
     mutating func compile(_ root: Term?, duration: Time?, body: Bool = false) throws(AnimationError) -> CompiledScene {
-        var segments: [Property: [Segment]] = [:]
+        // Placed in one list reserved at its size (at most the term's leaves,
+        // which a plain chain lists all of) instead of growing by doubling,
+        // when a block would list more than it: then grown as needed. Split
+        // by property afterwards (kept as it is when there is one property).
+        var placed: [Segment] = []
+        if let root, root.leafCount <= Scene.segmentLimit { placed.reserveCapacity(root.leafCount) }
         var blocks: [RepetitionBlock] = []
         var events: [PlacedEvent] = []
         var listed = 0
@@ -319,7 +324,7 @@ private struct Compiler {
                 guard listed <= Scene.segmentLimit else {
                     throw .invalidSampling("the animation has more than \(Scene.segmentLimit) segments")
                 }
-                segments[tween.property, default: []].append(path.place(tween, leaf: ObjectIdentifier(term)))
+                placed.append(path.place(tween, leaf: ObjectIdentifier(term)))
             case .event(let name):
                 listed += 1
                 guard listed <= Scene.segmentLimit else {
@@ -352,6 +357,10 @@ private struct Compiler {
                 try descend(term, path, into: &stack)
             }
         }
+        // The work list is empty now, but keeps its capacity (a pending entry per part of the longest `;`).
+        stack = []
+        var segments = Compiler.byProperty(placed)
+        placed = []
         let unique = PlacedEvent.inFiringOrder(events)
         var byProperty: [Property: [RepetitionBlock]] = [:]
         for block in blocks {
@@ -383,6 +392,22 @@ private struct Compiler {
         let horizon = duration ?? CompiledScene.horizon(tracks: tracks, blocks: blocks, events: unique)
         return CompiledScene(duration: horizon, isInfinite: duration == nil, properties: properties, tracks: tracks,
                              blocks: blocks, events: unique)
+    }
+
+    /// The placed segments of each property, in the order placed.
+    private static func byProperty(_ placed: [Segment]) -> [Property: [Segment]] {
+        guard let first = placed.first?.property else { return [:] }
+        if placed.allSatisfy({ $0.property == first }) { return [first: placed] }
+        var counts: [Property: Int] = [:]
+        for segment in placed { counts[segment.property, default: 0] += 1 }
+        var split: [Property: [Segment]] = [:]
+        for (property, count) in counts {
+            var list: [Segment] = []
+            list.reserveCapacity(count)
+            split[property] = list
+        }
+        for segment in placed { split[segment.property]?.append(segment) }
+        return split
     }
 
     /// How many copies of an endless repetition with this period, placed by

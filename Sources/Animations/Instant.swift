@@ -1,20 +1,31 @@
 /// A point in time that is exact, except where an easing warp has mapped it
 /// (then it carries only the nearest `Double`).
 public struct Instant: Sendable, Comparable, Hashable, CustomStringConvertible {
-    /// The exact value, when no easing warp touched this instant.
-    public let exact: Time?
+    /// The exact value's numerator and denominator; the denominator is 0
+    /// when the instant is inexact (24 bytes, not the 32 of a `Time?`: a
+    /// compiled track keeps several instants per segment).
+    private let numerator: Int64
+    private let denominator: Int64
     /// The value in seconds (exact when `exact` is, up to rounding).
     public let seconds: Double
 
+    /// The exact value, when no easing warp touched this instant.
+    @inline(__always)
+    public var exact: Time? {
+        denominator == 0 ? nil : Time(unchecked: numerator, denominator)
+    }
+
     @inline(__always)
     public init(_ time: Time) {
-        exact = time
+        numerator = time.numerator
+        denominator = time.denominator
         seconds = time.seconds
     }
 
     @inline(__always)
     public init(approximately seconds: Double) {
-        exact = nil
+        numerator = 0
+        denominator = 0
         self.seconds = seconds
     }
 

@@ -75,18 +75,41 @@ final class Track: @unchecked Sendable {
     private var readsInput: Bool
 
     init(segments unsorted: consuming [Segment], blocks: [BlockReference]) {
-        var sorted = unsorted
-        kind = sorted.first?.from.kind ?? blocks.first?.track.kind
-        sorted.sort { lhs, rhs in lhs.start != rhs.start ? lhs.start < rhs.start : lhs.end < rhs.end }
-        let segments = Track.removingDuplicates(sorted)
-        sorted = []
-        count = segments.count
-        starts = segments.map(\.start)
-        ends = segments.map(\.end)
-        storage = UnsafeMutablePointer<Segment>.allocate(capacity: max(1, segments.count))
-        storage.initialize(from: segments, count: segments.count)
+        var all = consume unsorted
+        kind = all.first?.from.kind ?? blocks.first?.track.kind
+        // Sorted as indices (the same comparisons, so the same order, as
+        // sorting the segments), then copied once, into our storage, exact
+        // duplicates removed: no sorted copy of the segments, no second list.
+        var order = Array(0..<Int32(truncatingIfNeeded: all.count))
+        let storage = UnsafeMutablePointer<Segment>.allocate(capacity: max(1, all.count))
+        var kept = 0
+        all.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress else { return }
+            order.sort { a, b in
+                let lhs = base + Int(a), rhs = base + Int(b)
+                return lhs.pointee.start != rhs.pointee.start ? lhs.pointee.start < rhs.pointee.start : lhs.pointee.end < rhs.pointee.end
+            }
+            var runStart = 0
+            for index in order {
+                let segment = base + Int(index)
+                // Only segments with the same window can be equal; they are adjacent.
+                if kept > 0, storage[kept - 1].start != segment.pointee.start || storage[kept - 1].end != segment.pointee.end {
+                    runStart = kept
+                }
+                if !(runStart..<kept).contains(where: { storage[$0] == segment.pointee }) {
+                    (storage + kept).initialize(to: segment.pointee)
+                    kept += 1
+                }
+            }
+        }
+        order = []
+        all = []
+        self.storage = storage
+        count = kept
+        starts = (0..<kept).map { storage[$0].start }
+        ends = (0..<kept).map { storage[$0].end }
         self.blocks = blocks
-        hasDrift = segments.contains { $0.drift != nil }
+        hasDrift = (0..<kept).contains { storage[$0].drift != nil }
         readsInput = hasDrift || blocks.contains { $0.input != nil }
         var byEnd = Array(0..<Int32(truncatingIfNeeded: count))
         let ends = self.ends, starts = self.starts
@@ -126,23 +149,6 @@ final class Track: @unchecked Sendable {
     deinit {
         storage.deinitialize(count: count)
         storage.deallocate()
-    }
-
-    private static func removingDuplicates(_ sorted: [Segment]) -> [Segment] {
-        guard sorted.count > 1 else { return sorted }
-        var result: [Segment] = []
-        result.reserveCapacity(sorted.count)
-        var runStart = 0
-        for segment in sorted {
-            // Only segments with the same window can be equal; they are adjacent.
-            if let previous = result.last, previous.start != segment.start || previous.end != segment.end {
-                runStart = result.count
-            }
-            if !result[runStart...].contains(segment) {
-                result.append(segment)
-            }
-        }
-        return result
     }
 
     /// Offers this property's candidates at `t` to `resolution` (for a

@@ -11,24 +11,17 @@ import Darwin
 /// backwards. This is the "segment" of the semantics note; a ``Scene``'s Σ is a
 /// set of these.
 public struct Segment: Hashable, Sendable, CustomStringConvertible {
-    public let property: Property
+    // Stored in this order to pack it (the small fields in the values'
+    // padding): a track keeps every segment, so each byte counts N times.
     public let from: Value
-    public let to: Value
-    public let easing: Easing
-    public let start: Instant
-    public let end: Instant
     /// Whether it plays from `from` to `to` (false after an odd number of reversals).
     public let isForward: Bool
-    /// The clock when an easing warp lies between the scene and the tween;
-    /// `nil` when progress is plain `(t − start) / (end − start)`.
-    let warp: Clock?
-    /// `end − start`, exactly, when both are exact.
-    let length: Time?
     /// How its start was given: written (`from A to B`), or the property's
     /// current value (`to B`, `by Δ`; semantics §7.1). After compiling, a
     /// relative segment's ``from`` and ``to`` hold the values it resolved to
     /// (the tag stays, for `timeline`); before, they hold the tween's own.
     public let relative: Tween.Relative
+    public let to: Value
     /// Inside a repetition kept symbolic, how its ends depend on the value the
     /// property has when its copy starts (see ``Drift``); `nil` when they do not.
     let drift: Drift?
@@ -37,6 +30,23 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     /// not the same tween). Not part of the segment's identity: Σ is a set
     /// of segments, and `x || x` is `x`.
     public let leaf: ObjectIdentifier?
+    public let property: Property
+    public let easing: Easing
+    public let start: Instant
+    public let end: Instant
+    /// The clock when an easing warp lies between the scene and the tween;
+    /// `nil` when progress is plain `(t − start) / (end − start)`.
+    let warp: Clock?
+    /// `end − start`, exactly, when both are exact (``length``): its
+    /// numerator and denominator, the denominator 0 when not exact.
+    private let lengthNumerator: Int64
+    private let lengthDenominator: Int64
+
+    /// `end − start`, exactly, when both are exact.
+    @inline(__always)
+    var length: Time? {
+        lengthDenominator == 0 ? nil : Time(unchecked: lengthNumerator, lengthDenominator)
+    }
 
     init(property: Property, from: Value, to: Value, easing: Easing, start: Instant, end: Instant,
          isForward: Bool, warp: Clock?, leaf: ObjectIdentifier? = nil, relative: Tween.Relative = .absolute, drift: Drift? = nil) {
@@ -51,7 +61,9 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
         self.end = end
         self.isForward = isForward
         self.warp = warp
-        if let s = start.exact, let e = end.exact { length = try? e.subtracting(s) } else { length = nil }
+        let length = start.exact.flatMap { s in end.exact.flatMap { e in try? e.subtracting(s) } }
+        lengthNumerator = length?.numerator ?? 0
+        lengthDenominator = length?.denominator ?? 0
     }
 
     public static func == (lhs: Segment, rhs: Segment) -> Bool {

@@ -99,7 +99,7 @@ private func evaluateScript(_ text: [UInt8], fps: Int64? = nil, at times: [Time]
                             into measurement: inout Measurement) -> CompiledScene {
     let outcome = measurement.phase("run") { () -> Outcome in
         let file = SourceFile(name: "bench.anim", bytes: text)
-        return run(file)
+        return run(file, keepingSyntax: false)   // as `animc eval`: the syntax freed before compiling
     }
     if outcome.hasErrors {
         let file = SourceFile(name: "bench.anim", bytes: text)

@@ -301,7 +301,8 @@ let interface = Interface(
                           usage: "usage: " + arguments.command.usage)
     }
     let file = try readSource(arguments.positional(0))
-    let (outcome, _, _) = try evaluated(file, arguments)
+    // Sampling needs no syntax tree: it is freed before the scene is compiled.
+    let (outcome, _, _) = try evaluated(file, arguments, keepingSyntax: false)
     let format = arguments.value(Options.format) ?? (System.isTerminal(System.standardOutput) ? .table : .csv)
     let at = arguments.value(Options.at)
     let until = arguments.value(Options.until)
@@ -513,9 +514,9 @@ func readSource(_ path: String) throws(ExitStatus) -> SourceFile {
 /// Runs the script and reports its diagnostics; exits 1 when it has errors,
 /// and 2 when `--binding` names a binding the file does not have (a usage
 /// error, not a mistake in the script).
-func evaluated(_ file: SourceFile, _ arguments: ParsedArguments) throws(ExitStatus) -> (Outcome, Binding, Scene) {
+func evaluated(_ file: SourceFile, _ arguments: ParsedArguments, keepingSyntax: Bool = true) throws(ExitStatus) -> (Outcome, Binding, Scene) {
     let name = arguments.value(Options.binding)
-    let outcome = run(file, binding: name)
+    let outcome = run(file, binding: name, keepingSyntax: keepingSyntax)
     var diagnostics = outcome.diagnostics
     if let name, outcome.target == nil,
        let index = diagnostics.firstIndex(where: { $0.id == DiagnosticKind.unknownBinding(name).id }) {
