@@ -217,6 +217,15 @@ def parse_color(text):
     return (r, g, b, a * 255)
 
 
+def parse_point(text):
+    """A point as eval's CSV writes it, `(4 8)`: its numbers, else None."""
+    text = text.strip()
+    if not (text.startswith("(") and text.endswith(")")):
+        return None
+    numbers = [parse_number(word) for word in text[1:-1].replace(",", " ").split()]
+    return numbers if numbers and all(n is not None for n in numbers) else None
+
+
 def parse_number(text):
     try:
         return float(text)
@@ -249,12 +258,21 @@ class Tally:
             print("FAIL " + message, flush=True)
 
 
+def spread(numbers):
+    numbers = [n for n in numbers if n is not None and math.isfinite(n)]
+    return max(numbers) - min(numbers) if numbers else 0.0
+
+
 def column_ranges(table):
+    """Each column's spread: a number for numbers, a list (one per component) for points."""
     ranges = []
     for index, _ in enumerate(table["columns"]):
-        numbers = [parse_number(row[index]) for row in table["rows"]]
-        numbers = [n for n in numbers if n is not None and math.isfinite(n)]
-        ranges.append(max(numbers) - min(numbers) if numbers else 0.0)
+        points = [parse_point(row[index]) for row in table["rows"]]
+        points = [p for p in points if p is not None]
+        if points:
+            ranges.append([spread([p[k] for p in points if k < len(p)]) for k in range(max(map(len, points)))])
+        else:
+            ranges.append(spread([parse_number(row[index]) for row in table["rows"]]))
     return ranges
 
 
@@ -281,6 +299,15 @@ def compare_rows(name, what, table, got_rows, tally, detail_limit=3):
             if expected_color is not None:
                 actual_color = parse_color(str(actual))
                 if actual_color is None or any(abs(a - b) > 1 + 1e-6 for a, b in zip(expected_color, actual_color)):
+                    problems.append(f"{column}: {actual} != {expected_text}")
+                continue
+            expected_point = parse_point(expected_text)
+            if expected_point is not None:
+                spreads = ranges[index] if isinstance(ranges[index], list) else [0.0] * len(expected_point)
+                spreads = spreads + [0.0] * (len(expected_point) - len(spreads))
+                if not isinstance(actual, list) or len(actual) != len(expected_point) or any(
+                        not isinstance(a, (int, float)) or not abs(a - e) <= number_tolerance(e, spreads[k])
+                        for k, (a, e) in enumerate(zip(actual, expected_point)) if math.isfinite(e)):
                     problems.append(f"{column}: {actual} != {expected_text}")
                 continue
             expected = parse_number(expected_text)
@@ -329,7 +356,8 @@ window.cssCheck = {
     const out = {};
     for (const c of CHANNELS) {
       const text = getComputedStyle(document.querySelector(c.selector)).getPropertyValue(c.variable).trim();
-      out[c.property] = c.kind === "color" ? text : parseFloat(text);
+      out[c.property] = c.kind === "color" ? text
+        : c.kind === "point" ? text.split(/[ ,]+/).filter((w) => w !== "").map(parseFloat) : parseFloat(text);
     }
     return out;
   },

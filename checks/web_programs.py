@@ -1,7 +1,7 @@
 """Seeded `.anim` programs for the web check: tweens over the properties the
 player draws (and one it does not), with waits, `;`, `||`, `reversed`,
 `^ n`, `looped`, `repeated`, `in`, `delayed by` and `with` easings of every
-family; and one more for every ten that repeats forever. Forms the language gains later (colours, `emit`, springs) are used
+family; and one more for every ten that repeats forever. Forms the language gains later (colours, `emit`, springs, points) are used
 when `animc check` accepts a probe of them, so the check grows with it.
 """
 
@@ -56,6 +56,10 @@ class Generator:
         kind = rng.random()
         if "color" in self.features and kind < 0.12:
             text = f"color {view} from {rng.choice(COLORS)} to {rng.choice(COLORS)}"
+        elif "point" in self.features and kind > 0.95:
+            # A point on a property the page does not draw: its readout and values() carry both numbers.
+            text = (f"animate {view}.shadow from ({number(rng, -8, 8)}, {number(rng, -8, 8)}) "
+                    f"to ({number(rng, -8, 8)}, {number(rng, -8, 8)})")
         elif kind < 0.2:
             text = rng.choice([f"fadeIn {view}", f"fadeOut {view}", f"fade {view} from {number(rng, 0, 1)} to {number(rng, 0, 1)}"])
         elif kind < 0.3:
@@ -126,6 +130,18 @@ class Generator:
                  "let final = " + body]
         return "\n".join(lines) + "\n"
 
+    def pointed(self, index):
+        """A program with a point-valued property (one the page does not draw) beside other tweens."""
+        rng = self.rng
+        view = rng.choice(self.views)
+
+        def point():
+            return f"({number(rng, -8, 8)}, {number(rng, -8, 8)})"
+        shadow = (f"animate {view}.shadow from {point()} to {point()} in {rng.choice(DURATIONS)} "
+                  f"with {self.easing(monotone=False)}")
+        return (f"# generated program {index}, with a point (checks/web_programs.py)\n"
+                f"let final = ({self.expr(rng.randint(1, 3))}) || {shadow}\n")
+
     def program(self, index):
         rng = self.rng
         lines = [f"# generated program {index} (checks/web_programs.py)"]
@@ -143,6 +159,7 @@ PROBES = {
     "color": "let a = color ball from red to blue\n",
     "emit": "let a = fadeIn ball ; emit tick\n",
     "spring": "let a = fadeIn ball with spring\n",
+    "point": "let a = animate ball.shadow from (0, 0) to (4, 8)\n",
 }
 
 
@@ -203,7 +220,7 @@ def generate_programs(count, seed, animc):
     attempts = 0
     while len(programs) < count and attempts < count * 20:
         attempts += 1
-        generator = Generator(rng, features)
+        generator = Generator(rng, features - {"point"})
         if len(programs) % 20 == 19:
             source = with_times(animc, generator.repetition(len(programs)))
         else:
@@ -215,7 +232,17 @@ def generate_programs(count, seed, animc):
     attempts = 0
     while len(programs) < wanted and attempts < count * 2:
         attempts += 1
-        source = Generator(endless_rng, features).endless(len(programs))
+        source = Generator(endless_rng, features - {"point"}).endless(len(programs))
         if accepted(animc, source) and exports(animc, source):
             programs.append(source)
+    # Then `count // 20` (at least one) beside a point-valued property, from a generator of their own too.
+    if "point" in features:
+        point_rng = random.Random(seed * 104729 + 3)
+        wanted = len(programs) + max(1, count // 20)
+        attempts = 0
+        while len(programs) < wanted and attempts < count * 2:
+            attempts += 1
+            source = Generator(point_rng, features).pointed(len(programs))
+            if accepted(animc, source):
+                programs.append(source)
     return programs

@@ -372,7 +372,7 @@ private func playerScript(live: Bool) -> String {
   for (const element of EXPORT.elements) {
     const el = document.querySelector(element.selector);
     for (const channel of element.channels) {
-      columns.push({ key: channel.property, view: element.view, el, variable: channel.variable, color: channel.kind === "color" });
+      columns.push({ key: channel.property, view: element.view, el, variable: channel.variable, color: channel.kind === "color", point: channel.kind === "point" });
     }
   }
   // The columns animc eval prints: every property, sorted by view.property (code points).
@@ -380,11 +380,13 @@ private func playerScript(live: Bool) -> String {
   const sorted = columns.slice().sort((a, b) => byCode(a.key, b.key));
 
   const read = (column) => getComputedStyle(column.el).getPropertyValue(column.variable).trim();
+  // A point is its numbers, space-separated (`4 8`), as its custom property holds them.
+  const numbersOf = (text) => text.trim().split(/[ ,]+/).filter((word) => word !== "").map(parseFloat);
   function values() {
     const out = {};
     for (const column of sorted) {
       const text = read(column);
-      out[column.key] = column.color ? text : parseFloat(text);
+      out[column.key] = column.color ? text : column.point ? numbersOf(text) : parseFloat(text);
     }
     return out;
   }
@@ -424,6 +426,8 @@ private func playerScript(live: Bool) -> String {
         swatch.className = "swatch";
         swatch.style.background = text;
         cell.append(swatch, text);
+      } else if (column.point) {
+        cell.textContent = "(" + numbersOf(text).map(formatNumber).join(", ") + ")";
       } else {
         cell.textContent = formatNumber(parseFloat(text));
       }
