@@ -341,19 +341,37 @@ public struct Placement: Equatable, Sendable {
 /// `value` is the nearest `Double`. `mentionsPi` records whether `pi` or `tau`
 /// appeared (for the `2*pi degrees` warning).
 public struct Number: Equatable, Sendable {
-    public var exact: Time?
+    // Stored compactly (a tween holds several numbers): the exact value
+    // without an optional's padding (`hasExact` says whether it is one), and
+    // the range as 32-bit offsets (``PackedRange``).
+    private var exactValue: Time
     public var value: Double
-    public var mentionsPi: Bool
-    public var range: SourceRange
+    private var packedRange: PackedRange
     /// When the number is written with names (`lift * 2`, a parameter): its
     /// formula, folded where the names have values. `value` is NaN until then.
     public var formula: Formula?
+    public var mentionsPi: Bool
+    private var hasExact: Bool
+
+    public var exact: Time? {
+        get { hasExact ? exactValue : nil }
+        set {
+            hasExact = newValue != nil
+            exactValue = newValue ?? .zero
+        }
+    }
+
+    public var range: SourceRange {
+        get { packedRange.range }
+        set { packedRange = PackedRange(newValue) }
+    }
 
     public init(exact: Time?, value: Double, mentionsPi: Bool = false, range: SourceRange = .none) {
-        self.exact = exact
+        exactValue = exact ?? .zero
+        hasExact = exact != nil
         self.value = value
         self.mentionsPi = mentionsPi
-        self.range = range
+        packedRange = PackedRange(range)
     }
 
     /// A number written with names.
@@ -400,12 +418,16 @@ public struct Duration: Equatable, Sendable {
 
     public var number: Number
     public var unit: Unit
-    public var range: SourceRange
+    private var packedRange: PackedRange
+    public var range: SourceRange {
+        get { packedRange.range }
+        set { packedRange = PackedRange(newValue) }
+    }
 
     public init(number: Number, unit: Unit = .seconds, range: SourceRange = .none) {
         self.number = number
         self.unit = unit
-        self.range = range
+        packedRange = PackedRange(range)
     }
 
     /// Equal when they denote the same length of time (`500ms == 0.5s`).
@@ -501,35 +523,85 @@ public struct TweenSyntax: Equatable, Sendable {
         case degrees, radians, turns
     }
 
+    // Stored compactly (one per tween of a script): `from` and `by` share a
+    // slot, since a tween written `by Δ` has no `from`; a `by` beside a
+    // `from` (only built by hand) goes in a box. The range is 32-bit offsets.
     public var verb: Verb
+    /// Only for `rotate`; `nil` means no unit was written (degrees).
+    public var angleUnit: AngleUnit?
+    /// Whether ``fromOrBy`` holds `by`.
+    private var byInSlot: Bool
     public var target: Target
     /// The property: explicit for `animate V.P` and `shrink V from PROP …`;
     /// `nil` means the verb's default (`scale`, `rotation`, `opacity`, `color`;
     /// `x` and `y` for `move`).
     public var property: String?
-    /// `from A to B`; `nil` for `fadeIn`/`fadeOut` (0 → 1, 1 → 0) and for keyframes.
-    /// `to B` alone (``from`` `nil`) starts from the property's current value (semantics §7.1).
-    public var from: ValueSyntax?
+    private var fromOrBy: ValueSyntax?
     public var to: ValueSyntax?
-    /// `by Δ`: from the current value to itself plus Δ (``from`` and ``to`` are `nil`).
-    public var by: ValueSyntax?
+    private var boxedBy: ValueBox?
     /// `through v0, v1 at N%, …, vk`: the keyframes (k ≥ 1), when written so.
     public var keyframes: [Keyframe]?
-    /// Only for `rotate`; `nil` means no unit was written (degrees).
-    public var angleUnit: AngleUnit?
-    public var range: SourceRange
+    private var packedRange: PackedRange
+
+    /// An immutable box for the rare value stored out of line.
+    private final class ValueBox: Sendable {
+        let value: ValueSyntax
+        init(_ value: ValueSyntax) { self.value = value }
+    }
+
+    /// `from A to B`; `nil` for `fadeIn`/`fadeOut` (0 → 1, 1 → 0) and for keyframes.
+    /// `to B` alone (``from`` `nil`) starts from the property's current value (semantics §7.1).
+    public var from: ValueSyntax? {
+        get { byInSlot ? nil : fromOrBy }
+        set {
+            if byInSlot {
+                guard case .some = newValue else { return }
+                boxedBy = fromOrBy.map(ValueBox.init)
+                byInSlot = false
+            }
+            fromOrBy = newValue
+        }
+    }
+
+    /// `by Δ`: from the current value to itself plus Δ (``from`` and ``to`` are `nil`).
+    public var by: ValueSyntax? {
+        get { byInSlot ? fromOrBy : boxedBy?.value }
+        set {
+            if byInSlot {
+                fromOrBy = newValue
+                if case .none = newValue { byInSlot = false }
+            } else if case .none = fromOrBy, case .some = newValue {
+                fromOrBy = newValue
+                byInSlot = true
+                boxedBy = nil
+            } else {
+                boxedBy = newValue.map(ValueBox.init)
+            }
+        }
+    }
+
+    public var range: SourceRange {
+        get { packedRange.range }
+        set { packedRange = PackedRange(newValue) }
+    }
 
     public init(verb: Verb, target: Target, property: String? = nil, from: ValueSyntax? = nil, to: ValueSyntax? = nil,
                 by: ValueSyntax? = nil, keyframes: [Keyframe]? = nil, angleUnit: AngleUnit? = nil, range: SourceRange = .none) {
         self.verb = verb
+        self.angleUnit = angleUnit
         self.target = target
         self.property = property
-        self.from = from
         self.to = to
-        self.by = by
         self.keyframes = keyframes
-        self.angleUnit = angleUnit
-        self.range = range
+        packedRange = PackedRange(range)
+        if case .none = from, case .some = by {
+            fromOrBy = by
+            byInSlot = true
+        } else {
+            fromOrBy = from
+            byInSlot = false
+            boxedBy = by.map(ValueBox.init)
+        }
     }
 
     /// A tween between two numbers (the common case when building trees by hand).
@@ -576,7 +648,10 @@ public struct TweenSyntax: Equatable, Sendable {
 
     /// Whether a value written in it satisfies `predicate`.
     public func containsValue(where predicate: (ValueSyntax) -> Bool) -> Bool {
-        [from, to, by].contains { $0.map(predicate) ?? false } || (keyframes?.contains { predicate($0.value) } ?? false)
+        if case .some(let value) = fromOrBy, predicate(value) { return true }
+        if case .some(let value) = to, predicate(value) { return true }
+        if let boxedBy, predicate(boxedBy.value) { return true }
+        return keyframes?.contains { predicate($0.value) } ?? false
     }
 
     /// How its start is given: written, or the current value (`to B` alone, `by Δ`).
@@ -694,14 +769,18 @@ public enum ValueSyntax: Equatable, Sendable {
 /// A colour literal: `red`, `#ff8000`, `rgb(255 128 0 / 0.5)`, `hsl(30, 100%, 50%)`.
 public struct ColorSyntax: Equatable, Sendable {
     public var color: Color
+    private var packedRange: PackedRange
     /// How it was written, when it was (the printer prefers a name it knows).
-    public var range: SourceRange
+    public var range: SourceRange {
+        get { packedRange.range }
+        set { packedRange = PackedRange(newValue) }
+    }
 
     /// Every colour with no alpha is one colour, `transparent`: what it
     /// mixes is `(0, r·0, g·0, b·0)` whatever its channels.
     public init(_ color: Color, range: SourceRange = .none) {
         self.color = color.alpha == 0 ? Color(red: 0, green: 0, blue: 0, alpha: 0) : color
-        self.range = range
+        packedRange = PackedRange(range)
     }
 
     public static func == (lhs: ColorSyntax, rhs: ColorSyntax) -> Bool {
@@ -800,19 +879,46 @@ public struct Expr: Equatable, Sendable {
     }
 
     public var kind: Kind
-    public var range: SourceRange
+    private var packedRange: PackedRange
+    private var packedModifier: PackedRange
+    public var range: SourceRange {
+        get { packedRange.range }
+        set { packedRange = PackedRange(newValue) }
+    }
     /// For a modifier (`reversed`, `looped forever`, `in 2s`, `^ 3`, …): the
     /// modifier's own words, where its mistakes are shown.
-    public var modifier: SourceRange
+    public var modifier: SourceRange {
+        get { packedModifier.range }
+        set { packedModifier = PackedRange(newValue) }
+    }
 
     public init(_ kind: Kind, range: SourceRange = .none, modifier: SourceRange = .none) {
         self.kind = kind
-        self.range = range
-        self.modifier = modifier
+        packedRange = PackedRange(range)
+        packedModifier = PackedRange(modifier)
     }
 
     /// Structural equality; source ranges are ignored.
     public static func == (lhs: Expr, rhs: Expr) -> Bool {
         lhs.kind == rhs.kind
+    }
+}
+
+/// A ``SourceRange`` in 8 bytes instead of 16, for the syntax tree's nodes
+/// (a script holds a few per tween). Offsets past 4 GiB, which no file
+/// that fits in memory with its tokens reaches, are clamped rather than trapped.
+struct PackedRange: Equatable, Sendable {
+    var start: UInt32
+    var end: UInt32
+
+    @inline(__always)
+    init(_ range: SourceRange) {
+        start = UInt32(clamping: range.start)
+        end = UInt32(clamping: range.end)
+    }
+
+    @inline(__always)
+    var range: SourceRange {
+        SourceRange(Int(start), Int(end))
     }
 }

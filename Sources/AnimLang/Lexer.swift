@@ -68,11 +68,27 @@ public struct Token: Equatable, Sendable {
     }
 
     public var kind: Kind
+    /// The word a name spells, when the parser looks for it (classified once
+    /// here, so the parser compares small integers, not strings). Declared
+    /// before `range`, so it fits in the padding after `kind`: 24 bytes a token.
+    var word: Keyword
     public var range: SourceRange
 
     public init(_ kind: Kind, _ range: SourceRange) {
         self.kind = kind
         self.range = range
+        word = .none
+    }
+
+    init(name range: SourceRange, word: Keyword) {
+        kind = .name
+        self.range = range
+        self.word = word
+    }
+
+    /// Equal kinds and ranges (``word`` follows from the text).
+    public static func == (lhs: Token, rhs: Token) -> Bool {
+        lhs.kind == rhs.kind && lhs.range == rhs.range
     }
 
     /// The source text of the token (empty for ``Kind-swift.enum/eof``).
@@ -156,7 +172,7 @@ private struct Lexer {
                 break
             }
         }
-        add(.name, from: start, to: index)
+        tokens.append(Token(name: SourceRange(start, index), word: Keyword.classify(bytes, start, index)))
     }
 
     /// `digits [. digits] [(e|E) [+-] digits]`; the scan starts at a digit or at the `.` of `.5`.
@@ -379,6 +395,77 @@ private struct Lexer {
                 return "names are ASCII: letters, digits, `_` and inner `-`"
             }
             return "the only punctuation is ( ) , . = ; * + - / ^ % ||"
+        }
+    }
+}
+
+/// The words the parser looks for. A name token carries its word (``Token/word``),
+/// found once by the lexer; every other name is ``none``.
+enum Keyword: UInt8, CaseIterable {
+    case none
+    // The reserved words (``reservedWords``) come first: see ``isReserved``.
+    case `let`, view, from, to, with, `in`, zero, cancelled, one, empty, wait
+    case reversed, looped, repeated, delayed, staggered, through, all, pi, tau, by
+    // Words that mean something only where the grammar expects them.
+    case shrink, grow, scale, rotate, fadeIn, fadeOut, fade, animate, color, move
+    case forever, once, twice, times, backwards, emit, and, views, out, a, an, high, at, spring
+    case s, sec, seconds, ms, degrees, deg, radians, rad, turns
+
+    /// Whether it is one of ``reservedWords``.
+    var isReserved: Bool { rawValue >= Keyword.let.rawValue && rawValue <= Keyword.by.rawValue }
+
+    /// How it is written (`fadeIn`, `let`).
+    var spelling: String { Keyword.spellings[Int(rawValue)] }
+
+    private static let spellings: [String] = allCases.map { "\($0)" }
+
+    /// The longest spelling: longer names are no keyword.
+    private static let maxLength = 9
+    private static let tableSize = 256
+
+    /// Open addressing on the name's bytes packed in two words (at most 9 bytes, and the length).
+    private static let table: [(low: UInt64, high: UInt64, word: Keyword)] = {
+        var table: [(low: UInt64, high: UInt64, word: Keyword)] = Array(repeating: (0, 0, .none), count: tableSize)
+        for word in allCases where word != .none {
+            let bytes = Array(word.spelling.utf8)
+            let (low, high) = pack(bytes, 0, bytes.count)
+            var slot = hash(low, high)
+            while table[slot].word != .none { slot = (slot + 1) & (tableSize - 1) }
+            table[slot] = (low, high, word)
+        }
+        return table
+    }()
+
+    @inline(__always)
+    private static func pack(_ bytes: [UInt8], _ start: Int, _ end: Int) -> (UInt64, UInt64) {
+        var low: UInt64 = 0
+        var index = start
+        let middle = min(end, start + 8)
+        while index < middle {
+            low |= UInt64(bytes[index]) << (UInt64(index - start) << 3)
+            index += 1
+        }
+        var high = UInt64(end - start) << 8
+        if end - start > 8 { high |= UInt64(bytes[start + 8]) }
+        return (low, high)
+    }
+
+    @inline(__always)
+    private static func hash(_ low: UInt64, _ high: UInt64) -> Int {
+        Int(truncatingIfNeeded: ((low ^ (high &* 0x9E37_79B9)) &* 0x9E37_79B9_7F4A_7C15) >> 56)
+    }
+
+    /// The word `bytes[start..<end]` spells (a name the lexer just read: `start < end <= bytes.count`).
+    static func classify(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Keyword {
+        guard end - start <= maxLength else { return .none }
+        let (low, high) = pack(bytes, start, end)
+        let table = Keyword.table
+        var slot = hash(low, high)
+        while true {
+            let entry = table[slot]
+            if entry.word == .none { return .none }
+            if entry.low == low, entry.high == high { return entry.word }
+            slot = (slot + 1) & (tableSize - 1)
         }
     }
 }

@@ -59,13 +59,6 @@ public let reservedWords: Set<String> = [
     "reversed", "looped", "repeated", "delayed", "staggered", "through", "all", "pi", "tau", "by",
 ]
 
-/// ``reservedWords`` as bytes, by length, for ``Parser/isReserved(_:)``.
-private let reservedWordBytes: [[[UInt8]]] = {
-    var table: [[[UInt8]]] = Array(repeating: [], count: (reservedWords.map(\.utf8.count).max() ?? 0) + 1)
-    for word in reservedWords.sorted() { table[word.utf8.count].append(Array(word.utf8)) }
-    return table
-}()
-
 /// How deeply expressions may nest: parentheses, unary minus and `compose(…)`
 /// in the source, and levels of the syntax tree. Deeper input gets the
 /// `nesting-too-deep` error instead of exhausting the stack.
@@ -155,7 +148,7 @@ private struct Parser {
         self.tokens = tokens.last?.kind == .eof ? tokens : tokens + [end]
         let last = self.tokens.count >= 2 ? self.tokens[self.tokens.count - 2].range.end : 0
         endOfText = SourceRange(last, last)
-        for index in self.tokens.indices.dropLast() where isWord(self.tokens[index], "let") && self.tokens[index + 1].kind == .name {
+        for index in self.tokens.indices.dropLast() where isWord(self.tokens[index], .let) && self.tokens[index + 1].kind == .name {
             letNames.insert(file.text(self.tokens[index + 1].range))
         }
     }
@@ -177,8 +170,8 @@ private struct Parser {
 
     /// item = "let" NAME "=" expr | "view" NAME { NAME number } ;
     mutating func item() throws(SyntaxError) -> Item {
-        if checkWord("let") { return .binding(try binding()) }
-        if checkWord("view") { return .view(try viewDeclaration()) }
+        if checkWord(.let) { return .binding(try binding()) }
+        if checkWord(.view) { return .view(try viewDeclaration()) }
         let token = peek()
         var hint: String?
         if token.kind == .name, let match = closestMatch(to: text(token), in: ["let", "view"]) {
@@ -268,7 +261,7 @@ private struct Parser {
 
     /// Records a use of `name` in a body, when it is a parameter.
     mutating func noteUse(_ name: String, _ role: ParameterUse.Role, at range: SourceRange) {
-        guard let index = parameters[name] else { return }
+        guard !parameters.isEmpty, let index = parameters[name] else { return }
         parameterUses[index].append(ParameterUse(role, at: range))
     }
 
@@ -308,7 +301,7 @@ private struct Parser {
         switch token.kind {
         case .number, .minus, .color:
             return try valueArgument(ends: ends)
-        case .name where isWord(token, "pi") || isWord(token, "tau") || startsEasingValue():
+        case .name where isWord(token, .pi) || isWord(token, .tau) || startsEasingValue():
             return try valueArgument(ends: ends)
         case .name where colorFunctions.contains(text(token)) && peek(1).kind == .leftParen:
             return try valueArgument(ends: ends)
@@ -337,7 +330,7 @@ private struct Parser {
         let word = text(peek())
         if EasingNames.easing(named: word) != nil || EasingNames.parameterizedCurves.contains(word) { return true }
         if EasingNames.functionalForms.contains(word) { return word == "spring" || peek(1).kind == .leftParen }
-        return EasingNames.springAdjectives.contains { $0.word == word } && isWord(peek(1), "spring")
+        return EasingNames.springAdjectives.contains { $0.word == word } && isWord(peek(1), .spring)
     }
 
     /// A value written out: an easing, or a number (with a unit, a duration), a colour or a point.
@@ -363,10 +356,9 @@ private struct Parser {
 
     /// The unit `token` spells, if it is one (`s`, `sec`, `seconds`, `ms`).
     func durationUnit(_ token: Token) -> Duration.Unit? {
-        guard token.kind == .name else { return nil }
-        switch text(token) {
-        case "s", "sec", "seconds": return .seconds
-        case "ms": return .milliseconds
+        switch token.word {
+        case .s, .sec, .seconds: return .seconds
+        case .ms: return .milliseconds
         default: return nil
         }
     }
@@ -377,9 +369,9 @@ private struct Parser {
     mutating func argument() throws(SyntaxError) -> Parsed {
         let token = peek()
         let argumentEnds = { (parser: Parser) in parser.check(.comma) || parser.check(.rightParen) }
-        if isWord(token, "all") {
+        if isWord(token, .all) {
             let all = advance()
-            let range = checkWord("views") ? all.range.union(advance().range) : all.range
+            let range = checkWord(.views) ? all.range.union(advance().range) : all.range
             return Parsed(expr: Expr(.value(.allViews(range)), range: range), height: 1)
         }
         if token.kind == .name, !isReserved(token), argumentEnds(Parser(copying: self, at: current + 1)) {
@@ -483,7 +475,7 @@ private struct Parser {
         let name = text(token)
         if reservedWords.contains(name) {
             report(.reservedName(name, role: role), at: token.range)
-            if isWord(keyword, "let") { reservedBindings.insert(name) }
+            if isWord(keyword, .let) { reservedBindings.insert(name) }
         } else if role == .binding {
             checkBindableName(name, at: token.range, role: role)
         }
@@ -583,46 +575,46 @@ private struct Parser {
         var result = operand
         while peek().kind == .name {
             let token = peek()
-            switch text(token) {
-            case "reversed":
+            switch token.word {
+            case .reversed:
                 advance()
                 result = try wrap(.reversed(result.expr), around: result, through: token.range, at: token)
-            case "looped" where isWord(peek(1), "forever"):
+            case .looped where isWord(peek(1), .forever):
                 advance()
                 let forever = advance()
                 result = try wrap(.forever(result.expr, looped: true), around: result, through: forever.range, at: token)
-            case "repeated" where isWord(peek(1), "forever"):
+            case .repeated where isWord(peek(1), .forever):
                 advance()
                 let forever = advance()
                 result = try wrap(.forever(result.expr, looped: false), around: result, through: forever.range, at: token)
-            case "looped":
+            case .looped:
                 advance()
                 let count = try loopCount(after: token)
                 result = try wrap(.looped(result.expr, count), around: result, through: previous.range, at: token)
-            case "repeated":
+            case .repeated:
                 advance()
                 let count = try repeatCount()
                 result = try wrap(.repeated(result.expr, count), around: result, through: previous.range, at: token)
-            case "staggered":
+            case .staggered:
                 advance()
-                try consumeWord("by", after: "`staggered`", hint: "write `x staggered by 80ms`")
+                try consumeWord(.by, after: "`staggered`", hint: "write `x staggered by 80ms`")
                 let duration = try duration(after: "`by`")
                 var end = duration.range
-                let backwards = checkWord("backwards")
+                let backwards = checkWord(.backwards)
                 if backwards { end = advance().range }
                 result = try wrap(.staggered(result.expr, duration, backwards: backwards), around: result, through: end, at: token)
-            case "delayed":
+            case .delayed:
                 advance()
-                try consumeWord("by", after: "`delayed`", hint: "write `x delayed by 0.5s`")
+                try consumeWord(.by, after: "`delayed`", hint: "write `x delayed by 0.5s`")
                 let duration = try duration(after: "`by`")
                 result = try wrap(.delayed(result.expr, duration), around: result, through: duration.range, at: token)
-            case "in":
+            case .in:
                 advance()
                 let duration = try duration(after: "`in`")
                 result = try wrap(.retimed(result.expr, duration), around: result, through: duration.range, at: token)
-            case "with":
+            case .with:
                 advance()
-                let skip = isWord(peek(), "a") || isWord(peek(), "an") ? 1 : 0
+                let skip = isWord(peek(), .a) || isWord(peek(), .an) ? 1 : 0
                 let named = peek(skip)
                 if isValueName(named), !Parser(copying: self, at: current + skip).startsEasingValue() {
                     for _ in 0..<skip { advance() }
@@ -642,9 +634,9 @@ private struct Parser {
 
     /// `looped`, `looped once`, `looped twice`, `looped N times`.
     mutating func loopCount(after looped: Token) throws(SyntaxError) -> Count {
-        if checkWord("once") { return Count(1, range: advance().range) }
-        if checkWord("twice") { return Count(2, range: advance().range) }
-        guard startsNumber(peek()) || (isValueName(peek()) && isWord(peek(1), "times")) else {
+        if checkWord(.once) { return Count(1, range: advance().range) }
+        if checkWord(.twice) { return Count(2, range: advance().range) }
+        guard startsNumber(peek()) || (isValueName(peek()) && isWord(peek(1), .times)) else {
             // A word on the same line that was meant as the count: `looped forever`, `looped thrice`.
             let token = peek()
             if token.kind == .name, onSameLine(looped, token), !isReserved(token) {
@@ -657,16 +649,16 @@ private struct Parser {
         }
         let count = try count(after: "`looped`")
         let source = file
-        try consumeWord("times", after: "the count", hint: "write `looped \(source.text(count.range)) times`")
+        try consumeWord(.times, after: "the count", hint: "write `looped \(source.text(count.range)) times`")
         return count
     }
 
     /// `repeated once`, `repeated twice`, `repeated N times`.
     mutating func repeatCount() throws(SyntaxError) -> Count {
-        if checkWord("once") { return Count(1, range: advance().range) }
-        if checkWord("twice") { return Count(2, range: advance().range) }
+        if checkWord(.once) { return Count(1, range: advance().range) }
+        if checkWord(.twice) { return Count(2, range: advance().range) }
         let token = peek()
-        guard startsNumber(token) || (isValueName(token) && isWord(peek(1), "times")) else {
+        guard startsNumber(token) || (isValueName(token) && isWord(peek(1), .times)) else {
             var hint = "write `repeated 3 times`, `repeated once`, `repeated twice` or `repeated forever`"
             if token.kind == .name, let match = closestMatch(to: text(token), in: ["once", "twice", "forever"]) {
                 hint = didYouMean(match)
@@ -675,7 +667,7 @@ private struct Parser {
         }
         let count = try count(after: "`repeated`")
         let source = file
-        try consumeWord("times", after: "the count", hint: "write `repeated \(source.text(count.range)) times`")
+        try consumeWord(.times, after: "the count", hint: "write `repeated \(source.text(count.range)) times`")
         return count
     }
 
@@ -686,23 +678,22 @@ private struct Parser {
         case .leftParen:
             return try parenthesized()
         case .name:
-            let word = text(token)
-            switch word {
-            case "zero", "cancelled":
+            switch token.word {
+            case .zero, .cancelled:
                 advance()
                 return Parsed(expr: Expr(.zero, range: token.range), height: 1)
-            case "one", "empty":
+            case .one, .empty:
                 advance()
                 return Parsed(expr: Expr(.one, range: token.range), height: 1)
-            case "wait" where !(reservedBindings.contains(word) && !startsNumber(peek(1))):
+            case .wait where !(reservedBindings.contains("wait") && !startsNumber(peek(1))):
                 advance()
                 let duration = try duration(after: "`wait`")
                 return Parsed(expr: Expr(.wait(duration), range: token.range.union(duration.range)), height: 1)
-            case "emit" where peek(1).kind == .name && !isReserved(peek(1)):
+            case .emit where peek(1).kind == .name && !isReserved(peek(1)):
                 advance()
                 let name = advance()
                 return Parsed(expr: Expr(.emit(text(name)), range: token.range.union(name.range)), height: 1)
-            case "emit" where onSameLine(token, peek(1)) && cannotFollowAName(peek(1)):
+            case .emit where onSameLine(token, peek(1)) && cannotFollowAName(peek(1)):
                 // `emit from`, `emit 3`: an event name that is not a plain name.
                 advance()
                 let found = peek()
@@ -713,18 +704,12 @@ private struct Parser {
                 throw error(.expectedName(after: "emit", found: describe(found)), at: found,
                             hint: "an event is named by a plain name: `emit landed`")
             default:
-                if isReserved(token), !reservedBindings.contains(word) { throw expectedAnimation(found: token) }
+                if isReserved(token), !reservedBindings.contains(text(token)) { throw expectedAnimation(found: token) }
                 if peek(1).kind == .leftParen, onSameLine(token, peek(1)) { return try call() }
-                if let tweens = try tweenIfPresent() {
-                    // `fadeIn a, b and c` is `fadeIn a || fadeIn b || fadeIn c`.
-                    guard tweens.count > 1, let first = tweens.first, let last = tweens.last else {
-                        return Parsed(expr: Expr(.tween(tweens[0]), range: tweens[0].range), height: 1)
-                    }
-                    return Parsed(expr: Expr(.parallel(tweens.map { Expr(.tween($0), range: $0.range) }),
-                                             range: first.range.union(last.range)), height: 2)
-                }
+                if let tweens = try tweenIfPresent() { return tweens }
                 if looksLikeTween(at: token) { throw unknownVerb(token) }
                 advance()
+                let word = text(token)
                 noteUse(word, .kind(.animation), at: token.range)
                 return Parsed(expr: Expr(.name(word), range: token.range), height: 1)
             }
@@ -750,29 +735,29 @@ private struct Parser {
     /// The tweens starting here (one per target of a list), when the name
     /// here is a verb and a target follows it; `nil` when the name is just a
     /// name (`(grow ; red) ; fade`).
-    mutating func tweenIfPresent() throws(SyntaxError) -> [TweenSyntax]? {
-        switch text(peek()) {
-        case "fade":
-            if isWord(peek(1), "in"), startsTarget(peek(2)) { return fadeInOrOut(.fadeIn, words: 2) }
-            if isWord(peek(1), "out"), startsTarget(peek(2)) { return fadeInOrOut(.fadeOut, words: 2) }
+    mutating func tweenIfPresent() throws(SyntaxError) -> Parsed? {
+        switch peek().word {
+        case .fade:
+            if isWord(peek(1), .in), startsTarget(peek(2)) { return fadeInOrOut(.fadeIn, words: 2) }
+            if isWord(peek(1), .out), startsTarget(peek(2)) { return fadeInOrOut(.fadeOut, words: 2) }
             return startsTarget(peek(1)) ? try tweens(.fade) : nil
-        case "fadeIn":
+        case .fadeIn:
             return startsTarget(peek(1)) ? fadeInOrOut(.fadeIn, words: 1) : nil
-        case "fadeOut":
+        case .fadeOut:
             return startsTarget(peek(1)) ? fadeInOrOut(.fadeOut, words: 1) : nil
-        case "shrink":
+        case .shrink:
             return startsTarget(peek(1)) ? try tweens(.shrink) : nil
-        case "grow":
+        case .grow:
             return startsTarget(peek(1)) ? try tweens(.grow) : nil
-        case "scale":
+        case .scale:
             return startsTarget(peek(1)) ? try tweens(.scale) : nil
-        case "rotate":
+        case .rotate:
             return startsTarget(peek(1)) ? try tweens(.rotate) : nil
-        case "color":
+        case .color:
             return startsTarget(peek(1)) ? try tweens(.color) : nil
-        case "move":
+        case .move:
             return startsTarget(peek(1)) ? try tweens(.move) : nil
-        case "animate":
+        case .animate:
             return startsTarget(peek(1)) ? try animate() : nil
         default:
             return nil
@@ -789,7 +774,7 @@ private struct Parser {
         if closestMatch(to: text(token), in: verbs) != nil { return true }
         let after = peek(2)
         // (Not `by`: `x dealyed by 2s` is a misspelt modifier more often than a misspelt verb.)
-        return isWord(target, "all") || isWord(after, "from") || isWord(after, "through") || isWord(after, "to")
+        return isWord(target, .all) || isWord(after, .from) || isWord(after, .through) || isWord(after, .to)
             || after.kind == .dot
     }
 
@@ -800,11 +785,23 @@ private struct Parser {
         return error(.unknownVerb(word), at: token, hint: closestMatch(to: word, in: verbs).map(didYouMean) ?? list)
     }
 
+    /// The tween of the first target, and of each other target of a list:
+    /// `fadeIn a, b and c` is `fadeIn a || fadeIn b || fadeIn c`.
+    func tweenList(_ first: TweenSyntax, _ rest: [TweenSyntax]) -> Parsed {
+        guard let last = rest.last else { return Parsed(expr: Expr(.tween(first), range: first.range), height: 1) }
+        var operands = [Expr(.tween(first), range: first.range)]
+        operands.reserveCapacity(rest.count + 1)
+        for tween in rest { operands.append(Expr(.tween(tween), range: tween.range)) }
+        return Parsed(expr: Expr(.parallel(operands), range: first.range.union(last.range)), height: 2)
+    }
+
     /// ( "fadeIn" | "fade" "in" ) targets | ( "fadeOut" | "fade" "out" ) targets
-    mutating func fadeInOrOut(_ verb: TweenSyntax.Verb, words: Int) -> [TweenSyntax] {
+    mutating func fadeInOrOut(_ verb: TweenSyntax.Verb, words: Int) -> Parsed {
         let start = advance()
         if words == 2 { advance() }
-        return targets().map { TweenSyntax(verb: verb, target: $0, range: start.range.union($0.range)) }
+        let (first, rest) = targets()
+        let make = { (target: Target) in TweenSyntax(verb: verb, target: target, range: start.range.union(target.range)) }
+        return tweenList(make(first), rest.map(make))
     }
 
     /// verb targets values, for `fade`, `shrink`, `grow`, `scale`, `rotate`, `color`, `move`:
@@ -814,13 +811,13 @@ private struct Parser {
     ///     keyframe = value [ "at" number "%" ] ;
     ///
     /// (a property only for `shrink`, `grow` and `scale`, a unit only at the end of `rotate`).
-    mutating func tweens(_ verb: TweenSyntax.Verb) throws(SyntaxError) -> [TweenSyntax] {
+    mutating func tweens(_ verb: TweenSyntax.Verb) throws(SyntaxError) -> Parsed {
         let start = advance()
-        let targets = self.targets()
+        let (firstTarget, otherTargets) = self.targets()
         let source = file
         let takesProperty = verb == .shrink || verb == .grow || verb == .scale
         stopKind = verb == .color ? .color : verb == .move ? .point : .number
-        let values = try tweenValues(after: "`\(source.text(start.range)) \(source.text(targets[0].range))`", takesProperty: takesProperty,
+        let values = try tweenValues(after: "`\(source.text(start.range)) \(source.text(firstTarget.range))`", takesProperty: takesProperty,
                                      colours: verb == .color,
                                      usage: "a tween is written `\(source.text(start.range)) V from \(takesProperty ? "[PROP] " : "")A to B`, "
                                          + "or from where it is: `\(source.text(start.range)) V to B`\(verb == .color ? "" : " or `\(source.text(start.range)) V by D`")")
@@ -835,24 +832,26 @@ private struct Parser {
                 }
             }
         }
-        return targets.map { target in
+        let make = { (target: Target) in
             TweenSyntax(verb: verb, target: target, property: values.property, from: values.from, to: values.to, by: values.by,
                         keyframes: values.keyframes, angleUnit: unit, range: range)
         }
+        return tweenList(make(firstTarget), otherTargets.map(make))
     }
 
     /// "animate" NAME "." NAME { "," NAME "." NAME } values
-    mutating func animate() throws(SyntaxError) -> [TweenSyntax] {
+    mutating func animate() throws(SyntaxError) -> Parsed {
         let start = advance()
         struct PropertyTarget {
             let view: String
             let range: SourceRange
             let property: String
         }
-        var targets: [PropertyTarget] = []
+        var first: PropertyTarget?
+        var others: [PropertyTarget] = []
         repeat {
             let viewToken = peek()
-            guard !isWord(viewToken, "all") else {
+            guard !isWord(viewToken, .all) else {
                 throw error(.expectedTarget(found: describe(viewToken)), at: viewToken,
                             hint: "`animate` animates one property of one view: `animate V.PROP from A to B`")
             }
@@ -868,40 +867,44 @@ private struct Parser {
                             hint: Hint.animateProperty(of: view))
             }
             advance()
-            targets.append(PropertyTarget(view: view, range: viewToken.range, property: text(propertyToken)))
+            let target = PropertyTarget(view: view, range: viewToken.range, property: text(propertyToken))
+            if first == nil { first = target } else { others.append(target) }
         } while continuesTargetList()
-        let first = targets[0]
+        guard let first else { throw SyntaxError() }   // (the loop ran once)
         stopKind = .value
         let values = try tweenValues(after: "`animate \(first.view).\(first.property)`", takesProperty: false,
                                      usage: "write `animate \(first.view).\(first.property) from A to B`, or from where it is: "
                                          + "`animate \(first.view).\(first.property) to B` or `… by D`")
         let range = start.range.union(previous.range)
-        return targets.map { target in
+        let make = { (target: PropertyTarget) in
             TweenSyntax(verb: .animate, target: .view(target.view, target.range), property: target.property, from: values.from,
                         to: values.to, by: values.by, keyframes: values.keyframes, range: range)
         }
+        return tweenList(make(first), others.map(make))
     }
 
     /// targets = target { "," target } [ "and" target ] ;  target = NAME | "all" [ "views" ] ;
-    mutating func targets() -> [Target] {
-        var targets = [target()]
-        while continuesTargetList() { targets.append(target()) }
-        return targets
+    /// (The first apart: most tweens have one target, and then no array is made.)
+    mutating func targets() -> (first: Target, rest: [Target]) {
+        let first = target()
+        var rest: [Target] = []
+        while continuesTargetList() { rest.append(target()) }
+        return (first, rest)
     }
 
     /// Consumes the `,` or `and` before another target, when one follows.
     mutating func continuesTargetList() -> Bool {
-        guard check(.comma) || checkWord("and") else { return false }
+        guard check(.comma) || checkWord(.and) else { return false }
         let next = peek(1)
-        guard next.kind == .name, !isReserved(next) || isWord(next, "all") else { return false }
+        guard next.kind == .name, !isReserved(next) || isWord(next, .all) else { return false }
         advance()
         return true
     }
 
     mutating func target() -> Target {
         let token = advance()
-        if isWord(token, "all") {
-            if checkWord("views") { return .allViews(token.range.union(advance().range)) }
+        if isWord(token, .all) {
+            if checkWord(.views) { return .allViews(token.range.union(advance().range)) }
             return .allViews(token.range)
         }
         noteUse(text(token), .kind(.target), at: token.range)
@@ -923,13 +926,13 @@ private struct Parser {
     mutating func tweenValues(after context: @autoclosure () -> String, takesProperty: Bool, colours: Bool = false,
                               usage: @autoclosure () -> String) throws(SyntaxError) -> TweenValues {
         var values = TweenValues()
-        let through = checkWord("through")
+        let through = checkWord(.through)
         // `to B` and `by Δ` alone start from the current value (semantics §7.1).
-        let relative = checkWord("to") ? "to" : checkWord("by") ? "by" : nil
+        let relative = checkWord(.to) ? "to" : checkWord(.by) ? "by" : nil
         if through || relative != nil {
             advance()
         } else {
-            try consumeWord("from", after: context(), hint: usage())
+            try consumeWord(.from, after: context(), hint: usage())
         }
         // `grow ball from radius 30 to 60`: a name before a number is the property.
         // (So is a name before a named value: `from radius lift`. A named value followed by
@@ -948,7 +951,7 @@ private struct Parser {
                 let value = try self.value(what: "a keyframe",
                                            after: keyframes.isEmpty ? "`through`" : "`,`", colour: colours)
                 var keyframe = Keyframe(value: value, range: value.range)
-                if checkWord("at") {
+                if checkWord(.at) {
                     advance()
                     namesAllowed = false
                     defer { namesAllowed = true }
@@ -967,7 +970,7 @@ private struct Parser {
             let from = try value(what: "a start value", after: values.property.map { "`\($0)`" } ?? "`from`", colour: colours)
             values.from = from
             let unitHint = unitOnValueHint(after: from)
-            try consumeWord("to", after: "the start value", hint: unitHint)
+            try consumeWord(.to, after: "the start value", hint: unitHint)
             values.to = try value(what: "an end value", after: "`to`", colour: colours)
         }
         return values
@@ -982,7 +985,7 @@ private struct Parser {
         let start = file.text(value.range)
         // The end value as written, without its unit, when it follows.
         var end = "B"
-        if isWord(peek(1), "to"), peek(2).kind == .number { end = text(peek(2)) }
+        if isWord(peek(1), .to), peek(2).kind == .number { end = text(peek(2)) }
         if unit.kind == .percent {
             var index = current - 1
             while index > 0, !startsItem(tokens[index]), !["fade", "fadeIn", "fadeOut"].contains(text(tokens[index])) { index -= 1 }
@@ -1022,7 +1025,7 @@ private struct Parser {
             let number = settled(try arithmetic(grouped: false))
             noteUses(in: number, bare: stopKind)
             return .number(number)
-        case .name where !isWord(token, "pi") && !isWord(token, "tau"):
+        case .name where !isWord(token, .pi) && !isWord(token, .tau):
             let word = text(token)
             if let color = ColorNames.color(named: word) {
                 advance()
@@ -1142,7 +1145,7 @@ private struct Parser {
             if match(.percent) {
                 percent = true
                 range = range.union(previous.range)
-            } else if hsl, parts.isEmpty, checkWord("deg") {
+            } else if hsl, parts.isEmpty, checkWord(.deg) {
                 range = range.union(advance().range)
             }
             parts.append((value, percent, range))
@@ -1223,13 +1226,10 @@ private struct Parser {
         var range = value.range
         let token = peek()
         if token.kind == .name {
-            let word = text(token)
-            switch word {
-            case "s", "sec", "seconds":
-                unit = .seconds
-            case "ms":
-                unit = .milliseconds
-            default:
+            if let known = durationUnit(token) {
+                unit = known
+            } else {
+                let word = text(token)
                 if let hint = unknownUnitHint(word, at: token, after: value) {
                     report(.unknownUnit(word), at: token.range, hint: hint)
                     advance()
@@ -1317,6 +1317,13 @@ private struct Parser {
 
     /// number = term { ( "+" | "-" ) term } ;
     mutating func arithmetic(grouped: Bool) throws(SyntaxError) -> Number {
+        // A literal that no operator follows (most numbers): what `term` and `factor` would give.
+        if check(.number) {
+            switch peek(1).kind {
+            case .plus, .minus, .star, .slash: break
+            default: return literal(advance())
+            }
+        }
         var result = try term(grouped: grouped)
         while check(.plus) || check(.minus), continuesNumber(grouped: grouped) {
             let op = advance()
@@ -1357,9 +1364,9 @@ private struct Parser {
             let close = try closing(token)
             inner.range = token.range.union(close.range)
             return inner
-        case .name where isWord(token, "pi") || isWord(token, "tau"):
+        case .name where isWord(token, .pi) || isWord(token, .tau):
             advance()
-            let value = isWord(token, "pi") ? Double.pi : 2 * Double.pi
+            let value = isWord(token, .pi) ? Double.pi : 2 * Double.pi
             return Number(exact: nil, value: value, mentionsPi: true, range: token.range)
         case .name where isValueName(token):
             advance()
@@ -1396,7 +1403,7 @@ private struct Parser {
         case .minus:
             return startsNumber(next) || isValueName(next)
         case .star, .plus:
-            return next.kind == .number || next.kind == .minus || isWord(next, "pi") || isWord(next, "tau")
+            return next.kind == .number || next.kind == .minus || isWord(next, .pi) || isWord(next, .tau)
         case .name, .number, .leftParen, .rightParen, .comma, .dot, .equals, .semicolon, .caret, .parallel, .percent, .color,
              .invalid, .eof:
             return false
@@ -1404,6 +1411,9 @@ private struct Parser {
     }
 
     mutating func literal(_ token: Token) -> Number {
+        if let (exact, value) = plainDecimal(token.range) {
+            return Number(exact: exact, value: value, range: token.range)
+        }
         let text = self.text(token)
         let value = Double(text) ?? .nan
         guard value.isFinite else {
@@ -1413,6 +1423,52 @@ private struct Parser {
         let exact = Time(decimal: bytes[token.range.start..<token.range.end])
         return Number(exact: exact, value: value, range: token.range)
     }
+
+    /// A literal `digits[.digits]` of at most 18 digits, read without `strtod`:
+    /// its exact value, and the nearest `Double`, which one division gives
+    /// exactly (the mantissa and the power of ten are both exact `Double`s,
+    /// and IEEE division rounds correctly, as `strtod` does). `nil` for any
+    /// other literal (an exponent, more digits), which ``literal(_:)`` reads
+    /// the long way.
+    func plainDecimal(_ range: SourceRange) -> (Time, Double)? {
+        var mantissa: Int64 = 0
+        var digits = 0
+        var scale = 0
+        var seenPoint = false
+        var index = range.start
+        guard range.end - range.start <= 19, range.end <= bytes.count else { return nil }
+        while index < range.end {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "."), !seenPoint {
+                seenPoint = true
+            } else if byte &- UInt8(ascii: "0") < 10 {
+                // At most 18 digits: below 10^18, no overflow.
+                mantissa = mantissa &* 10 &+ Int64(byte &- UInt8(ascii: "0"))
+                digits += 1
+                if seenPoint { scale += 1 }
+            } else {
+                return nil
+            }
+            index += 1
+        }
+        guard digits > 0, digits <= 18, mantissa < 1 << 53 else { return nil }
+        let value = Double(mantissa) / Parser.powersOfTen[scale]
+        if scale == 0 { return (Time(mantissa), value) }
+        // mantissa / 10^scale in lowest terms: only 2s and 5s can be shared.
+        var numerator = mantissa
+        var twos = scale, fives = scale
+        while twos > 0, numerator != 0, numerator % 2 == 0 { numerator /= 2; twos -= 1 }
+        while fives > 0, numerator != 0, numerator % 5 == 0 { numerator /= 5; fives -= 1 }
+        if numerator == 0 { return (.zero, value) }
+        var denominator: Int64 = 1
+        for _ in 0..<twos { denominator *= 2 }
+        for _ in 0..<fives { denominator *= 5 }
+        guard let exact = Time(numerator: numerator, denominator: denominator) else { return nil }
+        return (exact, value)
+    }
+
+    /// 10^0 … 10^18, each exact as a `Double`.
+    static let powersOfTen: [Double] = (0...18).map { (0..<$0).reduce(1.0) { product, _ in product * 10 } }
 
     func negate(_ operand: Number, from minus: Token) -> Number {
         let range = minus.range.union(operand.range)
@@ -1446,9 +1502,9 @@ private struct Parser {
 
     /// `[ "a" | "an" ] [ "high" ] easing`, after `with`.
     mutating func easingClause() throws(SyntaxError) -> (Easing, SourceRange) {
-        _ = matchWord("a") || matchWord("an")
+        _ = matchWord(.a) || matchWord(.an)
         var high: Token?
-        if checkWord("high") { high = advance() }
+        if checkWord(.high) { high = advance() }
         return try easing(high: high)
     }
 
@@ -1530,7 +1586,7 @@ private struct Parser {
         let word = text(token)
         rejectHigh(high, on: "\(word) spring")
         let next = peek()
-        if isWord(next, "spring") {
+        if isWord(next, .spring) {
             advance()
             if check(.leftParen) {
                 report(.unexpectedEasingParameter("\(word) spring"), at: peek().range,
@@ -1696,7 +1752,7 @@ private struct Parser {
             if EasingNames.easing(named: joined) != nil { found = (joined, offset + 1) }
             offset += 1
         }
-        if isWord(peek(), "in"), startsNumber(peek(1)) { return nil }
+        if isWord(peek(), .in), startsNumber(peek(1)) { return nil }
         return found
     }
 
@@ -1986,7 +2042,7 @@ private struct Parser {
         peek().kind == kind
     }
 
-    func checkWord(_ word: String) -> Bool {
+    func checkWord(_ word: Keyword) -> Bool {
         isWord(peek(), word)
     }
 
@@ -2005,7 +2061,7 @@ private struct Parser {
     }
 
     /// Consumes the token here when it is the name `word`.
-    mutating func matchWord(_ word: String) -> Bool {
+    mutating func matchWord(_ word: Keyword) -> Bool {
         guard checkWord(word) else { return false }
         advance()
         return true
@@ -2018,12 +2074,12 @@ private struct Parser {
     }
 
     @discardableResult
-    mutating func consumeWord(_ word: String, after context: @autoclosure () -> String, hint: @autoclosure () -> String? = nil) throws(SyntaxError) -> Token {
+    mutating func consumeWord(_ word: Keyword, after context: @autoclosure () -> String, hint: @autoclosure () -> String? = nil) throws(SyntaxError) -> Token {
         let token = peek()
         if isWord(token, word) { return advance() }
         var hint = hint()
-        if token.kind == .name, let match = closestMatch(to: text(token), in: [word]) { hint = didYouMean(match) }
-        throw error(.expectedToken(expected: "`\(word)`", after: context(), found: describe(token)), at: token, hint: hint)
+        if token.kind == .name, let match = closestMatch(to: text(token), in: [word.spelling]) { hint = didYouMean(match) }
+        throw error(.expectedToken(expected: "`\(word.spelling)`", after: context(), found: describe(token)), at: token, hint: hint)
     }
 
     /// The `)` matching `open`.
@@ -2060,28 +2116,14 @@ private struct Parser {
         }
     }
 
-    /// Whether `token` is one of ``reservedWords``, read from its bytes
-    /// (no string is made: the parser asks this of most names it meets).
+    /// Whether `token` is one of ``reservedWords`` (the lexer classified it).
     func isReserved(_ token: Token) -> Bool {
-        guard token.kind == .name else { return false }
-        let length = token.range.end - token.range.start
-        guard length < reservedWordBytes.count else { return false }
-        for word in reservedWordBytes[length] where bytes[token.range.start] == word[0] {
-            var index = 1
-            while index < length, bytes[token.range.start + index] == word[index] { index += 1 }
-            if index == length { return true }
-        }
-        return false
+        token.word.isReserved
     }
 
-    func isWord(_ token: Token, _ word: String) -> Bool {
-        guard token.kind == .name, token.range.end - token.range.start == word.utf8.count else { return false }
-        var index = token.range.start
-        for byte in word.utf8 {
-            guard index < bytes.count, bytes[index] == byte else { return false }
-            index += 1
-        }
-        return true
+    /// Whether `token` is the name `word` (only names carry a word).
+    func isWord(_ token: Token, _ word: Keyword) -> Bool {
+        token.word == word
     }
 
     func text(_ token: Token) -> String {
@@ -2089,18 +2131,18 @@ private struct Parser {
     }
 
     func startsItem(_ token: Token) -> Bool {
-        isWord(token, "let") || isWord(token, "view")
+        isWord(token, .let) || isWord(token, .view)
     }
 
     /// A target: a name that is not reserved, or `all`.
     func startsTarget(_ token: Token) -> Bool {
-        token.kind == .name && (isWord(token, "all") || !isReserved(token))
+        token.kind == .name && (isWord(token, .all) || !isReserved(token))
     }
 
     func startsNumber(_ token: Token) -> Bool {
         switch token.kind {
         case .number, .minus, .leftParen: return true
-        case .name: return isWord(token, "pi") || isWord(token, "tau")
+        case .name: return isWord(token, .pi) || isWord(token, .tau)
         case .rightParen, .comma, .dot, .equals, .semicolon, .star, .plus, .slash, .caret, .parallel, .percent, .color,
              .invalid, .eof:
             return false

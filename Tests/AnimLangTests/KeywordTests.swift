@@ -1,0 +1,61 @@
+import Testing
+@testable import AnimLang
+import Animations
+
+/// The lexer's keyword classification, the parser's plain-literal reader and
+/// the compact layout of the syntax tree.
+@Suite struct KeywordTests {
+    @Test func everyKeywordIsFoundAndNothingElse() {
+        for word in Keyword.allCases where word != .none {
+            let file = SourceFile(name: "k.anim", text: word.spelling)
+            let (tokens, _) = tokenize(file)
+            #expect(tokens[0].word == word, "\(word.spelling)")
+            // Near misses: one letter more, one less, another case.
+            for near in [word.spelling + "x", String(word.spelling.dropLast()), word.spelling.uppercased(), "x" + word.spelling] {
+                let other = tokenize(SourceFile(name: "k.anim", text: near)).tokens[0]
+                let expected = Keyword.allCases.first { $0 != .none && $0.spelling == near } ?? .none
+                #expect(other.kind != .name || other.word == expected, "\(near)")
+            }
+        }
+        // Long names are never keywords; names that share a keyword's first 8 bytes are not either.
+        for name in ["cancelledx", "staggeredly", "backwardsy", "seconds_", "animated", "fadeInOut", "a-b", "_in"] {
+            #expect(tokenize(SourceFile(name: "k.anim", text: name)).tokens[0].word == .none, "\(name)")
+        }
+    }
+
+    @Test func reservedKeywordsAreTheReservedWords() {
+        let reserved = Set(Keyword.allCases.filter(\.isReserved).map(\.spelling))
+        #expect(reserved == reservedWords)
+    }
+
+    @Test func tokensStayCompact() {
+        #expect(MemoryLayout<Token>.stride == 24)
+        #expect(MemoryLayout<Number>.stride <= 48)
+        #expect(MemoryLayout<Expr>.stride <= 24)
+        #expect(MemoryLayout<ValueSyntax>.stride <= 48)
+    }
+
+    /// Plain literals are read without `strtod`: the same `Double` and the same exact value.
+    @Test func plainLiteralsReadAsStrtodReadsThem() throws {
+        var literals = ["0", "1", "0.1", "0.25", "10", "007", "0.000", "123456789012345678", "9007199254740993",
+                        "9007199254740991", "0.30000000000000004", "1.7976931348623157", "99999999999999999.9",
+                        "0.1234567890123456789", "4503599627370497.5", ".5", "3.14159265358979"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let whole = String(UInt64.random(in: 0...999_999_999, using: &generator))
+            let fraction = String(UInt64.random(in: 0...999_999_999, using: &generator))
+            literals.append("\(whole.prefix(Int.random(in: 1...9, using: &generator))).\(fraction.prefix(Int.random(in: 1...9, using: &generator)))")
+        }
+        for literal in literals {
+            let file = SourceFile(name: "n.anim", text: "let a = wait \(literal)")
+            let result = parse(file)
+            guard case .wait(let duration)? = result.program.bindings.first?.value.kind else {
+                Issue.record("\(literal) did not parse")
+                continue
+            }
+            let text = literal.hasPrefix(".") ? "0" + literal : literal
+            #expect(duration.number.value.bitPattern == (Double(text) ?? .nan).bitPattern, "\(literal)")
+            #expect(duration.number.exact == Time(decimal: text), "\(literal)")
+        }
+    }
+}
