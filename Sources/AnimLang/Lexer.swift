@@ -100,6 +100,7 @@ public struct Token: Equatable, Sendable {
 /// The byte-level scanner behind ``tokenize(_:)``.
 private struct Lexer {
     let bytes: [UInt8]
+    let keywords = KeywordTable.shared
     var index = 0
     var tokens: [Token] = []
     var diagnostics: [Diagnostic] = []
@@ -172,7 +173,7 @@ private struct Lexer {
                 break
             }
         }
-        tokens.append(Token(name: SourceRange(start, index), word: Keyword.classify(bytes, start, index)))
+        tokens.append(Token(name: SourceRange(start, index), word: keywords.classify(bytes, start, index)))
     }
 
     /// `digits [. digits] [(e|E) [+-] digits]`; the scan starts at a digit or at the `.` of `.5`.
@@ -414,35 +415,53 @@ enum Keyword: UInt8, CaseIterable {
     /// Whether it is one of ``reservedWords``.
     var isReserved: Bool { rawValue >= Keyword.let.rawValue && rawValue <= Keyword.by.rawValue }
 
+    /// Whether it is a tween's verb (``TweenSyntax/Verb``), which names no colour and no easing.
+    var isVerb: Bool { rawValue >= Keyword.shrink.rawValue && rawValue <= Keyword.move.rawValue }
+
     /// How it is written (`fadeIn`, `let`).
     var spelling: String { Keyword.spellings[Int(rawValue)] }
 
     private static let spellings: [String] = allCases.map { "\($0)" }
 
+}
+
+/// Open addressing on a name's bytes packed in two words (at most 9 bytes,
+/// and the length): the lexer asks it once per name.
+struct KeywordTable {
+    struct Entry {
+        var low: UInt64
+        var high: UInt64
+        var word: Keyword
+    }
+
+    static let shared = KeywordTable()
+
     /// The longest spelling: longer names are no keyword.
     private static let maxLength = 9
-    private static let tableSize = 256
+    private static let size = 256
+    private let entries: [Entry]
 
-    /// Open addressing on the name's bytes packed in two words (at most 9 bytes, and the length).
-    private static let table: [(low: UInt64, high: UInt64, word: Keyword)] = {
-        var table: [(low: UInt64, high: UInt64, word: Keyword)] = Array(repeating: (0, 0, .none), count: tableSize)
-        for word in allCases where word != .none {
+    private init() {
+        var entries = Array(repeating: Entry(low: 0, high: 0, word: .none), count: KeywordTable.size)
+        for word in Keyword.allCases where word != .none {
             let bytes = Array(word.spelling.utf8)
-            let (low, high) = pack(bytes, 0, bytes.count)
-            var slot = hash(low, high)
-            while table[slot].word != .none { slot = (slot + 1) & (tableSize - 1) }
-            table[slot] = (low, high, word)
+            let (low, high) = KeywordTable.pack(bytes, 0, bytes.count)
+            var slot = KeywordTable.hash(low, high)
+            while entries[slot].word != .none { slot = (slot + 1) & (KeywordTable.size - 1) }
+            entries[slot] = Entry(low: low, high: high, word: word)
         }
-        return table
-    }()
+        self.entries = entries
+    }
 
     @inline(__always)
     private static func pack(_ bytes: [UInt8], _ start: Int, _ end: Int) -> (UInt64, UInt64) {
         var low: UInt64 = 0
         var index = start
         let middle = min(end, start + 8)
+        var shift: UInt64 = 0
         while index < middle {
-            low |= UInt64(bytes[index]) << (UInt64(index - start) << 3)
+            low |= UInt64(bytes[index]) << shift
+            shift += 8
             index += 1
         }
         var high = UInt64(end - start) << 8
@@ -455,17 +474,18 @@ enum Keyword: UInt8, CaseIterable {
         Int(truncatingIfNeeded: ((low ^ (high &* 0x9E37_79B9)) &* 0x9E37_79B9_7F4A_7C15) >> 56)
     }
 
-    /// The word `bytes[start..<end]` spells (a name the lexer just read: `start < end <= bytes.count`).
-    static func classify(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Keyword {
-        guard end - start <= maxLength else { return .none }
-        let (low, high) = pack(bytes, start, end)
-        let table = Keyword.table
-        var slot = hash(low, high)
+    /// The word `bytes[start..<end]` spells (`start < end <= bytes.count`).
+    @inline(__always)
+    func classify(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Keyword {
+        guard end - start <= KeywordTable.maxLength else { return .none }
+        let (low, high) = KeywordTable.pack(bytes, start, end)
+        var slot = KeywordTable.hash(low, high)
+        // The table is at most a third full, so an empty slot ends every probe.
         while true {
-            let entry = table[slot]
+            let entry = entries[slot]
             if entry.word == .none { return .none }
             if entry.low == low, entry.high == high { return entry.word }
-            slot = (slot + 1) & (tableSize - 1)
+            slot = (slot + 1) & (KeywordTable.size - 1)
         }
     }
 }

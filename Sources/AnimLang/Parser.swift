@@ -305,7 +305,7 @@ private struct Parser {
             return try valueArgument(ends: ends)
         case .name where colorFunctions.contains(text(token)) && peek(1).kind == .leftParen:
             return try valueArgument(ends: ends)
-        case .name where ColorNames.color(named: text(token)) != nil && !letNames.contains(text(token))
+        case .name where !token.word.isVerb && ColorNames.color(named: text(token)) != nil && !letNames.contains(text(token))
             && ends(Parser(copying: self, at: current + 1)):
             // `let brand = rebeccapurple`: a colour, unless a `let` has that name.
             return try valueArgument(ends: ends)
@@ -327,6 +327,7 @@ private struct Parser {
 
     /// Whether an easing written out starts here (`cubic-bezier(`, `ease-out`, `snappy spring`, `spring`).
     func startsEasingValue() -> Bool {
+        if peek().word.isVerb { return false }   // (no verb names an easing: tested)
         let word = text(peek())
         if EasingNames.easing(named: word) != nil || EasingNames.parameterizedCurves.contains(word) { return true }
         if EasingNames.functionalForms.contains(word) { return word == "spring" || peek(1).kind == .leftParen }
@@ -832,11 +833,13 @@ private struct Parser {
                 }
             }
         }
-        let make = { (target: Target) in
-            TweenSyntax(verb: verb, target: target, property: values.property, from: values.from, to: values.to, by: values.by,
-                        keyframes: values.keyframes, angleUnit: unit, range: range)
-        }
-        return tweenList(make(firstTarget), otherTargets.map(make))
+        let first = TweenSyntax(verb: verb, target: firstTarget, property: values.property, from: values.from, to: values.to,
+                                by: values.by, keyframes: values.keyframes, angleUnit: unit, range: range)
+        return tweenList(first, otherTargets.map { target in
+            var tween = first
+            tween.target = target
+            return tween
+        })
     }
 
     /// "animate" NAME "." NAME { "," NAME "." NAME } values
@@ -876,11 +879,14 @@ private struct Parser {
                                      usage: "write `animate \(first.view).\(first.property) from A to B`, or from where it is: "
                                          + "`animate \(first.view).\(first.property) to B` or `… by D`")
         let range = start.range.union(previous.range)
-        let make = { (target: PropertyTarget) in
-            TweenSyntax(verb: .animate, target: .view(target.view, target.range), property: target.property, from: values.from,
-                        to: values.to, by: values.by, keyframes: values.keyframes, range: range)
-        }
-        return tweenList(make(first), others.map(make))
+        let tween = TweenSyntax(verb: .animate, target: .view(first.view, first.range), property: first.property, from: values.from,
+                                to: values.to, by: values.by, keyframes: values.keyframes, range: range)
+        return tweenList(tween, others.map { target in
+            var other = tween
+            other.target = .view(target.view, target.range)
+            other.property = target.property
+            return other
+        })
     }
 
     /// targets = target { "," target } [ "and" target ] ;  target = NAME | "all" [ "views" ] ;
@@ -1011,6 +1017,7 @@ private struct Parser {
                    hint: "`\(word)` is read as a comment: a hex colour is `#` and 3, 4, 6 or 8 hex digits")
             throw SyntaxError()
         }
+        if let number = loneLiteral() { return .number(settled(number)) }
         switch token.kind {
         case .color:
             advance()
@@ -1317,13 +1324,7 @@ private struct Parser {
 
     /// number = term { ( "+" | "-" ) term } ;
     mutating func arithmetic(grouped: Bool) throws(SyntaxError) -> Number {
-        // A literal that no operator follows (most numbers): what `term` and `factor` would give.
-        if check(.number) {
-            switch peek(1).kind {
-            case .plus, .minus, .star, .slash: break
-            default: return literal(advance())
-            }
-        }
+        if let number = loneLiteral() { return number }
         var result = try term(grouped: grouped)
         while check(.plus) || check(.minus), continuesNumber(grouped: grouped) {
             let op = advance()
@@ -1331,6 +1332,16 @@ private struct Parser {
             result = combine(result, op, right)
         }
         return result
+    }
+
+    /// A literal that no operator follows (most numbers), read here: what
+    /// ``arithmetic(grouped:)`` would give, without its four levels.
+    mutating func loneLiteral() -> Number? {
+        guard check(.number) else { return nil }
+        switch peek(1).kind {
+        case .plus, .minus, .star, .slash: return nil
+        default: return literal(advance())
+        }
     }
 
     /// term = factor { ( "*" | "/" ) factor } ;

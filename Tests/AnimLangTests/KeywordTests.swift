@@ -28,6 +28,18 @@ import Animations
         #expect(reserved == reservedWords)
     }
 
+    /// The parser skips the colour and easing tables for a verb.
+    @Test func verbsAreTheVerbsAndNameNoColourOrEasing() {
+        let verbs = Keyword.allCases.filter(\.isVerb).map(\.spelling)
+        #expect(Set(verbs) == Set(TweenSyntax.Verb.allCases.map(\.rawValue)))
+        for verb in verbs {
+            #expect(ColorNames.color(named: verb) == nil)
+            #expect(EasingNames.easing(named: verb) == nil)
+            #expect(!EasingNames.parameterizedCurves.contains(verb) && !EasingNames.functionalForms.contains(verb))
+            #expect(!EasingNames.springAdjectives.contains { $0.word == verb })
+        }
+    }
+
     @Test func tokensStayCompact() {
         #expect(MemoryLayout<Token>.stride == 24)
         #expect(MemoryLayout<Number>.stride <= 48)
