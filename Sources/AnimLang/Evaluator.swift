@@ -19,7 +19,7 @@ public func evaluate(_ lowering: Lowering) -> Evaluation {
     var diagnostics: [Diagnostic] = []
     for (name, term) in lowering.terms {
         let scene = term.evaluate(memo: &memo) { failed, error in
-            let origin = lowering.origin(of: failed) ?? Origin(construct: .sequence, range: lowering.bindingRanges[name] ?? .none)
+            let origin = lowering.origin(of: failed) ?? Origin(construct: .sequence, range: lowering.bindings[name]?.range ?? .none)
             diagnostics.append(evaluationDiagnostic(error, origin: origin))
         }
         if let scene { scenes[name] = scene }
