@@ -205,6 +205,7 @@ private struct Lowerer {
 
     mutating func run() -> Lowering {
         var kinds: [String: ParameterKind] = [:]
+        terms.reserveCapacity(resolved.order.count)
         for name in resolved.order {
             guard let binding = resolved.bindings[name], binding.parameters == nil else { continue }
             if namesValue(binding) {

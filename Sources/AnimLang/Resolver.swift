@@ -49,7 +49,7 @@ public struct ResolvedProgram: Sendable {
     /// The binding `eval` samples: `name`, or else the last `let` in the file.
     public func target(named name: String?) -> Binding? {
         if let name { return bindings[name] }
-        return program.bindings.last
+        return program.lastBinding
     }
 
     /// The warning for `all views` in `target`, or in a binding it uses,
@@ -108,6 +108,16 @@ public struct ResolvedProgram: Sendable {
         if names.isEmpty { return "the file has no `let`" }
         let shown = names.prefix(10).joined(separator: ", ")
         return "the file defines " + shown + (names.count > 10 ? " and \(names.count - 10) more" : "")
+    }
+}
+
+extension Program {
+    /// The last `let` in the file (without listing the bindings).
+    var lastBinding: Binding? {
+        for item in items.reversed() {
+            if case .binding(let binding) = item { return binding }
+        }
+        return nil
     }
 }
 
@@ -295,20 +305,19 @@ struct BindingUses {
 
 private struct Resolver {
     let program: Program
-    /// The program's bindings and views, in source order (read once).
-    let programBindings: [Binding]
+    /// The program's views, in source order (read once).
     let programViews: [ViewDeclaration]
     let brokenNames: Set<String>
     var diagnostics: [Diagnostic] = []
     var bindings: [String: Binding] = [:]
-    /// Each binding name's number: the position of its first binding in ``firstBindings``.
+    /// Each binding name's number, in order of first binding.
     var ids: [String: Int] = [:]
-    /// The first binding of each name, by number.
-    var firstBindings: [Binding] = []
+    /// The first binding of each name, by number: its name and whether it has parameters.
+    var firstBindings: [(name: String, isParameterised: Bool)] = []
     /// The bindings whose names the checks read: each name's first binding
     /// (and a later one of the same name and place, which only a hand-built
-    /// program has), by number, in source order.
-    var visited: [(id: Int, binding: Binding)] = []
+    /// program has), by number, in source order, with its place in the program's items.
+    var visited: [(id: Int, item: Int)] = []
     /// Whether some binding has parameters.
     var anyParameters = false
     var views: Set<String> = []
@@ -324,7 +333,6 @@ private struct Resolver {
 
     init(program: Program, broken: Set<String>) {
         self.program = program
-        programBindings = program.bindings
         programViews = program.views
         brokenNames = broken
     }
@@ -339,7 +347,8 @@ private struct Resolver {
         var unknown: [(String, SourceRange)] = []
         var edges: [(target: Int, range: SourceRange)] = []
         var edgeSpans = [Range<Int>](repeating: 0..<0, count: firstBindings.count)
-        for (id, binding) in visited {
+        for (id, item) in visited {
+            guard case .binding(let binding) = program.items[item] else { continue }
             uses.names.removeAll(keepingCapacity: true)
             uses.argumentUses.removeAll(keepingCapacity: true)
             uses.add(binding)
@@ -403,7 +412,7 @@ private struct Resolver {
     private mutating func inferParameterKinds(order: [String]) -> [String: [ParameterKind?]] {
         var kinds: [String: [ParameterKind?]] = [:]
         var done: Set<String> = []
-        for name in order + programBindings.map(\.name) where done.insert(name).inserted {
+        for name in order + program.bindings.map(\.name) where done.insert(name).inserted {
             guard let binding = bindings[name], let parameters = binding.parameters else { continue }
             var result: [ParameterKind?] = []
             var conflict = false
@@ -606,20 +615,20 @@ private struct Resolver {
     }
 
     private mutating func collectBindings() {
-        bindings.reserveCapacity(programBindings.count)
-        ids.reserveCapacity(programBindings.count)
-        for binding in programBindings {
+        bindings.reserveCapacity(program.items.count)
+        ids.reserveCapacity(program.items.count)
+        for (item, entry) in program.items.enumerated() {
+            guard case .binding(let binding) = entry else { continue }
             if binding.parameters != nil { anyParameters = true }
-            if let id = ids[binding.name] {
-                let first = firstBindings[id]
+            if let id = ids[binding.name], let first = bindings[binding.name] {
                 report(.duplicateLet(binding.name), at: binding.nameRange, hint: "rename one of the two bindings",
                        notes: [.init(.firstDefined, at: first.nameRange)])
-                if first.range == binding.range { visited.append((id, binding)) }
+                if first.range == binding.range { visited.append((id, item)) }
                 continue
             }
             ids[binding.name] = firstBindings.count
-            visited.append((firstBindings.count, binding))
-            firstBindings.append(binding)
+            visited.append((firstBindings.count, item))
+            firstBindings.append((binding.name, binding.parameters != nil))
             bindings[binding.name] = binding
         }
     }
@@ -651,7 +660,7 @@ private struct Resolver {
                         let cycle = path.map(\.id).drop { $0 != target }
                         for id in cycle { broken[id] = true }
                         let names = cycle.map { firstBindings[$0].name }
-                        if cycle.contains(where: { firstBindings[$0].parameters != nil }) {
+                        if cycle.contains(where: { firstBindings[$0].isParameterised }) {
                             report(.recursion(names[0], through: Array(names.dropFirst())), at: range,
                                    hint: "a call means its body written out, so a `let` cannot call itself; repeat with `^ N` or `repeated forever`")
                         } else {
