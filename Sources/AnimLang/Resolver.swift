@@ -505,9 +505,17 @@ private struct Resolver {
             && (index == 0 || mentions[index - 1].view != mention.view || mentions[index - 1].property != mention.property)
             && !Drawing.properties.contains(mention.property) && propertyCounts[Property(view: mention.view, name: mention.property)] == 1 {
             guard let written = mention.propertyRange else { continue }
-            var candidates = Drawing.properties.union(established[mention.view] ?? [])
-            candidates.remove(mention.property)
-            if let match = candidates.sorted().first(where: { isOneEditAway($0, mention.property) }) {
+            // The first, in sorted order, of the drawn properties and the view's
+            // established ones one edit away (a name is not one edit from itself).
+            let length = mention.property.unicodeScalars.count
+            var match: String?
+            for candidates in [Drawing.properties, established[mention.view] ?? []] {
+                for candidate in candidates where match.map({ candidate < $0 }) ?? true
+                    && abs(candidate.unicodeScalars.count - length) <= 1 && isOneEditAway(candidate, mention.property) {
+                    match = candidate
+                }
+            }
+            if let match {
                 report(.namedOnce("property `\(mention.view).\(mention.property)`"), at: written, hint: didYouMean(match))
                 return
             }
