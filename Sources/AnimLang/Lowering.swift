@@ -183,9 +183,9 @@ private struct Lowerer {
     /// The bindings without errors of their own (in ``ResolvedProgram/order``),
     /// made when a named value first needs it.
     private var wellFormedNames: Set<String>?
-    /// The last two properties whose kinds ``checkKind(_:of:at:)`` found
-    /// agreeing, the last first (consecutive tweens mostly animate one
-    /// property, or two: a `move`'s `x` and `y`). Entries of ``kinds`` do not change.
+    /// The last four properties whose kinds ``checkKind(_:of:at:)`` found
+    /// agreeing, the last first (consecutive tweens mostly animate a few
+    /// properties of one view: a `move`'s `x` and `y`, its colour). Entries of ``kinds`` do not change.
     private var lastChecked: [(property: Property, kind: Value.Kind)] = []
 
     init(resolved: ResolvedProgram) {
@@ -948,7 +948,7 @@ private struct Lowerer {
     }
 
     private mutating func remember(_ property: Property, _ kind: Value.Kind) {
-        if lastChecked.count == 2 { lastChecked.removeLast() }
+        if lastChecked.count == 4 { lastChecked.removeLast() }
         lastChecked.insert((property, kind), at: 0)
     }
 
