@@ -669,7 +669,17 @@ private struct Lowerer {
             guard let wait = built(.delayed, expr.range, { () throws(AnimationError) in try Term.wait(delay) }) else { return nil }
             return built(.delayed, expr.range) { () throws(AnimationError) in try Term.sequence([wait, body]) }
         case .retimed(let inner, let duration):
-            guard let body = lower(inner), let target = seconds(duration), finite(body, expr, "retime") else { return nil }
+            // A tween retimed (`tween in d`, most tweens): lowered at its length
+            // at once, as `lower(inner)` would (its depth within bounds), then retimed.
+            let lowered: Term?
+            if case .tween(let tween) = inner.kind, nesting < maxExpandedNesting || callDepth == 0, !needsSubstitution(tween) {
+                var applied = false
+                lowered = lowerTween(tween, range: inner.range, retimed: (duration, expr.range), applied: &applied)
+                if applied { return lowered }
+            } else {
+                lowered = lower(inner)
+            }
+            guard let body = lowered, let target = seconds(duration), finite(body, expr, "retime") else { return nil }
             // A tween lasts what `in` says: `tween in d` is the tween of length d.
             if let leaf = body.retimedLeaf(to: target) { return replacingLeaf(body, with: leaf, range: expr.range) }
             guard let term = built(.retimed, expr.range, detail: duration.range, { () throws(AnimationError) in try Term.retimed(body, to: target) }) else {
@@ -794,7 +804,20 @@ private struct Lowerer {
     /// and `y`), each the sequence of its keyframes' pieces (`from A to B` is
     /// one piece), lasting 1 s in all. (Read through ``TweenSyntax/stop(_:)``:
     /// most tweens are one piece on one view, and lowering them makes no array.)
+    ///
+    /// `retimed`: the `in DUR` written on the tween, when the tween is one
+    /// leaf: its length is then found once the tween is checked, and the
+    /// leaf built at that length (``Animations/Tween/retimed(to:)``, the law
+    /// of ``Animations/Term/retimedLeaf(to:)``), recorded at `retimed.range`,
+    /// the whole `x in DUR`, and `applied` set; other tweens come back as
+    /// they are, for `in` to retime.
     private mutating func lowerTween(_ tween: TweenSyntax, range: SourceRange) -> Term? {
+        var applied = false
+        return lowerTween(tween, range: range, retimed: nil, applied: &applied)
+    }
+
+    private mutating func lowerTween(_ tween: TweenSyntax, range: SourceRange,
+                                     retimed: (duration: Duration, range: SourceRange)?, applied: inout Bool) -> Term? {
         var single: String?
         var views: [String] = []
         switch tween.target {
@@ -863,18 +886,37 @@ private struct Lowerer {
             let name = split ? (channel == 0 ? "x" : "y") : property
             let property = Property(view: view, name: name)
             guard checkKind(value(0, channel: channel).kind, of: property, at: first) else { return nil }
-            func piece(_ index: Int) -> Term? {
-                built(.tween, range) { () throws(AnimationError) in
-                    switch relative {
-                    case .absolute:
-                        return Term.tween(try Animations.Tween(property: property, from: value(index, channel: channel),
-                                                               to: value(index + 1, channel: channel), duration: lengths[index]))
-                    case .to:
-                        return Term.tween(try Animations.Tween(property: property, to: value(0, channel: channel), duration: lengths[index]))
-                    case .by:
-                        return Term.tween(try Animations.Tween(property: property, by: value(0, channel: channel), duration: lengths[index]))
-                    }
+            func leaf(_ index: Int) throws(AnimationError) -> Animations.Tween {
+                switch relative {
+                case .absolute:
+                    return try Animations.Tween(property: property, from: value(index, channel: channel),
+                                                to: value(index + 1, channel: channel), duration: lengths[index])
+                case .to:
+                    return try Animations.Tween(property: property, to: value(0, channel: channel), duration: lengths[index])
+                case .by:
+                    return try Animations.Tween(property: property, by: value(0, channel: channel), duration: lengths[index])
                 }
+            }
+            func piece(_ index: Int) -> Term? {
+                built(.tween, range) { () throws(AnimationError) in Term.tween(try leaf(index)) }
+            }
+            if lengths.count == 1, let retimed, single != nil, channels == 1 {
+                // What `lower` does with `(tween) in DUR`, without the leaf of length 1 in between.
+                applied = true
+                let made: Animations.Tween
+                do {
+                    made = try leaf(0)
+                } catch {
+                    diagnostics.append(evaluationDiagnostic(error, origin: Origin(construct: .tween, range: range)))
+                    return nil
+                }
+                guard let target = seconds(retimed.duration) else { return nil }
+                if let retimedTween = made.retimed(to: target) { return record(Term.tween(retimedTween), .tween, retimed.range) }
+                let body = record(Term.tween(made), .tween, range)
+                guard let term = built(.retimed, retimed.range, detail: retimed.duration.range,
+                                       { () throws(AnimationError) in try Term.retimed(body, to: target) }) else { return nil }
+                origins[ObjectIdentifier(term)]?.target = target
+                return term
             }
             if lengths.count == 1 { return piece(0) }
             var pieces: [Term] = []
