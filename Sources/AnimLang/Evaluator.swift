@@ -16,10 +16,11 @@ import Animations
 public func evaluate(_ lowering: Lowering) -> Evaluation {
     var memo: [ObjectIdentifier: Scene?] = [:]
     var scenes: [String: Scene] = [:]
+    scenes.reserveCapacity(lowering.terms.count)
     var diagnostics: [Diagnostic] = []
     for (name, term) in lowering.terms {
         let scene = term.evaluate(memo: &memo) { failed, error in
-            let origin = lowering.origin(of: failed) ?? Origin(construct: .sequence, range: lowering.bindingRanges[name] ?? .none)
+            let origin = lowering.origin(of: failed) ?? Origin(construct: .sequence, range: lowering.bindings[name]?.range ?? .none)
             diagnostics.append(evaluationDiagnostic(error, origin: origin))
         }
         if let scene { scenes[name] = scene }
@@ -146,7 +147,7 @@ private func analyze(_ file: SourceFile, binding name: String?) -> FrontEnd {
             diagnostics.append(Diagnostic(.unknownBinding(name), at: SourceRange(0, 0), hint: resolved.hint(forUnknownBinding: name)))
         }
     } else {
-        target = resolved.program.bindings.last
+        target = resolved.program.lastBinding
         if target == nil, !diagnostics.contains(where: { $0.severity == .error }), parsed.brokenBindings.isEmpty {
             diagnostics.append(Diagnostic(.noBinding, at: SourceRange(0, 0), hint: "add a binding, e.g. `let final = fadeIn ball`"))
         }

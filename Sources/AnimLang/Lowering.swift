@@ -27,8 +27,9 @@ public func lower(_ resolved: ResolvedProgram) -> Lowering {
 public struct Lowering: Sendable {
     /// The term of each binding that lowered without errors.
     public let terms: [String: Term]
-    /// Where each of those bindings is written.
-    let bindingRanges: [String: SourceRange]
+    /// The program's bindings (where each is written: a failure in a term
+    /// the lowering did not locate is shown at its binding).
+    let bindings: [String: Binding]
     public let diagnostics: [Diagnostic]
     /// Where term nodes that the lowering built were written: each `x in
     /// DUR` and `x with E` (the nodes whose mistakes are located by their term).
@@ -179,32 +180,41 @@ private struct Lowerer {
     /// The kind of value of each property, and where it was first given.
     var kinds: [Property: KindPlace] = [:]
 
-    /// The bindings without errors of their own (in ``ResolvedProgram/order``).
-    let wellFormed: Set<String>
+    /// The bindings without errors of their own (in ``ResolvedProgram/order``),
+    /// made when a named value first needs it.
+    private var wellFormedNames: Set<String>?
+    /// The last four properties whose kinds ``checkKind(_:of:at:)`` found
+    /// agreeing, the last first (consecutive tweens mostly animate a few
+    /// properties of one view: a `move`'s `x` and `y`, its colour). Entries of ``kinds`` do not change.
+    private var lastChecked: [(property: Property, kind: Value.Kind)] = []
 
     init(resolved: ResolvedProgram) {
         self.resolved = resolved
-        wellFormed = Set(resolved.order)
         for (property, value) in resolved.initial {
             kinds[property] = KindPlace(kind: value.kind, range: resolved.initialRanges[property] ?? .none)
         }
     }
 
+    /// Whether the binding `name` has no errors of its own.
+    mutating func isWellFormed(_ name: String) -> Bool {
+        if let wellFormedNames { return wellFormedNames.contains(name) }
+        let names = Set(resolved.order)
+        wellFormedNames = names
+        return names.contains(name)
+    }
+
     mutating func run() -> Lowering {
-        var ranges: [String: SourceRange] = [:]
         var kinds: [String: ParameterKind] = [:]
+        terms.reserveCapacity(resolved.order.count)
         for name in resolved.order {
             guard let binding = resolved.bindings[name], binding.parameters == nil else { continue }
             if namesValue(binding) {
                 if let value = valueOfBinding(name) { kinds[name] = value.kind }
                 continue
             }
-            if let term = lower(binding.value) {
-                terms[name] = term
-                ranges[name] = binding.range
-            }
+            if let term = lower(binding.value) { terms[name] = term }
         }
-        return Lowering(terms: terms, bindingRanges: ranges, diagnostics: diagnostics, origins: origins, located: located,
+        return Lowering(terms: terms, bindings: resolved.bindings, diagnostics: diagnostics, origins: origins, located: located,
                         tweens: tweens, valueKinds: kinds)
     }
 
@@ -213,6 +223,13 @@ private struct Lowerer {
     /// Whether `binding` names a value (`let gap = 80ms`, `let brand = red`,
     /// `let other = gap`) rather than an animation.
     mutating func namesValue(_ binding: Binding) -> Bool {
+        // Most bindings are animations written out: no alias to follow.
+        switch binding.value.kind {
+        case .value, .name: break
+        case .zero, .one, .wait, .tween, .parallel, .sequence, .power, .reversed, .looped, .repeated, .delayed, .retimed, .eased, .emit,
+             .staggered, .forever, .call, .easedByName:
+            return false   // (what the walk below finds for it, without the memo)
+        }
         // Follows a chain of aliases (`let a = b`) to its end, remembering the answer for each.
         var chain: [String] = []
         var current = binding
@@ -325,7 +342,7 @@ private struct Lowerer {
             guard case .value(let value) = bound else { return wrongKind(name, bound.article, expected, at: range) }
             found = value
         } else if let binding = resolved.bindings[name] {
-            guard wellFormed.contains(name) else { return nil }   // its mistake is reported where it is
+            guard isWellFormed(name) else { return nil }   // its mistake is reported where it is
             if binding.parameters != nil { return wrongKind(name, "a parameterised animation", expected, at: range) }
             guard namesValue(binding) else { return wrongKind(name, ParameterKind.animation.article, expected, at: range) }
             guard let value = valueOfBinding(name) else { return nil }
@@ -418,14 +435,17 @@ private struct Lowerer {
     /// Whether a tween needs ``substituted(_:)``: it names a value, or a parameter may be its target.
     func needsSubstitution(_ tween: TweenSyntax) -> Bool {
         if frame != nil, case .view(let name, _) = tween.target, frame?.arguments[name] != nil { return true }
-        func named(_ value: ValueSyntax) -> Bool {
+        func named(_ value: ValueSyntax?) -> Bool {
             switch value {
-            case .number(let number): return number.formula != nil
-            case .point(let x, let y, _): return x.formula != nil || y.formula != nil
-            case .color: return false
+            case .number(let number)?: return number.formula != nil
+            case .point(let x, let y, _)?: return x.formula != nil || y.formula != nil
+            case .color?, nil: return false
             }
         }
-        return tween.containsValue { named($0) }
+        // (The fields read in place: ``TweenSyntax/containsValue(where:)`` makes an array.)
+        if named(tween.from) || named(tween.to) || named(tween.by) { return true }
+        guard case .some(let keyframes) = tween.keyframes else { return false }
+        return keyframes.contains { named($0.value) }
     }
 
     // MARK: Calls
@@ -649,7 +669,17 @@ private struct Lowerer {
             guard let wait = built(.delayed, expr.range, { () throws(AnimationError) in try Term.wait(delay) }) else { return nil }
             return built(.delayed, expr.range) { () throws(AnimationError) in try Term.sequence([wait, body]) }
         case .retimed(let inner, let duration):
-            guard let body = lower(inner), let target = seconds(duration), finite(body, expr, "retime") else { return nil }
+            // A tween retimed (`tween in d`, most tweens): lowered at its length
+            // at once, as `lower(inner)` would (its depth within bounds), then retimed.
+            let lowered: Term?
+            if case .tween(let tween) = inner.kind, nesting < maxExpandedNesting || callDepth == 0, !needsSubstitution(tween) {
+                var applied = false
+                lowered = lowerTween(tween, range: inner.range, retimed: (duration, expr.range), applied: &applied)
+                if applied { return lowered }
+            } else {
+                lowered = lower(inner)
+            }
+            guard let body = lowered, let target = seconds(duration), finite(body, expr, "retime") else { return nil }
             // A tween lasts what `in` says: `tween in d` is the tween of length d.
             if let leaf = body.retimedLeaf(to: target) { return replacingLeaf(body, with: leaf, range: expr.range) }
             guard let term = built(.retimed, expr.range, detail: duration.range, { () throws(AnimationError) in try Term.retimed(body, to: target) }) else {
@@ -774,7 +804,20 @@ private struct Lowerer {
     /// and `y`), each the sequence of its keyframes' pieces (`from A to B` is
     /// one piece), lasting 1 s in all. (Read through ``TweenSyntax/stop(_:)``:
     /// most tweens are one piece on one view, and lowering them makes no array.)
+    ///
+    /// `retimed`: the `in DUR` written on the tween, when the tween is one
+    /// leaf: its length is then found once the tween is checked, and the
+    /// leaf built at that length (``Animations/Tween/retimed(to:)``, the law
+    /// of ``Animations/Term/retimedLeaf(to:)``), recorded at `retimed.range`,
+    /// the whole `x in DUR`, and `applied` set; other tweens come back as
+    /// they are, for `in` to retime.
     private mutating func lowerTween(_ tween: TweenSyntax, range: SourceRange) -> Term? {
+        var applied = false
+        return lowerTween(tween, range: range, retimed: nil, applied: &applied)
+    }
+
+    private mutating func lowerTween(_ tween: TweenSyntax, range: SourceRange,
+                                     retimed: (duration: Duration, range: SourceRange)?, applied: inout Bool) -> Term? {
         var single: String?
         var views: [String] = []
         switch tween.target {
@@ -813,12 +856,13 @@ private struct Lowerer {
         let channels = split ? 2 : 1
         let unit = tween.verb == .rotate ? tween.angleUnit : nil
         // Each stop's value per channel, read from the syntax once.
-        var values: [Value] = []
-        values.reserveCapacity(count * channels)
+        var values = StopValues()
         for stop in 0..<count {
             switch tween.stopValue(stop) {
-            case .number(let number): values.append(contentsOf: repeatElement(.number(TweenSyntax.degrees(number.value, unit: unit)), count: channels))
-            case .color(let color): values.append(contentsOf: repeatElement(.color(color.color), count: channels))
+            case .number(let number):
+                for _ in 0..<channels { values.append(.number(TweenSyntax.degrees(number.value, unit: unit))) }
+            case .color(let color):
+                for _ in 0..<channels { values.append(.color(color.color)) }
             case .point(let x, let y, _):
                 if split {
                     values.append(.number(x.value))
@@ -842,18 +886,37 @@ private struct Lowerer {
             let name = split ? (channel == 0 ? "x" : "y") : property
             let property = Property(view: view, name: name)
             guard checkKind(value(0, channel: channel).kind, of: property, at: first) else { return nil }
-            func piece(_ index: Int) -> Term? {
-                built(.tween, range) { () throws(AnimationError) in
-                    switch relative {
-                    case .absolute:
-                        return Term.tween(try Animations.Tween(property: property, from: value(index, channel: channel),
-                                                               to: value(index + 1, channel: channel), duration: lengths[index]))
-                    case .to:
-                        return Term.tween(try Animations.Tween(property: property, to: value(0, channel: channel), duration: lengths[index]))
-                    case .by:
-                        return Term.tween(try Animations.Tween(property: property, by: value(0, channel: channel), duration: lengths[index]))
-                    }
+            func leaf(_ index: Int) throws(AnimationError) -> Animations.Tween {
+                switch relative {
+                case .absolute:
+                    return try Animations.Tween(property: property, from: value(index, channel: channel),
+                                                to: value(index + 1, channel: channel), duration: lengths[index])
+                case .to:
+                    return try Animations.Tween(property: property, to: value(0, channel: channel), duration: lengths[index])
+                case .by:
+                    return try Animations.Tween(property: property, by: value(0, channel: channel), duration: lengths[index])
                 }
+            }
+            func piece(_ index: Int) -> Term? {
+                built(.tween, range) { () throws(AnimationError) in Term.tween(try leaf(index)) }
+            }
+            if lengths.count == 1, let retimed, single != nil, channels == 1 {
+                // What `lower` does with `(tween) in DUR`, without the leaf of length 1 in between.
+                applied = true
+                let made: Animations.Tween
+                do {
+                    made = try leaf(0)
+                } catch {
+                    diagnostics.append(evaluationDiagnostic(error, origin: Origin(construct: .tween, range: range)))
+                    return nil
+                }
+                guard let target = seconds(retimed.duration) else { return nil }
+                if let retimedTween = made.retimed(to: target) { return record(Term.tween(retimedTween), .tween, retimed.range) }
+                let body = record(Term.tween(made), .tween, range)
+                guard let term = built(.retimed, retimed.range, detail: retimed.duration.range,
+                                       { () throws(AnimationError) in try Term.retimed(body, to: target) }) else { return nil }
+                origins[ObjectIdentifier(term)]?.target = target
+                return term
             }
             if lengths.count == 1 { return piece(0) }
             var pieces: [Term] = []
@@ -880,42 +943,45 @@ private struct Lowerer {
     /// on a property the exports do not draw (exports.md §1).
     private mutating func valueKind(of tween: TweenSyntax, count: Int) -> ValueSyntaxKind? {
         // A property the exports draw as a number (a position, a size, an
-        // angle, an opacity) takes numbers whatever the verb.
+        // angle, an opacity) takes numbers whatever the verb. (Looked up
+        // only for a point or a colour: most tweens animate numbers.)
         let resolvedProperty = tween.resolvedProperty
-        let drawn = Drawing.properties.contains(resolvedProperty)
-        let drawnNumber = drawn && !Drawing.colors.contains(resolvedProperty)
+        func drawn() -> Bool { Drawing.properties.contains(resolvedProperty) }
+        func drawnNumber() -> Bool { drawn() && !Drawing.colors.contains(resolvedProperty) }
         func accepts(_ kind: ValueSyntaxKind) -> Bool {
             switch tween.verb {
             case .shrink, .grow, .scale, .rotate, .fade, .fadeIn, .fadeOut: return kind == .number
             case .color: return kind == .color
             case .move: return kind == .point
-            case .animate: return kind != .point || !drawn
+            case .animate: return kind != .point || !drawn()
             }
         }
         var chosen: ValueSyntaxKind?
         for index in 0..<count {
-            let stop = Keyframe(value: tween.stopValue(index))
-            let kind = ValueSyntaxKind(stop.value)
+            let kind = ValueSyntaxKind(stop: index, of: tween)
+            if kind == chosen { continue }   // (what the checks below find for it)
+            /// Where the stop is written (read only to report it).
+            func written() -> SourceRange { tween.stopValue(index).range }
             if let chosen, kind != chosen, accepts(kind) {
                 diagnostics.append(Diagnostic(.valueKind(verb: tween.verb.rawValue, expected: "values of one kind", found: "\(chosen.article) and \(kind.article)"),
-                                              at: stop.value.range,
+                                              at: written(),
                                               hint: "the values of one tween are all of one kind, and this one starts with \(chosen.article)"))
                 return nil
             }
             guard accepts(kind) else {
                 let wanted = [ValueSyntaxKind.number, .color, .point].filter(accepts).map(\.plural).joined(separator: " or ")
                 let drawnPoint = kind == .point && tween.verb == .animate
-                diagnostics.append(Diagnostic(.valueKind(verb: tween.verb.rawValue, expected: drawnPoint && drawnNumber ? "numbers for `\(resolvedProperty)`" : wanted,
+                diagnostics.append(Diagnostic(.valueKind(verb: tween.verb.rawValue, expected: drawnPoint && drawnNumber() ? "numbers for `\(resolvedProperty)`" : wanted,
                                                          found: kind.article),
-                                              at: stop.value.range,
+                                              at: written(),
                                               hint: drawnPoint ? "`\(resolvedProperty)` is drawn; points go on properties that are not drawn; "
                                                   + kind.hint(for: tween.verb) : kind.hint(for: tween.verb)))
                 return nil
             }
-            if kind == .color, drawnNumber {
+            if kind == .color, drawnNumber() {
                 let property = tween.resolvedProperty
                 diagnostics.append(Diagnostic(.valueKind(verb: tween.verb.rawValue, expected: "numbers for `\(property)`", found: kind.article),
-                                              at: stop.value.range, hint: "`\(property)` is drawn as a number; colours go on `color` or `fill`"))
+                                              at: written(), hint: "`\(property)` is drawn as a number; colours go on `color` or `fill`"))
                 return nil
             }
             chosen = kind
@@ -923,15 +989,25 @@ private struct Lowerer {
         return chosen
     }
 
+    private mutating func remember(_ property: Property, _ kind: Value.Kind) {
+        if lastChecked.count == 4 { lastChecked.removeLast() }
+        lastChecked.insert((property, kind), at: 0)
+    }
+
     /// Checks that `property` keeps to one kind of value: the first place
     /// that gives it a value decides.
     private mutating func checkKind(_ kind: Value.Kind, of property: Property, at range: SourceRange) -> Bool {
+        for checked in lastChecked where checked.kind == kind && checked.property == property { return true }
         guard let place = kinds[property] else {
             kinds[property] = KindPlace(kind: kind, range: range)
+            remember(property, kind)
             return true
         }
         let first = place.kind, firstRange = place.range
-        guard first != kind else { return true }
+        guard first != kind else {
+            remember(property, kind)
+            return true
+        }
         diagnostics.append(Diagnostic(.mixedValueKinds(property: property.description, here: kind.article, first: first.article),
                                       at: range, hint: "animate colours and numbers on properties of their own",
                                       notes: firstRange == .none ? [] : [.init(.firstGivenKind(first.article), at: firstRange)]))
@@ -1113,6 +1189,33 @@ private enum PieceLengths {
     }
 }
 
+/// A tween's values, stop by stop and channel by channel: the first two
+/// kept in place (most tweens have two, or one), the others in an array.
+private struct StopValues {
+    private var first: Value = .number(0)
+    private var second: Value = .number(0)
+    private var rest: [Value] = []
+    private(set) var count = 0
+
+    mutating func append(_ value: Value) {
+        switch count {
+        case 0: first = value
+        case 1: second = value
+        default: rest.append(value)
+        }
+        count += 1
+    }
+
+    /// The value at `index` (below ``count``).
+    subscript(index: Int) -> Value {
+        switch index {
+        case 0: return first
+        case 1: return second
+        default: return rest[index - 2]
+        }
+    }
+}
+
 /// A property's kind of value and where it was first given.
 private struct KindPlace {
     let kind: Value.Kind
@@ -1128,6 +1231,33 @@ enum ValueSyntaxKind: Equatable {
         case .number: self = .number
         case .color: self = .color
         case .point: self = .point
+        }
+    }
+
+    /// The kind of `tween`'s stop at `index` (below its ``TweenSyntax/stopCount``):
+    /// that of ``TweenSyntax/stopValue(_:)``, read in place rather than copied.
+    init(stop index: Int, of tween: TweenSyntax) {
+        func kind(_ value: ValueSyntax?) -> ValueSyntaxKind? {
+            switch value {
+            case .number?: return .number
+            case .color?: return .color
+            case .point?: return .point
+            case nil: return nil
+            }
+        }
+        switch tween.verb {
+        case .fadeIn, .fadeOut:
+            self = .number
+        case .shrink, .grow, .scale, .rotate, .fade, .animate, .color, .move:
+            if case .some(let keyframes) = tween.keyframes {
+                self = ValueSyntaxKind(keyframes[index].value)
+            } else if let by = kind(tween.by) {
+                self = by
+            } else if case .none = tween.from, let to = kind(tween.to) {
+                self = to
+            } else {
+                self = (index == 0 ? kind(tween.from) : kind(tween.to)) ?? .number
+            }
         }
     }
 

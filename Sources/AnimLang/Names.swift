@@ -45,13 +45,13 @@ public struct NameIndex: Sendable {
                 found.append(Occurrence(symbol: symbol, range: parameter.range, isDeclaration: true))
                 for use in parameter.uses { found.append(Occurrence(symbol: symbol, range: use.range, isDeclaration: false)) }
             }
-            let uses = BindingUses(of: binding, kinds: resolved.parameterKinds)
+            let uses = BindingUses(of: binding)
             for (name, range) in uses.names { found.append(Occurrence(symbol: .binding(name), range: range, isDeclaration: false)) }
             for mention in uses.mentions {
                 found.append(Occurrence(symbol: .view(mention.view), range: mention.viewRange, isDeclaration: false))
             }
-            for (name, range) in uses.views { found.append(Occurrence(symbol: .view(name), range: range, isDeclaration: false)) }
-            for (name, range) in uses.arguments {
+            for (name, range) in uses.views(kinds: resolved.parameterKinds) { found.append(Occurrence(symbol: .view(name), range: range, isDeclaration: false)) }
+            for (name, range) in uses.arguments(kinds: resolved.parameterKinds) {
                 if resolved.bindings[name] != nil {
                     found.append(Occurrence(symbol: .binding(name), range: range, isDeclaration: false))
                 } else if views.contains(name) {

@@ -49,7 +49,7 @@ public struct ResolvedProgram: Sendable {
     /// The binding `eval` samples: `name`, or else the last `let` in the file.
     public func target(named name: String?) -> Binding? {
         if let name { return bindings[name] }
-        return program.bindings.last
+        return program.lastBinding
     }
 
     /// The warning for `all views` in `target`, or in a binding it uses,
@@ -63,8 +63,11 @@ public struct ResolvedProgram: Sendable {
     func strayViewsWarning(for target: Binding) -> Diagnostic? {
         guard mentionsAllViews else { return nil }
         var uses: [String: BindingUses] = [:]
+        var viewsUsed: [String: [(name: String, range: SourceRange)]] = [:]
         for binding in program.bindings where bindings[binding.name]?.range == binding.range {
-            uses[binding.name] = BindingUses(of: binding, kinds: parameterKinds)
+            let found = BindingUses(of: binding, warnings: false)
+            uses[binding.name] = found
+            viewsUsed[binding.name] = found.views(kinds: parameterKinds)
         }
         var reachable: Set<String> = [target.name]
         var stack = [target.name]
@@ -74,14 +77,14 @@ public struct ResolvedProgram: Sendable {
         let everywhere = reachable.flatMap { uses[$0]?.allViews ?? [] }
         guard let first = everywhere.min(by: { $0.start < $1.start }) else { return nil }
         var named = Set(program.views.map(\.name))
-        for name in reachable { named.formUnion((uses[name]?.views ?? []).map(\.name)) }
+        for name in reachable { named.formUnion((viewsUsed[name] ?? []).map(\.name)) }
         let stray = Set(views).subtracting(named)
         guard !stray.isEmpty else { return nil }
         var shown: [String] = []
         var lets: [String] = []
         var notes: [Diagnostic.Note] = []
         for binding in program.bindings where bindings[binding.name]?.range == binding.range {
-            for (view, range) in uses[binding.name]?.views ?? [] where stray.contains(view) && !shown.contains(view) {
+            for (view, range) in viewsUsed[binding.name] ?? [] where stray.contains(view) && !shown.contains(view) {
                 shown.append(view)
                 if !lets.contains(binding.name) { lets.append(binding.name) }
                 if notes.count < 3 { notes.append(Diagnostic.Note(.namedHere(view), at: range)) }
@@ -108,75 +111,174 @@ public struct ResolvedProgram: Sendable {
     }
 }
 
-/// What one binding names: other bindings (in source order; `let`s called
-/// too, and each call's), views (each where a tween first names it, or a
-/// call gives it as a view argument: parameters are not views), and `all
-/// views`.
+extension Program {
+    /// The last `let` in the file (without listing the bindings).
+    var lastBinding: Binding? {
+        for item in items.reversed() {
+            if case .binding(let binding) = item { return binding }
+        }
+        return nil
+    }
+}
+
+/// What bindings name, read in one walk of each (``add(_:warnings:)``;
+/// several bindings' uses may go into one value, each list then in the
+/// order of the walks): other bindings (in source order; `let`s called
+/// too, and each call's), views (where a tween names one, or a call gives
+/// a name as an argument that is a view when the callee's parameter is
+/// one: parameters are not views), and `all views`. Which arguments are
+/// views depends on the parameters' kinds, known only once every binding
+/// has been read: the walk records the call each argument is given to, and
+/// ``views(kinds:)`` and ``arguments(kinds:)`` decide.
 struct BindingUses {
+    /// The parameter of a call an argument is given for.
+    typealias ArgumentOf = (callee: String, index: Int)
+
     var names: [(String, SourceRange)] = []
-    var views: [(name: String, range: SourceRange)] = []
+    /// Each place a tween names a view (a tween naming the view the tween
+    /// before it named is left out: it is never the first place), and each
+    /// name given alone as an argument of a call (`argumentOf`).
+    var viewUses: [(name: String, range: SourceRange, argumentOf: ArgumentOf?)] = []
     var allViews: [SourceRange] = []
-    /// Names given alone as arguments that are not views: a `let`, or a
-    /// colour or easing name (the lowering tells).
-    var arguments: [(String, SourceRange)] = []
+    /// Names given alone as arguments (`argumentOf`: the call's), and names
+    /// in numbers and easings: a `let`, a colour or easing name, or (an
+    /// argument of a view parameter) a view.
+    var argumentUses: [(name: String, range: SourceRange, argumentOf: ArgumentOf?)] = []
     /// Every place a tween names a view, and the property it animates there
     /// (with where the property is written: after the view in `animate V.P`,
     /// else the tween; `nil` when the verb implies it), for the named-once warnings.
     var mentions: [(view: String, property: String, viewRange: SourceRange, propertyRange: SourceRange?)] = []
-    /// Every duration written, for the bare-duration warning.
-    var durations: [Duration] = []
+    /// The durations written, as the bare-duration warning needs them.
+    var durations = DurationSummary()
 
-    /// `kinds`: the parameters' kinds of the `let`s called, which say which
-    /// arguments are views (none while they are not known yet); `warnings`:
-    /// whether to list ``mentions`` and ``durations`` too (two entries a
-    /// tween: a pass that reads only the views leaves them empty).
-    init(of binding: Binding, kinds: [String: [ParameterKind?]] = [:], warnings: Bool = true) {
-        let parameters = Set((binding.parameters ?? []).map(\.name))
+    /// What the bare-duration warning needs of the durations written: how
+    /// many, how many are a second or more, and the ones with no unit of 10
+    /// or more (in the order written).
+    struct DurationSummary {
+        var count = 0
+        var long = 0
+        var bare: [(value: Double, range: SourceRange)] = []
+
+        mutating func add(_ duration: Duration) {
+            count += 1
+            if !(duration.approximateSeconds < 1) { long += 1 }
+            if duration.unit == .implicit, duration.number.value >= 10 { bare.append((duration.number.value, duration.range)) }
+        }
+    }
+
+    /// The node stack of the walk, kept between walks.
+    private var stack: [(Expr, argumentOf: ArgumentOf?)] = []
+    /// The view the last tween named.
+    private var lastTweenView: String?
+
+    init() {}
+
+    /// The uses of one binding.
+    init(of binding: Binding, warnings: Bool = true) {
+        add(binding, warnings: warnings)
+    }
+
+    /// The views named, each where first named (an argument when the
+    /// callee's parameter is a view, by `kinds`).
+    func views(kinds: [String: [ParameterKind?]]) -> [(name: String, range: SourceRange)] {
         var seen: Set<String> = []
-        // Each node with the call it is an argument of, when it is one.
-        var stack: [(Expr, argumentOf: (String, Int)?)] = [(binding.value, nil)]
+        var result: [(name: String, range: SourceRange)] = []
+        for use in viewUses where BindingUses.isView(use.argumentOf, kinds: kinds) && seen.insert(use.name).inserted {
+            result.append((use.name, use.range))
+        }
+        return result
+    }
+
+    /// The names used as arguments that are not views, by `kinds`.
+    func arguments(kinds: [String: [ParameterKind?]]) -> [(String, SourceRange)] {
+        argumentUses.compactMap { use in
+            guard let of = use.argumentOf else { return (use.name, use.range) }
+            return BindingUses.isView(of, kinds: kinds) ? nil : (use.name, use.range)
+        }
+    }
+
+    /// Whether an argument given for `argumentOf` is a view (`nil`: not an argument, a view a tween names).
+    static func isView(_ argumentOf: ArgumentOf?, kinds: [String: [ParameterKind?]]) -> Bool {
+        guard let (callee, index) = argumentOf else { return true }
+        guard !kinds.isEmpty, let kind = kinds[callee], index < kind.count else { return false }
+        return kind[index] == .target
+    }
+
+    /// Walks `binding`, appending what it names. `warnings`: whether to
+    /// list ``mentions`` and ``durations`` too (a pass that reads only the
+    /// names leaves them as they are).
+    mutating func add(_ binding: Binding, warnings: Bool = true) {
+        let parameters: Set<String> = binding.parameters.map { Set($0.map(\.name)) } ?? []
+        func isParameter(_ name: String) -> Bool { !parameters.isEmpty && parameters.contains(name) }
+        stack.removeAll(keepingCapacity: true)
+        stack.append((binding.value, nil))
         for parameter in (binding.parameters ?? []).reversed() {
             if let value = parameter.defaultValue { stack.append((value, nil)) }
+        }
+        /// The names a number written with names uses (named values: they come first in the order).
+        func named(in number: Number, _ uses: inout BindingUses) {
+            guard let formula = number.formula else { return }
+            for (name, range) in formula.names where !isParameter(name) { uses.argumentUses.append((name, range, nil)) }
+        }
+        func named(in value: ValueSyntax, _ uses: inout BindingUses) {
+            switch value {
+            case .number(let number): named(in: number, &uses)
+            case .point(let x, let y, _): named(in: x, &uses); named(in: y, &uses)
+            case .color: break
+            }
         }
         while let (node, argumentOf) = stack.popLast() {
             switch node.kind {
             case .name(let name):
-                guard !parameters.contains(name) else { break }
-                guard let (callee, index) = argumentOf else {
+                guard !isParameter(name) else { break }
+                guard let argumentOf else {
                     names.append((name, node.range))
                     break
                 }
-                if let kind = kinds[callee], index < kind.count, kind[index] == .target {
-                    if seen.insert(name).inserted { views.append((name, node.range)) }
-                } else {
-                    arguments.append((name, node.range))
-                }
+                viewUses.append((name, node.range, argumentOf))
+                argumentUses.append((name, node.range, argumentOf))
             case .zero, .one, .emit:
                 break
             case .wait(let duration):
-                named(in: duration.number)
-                if warnings { durations.append(duration) }
+                named(in: duration.number, &self)
+                if warnings { durations.add(duration) }
             case .value(.allViews(let range)):
                 allViews.append(range)
             case .value(.plain(let value)):
-                named(in: value)
+                named(in: value, &self)
             case .value(.duration(let duration)):
-                named(in: duration.number)
-                if warnings { durations.append(duration) }
+                named(in: duration.number, &self)
+                if warnings { durations.add(duration) }
             case .value(.easing):
                 break
             case .call(let callee, let given):
                 names.append((callee, node.modifier == .none ? node.range : node.modifier))
                 for (index, argument) in given.enumerated().reversed() { stack.append((argument, (callee, index))) }
             case .easedByName(let inner, let name, let range):
-                if !parameters.contains(name) { arguments.append((name, range)) }
+                if !isParameter(name) { argumentUses.append((name, range, nil)) }
                 stack.append((inner, nil))
             case .tween(let tween):
-                for index in 0..<(tween.stopCount ?? 0) { named(in: tween.stopValue(index)) }
+                // The stops' values, in order (``TweenSyntax/stopValue(_:)``), read in place.
+                switch tween.verb {
+                case .fadeIn, .fadeOut:
+                    break
+                case .shrink, .grow, .scale, .rotate, .fade, .animate, .color, .move:
+                    if case .some(let keyframes) = tween.keyframes {
+                        for keyframe in keyframes { named(in: keyframe.value, &self) }
+                    } else if case .some(let by) = tween.by {
+                        named(in: by, &self)
+                    } else if case .some(let to) = tween.to {
+                        if case .some(let from) = tween.from { named(in: from, &self) }
+                        named(in: to, &self)
+                    }
+                }
                 switch tween.target {
                 case .view(let name, let range):
-                    if !parameters.contains(name) {
-                        if seen.insert(name).inserted { views.append((name, range)) }
+                    if !isParameter(name) {
+                        if lastTweenView != name {
+                            viewUses.append((name, range, nil))
+                            lastTweenView = name
+                        }
                         guard warnings else { break }
                         let property = tween.resolvedProperty
                         let written = SourceRange(range.end + 1, range.end + 1 + property.utf8.count)
@@ -186,28 +288,16 @@ struct BindingUses {
                     allViews.append(range)
                 }
             case .parallel(let parts), .sequence(let parts):
-                stack.append(contentsOf: parts.reversed().map { ($0, nil) })   // popped in source order
+                for part in parts.reversed() { stack.append((part, nil)) }   // popped in source order
             case .power(let inner, let count), .looped(let inner, let count), .repeated(let inner, let count):
-                named(in: count.number)
+                named(in: count.number, &self)
                 stack.append((inner, nil))
             case .delayed(let inner, let duration), .retimed(let inner, let duration), .staggered(let inner, let duration, _):
-                named(in: duration.number)
-                if warnings { durations.append(duration) }
+                named(in: duration.number, &self)
+                if warnings { durations.add(duration) }
                 stack.append((inner, nil))
             case .reversed(let inner), .eased(let inner, _, _), .forever(let inner, _):
                 stack.append((inner, nil))
-            }
-        }
-
-        /// The names a number written with names uses (named values: they come first in the order).
-        func named(in number: Number) {
-            for (name, range) in number.formula?.names ?? [] where !parameters.contains(name) { arguments.append((name, range)) }
-        }
-        func named(in value: ValueSyntax) {
-            switch value {
-            case .number(let number): named(in: number)
-            case .point(let x, let y, _): named(in: x); named(in: y)
-            case .color: break
             }
         }
     }
@@ -215,9 +305,21 @@ struct BindingUses {
 
 private struct Resolver {
     let program: Program
+    /// The program's views, in source order (read once).
+    let programViews: [ViewDeclaration]
     let brokenNames: Set<String>
     var diagnostics: [Diagnostic] = []
     var bindings: [String: Binding] = [:]
+    /// Each binding name's number, in order of first binding.
+    var ids: [String: Int] = [:]
+    /// The first binding of each name, by number: its name and whether it has parameters.
+    var firstBindings: [(name: String, isParameterised: Bool)] = []
+    /// The bindings whose names the checks read: each name's first binding
+    /// (and a later one of the same name and place, which only a hand-built
+    /// program has), by number, in source order, with its place in the program's items.
+    var visited: [(id: Int, item: Int)] = []
+    /// Whether some binding has parameters.
+    var anyParameters = false
     var views: Set<String> = []
     /// Each view declared, and each view a tween names, with the first place
     /// it is named (tweens are visited in source order, so the first time a
@@ -231,55 +333,65 @@ private struct Resolver {
 
     init(program: Program, broken: Set<String>) {
         self.program = program
+        programViews = program.views
         brokenNames = broken
     }
 
     mutating func run() -> ResolvedProgram {
         collectViewDeclarations()
         collectBindings()
-        var references: [String: [(String, SourceRange)]] = [:]
-        var mentionsAllViews = false
-        var broken: Set<String> = []
+        // One walk of each binding: the names it uses (edges of the
+        // dependency graph, by number), its views, and what the warnings read.
+        var uses = BindingUses()
+        var broken = [Bool](repeating: false, count: firstBindings.count)
         var unknown: [(String, SourceRange)] = []
-        var mentions: [(view: String, property: String, viewRange: SourceRange, propertyRange: SourceRange?)] = []
-        var durations: [Duration] = []
-        for binding in program.bindings where bindings[binding.name]?.range == binding.range {
-            let uses = BindingUses(of: binding)
-            // (Taken whole when first: a file of one long binding is not copied.)
-            if mentions.isEmpty { mentions = uses.mentions } else { mentions += uses.mentions }
-            if durations.isEmpty { durations = uses.durations } else { durations += uses.durations }
-            let names = uses.names
-            if !uses.allViews.isEmpty { mentionsAllViews = true }
-            for (name, range) in names where bindings[name] == nil {
-                broken.insert(binding.name)
+        var edges: [(target: Int, range: SourceRange)] = []
+        var edgeSpans = [Range<Int>](repeating: 0..<0, count: firstBindings.count)
+        for (id, item) in visited {
+            guard case .binding(let binding) = program.items[item] else { continue }
+            uses.names.removeAll(keepingCapacity: true)
+            uses.argumentUses.removeAll(keepingCapacity: true)
+            uses.add(binding)
+            let start = edges.count
+            for (name, range) in uses.names {
+                if let target = ids[name] {
+                    edges.append((target, range))
+                    continue
+                }
+                broken[id] = true
                 if brokenNames.contains(name) { continue }
                 unknown.append((name, range))
             }
-            references[binding.name] = names + uses.arguments.filter { bindings[$0.0] != nil }
+            for argument in uses.argumentUses {
+                if let target = ids[argument.name] { edges.append((target, argument.range)) }
+            }
+            edgeSpans[id] = start..<edges.count
         }
+        let mentionsAllViews = !uses.allViews.isEmpty
         // Only the first ones can be shown (`run` keeps the first
         // `maxParseDiagnostics` of the file), and each "did you mean" compares
         // the name with every binding: report those in source order.
-        unknown.sort { $0.1.start < $1.1.start }
-        let candidates = bindings.keys.sorted()   // sorted: ties give the same hint on every run
-        for (name, range) in unknown.prefix(maxParseDiagnostics) {
-            var hint = closestMatch(to: name, in: candidates).map(didYouMean)
-                ?? (TweenSyntax.Verb(rawValue: name) != nil ? "`\(name)` starts a tween only when a view follows it" : nil)
-            if name == "emit", hint == nil { hint = "to fire an event, write `emit NAME`, such as `emit landed`" }
-            report(.unknownName(name), at: range, hint: hint)
-        }
-        warnOfNamesNamedOnce(mentions)
-        warnOfBareDurations(durations)
-        mentions = []
-        durations = []
-        let order = orderBindings(references: references, broken: &broken)
-        let kinds = inferParameterKinds(order: order)
-        // Views, now that the arguments that are views are known.
-        for binding in program.bindings where bindings[binding.name]?.range == binding.range {
-            for (view, range) in BindingUses(of: binding, kinds: kinds, warnings: false).views where targeted.insert(view).inserted {
-                targetedAt.append((view, range.start))
+        if !unknown.isEmpty {
+            unknown.sort { $0.1.start < $1.1.start }
+            let candidates = bindings.keys.sorted()   // sorted: ties give the same hint on every run
+            for (name, range) in unknown.prefix(maxParseDiagnostics) {
+                var hint = closestMatch(to: name, in: candidates).map(didYouMean)
+                    ?? (TweenSyntax.Verb(rawValue: name) != nil ? "`\(name)` starts a tween only when a view follows it" : nil)
+                if name == "emit", hint == nil { hint = "to fire an event, write `emit NAME`, such as `emit landed`" }
+                report(.unknownName(name), at: range, hint: hint)
             }
         }
+        warnOfNamesNamedOnce(uses.mentions)
+        warnOfBareDurations(uses.durations)
+        uses.mentions = []
+        uses.durations = BindingUses.DurationSummary()
+        let order = orderBindings(edges: edges, spans: edgeSpans, broken: &broken)
+        let kinds = anyParameters ? inferParameterKinds(order: order) : [:]
+        // Views, now that the arguments that are views are known.
+        for use in uses.viewUses where BindingUses.isView(use.argumentOf, kinds: kinds) && targeted.insert(use.name).inserted {
+            targetedAt.append((use.name, use.range.start))
+        }
+        uses = BindingUses()
         var firstMention: [String: Int] = [:]
         for (view, position) in declaredAt + targetedAt where position < firstMention[view, default: Int.max] {
             firstMention[view] = position
@@ -347,30 +459,63 @@ private struct Resolver {
     private mutating func warnOfNamesNamedOnce(_ mentions: [(view: String, property: String, viewRange: SourceRange, propertyRange: SourceRange?)]) {
         var viewCounts: [String: Int] = [:]
         var propertyCounts: [Property: Int] = [:]
-        for view in program.views {
+        for view in programViews {
             viewCounts[view.name, default: 0] += 1
             for value in view.initials { propertyCounts[Property(view: view.name, name: value.property), default: 0] += 1 }
         }
-        for mention in mentions {
-            viewCounts[mention.view, default: 0] += 1
-            propertyCounts[Property(view: mention.view, name: mention.property), default: 0] += 1
+        // Counted a run at a time: consecutive tweens mostly name the same
+        // view and property, and comparing names costs less than hashing them.
+        var index = 0
+        while index < mentions.count {
+            let view = mentions[index].view, property = mentions[index].property
+            var end = index + 1, sameProperty = 1
+            while end < mentions.count, mentions[end].view == view {
+                if sameProperty == end - index, mentions[end].property == property { sameProperty += 1 }
+                end += 1
+            }
+            viewCounts[view, default: 0] += end - index
+            propertyCounts[Property(view: view, name: property), default: 0] += sameProperty
+            // The rest of the run, property by property.
+            var next = index + sameProperty
+            while next < end {
+                let name = mentions[next].property
+                var stop = next + 1
+                while stop < end, mentions[stop].property == name { stop += 1 }
+                propertyCounts[Property(view: view, name: name), default: 0] += stop - next
+                next = stop
+            }
+            index = end
         }
+        // A mention naming what the one before it names is not the only one: skipped unread.
         let views = viewCounts.count <= Resolver.namedOnceViewLimit ? viewCounts.filter { $0.value >= 2 }.keys.sorted() : []
-        for mention in mentions where !views.isEmpty && mention.view.utf8.count >= 3 && viewCounts[mention.view] == 1 {
-            if let match = views.first(where: { isOneEditAway($0, mention.view) }) {
-                report(.namedOnce("view `\(mention.view)`"), at: mention.viewRange, hint: didYouMean(match))
-                return
+        if !views.isEmpty, viewCounts.values.contains(1) {
+            for (index, mention) in mentions.enumerated() where mention.view.utf8.count >= 3
+                && (index == 0 || mentions[index - 1].view != mention.view) && viewCounts[mention.view] == 1 {
+                if let match = views.first(where: { isOneEditAway($0, mention.view) }) {
+                    report(.namedOnce("view `\(mention.view)`"), at: mention.viewRange, hint: didYouMean(match))
+                    return
+                }
             }
         }
+        guard propertyCounts.values.contains(1) else { return }
         // Each view's properties named twice or more.
         var established: [String: Set<String>] = [:]
         for (property, count) in propertyCounts where count >= 2 { established[property.view, default: []].insert(property.name) }
-        for mention in mentions where mention.property.utf8.count >= 3 && !Drawing.properties.contains(mention.property)
-            && propertyCounts[Property(view: mention.view, name: mention.property)] == 1 {
+        for (index, mention) in mentions.enumerated() where mention.property.utf8.count >= 3
+            && (index == 0 || mentions[index - 1].view != mention.view || mentions[index - 1].property != mention.property)
+            && !Drawing.properties.contains(mention.property) && propertyCounts[Property(view: mention.view, name: mention.property)] == 1 {
             guard let written = mention.propertyRange else { continue }
-            var candidates = Drawing.properties.union(established[mention.view] ?? [])
-            candidates.remove(mention.property)
-            if let match = candidates.sorted().first(where: { isOneEditAway($0, mention.property) }) {
+            // The first, in sorted order, of the drawn properties and the view's
+            // established ones one edit away (a name is not one edit from itself).
+            let length = mention.property.unicodeScalars.count
+            var match: String?
+            for candidates in [Drawing.properties, established[mention.view] ?? []] {
+                for candidate in candidates where match.map({ candidate < $0 }) ?? true
+                    && abs(candidate.unicodeScalars.count - length) <= 1 && isOneEditAway(candidate, mention.property) {
+                    match = candidate
+                }
+            }
+            if let match {
                 report(.namedOnce("property `\(mention.view).\(mention.property)`"), at: written, hint: didYouMean(match))
                 return
             }
@@ -381,13 +526,13 @@ private struct Resolver {
     /// are all under a second (`in 300` beside `in 0.2s`) was surely meant in
     /// milliseconds: a warning. A file of bare durations, or one with longer
     /// ones, is taken as written.
-    private mutating func warnOfBareDurations(_ durations: [Duration]) {
+    private mutating func warnOfBareDurations(_ durations: BindingUses.DurationSummary) {
         // A candidate is itself a second or more: the others are all under one
         // exactly when it is the only such duration (and there are others).
-        guard durations.count >= 2, durations.filter({ !($0.approximateSeconds < 1) }).count == 1 else { return }
-        for duration in durations where duration.unit == .implicit && duration.number.value >= 10 {
-            let written = formatNumber(duration.number.value)
-            report(.bareDuration(written), at: duration.range, hint: didYouMean("\(written)ms"))
+        guard durations.count >= 2, durations.long == 1 else { return }
+        for (value, range) in durations.bare {
+            let written = formatNumber(value)
+            report(.bareDuration(written), at: range, hint: didYouMean("\(written)ms"))
         }
     }
 
@@ -413,7 +558,7 @@ private struct Resolver {
 
     private mutating func collectViewDeclarations() {
         var declared: [String: SourceRange] = [:]
-        for view in program.views {
+        for view in programViews {
             views.insert(view.name)
             declaredAt.append((view.name, view.nameRange.start))
             if let first = declared[view.name] {
@@ -478,12 +623,20 @@ private struct Resolver {
     }
 
     private mutating func collectBindings() {
-        for binding in program.bindings {
-            if let first = bindings[binding.name] {
+        bindings.reserveCapacity(program.items.count)
+        ids.reserveCapacity(program.items.count)
+        for (item, entry) in program.items.enumerated() {
+            guard case .binding(let binding) = entry else { continue }
+            if binding.parameters != nil { anyParameters = true }
+            if let id = ids[binding.name], let first = bindings[binding.name] {
                 report(.duplicateLet(binding.name), at: binding.nameRange, hint: "rename one of the two bindings",
                        notes: [.init(.firstDefined, at: first.nameRange)])
+                if first.range == binding.range { visited.append((id, item)) }
                 continue
             }
+            ids[binding.name] = firstBindings.count
+            visited.append((firstBindings.count, item))
+            firstBindings.append((binding.name, binding.parameters != nil))
             bindings[binding.name] = binding
         }
     }
@@ -494,43 +647,45 @@ private struct Resolver {
     }
 
     /// A topological order of the bindings (each after what it uses), reporting
-    /// each cycle once, at the binding where it closes.
-    private mutating func orderBindings(references: [String: [(String, SourceRange)]], broken: inout Set<String>) -> [String] {
-        enum Mark { case visiting, done }
-        var marks: [String: Mark] = [:]
+    /// each cycle once, at the binding where it closes. `edges[spans[id]]`:
+    /// the bindings binding `id` uses, by number, where it names them.
+    private mutating func orderBindings(edges: [(target: Int, range: SourceRange)], spans: [Range<Int>], broken: inout [Bool]) -> [String] {
+        // 0: not reached, 1: being explored, 2: done.
+        var marks = [UInt8](repeating: 0, count: firstBindings.count)
         var order: [String] = []
-        for binding in program.bindings where marks[binding.name] == nil && references[binding.name] != nil {
-            // Iterative depth-first search; `path` is the chain being explored.
-            var path: [(name: String, next: Int)] = [(binding.name, 0)]
-            marks[binding.name] = .visiting
+        order.reserveCapacity(firstBindings.count)
+        // Iterative depth-first search; `path` is the chain being explored, with the next edge of each.
+        var path: [(id: Int, next: Int)] = []
+        for root in 0..<firstBindings.count where marks[root] == 0 {
+            path.append((root, spans[root].lowerBound))
+            marks[root] = 1
             while let top = path.last {
-                let edges = references[top.name] ?? []
-                if top.next < edges.count {
+                if top.next < spans[top.id].upperBound {
                     path[path.count - 1].next += 1
                     let (target, range) = edges[top.next]
-                    guard bindings[target] != nil else { continue }
                     switch marks[target] {
-                    case .visiting:
-                        let cycle = path.map(\.name).drop { $0 != target }
-                        for name in cycle { broken.insert(name) }
-                        if cycle.contains(where: { bindings[$0]?.parameters != nil }) {
-                            report(.recursion(target, through: Array(cycle.dropFirst())), at: range,
+                    case 1:
+                        let cycle = path.map(\.id).drop { $0 != target }
+                        for id in cycle { broken[id] = true }
+                        let names = cycle.map { firstBindings[$0].name }
+                        if cycle.contains(where: { firstBindings[$0].isParameterised }) {
+                            report(.recursion(names[0], through: Array(names.dropFirst())), at: range,
                                    hint: "a call means its body written out, so a `let` cannot call itself; repeat with `^ N` or `repeated forever`")
                         } else {
-                            report(.cycle(target, through: Array(cycle.dropFirst())), at: range,
+                            report(.cycle(names[0], through: Array(names.dropFirst())), at: range,
                                    hint: "an animation cannot contain itself; build it from other bindings")
                         }
-                    case .done:
-                        if broken.contains(target) { broken.insert(top.name) }
-                    case nil:
-                        marks[target] = .visiting
-                        path.append((target, 0))
+                    case 2:
+                        if broken[target] { broken[top.id] = true }
+                    default:
+                        marks[target] = 1
+                        path.append((target, spans[target].lowerBound))
                     }
                 } else {
-                    marks[top.name] = .done
+                    marks[top.id] = 2
                     path.removeLast()
-                    if let parent = path.last, broken.contains(top.name) { broken.insert(parent.name) }
-                    if !broken.contains(top.name) { order.append(top.name) }
+                    if let parent = path.last, broken[top.id] { broken[parent.id] = true }
+                    if !broken[top.id] { order.append(firstBindings[top.id].name) }
                 }
             }
         }

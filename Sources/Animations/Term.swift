@@ -94,6 +94,15 @@ public struct Tween: Hashable, Sendable {
     public func eased(_ warp: Easing) -> Tween {
         with(easing: easing.composed(after: warp))
     }
+
+    /// `tween in d`, when the tween takes time: the tween lasting `d`
+    /// (``Scene/retimed(to:)`` scales its one window to `[0, d]`); `nil` when
+    /// it lasts no time or `d` is negative (the law of ``Term/retimedLeaf(to:)``;
+    /// the language's lowering applies it before making the leaf).
+    public func retimed(to target: Time) -> Tween? {
+        guard duration.isPositive, !target.isNegative else { return nil }
+        return with(duration: target)
+    }
 }
 
 extension Term {
@@ -109,8 +118,8 @@ extension Term {
     /// time: the tween lasting `d` (``Scene/retimed(to:)`` scales its one
     /// window to `[0, d]`); `nil` for any other term.
     public func retimedLeaf(to target: Time) -> Term? {
-        guard case .tween(let tween) = kind, tween.duration.isPositive, !target.isNegative else { return nil }
-        return Term.tween(tween.with(duration: target))
+        guard case .tween(let tween) = kind, let retimed = tween.retimed(to: target) else { return nil }
+        return Term.tween(retimed)
     }
 }
 
