@@ -44,8 +44,9 @@ final class Track: @unchecked Sendable {
     let ends: [Instant]
     /// The segments, in memory of our own: reading an array element of a
     /// struct with references copies it (and counts references); reading
-    /// through a pointer does not.
+    /// through a pointer does not. `list.base`, kept by `list`.
     let storage: UnsafeMutablePointer<Segment>
+    private let list: SegmentList
 
     /// The segments, sorted by start (a copy, for listing).
     var segments: [Segment] {
@@ -74,36 +75,13 @@ final class Track: @unchecked Sendable {
     /// Whether reading it needs the input: a segment drifts, or a block's copies have inputs.
     private var readsInput: Bool
 
-    init(segments unsorted: consuming [Segment], blocks: [BlockReference]) {
-        var all = consume unsorted
-        kind = all.first?.from.kind ?? blocks.first?.track.kind
-        // Sorted as indices (the same comparisons, so the same order, as
-        // sorting the segments), then copied once, into our storage, exact
-        // duplicates removed: no sorted copy of the segments, no second list.
-        var order = Array(0..<Int32(truncatingIfNeeded: all.count))
-        let storage = UnsafeMutablePointer<Segment>.allocate(capacity: max(1, all.count))
-        var kept = 0
-        all.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            order.sort { a, b in
-                let lhs = base + Int(a), rhs = base + Int(b)
-                return lhs.pointee.start != rhs.pointee.start ? lhs.pointee.start < rhs.pointee.start : lhs.pointee.end < rhs.pointee.end
-            }
-            var runStart = 0
-            for index in order {
-                let segment = base + Int(index)
-                // Only segments with the same window can be equal; they are adjacent.
-                if kept > 0, storage[kept - 1].start != segment.pointee.start || storage[kept - 1].end != segment.pointee.end {
-                    runStart = kept
-                }
-                if !(runStart..<kept).contains(where: { storage[$0] == segment.pointee }) {
-                    (storage + kept).initialize(to: segment.pointee)
-                    kept += 1
-                }
-            }
-        }
-        order = []
-        all = []
+    /// Adopts `list` (no copy): sorts it in place by start, then end, and
+    /// removes exact duplicates.
+    init(segments list: SegmentList, blocks: [BlockReference]) {
+        list.sortByWindowRemovingDuplicates()
+        let storage = list.base, kept = list.count
+        kind = kept > 0 ? storage[0].from.kind : blocks.first?.track.kind
+        self.list = list
         self.storage = storage
         count = kept
         starts = (0..<kept).map { storage[$0].start }
@@ -146,11 +124,6 @@ final class Track: @unchecked Sendable {
         return readsInput || input.isSlopes ? computeLast(input) : last
     }
 
-    deinit {
-        storage.deinitialize(count: count)
-        storage.deallocate()
-    }
-
     /// Offers this property's candidates at `t` to `resolution` (for a
     /// repetition's body, read with its copy's `input`).
     func resolve(at t: Instant, into resolution: inout Resolution, input: TrackInput = .none) {
@@ -172,6 +145,34 @@ final class Track: @unchecked Sendable {
         }
         resolution.upcoming = nil
         return resolution.value(initial: nil)
+    }
+
+    /// The value at `t` by the sampling rule, `before` when nothing has
+    /// started (a table's cell): ``resolve(at:into:input:)`` then
+    /// ``Resolution/value(before:)``, without building the resolution when
+    /// the track has no blocks and one segment wins (the mean of one value
+    /// is that value, canonical).
+    @inline(__always)
+    func value(at t: Instant, before: Value) -> Value {
+        if blocks.isEmpty, let winners = winners(at: t) {
+            switch winners.category {
+            case .upcoming:
+                return before
+            case .active:
+                let last = winners.last
+                if last == 0 || starts[last - 1] != starts[last] {
+                    return Segment.activeValue(of: storage + last, at: t).canonical
+                }
+            case .finished:
+                let position = winners.last, winner = Int(byEnd[position])
+                if position == 0 || ends[Int(byEnd[position - 1])] != ends[winner] || starts[Int(byEnd[position - 1])] != starts[winner] {
+                    return storage[winner].endValue.canonical
+                }
+            }
+        }
+        var resolution = Resolution()
+        resolve(at: t, into: &resolution)
+        return resolution.value(before: before)
     }
 
     /// The value at `t` by the sampling rule; `initial` is the declared initial value.
