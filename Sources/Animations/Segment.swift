@@ -324,13 +324,45 @@ final class Clock: Hashable, @unchecked Sendable {
 /// map), then one exact affine map. Reversals always sit in the last map:
 /// passing a warp, a reversal is pushed inside it by mirroring the easing.
 struct Path: Hashable, Sendable {
-    var stages: [WarpStage] = []
+    /// The warp stages and the collapse, both rare, in one box: a plain path
+    /// (a part of a sequence, shifted) stays small and copies without
+    /// counting references, and the compiler's work list holds one per
+    /// pending part (a left-nested chain of n tweens: n of them at once).
+    private var unusual: Unusual?
     var affine: Affine = .identity
-    /// Set below `x in 0s`: everything underneath happens at one instant.
-    var collapse: Collapse?
     /// Where an event placed here falls among the events of its instant
     /// (``PlacedEvent/rank``); not part of the path's identity.
     var firing = FiringOrder()
+
+    private final class Unusual: Sendable {
+        let stages: [WarpStage]
+        let collapse: Collapse?
+
+        init(stages: [WarpStage], collapse: Collapse?) {
+            self.stages = stages
+            self.collapse = collapse
+        }
+    }
+
+    /// The warp stages, outermost first.
+    var stages: [WarpStage] {
+        get { unusual?.stages ?? [] }
+        set { unusual = Path.unusual(stages: newValue, collapse: collapse) }
+    }
+
+    /// Set below `x in 0s`: everything underneath happens at one instant.
+    var collapse: Collapse? {
+        get { unusual?.collapse }
+        set { unusual = Path.unusual(stages: stages, collapse: newValue) }
+    }
+
+    /// Whether no warp stage lies on the path (``stages`` is empty).
+    @inline(__always)
+    var hasNoStages: Bool { unusual?.stages.isEmpty ?? true }
+
+    private static func unusual(stages: [WarpStage], collapse: Collapse?) -> Unusual? {
+        stages.isEmpty && collapse == nil ? nil : Unusual(stages: stages, collapse: collapse)
+    }
 
     /// The firing order of events at one instant (semantics §6.5): a
     /// sequence's parts fire in turn, so each part's events rank after those
@@ -475,7 +507,7 @@ struct Path: Hashable, Sendable {
     /// preimage (`upper == false`), for an end the greatest.
     func backward(_ u: Instant, upper: Bool) -> Instant {
         let inner = affine.invert(u)
-        return stages.isEmpty ? inner : backwardThroughStages(inner, upper: upper)
+        return hasNoStages ? inner : backwardThroughStages(inner, upper: upper)
     }
 
     /// The segment a tween becomes at the end of this path.
@@ -490,14 +522,14 @@ struct Path: Hashable, Sendable {
         var end = affine.invert(Instant(tween.duration))
         if !forward { swap(&start, &end) }
         var clock: Clock?
-        if !stages.isEmpty {
+        if !hasNoStages {
             start = backwardThroughStages(start, upper: false)
             end = backwardThroughStages(end, upper: true)
             if end < start { end = start }
             clock = Clock(path: self, length: tween.duration)
         }
         // Through a map of scale ±1 alone, both ends exact: the window is as long as the tween.
-        let unit = stages.isEmpty && affine.scale.denominator == 1 && affine.scale.numerator.magnitude == 1
+        let unit = hasNoStages && affine.scale.denominator == 1 && affine.scale.numerator.magnitude == 1
             && start.exact != nil && end.exact != nil
         return Segment(property: tween.property, from: tween.from, to: tween.to, easing: tween.easing,
                        start: start, end: end, isForward: forward, warp: clock, leaf: leaf, relative: tween.relative,

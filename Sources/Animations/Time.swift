@@ -39,6 +39,10 @@ public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// `numerator / denominator` in lowest terms, or `nil` when the denominator
     /// is zero or the value does not fit.
     public init?(numerator: Int64, denominator: Int64) {
+        if let value = Time.reduced(small: numerator, denominator) {
+            self = value
+            return
+        }
         guard let value = Time.reduced(Int128(numerator), Int128(denominator)) else { return nil }
         self = value
     }
