@@ -148,13 +148,14 @@ final class Track: @unchecked Sendable {
     }
 
     /// The value at `t` by the sampling rule, `before` when nothing has
-    /// started (a table's cell): ``resolve(at:into:input:)`` then
+    /// started (a table's cell; `hint` as for ``winners(at:before:hint:)``):
+    /// ``resolve(at:into:input:)`` then
     /// ``Resolution/value(before:)``, without building the resolution when
     /// the track has no blocks and one segment wins (the mean of one value
     /// is that value, canonical).
     @inline(__always)
-    func value(at t: Instant, before: Value) -> Value {
-        if blocks.isEmpty, let winners = winners(at: t) {
+    func value(at t: Instant, before: Value, hint: inout Int) -> Value {
+        if blocks.isEmpty, let winners = winners(at: t, hint: &hint) {
             switch winners.category {
             case .upcoming:
                 return before
@@ -208,15 +209,48 @@ final class Track: @unchecked Sendable {
     /// start. `limit`: only the segments before this index count (which
     /// have started by `t`); `nil` when the track has no segment.
     func winners(at t: Instant, before limit: Int? = nil) -> Winners? {
+        var hint = 0
+        return winners(at: t, before: limit, hint: &hint)
+    }
+
+    /// ``winners(at:before:)``, starting the search for the segments
+    /// started by `t` at `hint`: how many had started at an earlier time
+    /// read before (a table reads its rows in order), set to how many have
+    /// started by `t`. Any `hint` gives the same winners; an earlier time's
+    /// makes the search short.
+    @inline(__always)
+    func winners(at t: Instant, before limit: Int? = nil, hint: inout Int) -> Winners? {
         let count = starts.count
         guard count > 0 else { return nil }
         // Segments [0, started) have start <= t. (Windows are read from their
         // own arrays: copying a whole segment costs reference counting.)
         var low = 0, high = count
+        if hint > 0, hint <= count, starts[hint - 1] <= t {
+            // [0, hint) have started: look a few ahead, then search what is left.
+            // Invariant: [0, low) have started; none of [high, count) has.
+            low = hint
+            var step = 1
+            while low < high {
+                guard starts[low] <= t else {
+                    high = low
+                    break
+                }
+                low += 1
+                let probe = low + step - 1
+                guard probe < count else { break }
+                guard starts[probe] <= t else {
+                    high = probe
+                    break
+                }
+                low = probe + 1
+                step *= 2
+            }
+        }
         while low < high {
             let mid = (low + high) / 2
             if starts[mid] <= t { low = mid + 1 } else { high = mid }
         }
+        hint = low
         let started = limit.map { min($0, low) } ?? low
         if started == 0 { return Winners(category: .upcoming, t: t, last: 0) }
         if let latest = rightmostEnding(atOrAfter: t, before: started) {

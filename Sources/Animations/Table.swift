@@ -65,7 +65,8 @@ public struct RowSampler: Sendable {
                 for _ in times { values.append(before) }
                 continue
             }
-            for t in times { values.append(track.value(at: t, before: before)) }
+            var hint = 0
+            for t in times { values.append(track.value(at: t, before: before, hint: &hint)) }
         }
     }
 }
