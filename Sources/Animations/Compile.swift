@@ -227,25 +227,27 @@ func descend(_ term: Term, _ path: Path, into stack: inout [(Term, Path)]) throw
     case .parallel(let parts):
         for part in parts.reversed() { stack.append((part, path)) }
     case .sequence(let parts):
-        var offsets: [Time] = []
-        var orders: [Path.FiringOrder] = []
-        offsets.reserveCapacity(parts.count)
-        orders.reserveCapacity(parts.count)
+        // Pushed first to last as the offsets and orders accrue, then that
+        // run of the stack reversed in place (no list of offsets per node).
+        let bottom = stack.count
         var offset = Time.zero
         var order = path.firing
-        for part in parts {
-            offsets.append(offset)
-            orders.append(order)
+        for (index, part) in parts.enumerated() {
+            var child = offset.isZero ? path : try path.shifted(by: offset)
+            child.firing = order
+            stack.append((part, child))
             let duration = part.duration ?? .zero
-            offset = try offset.adding(duration)
-            // Squeezed to an instant (`in 0s`), every part fires at that instant, in turn.
+            offset = try offset.adding(duration)   // also after the last part: a total that overflows throws
+            // Squeezed to an instant (`in 0s`), every part fires at that instant, in turn
+            // (no order after the last part: nothing reads it).
+            guard index + 1 < parts.count else { break }
             order = duration.isZero || path.collapse != nil ? order.advanced(by: part.leafCount) : order.after(part)
         }
-        for index in parts.indices.reversed() {
-            let shift = offsets[index]
-            var child = shift.isZero ? path : try path.shifted(by: shift)
-            child.firing = orders[index]
-            stack.append((parts[index], child))
+        var low = bottom, high = stack.count - 1
+        while low < high {
+            stack.swapAt(low, high)
+            low += 1
+            high -= 1
         }
     case .reversed(let body):
         var child = try path.reversed(in: body.duration ?? .zero)
@@ -309,9 +311,9 @@ private struct Compiler {
         // Placed in one list reserved at its size (at most the term's leaves,
         // which a plain chain lists all of) instead of growing by doubling,
         // when a block would list more than it: then grown as needed. Split
-        // by property afterwards (kept as it is when there is one property).
-        var placed: [Segment] = []
-        if let root, root.leafCount <= Scene.segmentLimit { placed.reserveCapacity(root.leafCount) }
+        // by property afterwards (adopted as it is, by the track, when there
+        // is one property).
+        var placed = SegmentList(capacity: root.map { $0.leafCount <= Scene.segmentLimit ? $0.leafCount : 0 } ?? 0)
         var blocks: [RepetitionBlock] = []
         var events: [PlacedEvent] = []
         var listed = 0
@@ -360,7 +362,7 @@ private struct Compiler {
         // The work list is empty now, but keeps its capacity (a pending entry per part of the longest `;`).
         stack = []
         var segments = Compiler.byProperty(placed)
-        placed = []
+        placed = SegmentList()
         let unique = PlacedEvent.inFiringOrder(events)
         var byProperty: [Property: [RepetitionBlock]] = [:]
         for block in blocks {
@@ -371,14 +373,15 @@ private struct Compiler {
         tracks.reserveCapacity(properties.count)
         for property in properties {
             // Moved out of the dictionary, so the track sorts it without a copy.
-            let listedSegments = segments.removeValue(forKey: property) ?? []
+            let listedSegments = segments.removeValue(forKey: property) ?? SegmentList()
             let references = (byProperty[property] ?? []).compactMap { block in
                 block.body.track(for: property).map { BlockReference(block: block, track: $0) }
             }
             // The first segment (or repetition) names the property's kind; the others keep to it.
-            if let kind = listedSegments.first?.from.kind ?? references.first?.track.kind {
-                for segment in listedSegments where segment.from.kind != kind {
-                    throw .mixedKinds(property, kind, segment.from.kind)
+            let listedKind = listedSegments.count > 0 ? listedSegments.base.pointee.from.kind : nil
+            if let kind = listedKind ?? references.first?.track.kind {
+                for index in 0..<listedSegments.count where listedSegments.base[index].from.kind != kind {
+                    throw .mixedKinds(property, kind, listedSegments.base[index].from.kind)
                 }
                 for reference in references {
                     if let other = reference.track.kind, other != kind { throw .mixedKinds(property, kind, other) }
@@ -394,19 +397,37 @@ private struct Compiler {
                              blocks: blocks, events: unique)
     }
 
-    /// The placed segments of each property, in the order placed.
-    private static func byProperty(_ placed: [Segment]) -> [Property: [Segment]] {
-        guard let first = placed.first?.property else { return [:] }
-        if placed.allSatisfy({ $0.property == first }) { return [first: placed] }
-        var counts: [Property: Int] = [:]
-        for segment in placed { counts[segment.property, default: 0] += 1 }
-        var split: [Property: [Segment]] = [:]
-        for (property, count) in counts {
-            var list: [Segment] = []
-            list.reserveCapacity(count)
-            split[property] = list
+    /// The placed segments of each property, in the order placed: `placed`
+    /// itself when there is one property, else moved out of it (left empty)
+    /// into a list per property.
+    private static func byProperty(_ placed: SegmentList) -> [Property: SegmentList] {
+        guard placed.count > 0 else { return [:] }
+        let first = placed.base.pointee.property
+        if !placed.contains(where: { $0.pointee.property != first }) { return [first: placed] }
+        // One hash per segment: each property's number, then the count of each.
+        var numbers: [Property: Int32] = [:]
+        var owners: [Int32] = []
+        owners.reserveCapacity(placed.count)
+        var counts: [Int] = []
+        for index in 0..<placed.count {
+            let property = placed.base[index].property
+            let number: Int32
+            if let known = numbers[property] {
+                number = known
+            } else {
+                number = Int32(truncatingIfNeeded: counts.count)
+                numbers[property] = number
+                counts.append(0)
+            }
+            owners.append(number)
+            counts[Int(number)] += 1
         }
-        for segment in placed { split[segment.property]?.append(segment) }
+        let lists = counts.map { SegmentList(capacity: $0) }
+        for index in 0..<placed.count { lists[Int(owners[index])].append(movingFrom: placed.base + index) }
+        placed.forgetMovedElements()
+        var split: [Property: SegmentList] = [:]
+        split.reserveCapacity(lists.count)
+        for (property, number) in numbers { split[property] = lists[Int(number)] }
         return split
     }
 

@@ -133,9 +133,9 @@ struct RelativeResolver {
     /// The property's track with every relative segment's ends replaced by
     /// the values they resolve to, and each block whose body depends on its
     /// input given that input. A track as usual when nothing on the property is relative.
-    func track(_ segments: consuming [Segment], _ references: consuming [BlockReference]) throws(AnimationError) -> Track {
+    func track(_ segments: SegmentList, _ references: consuming [BlockReference]) throws(AnimationError) -> Track {
         let openBlocks = references.contains { $0.track.hasDrift }
-        guard openBlocks || segments.contains(where: { $0.relative != .absolute }) else {
+        guard openBlocks || segments.contains(where: { $0.pointee.relative != .absolute }) else {
             return Track(segments: segments, blocks: references)
         }
         if case .body = mode, openBlocks {

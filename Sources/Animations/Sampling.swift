@@ -44,8 +44,9 @@ final class Track: @unchecked Sendable {
     let ends: [Instant]
     /// The segments, in memory of our own: reading an array element of a
     /// struct with references copies it (and counts references); reading
-    /// through a pointer does not.
+    /// through a pointer does not. `list.base`, kept by `list`.
     let storage: UnsafeMutablePointer<Segment>
+    private let list: SegmentList
 
     /// The segments, sorted by start (a copy, for listing).
     var segments: [Segment] {
@@ -74,36 +75,13 @@ final class Track: @unchecked Sendable {
     /// Whether reading it needs the input: a segment drifts, or a block's copies have inputs.
     private var readsInput: Bool
 
-    init(segments unsorted: consuming [Segment], blocks: [BlockReference]) {
-        var all = consume unsorted
-        kind = all.first?.from.kind ?? blocks.first?.track.kind
-        // Sorted as indices (the same comparisons, so the same order, as
-        // sorting the segments), then copied once, into our storage, exact
-        // duplicates removed: no sorted copy of the segments, no second list.
-        var order = Array(0..<Int32(truncatingIfNeeded: all.count))
-        let storage = UnsafeMutablePointer<Segment>.allocate(capacity: max(1, all.count))
-        var kept = 0
-        all.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            order.sort { a, b in
-                let lhs = base + Int(a), rhs = base + Int(b)
-                return lhs.pointee.start != rhs.pointee.start ? lhs.pointee.start < rhs.pointee.start : lhs.pointee.end < rhs.pointee.end
-            }
-            var runStart = 0
-            for index in order {
-                let segment = base + Int(index)
-                // Only segments with the same window can be equal; they are adjacent.
-                if kept > 0, storage[kept - 1].start != segment.pointee.start || storage[kept - 1].end != segment.pointee.end {
-                    runStart = kept
-                }
-                if !(runStart..<kept).contains(where: { storage[$0] == segment.pointee }) {
-                    (storage + kept).initialize(to: segment.pointee)
-                    kept += 1
-                }
-            }
-        }
-        order = []
-        all = []
+    /// Adopts `list` (no copy): sorts it in place by start, then end, and
+    /// removes exact duplicates.
+    init(segments list: SegmentList, blocks: [BlockReference]) {
+        list.sortByWindowRemovingDuplicates()
+        let storage = list.base, kept = list.count
+        kind = kept > 0 ? storage[0].from.kind : blocks.first?.track.kind
+        self.list = list
         self.storage = storage
         count = kept
         starts = (0..<kept).map { storage[$0].start }
@@ -146,11 +124,6 @@ final class Track: @unchecked Sendable {
         return readsInput || input.isSlopes ? computeLast(input) : last
     }
 
-    deinit {
-        storage.deinitialize(count: count)
-        storage.deallocate()
-    }
-
     /// Offers this property's candidates at `t` to `resolution` (for a
     /// repetition's body, read with its copy's `input`).
     func resolve(at t: Instant, into resolution: inout Resolution, input: TrackInput = .none) {
@@ -172,6 +145,35 @@ final class Track: @unchecked Sendable {
         }
         resolution.upcoming = nil
         return resolution.value(initial: nil)
+    }
+
+    /// The value at `t` by the sampling rule, `before` when nothing has
+    /// started (a table's cell; `hint` as for ``winners(at:before:hint:)``):
+    /// ``resolve(at:into:input:)`` then
+    /// ``Resolution/value(before:)``, without building the resolution when
+    /// the track has no blocks and one segment wins (the mean of one value
+    /// is that value, canonical).
+    @inline(__always)
+    func value(at t: Instant, before: Value, hint: inout Int) -> Value {
+        if blocks.isEmpty, let winners = winners(at: t, hint: &hint) {
+            switch winners.category {
+            case .upcoming:
+                return before
+            case .active:
+                let last = winners.last
+                if last == 0 || starts[last - 1] != starts[last] {
+                    return Segment.activeValue(of: storage + last, at: t).canonical
+                }
+            case .finished:
+                let position = winners.last, winner = Int(byEnd[position])
+                if position == 0 || ends[Int(byEnd[position - 1])] != ends[winner] || starts[Int(byEnd[position - 1])] != starts[winner] {
+                    return storage[winner].endValue.canonical
+                }
+            }
+        }
+        var resolution = Resolution()
+        resolve(at: t, into: &resolution)
+        return resolution.value(before: before)
     }
 
     /// The value at `t` by the sampling rule; `initial` is the declared initial value.
@@ -207,15 +209,48 @@ final class Track: @unchecked Sendable {
     /// start. `limit`: only the segments before this index count (which
     /// have started by `t`); `nil` when the track has no segment.
     func winners(at t: Instant, before limit: Int? = nil) -> Winners? {
+        var hint = 0
+        return winners(at: t, before: limit, hint: &hint)
+    }
+
+    /// ``winners(at:before:)``, starting the search for the segments
+    /// started by `t` at `hint`: how many had started at an earlier time
+    /// read before (a table reads its rows in order), set to how many have
+    /// started by `t`. Any `hint` gives the same winners; an earlier time's
+    /// makes the search short.
+    @inline(__always)
+    func winners(at t: Instant, before limit: Int? = nil, hint: inout Int) -> Winners? {
         let count = starts.count
         guard count > 0 else { return nil }
         // Segments [0, started) have start <= t. (Windows are read from their
         // own arrays: copying a whole segment costs reference counting.)
         var low = 0, high = count
+        if hint > 0, hint <= count, starts[hint - 1] <= t {
+            // [0, hint) have started: look a few ahead, then search what is left.
+            // Invariant: [0, low) have started; none of [high, count) has.
+            low = hint
+            var step = 1
+            while low < high {
+                guard starts[low] <= t else {
+                    high = low
+                    break
+                }
+                low += 1
+                let probe = low + step - 1
+                guard probe < count else { break }
+                guard starts[probe] <= t else {
+                    high = probe
+                    break
+                }
+                low = probe + 1
+                step *= 2
+            }
+        }
         while low < high {
             let mid = (low + high) / 2
             if starts[mid] <= t { low = mid + 1 } else { high = mid }
         }
+        hint = low
         let started = limit.map { min($0, low) } ?? low
         if started == 0 { return Winners(category: .upcoming, t: t, last: 0) }
         if let latest = rightmostEnding(atOrAfter: t, before: started) {

@@ -102,7 +102,22 @@ public struct Scene: Sendable {
     /// left, `x ; (y || z) = (x ; y) || (x ; z)`, and on the right only when
     /// `Dy = Dz`: `(y || z) ; x = (y ; x) || (z ; x)`.
     public func then(_ next: Scene) throws(AnimationError) -> Scene {
-        try Scene.sequence([self, next])
+        // ``sequence(_:)`` of the two, without a list of them (a chain built
+        // with `then` makes one per step).
+        guard let first = root, let second = next.root else { return .zero }
+        let keepFirst = !Scene.isOne(first)
+        let keepSecond = !(keepFirst && first.isInfinite) && !Scene.isOne(second)
+        switch (keepFirst, keepSecond) {
+        case (false, false): return .one
+        case (true, false): return Scene(root: first)
+        case (false, true): return Scene(root: second)
+        case (true, true): return Scene(root: try Term.sequence([first, second]))
+        }
+    }
+
+    private static func isOne(_ term: Term) -> Bool {
+        if case .one = term.kind { return true }
+        return false
     }
 
     /// Parallel, `self || other`: both start together.

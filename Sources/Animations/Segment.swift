@@ -49,7 +49,8 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     }
 
     init(property: Property, from: Value, to: Value, easing: Easing, start: Instant, end: Instant,
-         isForward: Bool, warp: Clock?, leaf: ObjectIdentifier? = nil, relative: Tween.Relative = .absolute, drift: Drift? = nil) {
+         isForward: Bool, warp: Clock?, leaf: ObjectIdentifier? = nil, relative: Tween.Relative = .absolute, drift: Drift? = nil,
+         knownLength: Time? = nil) {
         self.relative = relative
         self.drift = drift
         self.leaf = leaf
@@ -61,7 +62,8 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
         self.end = end
         self.isForward = isForward
         self.warp = warp
-        let length = start.exact.flatMap { s in end.exact.flatMap { e in try? e.subtracting(s) } }
+        // `knownLength`: the caller knows `end − start` (both exact) without subtracting.
+        let length = knownLength ?? start.exact.flatMap { s in end.exact.flatMap { e in try? e.subtracting(s) } }
         lengthNumerator = length?.numerator ?? 0
         lengthDenominator = length?.denominator ?? 0
     }
@@ -181,7 +183,7 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     /// The same segment with other ends (a relative one, resolved).
     func resolved(from: Value, to: Value, drift: Drift?) -> Segment {
         Segment(property: property, from: from, to: to, easing: easing, start: start, end: end, isForward: isForward,
-                warp: warp, leaf: leaf, relative: relative, drift: drift)
+                warp: warp, leaf: leaf, relative: relative, drift: drift, knownLength: length)
     }
 
     /// The progress (before the tween's own easing) at `t` within the window,
@@ -268,6 +270,8 @@ struct Affine: Hashable, Sendable {
 
     /// The `t` with `apply(t) = u`.
     func invert(_ u: Instant) -> Instant {
+        // Most maps only shift (a part of a sequence): no division by 1.
+        if scale == .one, let exact = u.exact, let difference = try? exact.subtracting(offset) { return Instant(difference) }
         if let exact = u.exact, let difference = try? exact.subtracting(offset), let quotient = try? difference.divided(by: scale) {
             return Instant(quotient)
         }
@@ -320,13 +324,45 @@ final class Clock: Hashable, @unchecked Sendable {
 /// map), then one exact affine map. Reversals always sit in the last map:
 /// passing a warp, a reversal is pushed inside it by mirroring the easing.
 struct Path: Hashable, Sendable {
-    var stages: [WarpStage] = []
+    /// The warp stages and the collapse, both rare, in one box: a plain path
+    /// (a part of a sequence, shifted) stays small and copies without
+    /// counting references, and the compiler's work list holds one per
+    /// pending part (a left-nested chain of n tweens: n of them at once).
+    private var unusual: Unusual?
     var affine: Affine = .identity
-    /// Set below `x in 0s`: everything underneath happens at one instant.
-    var collapse: Collapse?
     /// Where an event placed here falls among the events of its instant
     /// (``PlacedEvent/rank``); not part of the path's identity.
     var firing = FiringOrder()
+
+    private final class Unusual: Sendable {
+        let stages: [WarpStage]
+        let collapse: Collapse?
+
+        init(stages: [WarpStage], collapse: Collapse?) {
+            self.stages = stages
+            self.collapse = collapse
+        }
+    }
+
+    /// The warp stages, outermost first.
+    var stages: [WarpStage] {
+        get { unusual?.stages ?? [] }
+        set { unusual = Path.unusual(stages: newValue, collapse: collapse) }
+    }
+
+    /// Set below `x in 0s`: everything underneath happens at one instant.
+    var collapse: Collapse? {
+        get { unusual?.collapse }
+        set { unusual = Path.unusual(stages: stages, collapse: newValue) }
+    }
+
+    /// Whether no warp stage lies on the path (``stages`` is empty).
+    @inline(__always)
+    var hasNoStages: Bool { unusual?.stages.isEmpty ?? true }
+
+    private static func unusual(stages: [WarpStage], collapse: Collapse?) -> Unusual? {
+        stages.isEmpty && collapse == nil ? nil : Unusual(stages: stages, collapse: collapse)
+    }
 
     /// The firing order of events at one instant (semantics §6.5): a
     /// sequence's parts fire in turn, so each part's events rank after those
@@ -369,9 +405,10 @@ struct Path: Hashable, Sendable {
             if duration.isZero { return term.leafCount }
             switch term.kind {
             case .sequence(let parts):
-                let ordered = atEnd ? Array(parts.reversed()) : parts
                 var count = 0
-                for part in ordered {
+                // From the end (`atEnd`) or the start, without a reversed copy of the parts.
+                for position in parts.indices {
+                    let part = parts[atEnd ? parts.count - 1 - position : position]
                     guard (part.duration ?? .zero).isZero else {
                         return count.addingSaturating(leaves(of: part, atEnd: atEnd, depth: depth + 1))
                     }
@@ -470,7 +507,7 @@ struct Path: Hashable, Sendable {
     /// preimage (`upper == false`), for an end the greatest.
     func backward(_ u: Instant, upper: Bool) -> Instant {
         let inner = affine.invert(u)
-        return stages.isEmpty ? inner : backwardThroughStages(inner, upper: upper)
+        return hasNoStages ? inner : backwardThroughStages(inner, upper: upper)
     }
 
     /// The segment a tween becomes at the end of this path.
@@ -485,14 +522,18 @@ struct Path: Hashable, Sendable {
         var end = affine.invert(Instant(tween.duration))
         if !forward { swap(&start, &end) }
         var clock: Clock?
-        if !stages.isEmpty {
+        if !hasNoStages {
             start = backwardThroughStages(start, upper: false)
             end = backwardThroughStages(end, upper: true)
             if end < start { end = start }
             clock = Clock(path: self, length: tween.duration)
         }
+        // Through a map of scale ±1 alone, both ends exact: the window is as long as the tween.
+        let unit = hasNoStages && affine.scale.denominator == 1 && affine.scale.numerator.magnitude == 1
+            && start.exact != nil && end.exact != nil
         return Segment(property: tween.property, from: tween.from, to: tween.to, easing: tween.easing,
-                       start: start, end: end, isForward: forward, warp: clock, leaf: leaf, relative: tween.relative)
+                       start: start, end: end, isForward: forward, warp: clock, leaf: leaf, relative: tween.relative,
+                       knownLength: unit ? tween.duration : nil)
     }
 
     /// Maps a node time back through the warp stages. The ends of a warp's
@@ -531,5 +572,87 @@ struct Path: Hashable, Sendable {
             current = stage.entry.invert(local)
         }
         return current
+    }
+}
+
+/// Segments in memory of their own, appended in place: the compiler places a
+/// scene's segments here, and a ``Track`` adopts the list as its storage
+/// (sorted and deduplicated in place), so no segment is copied on the way
+/// and the compile phase never holds a second list of them.
+///
+/// Elements `base[0..<count]` are initialized; `count ≤ capacity`, the size
+/// of the allocation (at least 1).
+final class SegmentList {
+    private(set) var base: UnsafeMutablePointer<Segment>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int = 0) {
+        self.capacity = max(1, capacity)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit {
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
+
+    @inline(__always)
+    func append(_ segment: consuming Segment) {
+        if count == capacity { grow() }
+        (base + count).initialize(to: segment)   // count < capacity
+        count += 1
+    }
+
+    /// Moves the segment at `source` (which is left uninitialized) to the end.
+    @inline(__always)
+    func append(movingFrom source: UnsafeMutablePointer<Segment>) {
+        if count == capacity { grow() }
+        (base + count).moveInitialize(from: source, count: 1)   // count < capacity
+        count += 1
+    }
+
+    /// Forgets every element, without deinitializing: each was moved out
+    /// (``append(movingFrom:)`` into another list).
+    func forgetMovedElements() {
+        count = 0
+    }
+
+    private func grow() {
+        let larger = UnsafeMutablePointer<Segment>.allocate(capacity: 2 * capacity)
+        larger.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = larger
+        capacity *= 2
+    }
+
+    /// Whether some segment satisfies `predicate` (read in place).
+    func contains(where predicate: (UnsafePointer<Segment>) -> Bool) -> Bool {
+        for index in 0..<count where predicate(base + index) { return true }
+        return false
+    }
+
+    /// Sorts the segments by start, then end (Swift's sort, so ties keep the
+    /// order it gives them), and removes exact duplicates (Σ is a set),
+    /// keeping the first of each.
+    func sortByWindowRemovingDuplicates() {
+        var all = UnsafeMutableBufferPointer(start: base, count: count)
+        all.sort { lhs, rhs in lhs.start != rhs.start ? lhs.start < rhs.start : lhs.end < rhs.end }
+        // Only segments with the same window can be equal; after sorting they
+        // are adjacent. Kept segments move down to `kept` (≤ index).
+        var kept = 0, runStart = 0
+        for index in 0..<count {
+            let segment = base + index
+            if kept > 0, base[kept - 1].start != segment.pointee.start || base[kept - 1].end != segment.pointee.end {
+                runStart = kept
+            }
+            if (runStart..<kept).contains(where: { base[$0] == segment.pointee }) {
+                segment.deinitialize(count: 1)
+            } else {
+                if kept != index { (base + kept).moveInitialize(from: segment, count: 1) }
+                kept += 1
+            }
+        }
+        count = kept
     }
 }

@@ -61,11 +61,12 @@ public struct RowSampler: Sendable {
         values.reserveCapacity(columns.count * times.count)
         for index in columns.indices {
             let track = tracks[index], before = before[index]
-            for t in times {
-                var resolution = Resolution()
-                track?.resolve(at: t, into: &resolution)
-                values.append(resolution.value(before: before))
+            guard let track else {
+                for _ in times { values.append(before) }
+                continue
             }
+            var hint = 0
+            for t in times { values.append(track.value(at: t, before: before, hint: &hint)) }
         }
     }
 }

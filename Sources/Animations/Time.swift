@@ -39,6 +39,10 @@ public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// `numerator / denominator` in lowest terms, or `nil` when the denominator
     /// is zero or the value does not fit.
     public init?(numerator: Int64, denominator: Int64) {
+        if let value = Time.reduced(small: numerator, denominator) {
+            self = value
+            return
+        }
         guard let value = Time.reduced(Int128(numerator), Int128(denominator)) else { return nil }
         self = value
     }
@@ -257,30 +261,52 @@ public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
         let places = max(twos, fives)
         // Past 30 places the expansion is unreadable anyway (and 10^places would overflow).
         guard rest == 1, places <= 30 else { return false }
-        // numerator / denominator = numerator * (10^places / denominator) / 10^places
+        // numerator / denominator = numerator * (10^places / denominator) / 10^places,
+        // in 64 bits when 10^places and the product fit (a table's times), else in 128.
+        if places <= 18 {
+            var scale: Int64 = 1
+            for _ in 0..<places { scale &*= 10 }   // ≤ 10^18 < 2^63
+            let (scaled, overflow) = numerator.multipliedReportingOverflow(by: scale / denominator)
+            if !overflow {
+                Time.writeDigits(of: scaled.magnitude, negative: scaled < 0, places: places, into: &out)
+                return true
+            }
+        }
         var scale: Int128 = 1
         for _ in 0..<places { scale *= 10 }
         let (scaled, overflow) = Int128(numerator).multipliedReportingOverflow(by: scale / Int128(denominator))
         guard !overflow else { return false }
-        if scaled < 0 { out.append(UInt8(ascii: "-")) }
-        // The digits, least significant first (64-bit division when they fit).
-        var digits: [UInt8] = []
-        if let small = UInt64(exactly: scaled.magnitude) {
-            var rest = small
-            repeat {
-                digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
-                rest /= 10
-            } while rest > 0
-        } else {
-            digits = Array(String(scaled.magnitude).utf8.reversed())
-        }
-        while digits.count <= places { digits.append(UInt8(ascii: "0")) }
-        out.append(contentsOf: digits[places...].reversed())
-        if places > 0 {
-            out.append(UInt8(ascii: "."))
-            out.append(contentsOf: digits[..<places].reversed())
-        }
+        Time.writeDigits(of: scaled.magnitude, negative: scaled < 0, places: places, into: &out)
         return true
+    }
+
+    /// Appends `magnitude / 10^places` in decimal (`-` first when
+    /// `negative`): the integer part (at least `0`), then `places` digits
+    /// after a point when `places > 0`. Digits are made in a stack buffer.
+    private static func writeDigits<Magnitude: UnsignedInteger & FixedWidthInteger>(of magnitude: Magnitude, negative: Bool,
+                                                                                 places: Int, into out: inout [UInt8]) {
+        if negative { out.append(UInt8(ascii: "-")) }
+        // At most 39 digits (2^128 < 10^39) or places + 1 ≤ 31: 48 bytes suffice.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
+            // Least significant first, from the end of the buffer backwards.
+            var position = buffer.count
+            var rest = magnitude
+            var written = 0
+            repeat {
+                position -= 1
+                buffer[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+                written += 1
+            } while rest > 0 || written <= places
+            let digits = UnsafeBufferPointer(rebasing: buffer[position...])
+            // `digits.count > places`: the integer part is the first `count − places`.
+            let whole = digits.count - places
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[..<whole]))
+            if places > 0 {
+                out.append(UInt8(ascii: "."))
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[whole...]))
+            }
+        }
     }
 
     /// ``reduced(_:_:)`` in 64 bits, the fast path of the arithmetic: `nil`
