@@ -50,7 +50,8 @@ public enum NormalizationError: Error, Equatable, Sendable, CustomStringConverti
 private enum Shape: Hashable {
     case zero, one
     case wait(Time)
-    case tween(Tween)
+    /// (Boxed: a shape is then a few words, cheap to copy while probing the table.)
+    indirect case tween(Tween)
     case event(String)
     case sequence([ObjectIdentifier])
     case parallel([ObjectIdentifier])
@@ -58,6 +59,22 @@ private enum Shape: Hashable {
     case forever(ObjectIdentifier)
     case reversed(ObjectIdentifier)
     case eased(ObjectIdentifier, Easing)
+}
+
+/// A shape with its hash computed once: probing the table, inserting and
+/// growing it then hash one word, not the shape's tween or operand list again.
+private struct ShapeKey: Hashable {
+    let shape: Shape
+    let hash: Int
+
+    init(_ shape: Shape) {
+        self.shape = shape
+        hash = shape.hashValue
+    }
+
+    static func == (a: ShapeKey, b: ShapeKey) -> Bool { a.hash == b.hash && a.shape == b.shape }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 }
 
 struct Normalizer {
@@ -70,7 +87,7 @@ struct Normalizer {
     /// ones through an index of where each item occurs.
     static let scannedRunLength = 32
 
-    private var table: [Shape: Term] = [:]
+    private var table: [ShapeKey: Term] = [:]
     /// Per normal term: the first property it animates, when it starts and
     /// its first tween, the keys that order the operands of `||`.
     private var orderKeys: [ObjectIdentifier: OrderKey] = [:]
@@ -85,19 +102,21 @@ struct Normalizer {
 
     /// The normal term of this shape: the one already built, or `term`.
     private mutating func intern(_ shape: Shape, _ term: Term) -> Term {
-        if let existing = table[shape] { return existing }
-        table[shape] = term
+        let key = ShapeKey(shape)
+        if let existing = table[key] { return existing }
+        table[key] = term
         return term
     }
 
     /// The normal term of this shape, built by `build` the first time.
     private mutating func make(_ shape: Shape, _ build: () throws(AnimationError) -> Term) throws(NormalizationError) -> Term {
-        if let existing = table[shape] { return existing }
+        let key = ShapeKey(shape)
+        if let existing = table[key] { return existing }
         let term: Term
         do { term = try build() } catch { throw .overflow }
         guard term.height <= Normalizer.maximumDepth else { throw .tooDeep(Normalizer.maximumDepth) }
         // `build` interns nothing, so the shape is still absent: one insertion, no second lookup.
-        table[shape] = term
+        table[key] = term
         return term
     }
 
@@ -471,6 +490,11 @@ struct Normalizer {
     /// body beside it, and consecutive powers of one body.
     private mutating func foldRuns(_ items: [Term]) throws(NormalizationError) -> [Term] {
         guard items.count > 1 else { return items }
+        // Most often no item occurs twice and none is a power: nothing to fold or absorb.
+        if items.count <= Normalizer.scannedRunLength, !items.contains(where: { if case .power = $0.kind { return true } else { return false } }),
+           !items.indices.contains(where: { i in items[(i + 1)...].contains { $0 === items[i] } }) {
+            return items
+        }
         let ids = items.map(ObjectIdentifier.init)
         // A short list is scanned for the next occurrences of each item; a
         // long one looks them up where each item occurs, so that only periods
