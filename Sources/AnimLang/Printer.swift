@@ -211,7 +211,11 @@ private struct Printer {
                into out: inout String) {
         for (index, operand) in operands.enumerated() {
             let start = index == 0 ? column : indent + separator.utf8.count + 1
-            if index > 0 { out += "\n" + spaces(indent) + separator + " " }
+            if index > 0 {
+                newline(indent: indent, into: &out)
+                out += separator
+                out += " "
+            }
             let parenthesized = operand.precedence <= parent
             if fits(operand, room: width - start - (parenthesized ? 2 : 0)) {
                 if parenthesized { out += "(" }
@@ -229,9 +233,11 @@ private struct Printer {
 
     /// `(`, the expression on the following lines indented two more spaces, then `)` on a line of its own.
     func block(_ expr: Measured, indent: Int, depth: Int, into out: inout String) {
-        out += "(\n" + spaces(indent + 2)
+        out += "("
+        newline(indent: indent + 2, into: &out)
         layout(expr, indent: indent + 2, column: indent + 2, depth: depth, into: &out)
-        out += "\n" + spaces(indent) + ")"
+        newline(indent: indent, into: &out)
+        out += ")"
     }
 
     /// Whether the one-line form of `expr` takes at most `room` bytes.
@@ -428,7 +434,7 @@ private struct Printer {
     // MARK: Tree
 
     func tree(_ expr: Expr, level: Int, into out: inout String) {
-        out += spaces(level * 2)
+        indentation(level * 2, into: &out)
         switch expr.kind {
         case .name(let name):
             out += "name \(name)\n"
@@ -478,7 +484,20 @@ private struct Printer {
 
     // MARK: Helpers
 
-    func spaces(_ count: Int) -> String {
-        String(repeating: " ", count: count)
+    /// A line break, then `indent` spaces.
+    func newline(indent: Int, into out: inout String) {
+        out += "\n"
+        indentation(indent, into: &out)
+    }
+
+    /// `count` spaces, appended in slices of one constant (not a new string per line).
+    func indentation(_ count: Int, into out: inout String) {
+        let blanks = "                                                                "
+        var left = count
+        while left > 0 {
+            let slice = min(left, blanks.utf8.count)
+            out += blanks[..<blanks.utf8.index(blanks.utf8.startIndex, offsetBy: slice)]
+            left -= slice
+        }
     }
 }
