@@ -1000,6 +1000,60 @@ struct Normalizer {
         if duration == target { return term }
         guard !duration.isZero else { throw .programHasErrors }
         guard let factor = try? target.divided(by: duration) else { throw .overflow }
+        if factor.isPositive, let scaled = scaledNodeByNode(term, by: factor) {
+            // The shortcut must give what the rules give: checked wherever assertions run (the tests).
+            assert(scaled === (try? scaledByRules(term, by: factor)), "retiming node by node differs from the rules")
+            return scaled
+        }
+        return try scaledByRules(term, by: factor)
+    }
+
+    /// `term` (normal) with every time scaled by `factor` > 0, node by node,
+    /// without the rules: they compare durations only for equality and
+    /// order and add or subtract them, so a uniform positive scaling of time
+    /// commutes with every rule, and each scaled node of a normal term is
+    /// the normal form of its scaled operands — except the order of `||`
+    /// operands, whose content hashes change with the times. `nil` (the
+    /// caller then rewrites by the rules) when some `||` would sort its
+    /// scaled operands differently, or on anything unusual: an endless or
+    /// retimed part, overflow, a term too deep.
+    private mutating func scaledNodeByNode(_ term: Term, by factor: Time) -> Term? {
+        var failed = false
+        let scaled = term.bottomUp { (part: Term, scaled: [Term]) -> Term in
+            if failed { return part }
+            do throws(NormalizationError) {
+                switch part.kind {
+                case .zero, .one, .event:
+                    return part
+                case .wait(let d):
+                    guard let scaled = try? d.multiplied(by: factor) else { break }
+                    return try wait(scaled)
+                case .tween(let tween):
+                    guard let scaled = try? tween.duration.multiplied(by: factor) else { break }
+                    return try leaf(tween.with(duration: scaled))
+                case .sequence:
+                    return try make(.sequence(scaled.map(ObjectIdentifier.init))) { () throws(AnimationError) in try Term.sequence(scaled) }
+                case .parallel:
+                    guard sortedCanonically(scaled).elementsEqual(scaled, by: ===) else { break }
+                    return try make(.parallel(scaled.map(ObjectIdentifier.init))) { () throws(AnimationError) in Term.parallel(scaled) }
+                case .power(_, let count):
+                    return try make(.power(ObjectIdentifier(scaled[0]), count)) { () throws(AnimationError) in try Term.power(scaled[0], count) }
+                case .reversed:
+                    return try make(.reversed(ObjectIdentifier(scaled[0]))) { () throws(AnimationError) in Term.reversed(scaled[0]) }
+                case .eased(_, let easing):
+                    return try make(.eased(ObjectIdentifier(scaled[0]), easing)) { () throws(AnimationError) in Term.eased(scaled[0], easing) }
+                case .forever, .retimed:
+                    break
+                }
+            } catch {}
+            failed = true
+            return part
+        }
+        return failed ? nil : scaled
+    }
+
+    /// ``retimed(_:to:)`` by the rules: each part rewritten from its scaled operands.
+    private mutating func scaledByRules(_ term: Term, by factor: Time) throws(NormalizationError) -> Term {
         let scaled = try term.bottomUp(operands: { part in
             // A retiming is scaled from its own body; an endless part has nothing to scale.
             switch part.kind {
