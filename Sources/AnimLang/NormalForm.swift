@@ -49,11 +49,16 @@ private struct Parts {
     /// `expr` with every subexpression that reaches ``height`` levels
     /// replaced by the name of a new binding, and the height of the result.
     mutating func cut(_ expr: Expr) -> (expr: Expr, height: Int) {
+        // Whether a part was cut below: a subexpression with none is kept as it is, not rebuilt.
+        var changed = false
         func part(_ child: Expr) -> (Expr, Int) {
+            let before = bindings.count
             let (cutChild, height) = cut(child)
+            if bindings.count != before { changed = true }
             guard height >= Parts.height else { return (cutChild, height) }
             let name = "\(prefix)-part\(bindings.count + 1)"
             bindings.append((name, cutChild))
+            changed = true
             return (Expr(.name(name)), 1)
         }
         var result = expr
@@ -68,42 +73,44 @@ private struct Parts {
                 cutOperands.append(cutOperand)
                 height = max(height, operandHeight)
             }
-            if case .parallel = expr.kind { result.kind = .parallel(cutOperands) } else { result.kind = .sequence(cutOperands) }
+            if changed {
+                if case .parallel = expr.kind { result.kind = .parallel(cutOperands) } else { result.kind = .sequence(cutOperands) }
+            }
         case .power(let operand, let count):
             let (cutOperand, operandHeight) = part(operand)
-            result.kind = .power(cutOperand, count)
+            if changed { result.kind = .power(cutOperand, count) }
             height = operandHeight
         case .reversed(let operand):
             let (cutOperand, operandHeight) = part(operand)
-            result.kind = .reversed(cutOperand)
+            if changed { result.kind = .reversed(cutOperand) }
             height = operandHeight
         case .looped(let operand, let count):
             let (cutOperand, operandHeight) = part(operand)
-            result.kind = .looped(cutOperand, count)
+            if changed { result.kind = .looped(cutOperand, count) }
             height = operandHeight
         case .repeated(let operand, let count):
             let (cutOperand, operandHeight) = part(operand)
-            result.kind = .repeated(cutOperand, count)
+            if changed { result.kind = .repeated(cutOperand, count) }
             height = operandHeight
         case .delayed(let operand, let duration):
             let (cutOperand, operandHeight) = part(operand)
-            result.kind = .delayed(cutOperand, duration)
+            if changed { result.kind = .delayed(cutOperand, duration) }
             height = operandHeight
         case .retimed(let operand, let duration):
             let (cutOperand, operandHeight) = part(operand)
-            result.kind = .retimed(cutOperand, duration)
+            if changed { result.kind = .retimed(cutOperand, duration) }
             height = operandHeight
         case .eased(let operand, let easing, let range):
             let (cutOperand, operandHeight) = part(operand)
-            result.kind = .eased(cutOperand, easing, range)
+            if changed { result.kind = .eased(cutOperand, easing, range) }
             height = operandHeight
         case .staggered(let operand, let duration, let backwards):
             let (cutOperand, operandHeight) = part(operand)
-            result.kind = .staggered(cutOperand, duration, backwards: backwards)
+            if changed { result.kind = .staggered(cutOperand, duration, backwards: backwards) }
             height = operandHeight
         case .forever(let operand, let looped):
             let (cutOperand, operandHeight) = part(operand)
-            result.kind = .forever(cutOperand, looped: looped)
+            if changed { result.kind = .forever(cutOperand, looped: looped) }
             height = operandHeight
         }
         return (result, height + 1)

@@ -82,9 +82,93 @@ private struct Printer {
             "(" + list.map { $0.name + ($0.defaultValue.map { " = " + flat($0, depth: 1) } ?? "") }.joined(separator: ", ") + ")"
         }
         let head = "let \(binding.name)\(parameters ?? "") ="
-        if let flat = flatIfFits(binding.value, depth: 1, room: width - head.utf8.count - 1) { return head + " " + flat }
-        if let flat = flatIfFits(binding.value, depth: 1, room: width - 2) { return head + "\n  " + flat }
-        return head + "\n  " + layout(binding.value, indent: 2, column: 2, depth: 1)
+        let value = measure(binding.value)
+        if fits(value, room: width - head.utf8.count - 1) { return head + " " + flat(value) }
+        if fits(value, room: width - 2) { return head + "\n  " + flat(value) }
+        var out = head + "\n  "
+        layout(value, indent: 2, column: 2, depth: 1, into: &out)
+        return out
+    }
+
+    // MARK: Measuring
+
+    /// `expr` with the length of its one-line form and the text of its
+    /// leaves and suffixes, each computed once: laying it out then decides
+    /// what fits on a line without writing anything twice.
+    final class Measured {
+        enum Form {
+            /// A name, a tween, a wait, …: its whole one-line text.
+            case leaf(String)
+            case call(String, [Measured])
+            /// `||` or `;` (`parent`), written with `separator` on one line.
+            case chain([Measured], separator: String, parent: Precedence, empty: String)
+            /// A postfix form or a power: the operand, then `suffix`.
+            case unary(Measured, suffix: String)
+        }
+
+        let form: Form
+        /// The length in bytes of the one-line form.
+        let width: Int
+        /// How tightly its one-line form binds: an operand that binds no
+        /// tighter than its chain (or a power's operand no tighter than `^`)
+        /// is parenthesized. A chain of one operand binds as that operand.
+        let precedence: Precedence
+
+        init(_ form: Form, width: Int, precedence: Precedence) {
+            self.form = form
+            self.width = width
+            self.precedence = precedence
+        }
+    }
+
+    func measure(_ expr: Expr) -> Measured {
+        func leaf(_ text: String) -> Measured { Measured(.leaf(text), width: text.utf8.count, precedence: .primary) }
+        switch expr.kind {
+        case .name(let name): return leaf(name)
+        case .zero: return leaf("zero")
+        case .one: return leaf("one")
+        case .wait(let duration): return leaf("wait " + self.duration(duration))
+        case .tween(let tween): return leaf(self.tween(tween))
+        case .emit(let name): return leaf("emit " + name)
+        case .value(let value): return leaf(self.value(value))
+        case .call(let name, let arguments):
+            let measured = arguments.map(measure)
+            let width = measured.reduce(name.utf8.count + 2 + 2 * max(0, measured.count - 1)) { $0 + $1.width }
+            return Measured(.call(name, measured), width: width, precedence: .primary)
+        case .parallel(let operands):
+            return chain(operands.map(measure), separator: " || ", parent: .parallel, empty: "zero")
+        case .sequence(let operands):
+            return chain(operands.map(measure), separator: " ; ", parent: .sequence, empty: "one")
+        case .power(let operand, _), .reversed(let operand), .looped(let operand, _), .repeated(let operand, _),
+             .delayed(let operand, _), .retimed(let operand, _), .eased(let operand, _, _), .staggered(let operand, _, _),
+             .forever(let operand, _), .easedByName(let operand, _, _):
+            let measured = measure(operand)
+            let suffix = self.suffix(expr)
+            let parentheses = measured.precedence <= .power ? 2 : 0
+            let precedence: Precedence
+            if case .power = expr.kind { precedence = .power } else { precedence = .postfix }
+            return Measured(.unary(measured, suffix: suffix), width: measured.width + parentheses + suffix.utf8.count,
+                            precedence: precedence)
+        }
+    }
+
+    /// A chain of `||` or `;`: one operand prints as that operand (none as `empty`).
+    func chain(_ operands: [Measured], separator: String, parent: Precedence, empty: String) -> Measured {
+        let width: Int, precedence: Precedence
+        switch operands.count {
+        case 0:
+            width = empty.utf8.count
+            precedence = .primary
+        case 1:
+            width = operands[0].width
+            precedence = operands[0].precedence
+        default:
+            width = operands.reduce(separator.utf8.count * (operands.count - 1)) { sum, operand in
+                sum + operand.width + (operand.precedence <= parent ? 2 : 0)
+            }
+            precedence = parent
+        }
+        return Measured(.chain(operands, separator: separator, parent: parent, empty: empty), width: width, precedence: precedence)
     }
 
     // MARK: Layout
@@ -93,53 +177,53 @@ private struct Printer {
     /// that does not fit puts each further operand on its own line at `indent`.
     func layout(_ expr: Expr, indent: Int, column: Int, depth: Int) -> String {
         var out = ""
-        layout(expr, indent: indent, column: column, depth: depth, into: &out)
+        layout(measure(expr), indent: indent, column: column, depth: depth, into: &out)
         return out
     }
 
     /// ``layout(_:indent:column:depth:)`` appended to `out`: one buffer for
     /// the whole binding, so a deep expression is not copied at every level.
-    func layout(_ expr: Expr, indent: Int, column: Int, depth: Int, into out: inout String) {
+    func layout(_ expr: Measured, indent: Int, column: Int, depth: Int, into out: inout String) {
         // Past the parser's nesting a layout would indent without end: one line.
-        if depth > maxExpressionNesting {
-            _ = writeFlat(expr, depth: depth, into: &out, limit: Int.max)
+        if depth > maxExpressionNesting || fits(expr, room: width - column) {
+            writeFlat(expr, into: &out)
             return
         }
-        if appendFlatIfFits(expr, depth: depth, room: width - column, to: &out) { return }
-        switch expr.kind {
-        case .parallel(let operands) where operands.count > 1:
-            chain(operands, separator: "||", parent: .parallel, indent: indent, column: column, depth: depth, into: &out)
-        case .sequence(let operands) where operands.count > 1:
-            chain(operands, separator: ";", parent: .sequence, indent: indent, column: column, depth: depth, into: &out)
-        case .power(let operand, _), .reversed(let operand), .looped(let operand, _), .repeated(let operand, _),
-             .delayed(let operand, _), .retimed(let operand, _), .eased(let operand, _, _), .staggered(let operand, _, _),
-             .forever(let operand, _), .easedByName(let operand, _, _):
-            if precedence(operand) <= .power {
+        switch expr.form {
+        case .chain(let operands, _, let parent, _) where operands.count > 1:
+            chain(operands, separator: parent == .parallel ? "||" : ";", parent: parent, indent: indent, column: column,
+                  depth: depth, into: &out)
+        case .unary(let operand, let suffix):
+            if operand.precedence <= .power {
                 block(operand, indent: indent, depth: depth + 1, into: &out)
             } else {
                 layout(operand, indent: indent, column: column, depth: depth + 1, into: &out)
             }
-            out += suffix(expr)
-        case .name, .zero, .one, .wait, .tween, .emit, .parallel, .sequence, .call, .value:
-            _ = writeFlat(expr, depth: depth, into: &out, limit: Int.max)
+            out += suffix
+        case .leaf, .call, .chain:
+            writeFlat(expr, into: &out)
         }
     }
 
     /// One operand per line, each after the first led by its operator. An
     /// operand that is itself a chain too long for its line becomes a block.
-    func chain(_ operands: [Expr], separator: String, parent: Precedence, indent: Int, column: Int, depth: Int,
+    func chain(_ operands: [Measured], separator: String, parent: Precedence, indent: Int, column: Int, depth: Int,
                into out: inout String) {
         for (index, operand) in operands.enumerated() {
             let start = index == 0 ? column : indent + separator.utf8.count + 1
-            if index > 0 { out += "\n" + spaces(indent) + separator + " " }
-            let parenthesized = needsParentheses(operand, in: parent)
-            if parenthesized { out += "(" }
-            if appendFlatIfFits(operand, depth: depth + 1, room: width - start - (parenthesized ? 2 : 0), to: &out) {
+            if index > 0 {
+                newline(indent: indent, into: &out)
+                out += separator
+                out += " "
+            }
+            let parenthesized = operand.precedence <= parent
+            if fits(operand, room: width - start - (parenthesized ? 2 : 0)) {
+                if parenthesized { out += "(" }
+                writeFlat(operand, into: &out)
                 if parenthesized { out += ")" }
                 continue
             }
-            if parenthesized { out.removeLast() }
-            if precedence(operand) <= .sequence {
+            if operand.precedence <= .sequence {
                 block(operand, indent: indent, depth: depth + 1, into: &out)
             } else {
                 layout(operand, indent: indent, column: start, depth: depth + 1, into: &out)
@@ -148,97 +232,62 @@ private struct Printer {
     }
 
     /// `(`, the expression on the following lines indented two more spaces, then `)` on a line of its own.
-    func block(_ expr: Expr, indent: Int, depth: Int, into out: inout String) {
-        out += "(\n" + spaces(indent + 2)
+    func block(_ expr: Measured, indent: Int, depth: Int, into out: inout String) {
+        out += "("
+        newline(indent: indent + 2, into: &out)
         layout(expr, indent: indent + 2, column: indent + 2, depth: depth, into: &out)
-        out += "\n" + spaces(indent) + ")"
+        newline(indent: indent, into: &out)
+        out += ")"
     }
 
-    /// Appends the one-line form of `expr` when it takes at most `room`
-    /// bytes and says so; otherwise leaves `out` as it was.
-    func appendFlatIfFits(_ expr: Expr, depth: Int, room: Int, to out: inout String) -> Bool {
-        guard room > 0 else { return false }
-        let mark = out.utf8.count
-        if writeFlat(expr, depth: depth, into: &out, limit: mark + room) { return true }
-        out.removeSubrange(out.utf8.index(out.utf8.startIndex, offsetBy: mark)...)
-        return false
+    /// Whether the one-line form of `expr` takes at most `room` bytes.
+    func fits(_ expr: Measured, room: Int) -> Bool {
+        room > 0 && expr.width <= room
     }
 
     // MARK: One line
 
     func flat(_ expr: Expr, depth: Int) -> String {
+        flat(measure(expr))
+    }
+
+    func flat(_ expr: Measured) -> String {
         var out = ""
-        _ = writeFlat(expr, depth: depth, into: &out, limit: Int.max)
+        writeFlat(expr, into: &out)
         return out
     }
 
-    /// The one-line form when it takes at most `room` bytes; `nil` otherwise,
-    /// found without writing more than `room` bytes (so laying out a long
-    /// expression costs its size, not its size times its depth).
-    func flatIfFits(_ expr: Expr, depth: Int, room: Int) -> String? {
-        guard room > 0 else { return nil }
-        var out = ""
-        return writeFlat(expr, depth: depth, into: &out, limit: room) ? out : nil
-    }
-
-    /// Appends the one-line form of `expr`; `false` as soon as `out` exceeds `limit` bytes.
-    func writeFlat(_ expr: Expr, depth: Int, into out: inout String, limit: Int) -> Bool {
-        switch expr.kind {
-        case .name(let name):
-            out += name
-        case .zero:
-            out += "zero"
-        case .one:
-            out += "one"
-        case .wait(let duration):
-            out += "wait " + self.duration(duration)
-        case .tween(let tween):
-            out += self.tween(tween)
-        case .emit(let name):
-            out += "emit " + name
-        case .value(let value):
-            out += self.value(value)
+    /// Appends the one-line form of `expr`.
+    func writeFlat(_ expr: Measured, into out: inout String) {
+        switch expr.form {
+        case .leaf(let text):
+            out += text
         case .call(let name, let arguments):
             out += name + "("
             for (index, argument) in arguments.enumerated() {
                 if index > 0 { out += ", " }
-                guard writeFlat(argument, depth: depth + 1, into: &out, limit: limit) else { return false }
+                writeFlat(argument, into: &out)
             }
             out += ")"
-        case .parallel(let operands):
-            return writeNary(operands, separator: " || ", parent: .parallel, empty: "zero", depth: depth, into: &out, limit: limit)
-        case .sequence(let operands):
-            return writeNary(operands, separator: " ; ", parent: .sequence, empty: "one", depth: depth, into: &out, limit: limit)
-        case .power(let operand, _), .reversed(let operand), .looped(let operand, _), .repeated(let operand, _),
-             .delayed(let operand, _), .retimed(let operand, _), .eased(let operand, _, _), .staggered(let operand, _, _),
-             .forever(let operand, _), .easedByName(let operand, _, _):
-            let parenthesized = precedence(operand) <= .power
-            if parenthesized { out += "(" }
-            guard writeFlat(operand, depth: depth + 1, into: &out, limit: limit) else { return false }
-            if parenthesized { out += ")" }
-            out += suffix(expr)
-        }
-        return out.utf8.count <= limit
-    }
-
-    func writeNary(_ operands: [Expr], separator: String, parent: Precedence, empty: String, depth: Int,
-                   into out: inout String, limit: Int) -> Bool {
-        guard operands.count > 1 else {
-            guard let only = operands.first else {
-                out += empty
-                return out.utf8.count <= limit
+        case .chain(let operands, let separator, let parent, let empty):
+            guard operands.count > 1 else {
+                if let only = operands.first { writeFlat(only, into: &out) } else { out += empty }
+                return
             }
-            return writeFlat(only, depth: depth + 1, into: &out, limit: limit)
-        }
-        for (index, operand) in operands.enumerated() {
-            if index > 0 { out += separator }
-            let parenthesized = needsParentheses(operand, in: parent)
+            for (index, operand) in operands.enumerated() {
+                if index > 0 { out += separator }
+                let parenthesized = operand.precedence <= parent
+                if parenthesized { out += "(" }
+                writeFlat(operand, into: &out)
+                if parenthesized { out += ")" }
+            }
+        case .unary(let operand, let suffix):
+            let parenthesized = operand.precedence <= .power
             if parenthesized { out += "(" }
-            guard writeFlat(operand, depth: depth + 1, into: &out, limit: limit) else { return false }
+            writeFlat(operand, into: &out)
             if parenthesized { out += ")" }
-            if out.utf8.count > limit { return false }
+            out += suffix
         }
-        return true
     }
 
     /// What a unary form writes after its operand.
@@ -385,7 +434,7 @@ private struct Printer {
     // MARK: Tree
 
     func tree(_ expr: Expr, level: Int, into out: inout String) {
-        out += spaces(level * 2)
+        indentation(level * 2, into: &out)
         switch expr.kind {
         case .name(let name):
             out += "name \(name)\n"
@@ -435,29 +484,20 @@ private struct Printer {
 
     // MARK: Helpers
 
-    func precedence(_ expr: Expr) -> Precedence {
-        var expr = expr
-        while true {
-            switch expr.kind {
-            case .parallel(let operands) where operands.count > 1: return .parallel
-            case .sequence(let operands) where operands.count > 1: return .sequence
-            case .parallel(let operands), .sequence(let operands):
-                // A chain of one operand prints as that operand (of none, as `zero`/`one`).
-                guard let only = operands.first else { return .primary }
-                expr = only
-            case .power: return .power
-            case .reversed, .looped, .repeated, .delayed, .retimed, .eased, .staggered, .forever, .easedByName: return .postfix
-            case .name, .zero, .one, .wait, .tween, .emit, .call, .value: return .primary
-            }
+    /// A line break, then `indent` spaces.
+    func newline(indent: Int, into out: inout String) {
+        out += "\n"
+        indentation(indent, into: &out)
+    }
+
+    /// `count` spaces, appended in slices of one constant (not a new string per line).
+    func indentation(_ count: Int, into out: inout String) {
+        let blanks = "                                                                "
+        var left = count
+        while left > 0 {
+            let slice = min(left, blanks.utf8.count)
+            out += blanks[..<blanks.utf8.index(blanks.utf8.startIndex, offsetBy: slice)]
+            left -= slice
         }
-    }
-
-    /// A child of the same n-ary kind, or of a looser one, needs parentheses.
-    func needsParentheses(_ operand: Expr, in parent: Precedence) -> Bool {
-        precedence(operand) <= parent
-    }
-
-    func spaces(_ count: Int) -> String {
-        String(repeating: " ", count: count)
     }
 }

@@ -50,7 +50,8 @@ public enum NormalizationError: Error, Equatable, Sendable, CustomStringConverti
 private enum Shape: Hashable {
     case zero, one
     case wait(Time)
-    case tween(Tween)
+    /// (Boxed: a shape is then a few words, cheap to copy while probing the table.)
+    indirect case tween(Tween)
     case event(String)
     case sequence([ObjectIdentifier])
     case parallel([ObjectIdentifier])
@@ -60,17 +61,39 @@ private enum Shape: Hashable {
     case eased(ObjectIdentifier, Easing)
 }
 
+/// A shape with its hash computed once: probing the table, inserting and
+/// growing it then hash one word, not the shape's tween or operand list again.
+private struct ShapeKey: Hashable {
+    let shape: Shape
+    let hash: Int
+
+    init(_ shape: Shape) {
+        self.shape = shape
+        hash = shape.hashValue
+    }
+
+    static func == (a: ShapeKey, b: ShapeKey) -> Bool { a.hash == b.hash && a.shape == b.shape }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+}
+
 struct Normalizer {
     /// Terms deeper than this are refused (the rewrites recurse on depth).
     static let maximumDepth = 2_000
     /// A power whose unrolled length is at most this is unrolled before the
     /// runs of its sequence are folded again, so `x ^ 3` and `x ; x ; x` meet.
     static let unrollLimit = 256
+    /// Sequences up to this long are searched for runs by scanning, longer
+    /// ones through an index of where each item occurs.
+    static let scannedRunLength = 32
 
-    private var table: [Shape: Term] = [:]
-    /// Per normal term: the first property it animates and a content hash,
-    /// the keys that order the operands of `||`.
+    private var table: [ShapeKey: Term] = [:]
+    /// Per normal term: the first property it animates, when it starts and
+    /// its first tween, the keys that order the operands of `||`.
     private var orderKeys: [ObjectIdentifier: OrderKey] = [:]
+    /// Per normal term: its content hash (``fingerprint(of:)``), so that
+    /// hashing a term visits each of its subterms once in a normalization.
+    private var fingerprints: [ObjectIdentifier: UInt64] = [:]
     /// Terms already seen through `reversed`, keyed by identity.
     private var reversedMemo: [ObjectIdentifier: Term] = [:]
 
@@ -79,18 +102,22 @@ struct Normalizer {
 
     /// The normal term of this shape: the one already built, or `term`.
     private mutating func intern(_ shape: Shape, _ term: Term) -> Term {
-        if let existing = table[shape] { return existing }
-        table[shape] = term
+        let key = ShapeKey(shape)
+        if let existing = table[key] { return existing }
+        table[key] = term
         return term
     }
 
     /// The normal term of this shape, built by `build` the first time.
     private mutating func make(_ shape: Shape, _ build: () throws(AnimationError) -> Term) throws(NormalizationError) -> Term {
-        if let existing = table[shape] { return existing }
+        let key = ShapeKey(shape)
+        if let existing = table[key] { return existing }
         let term: Term
         do { term = try build() } catch { throw .overflow }
         guard term.height <= Normalizer.maximumDepth else { throw .tooDeep(Normalizer.maximumDepth) }
-        return intern(shape, term)
+        // `build` interns nothing, so the shape is still absent: one insertion, no second lookup.
+        table[key] = term
+        return term
     }
 
     // MARK: Building from a term
@@ -184,8 +211,6 @@ struct Normalizer {
         var firstStart: Time
         /// Its first tween, for its values and length.
         var firstTween: Tween?
-        /// A content hash (FNV-1a), the same in every run.
-        var fingerprint: UInt64
     }
 
     /// Operands of `||` in canonical order, chosen to read well: by the first
@@ -199,6 +224,9 @@ struct Normalizer {
         return keyed.sorted { a, b in
             if a.0 === b.0 { return false }
             if let order = Normalizer.compare(a.1, b.1) { return order }
+            // The content hash, only for operands that tie on the rest (computed when first needed).
+            let x = fingerprint(of: a.0), y = fingerprint(of: b.0)
+            if x != y { return x < y }
             return a.0.description < b.0.description
         }.map(\.0)
     }
@@ -213,7 +241,6 @@ struct Normalizer {
             if let order = x.to.precedes(y.to) { return order }
             if x.duration != y.duration { return x.duration < y.duration }
         }
-        if a.fingerprint != b.fingerprint { return a.fingerprint < b.fingerprint }
         return nil
     }
 
@@ -225,7 +252,7 @@ struct Normalizer {
     }
 
     private mutating func makeOrderKey(_ term: Term) -> OrderKey {
-        var key = OrderKey(firstProperty: "", firstStart: .zero, firstTween: nil, fingerprint: fingerprint(of: term))
+        var key = OrderKey(firstProperty: "", firstStart: .zero, firstTween: nil)
         switch term.kind {
         case .tween(let tween):
             key.firstProperty = tween.property.description
@@ -259,8 +286,10 @@ struct Normalizer {
         return key
     }
 
-    /// FNV-1a over the term's fields and its children's fingerprints.
-    private func fingerprint(of term: Term) -> UInt64 {
+    /// FNV-1a over the term's fields and its children's fingerprints,
+    /// computed once per term (``fingerprints``).
+    private mutating func fingerprint(of term: Term) -> UInt64 {
+        if let known = fingerprints[ObjectIdentifier(term)] { return known }
         var hash = Fingerprint()
         switch term.kind {
         case .zero: hash.mix(1)
@@ -281,26 +310,27 @@ struct Normalizer {
             hash.mix(name)
         case .sequence(let items), .parallel(let items):
             if case .sequence = term.kind { hash.mix(5) } else { hash.mix(6) }
-            for item in items { hash.mix(orderKeys[ObjectIdentifier(item)]?.fingerprint ?? fingerprint(of: item)) }
+            for item in items { hash.mix(fingerprint(of: item)) }
         case .power(let body, let n):
             hash.mix(7)
             hash.mix(UInt64(bitPattern: Int64(n)))
-            hash.mix(orderKeys[ObjectIdentifier(body)]?.fingerprint ?? fingerprint(of: body))
+            hash.mix(fingerprint(of: body))
         case .forever(let body):
             hash.mix(13)
-            hash.mix(orderKeys[ObjectIdentifier(body)]?.fingerprint ?? fingerprint(of: body))
+            hash.mix(fingerprint(of: body))
         case .reversed(let body):
             hash.mix(8)
-            hash.mix(orderKeys[ObjectIdentifier(body)]?.fingerprint ?? fingerprint(of: body))
+            hash.mix(fingerprint(of: body))
         case .retimed(let body, let d):
             hash.mix(10)
             hash.mix(d)
-            hash.mix(orderKeys[ObjectIdentifier(body)]?.fingerprint ?? fingerprint(of: body))
+            hash.mix(fingerprint(of: body))
         case .eased(let body, let easing):
             hash.mix(9)
             hash.mix(easing)
-            hash.mix(orderKeys[ObjectIdentifier(body)]?.fingerprint ?? fingerprint(of: body))
+            hash.mix(fingerprint(of: body))
         }
+        fingerprints[ObjectIdentifier(term)] = hash.value
         return hash.value
     }
 
@@ -404,8 +434,45 @@ struct Normalizer {
         }
     }
 
+    /// The first (or with `last`, the last) item of `term` as a sequence
+    /// lists it (``append(_:to:)``): `one`s dropped, small powers unrolled;
+    /// `nil` when it lists none. Found without listing the items.
+    private func endItem(_ term: Term, last: Bool = false) -> Term? {
+        switch term.kind {
+        case .one: return nil
+        case .sequence(let items):
+            for offset in items.indices {
+                if let end = endItem(items[last ? items.count - 1 - offset : offset], last: last) { return end }
+            }
+            return nil
+        case .power(let body, let count) where count <= Normalizer.unrollLimit / body.items.count:
+            return count == 0 ? nil : last ? body.items.last : body.items.first
+        case .zero, .wait, .tween, .event, .parallel, .power, .forever, .reversed, .retimed, .eased:
+            return term
+        }
+    }
+
+    /// Whether some element occurs twice.
+    private static func hasRepeats<Element: Hashable>(_ elements: [Element]) -> Bool {
+        if elements.count <= 16 {
+            for i in elements.indices {
+                for j in elements.indices where j > i && elements[i] == elements[j] { return true }
+            }
+            return false
+        }
+        var seen = Set<Element>()
+        seen.reserveCapacity(elements.count)
+        return !elements.allSatisfy { seen.insert($0).inserted }
+    }
+
     private mutating func mergeWaits(_ items: [Term]) throws(NormalizationError) -> [Term] {
+        // Most often no two waits are adjacent: the list as it is.
+        guard zip(items, items.dropFirst()).contains(where: { first, second in
+            if case .wait = first.kind, case .wait = second.kind { return true }
+            return false
+        }) else { return items }
         var merged: [Term] = []
+        merged.reserveCapacity(items.count)
         for item in items {
             if case .wait(let b) = item.kind, let last = merged.last, case .wait(let a) = last.kind {
                 guard let sum = try? a.adding(b) else { throw .overflow }
@@ -423,24 +490,28 @@ struct Normalizer {
     /// body beside it, and consecutive powers of one body.
     private mutating func foldRuns(_ items: [Term]) throws(NormalizationError) -> [Term] {
         guard items.count > 1 else { return items }
+        // Most often no item occurs twice and none is a power: nothing to fold or absorb.
+        if items.count <= Normalizer.scannedRunLength, !items.contains(where: { if case .power = $0.kind { return true } else { return false } }),
+           !items.indices.contains(where: { i in items[(i + 1)...].contains { $0 === items[i] } }) {
+            return items
+        }
         let ids = items.map(ObjectIdentifier.init)
-        // Where each item occurs, so that only periods at which the item
-        // recurs are tried (a list without repeats costs O(n)).
+        // A short list is scanned for the next occurrences of each item; a
+        // long one looks them up where each item occurs, so that only periods
+        // at which the item recurs are tried (a list without repeats costs O(n)).
+        let indexed = items.count > Normalizer.scannedRunLength
         var occurrences: [ObjectIdentifier: [Int]] = [:]
-        for (index, id) in ids.enumerated() { occurrences[id, default: []].append(index) }
+        if indexed {
+            for (index, id) in ids.enumerated() { occurrences[id, default: []].append(index) }
+        }
         var cursor: [ObjectIdentifier: Int] = [:]
         var result: [Term] = []
         var index = 0
         while index < items.count {
             var best = (period: 1, copies: 1)
             let maximumPeriod = min(Normalizer.unrollLimit, (items.count - index) / 2)
-            let positions = occurrences[ids[index]] ?? []
-            var next = cursor[ids[index], default: 0]
-            while next < positions.count, positions[next] <= index { next += 1 }
-            cursor[ids[index]] = next
-            while next < positions.count, positions[next] - index <= maximumPeriod {
-                let period = positions[next] - index
-                next += 1
+            /// Tries the run of period `period` (the item recurs there).
+            func tryPeriod(_ period: Int) {
                 var matched = 0
                 while index + period + matched < items.count, ids[index + matched] == ids[index + period + matched] {
                     matched += 1
@@ -449,6 +520,18 @@ struct Normalizer {
                 if copies >= 2, copies * period > best.copies * best.period {
                     best = (period, copies)
                 }
+            }
+            if indexed {
+                let positions = occurrences[ids[index]] ?? []
+                var next = cursor[ids[index], default: 0]
+                while next < positions.count, positions[next] <= index { next += 1 }
+                cursor[ids[index]] = next
+                while next < positions.count, positions[next] - index <= maximumPeriod {
+                    tryPeriod(positions[next] - index)
+                    next += 1
+                }
+            } else if maximumPeriod > 0 {
+                for period in 1...maximumPeriod where ids[index + period] == ids[index] { tryPeriod(period) }
             }
             if best.copies >= 2 {
                 let body = try sequence(Array(items[index..<(index + best.period)]))
@@ -559,6 +642,8 @@ struct Normalizer {
     /// includes dropping a wait that a longer operand covers, `wait d || x = x`
     /// when `Dx ≥ d`.) `nil` when no operand ends with a wait.
     private mutating func hoistTrailingWaits(_ children: [Term]) throws(NormalizationError) -> Term? {
+        // Most often no operand ends with a wait: found without rebuilding any.
+        guard children.contains(where: { $0.isOne || (endItem($0, last: true)?.isWaitLike ?? false) }) else { return nil }
         var stripped: [Term] = []
         var changed = false
         var total = Time.zero
@@ -669,6 +754,8 @@ struct Normalizer {
     /// operands that share a first item; `nil` when no two do.
     private mutating func factorPrefixes(_ children: [Term]) throws(NormalizationError) -> Term? {
         guard children.count > 1 else { return nil }
+        // Most often no two operands start alike: found without listing their items.
+        guard Normalizer.hasRepeats(children.map { ObjectIdentifier(endItem($0) ?? $0) }) else { return nil }
         let unrolled = try children.map { child throws(NormalizationError) -> [Term] in
             var items: [Term] = []
             try append(child, to: &items)
@@ -700,6 +787,8 @@ struct Normalizer {
     /// share `wait 1 ; x`). `nil` when no two operands qualify.
     private mutating func factorSuffixes(_ children: [Term]) throws(NormalizationError) -> Term? {
         guard children.count > 1 else { return nil }
+        // Only operands that last equally long qualify: most often no two do.
+        guard Normalizer.hasRepeats(children.compactMap(\.duration)) else { return nil }
         struct Tail: Hashable {
             let last: ObjectIdentifier
             let duration: Time
@@ -911,6 +1000,60 @@ struct Normalizer {
         if duration == target { return term }
         guard !duration.isZero else { throw .programHasErrors }
         guard let factor = try? target.divided(by: duration) else { throw .overflow }
+        if factor.isPositive, let scaled = scaledNodeByNode(term, by: factor) {
+            // The shortcut must give what the rules give: checked wherever assertions run (the tests).
+            assert(scaled === (try? scaledByRules(term, by: factor)), "retiming node by node differs from the rules")
+            return scaled
+        }
+        return try scaledByRules(term, by: factor)
+    }
+
+    /// `term` (normal) with every time scaled by `factor` > 0, node by node,
+    /// without the rules: they compare durations only for equality and
+    /// order and add or subtract them, so a uniform positive scaling of time
+    /// commutes with every rule, and each scaled node of a normal term is
+    /// the normal form of its scaled operands — except the order of `||`
+    /// operands, whose content hashes change with the times. `nil` (the
+    /// caller then rewrites by the rules) when some `||` would sort its
+    /// scaled operands differently, or on anything unusual: an endless or
+    /// retimed part, overflow, a term too deep.
+    private mutating func scaledNodeByNode(_ term: Term, by factor: Time) -> Term? {
+        var failed = false
+        let scaled = term.bottomUp { (part: Term, scaled: [Term]) -> Term in
+            if failed { return part }
+            do throws(NormalizationError) {
+                switch part.kind {
+                case .zero, .one, .event:
+                    return part
+                case .wait(let d):
+                    guard let scaled = try? d.multiplied(by: factor) else { break }
+                    return try wait(scaled)
+                case .tween(let tween):
+                    guard let scaled = try? tween.duration.multiplied(by: factor) else { break }
+                    return try leaf(tween.with(duration: scaled))
+                case .sequence:
+                    return try make(.sequence(scaled.map(ObjectIdentifier.init))) { () throws(AnimationError) in try Term.sequence(scaled) }
+                case .parallel:
+                    guard sortedCanonically(scaled).elementsEqual(scaled, by: ===) else { break }
+                    return try make(.parallel(scaled.map(ObjectIdentifier.init))) { () throws(AnimationError) in Term.parallel(scaled) }
+                case .power(_, let count):
+                    return try make(.power(ObjectIdentifier(scaled[0]), count)) { () throws(AnimationError) in try Term.power(scaled[0], count) }
+                case .reversed:
+                    return try make(.reversed(ObjectIdentifier(scaled[0]))) { () throws(AnimationError) in Term.reversed(scaled[0]) }
+                case .eased(_, let easing):
+                    return try make(.eased(ObjectIdentifier(scaled[0]), easing)) { () throws(AnimationError) in Term.eased(scaled[0], easing) }
+                case .forever, .retimed:
+                    break
+                }
+            } catch {}
+            failed = true
+            return part
+        }
+        return failed ? nil : scaled
+    }
+
+    /// ``retimed(_:to:)`` by the rules: each part rewritten from its scaled operands.
+    private mutating func scaledByRules(_ term: Term, by factor: Time) throws(NormalizationError) -> Term {
         let scaled = try term.bottomUp(operands: { part in
             // A retiming is scaled from its own body; an endless part has nothing to scale.
             switch part.kind {
