@@ -825,7 +825,12 @@ extension Term {
     /// none: one in a cancelled part (`x ; zero`), in a part repeated 0
     /// times, or after an endless part of a sequence (`(x repeated forever) ; y`:
     /// y never starts). These are the views `staggered by` orders.
-    public var viewsWithSegments: Set<String> {
+    public var viewsWithSegments: Set<String> { segmentViews(stoppingAtFirst: false) }
+
+    /// Whether ``viewsWithSegments`` is not empty (the walk stops at the first).
+    public var hasViewsWithSegments: Bool { !segmentViews(stoppingAtFirst: true).isEmpty }
+
+    private func segmentViews(stoppingAtFirst: Bool) -> Set<String> {
         var found = Set<String>()
         var seen = Set<ObjectIdentifier>()
         var stack = [self]
@@ -833,6 +838,7 @@ extension Term {
         while let term = stack.popLast() {
             // A leaf adds its view (again, if shared): only composites are looked up.
             if case .tween(let tween) = term.kind {
+                if stoppingAtFirst { return [tween.property.view] }
                 // (Neighbouring tweens are mostly of one view: skip hashing it again.)
                 if tween.property.view != last { found.insert(tween.property.view); last = tween.property.view }
                 continue
