@@ -691,7 +691,7 @@ private struct Lowerer {
             return Term.event(name)
         case .staggered(let inner, let duration, let backwards):
             guard let body = lower(inner), let step = seconds(duration) else { return nil }
-            if body.duration != nil || body.isInfinite, body.viewsWithSegments.isEmpty {
+            if body.duration != nil || body.isInfinite, !body.hasViewsWithSegments {
                 diagnostics.append(Diagnostic(.staggerNothing, at: expr.modifier == .none ? expr.range : expr.modifier,
                                               hint: "`staggered by` shifts each view's tweens, one view after another; "
                                                 + "this animation has none, so it stays as it is"))

@@ -643,46 +643,105 @@ extension Term {
     /// views times the size of the term (`fadeIn all views staggered by …`
     /// over 1,000 views).
     public func restrictedByView() -> [String: Term] {
+        splitByView().parts
+    }
+
+    /// ``restrictedByView()``, and whether an event lies inside (``hasEvents``).
+    private func splitByView() -> (parts: [String: Term], hasEvents: Bool) {
         struct Split {
-            /// The node with no tweens and no events (tweens become waits).
-            var skeleton: Term
-            var parts: [String: Term]
+            /// The node with no tweens and no events (tweens become waits);
+            /// `nil` for a node that lasts a finite time `D` and has leaves:
+            /// `wait D`, built only when a parent asks (``skeleton(_:)``).
+            var skeleton: Term?
+            /// Each view's part (empty when ``single``).
+            var parts: [String: Term] = [:]
+            /// Whether the node has no events and the tweens of at most one
+            /// view, ``only``: then its part for that view is the node itself
+            /// (restriction drops nothing from it), and nothing is built.
+            var single = false
+            var only: String?
+            /// Whether an event lies below.
+            var events = false
         }
-        let root = bottomUp { (term: Term, splits: [Split]) -> Split in
+        // A small finite part with one view's tweens and no events is not walked
+        // into: its part is itself (`v0 ; v0 ; …` under a `||` of many views).
+        let root = bottomUp(operands: { term in
+            term.duration != nil && Term.soleView(of: term) != nil ? [] : term.children
+        }) { (term: Term, splits: [Split]) -> Split in
             let children = term.children
             // Durations are unchanged by restriction, so rebuilding cannot overflow.
             func rebuilt(_ mapped: [Term]) -> Term {
                 zip(mapped, children).allSatisfy({ $0 === $1 }) ? term : ((try? term.replacingChildren(mapped)) ?? term)
             }
-            var split = Split(skeleton: term, parts: [:])
+            /// The i-th child without its leaves (it lasts as long as the child).
+            func skeleton(_ index: Int) -> Term {
+                splits[index].skeleton ?? (children[index].duration.flatMap { try? Term.wait($0) } ?? .one)
+            }
+            /// The i-th child's part for `view`, if it has tweens of `view`.
+            func part(_ index: Int, _ view: String) -> Term? {
+                let split = splits[index]
+                return split.single ? (split.only == view ? children[index] : nil) : split.parts[view]
+            }
+            func views(_ index: Int) -> [String] {
+                let split = splits[index]
+                return split.single ? (split.only.map { [$0] } ?? []) : Array(split.parts.keys)
+            }
+            /// The skeleton of a node that keeps its children in place.
+            func ownSkeleton() -> Term? {
+                if !term.hasLeaves { return term }
+                return term.duration != nil ? nil : rebuilt(children.indices.map(skeleton))
+            }
             switch term.kind {
             case .tween(let tween):
-                split = Split(skeleton: (try? Term.wait(tween.duration)) ?? .one, parts: [tween.property.view: term])
+                return Split(skeleton: nil, single: true, only: tween.property.view)
             case .event:
-                split.skeleton = .one
+                return Split(skeleton: .one, events: true)
             case .zero, .one, .wait:
+                return Split(skeleton: term, single: true)
+            case .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased:
                 break
+            }
+            if splits.count != children.count, let view = Term.soleView(of: term) {
+                // Not walked into (see `operands` above).
+                return Split(skeleton: ownSkeleton(), single: true, only: view)
+            }
+            // Only one view's tweens and no events below: the part is the node itself.
+            var only: String?
+            var single = true
+            for split in splits where single {
+                if !split.single {
+                    single = false
+                } else if let view = split.only {
+                    if only == nil { only = view } else if only != view { single = false }
+                }
+            }
+            if single { return Split(skeleton: ownSkeleton(), single: true, only: only) }
+            var split = Split(skeleton: nil, events: splits.contains { $0.events })
+            switch term.kind {
             case .parallel where term.duration != nil:
                 // Every part without v together lasts at most D: one `wait D` stands for them all.
                 let whole = term.duration.flatMap { try? Term.wait($0) } ?? .one
                 split.skeleton = whole
                 var items: [String: [Term]] = [:]
-                for child in splits {
-                    for (view, part) in child.parts { items[view, default: []].append(part) }
+                for index in splits.indices {
+                    for view in views(index) {
+                        if let mine = part(index, view) { items[view, default: []].append(mine) }
+                    }
                 }
                 for (view, list) in items { split.parts[view] = Term.parallel(list + [whole]) }
-            case .sequence where term.duration != nil && splits.allSatisfy({ $0.skeleton.duration != nil }):
+            case .sequence where term.duration != nil:
+                // (A finite sequence: every part lasts a finite time.)
                 // Prefix sums of the parts' lengths: the stretch between two parts with v is one wait.
                 var starts: [Time] = [.zero]
                 var exact = true
-                for child in splits {
-                    guard let next = try? (starts.last ?? .zero).adding(child.skeleton.duration ?? .zero) else { exact = false; break }
+                for child in children {
+                    guard let next = try? (starts.last ?? .zero).adding(child.duration ?? .zero) else { exact = false; break }
                     starts.append(next)
                 }
-                split.skeleton = rebuilt(splits.map(\.skeleton))
+                split.skeleton = ownSkeleton()
                 var indices: [String: [Int]] = [:]
-                for (index, child) in splits.enumerated() {
-                    for view in child.parts.keys { indices[view, default: []].append(index) }
+                for index in splits.indices {
+                    for view in views(index) { indices[view, default: []].append(index) }
                 }
                 for (view, list) in indices {
                     var items: [Term] = []
@@ -692,31 +751,60 @@ extension Term {
                             if exact, let gap = try? starts[index].subtracting(starts[reached]), let wait = try? Term.wait(gap) {
                                 items.append(wait)
                             } else {
-                                items.append(contentsOf: splits[reached..<index].map(\.skeleton))
+                                items.append(contentsOf: (reached..<index).map(skeleton))
                             }
                         }
-                        items.append(splits[index].parts[view] ?? splits[index].skeleton)
+                        items.append(part(index, view) ?? skeleton(index))
                         reached = index + 1
                     }
                     if reached < splits.count {
                         if exact, let last = starts.last, let gap = try? last.subtracting(starts[reached]), let wait = try? Term.wait(gap) {
                             items.append(wait)
                         } else {
-                            items.append(contentsOf: splits[reached...].map(\.skeleton))
+                            items.append(contentsOf: (reached..<splits.count).map(skeleton))
                         }
                     }
-                    split.parts[view] = (try? Term.sequence(items)) ?? rebuilt(splits.map { $0.parts[view] ?? $0.skeleton })
+                    split.parts[view] = (try? Term.sequence(items)) ?? rebuilt(splits.indices.map { part($0, view) ?? skeleton($0) })
                 }
-            case .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased:
+            default:
                 // One child, or a `;`/`||` that is cancelled or endless: every child kept, in place.
-                split.skeleton = rebuilt(splits.map(\.skeleton))
-                var views = Set<String>()
-                for child in splits { views.formUnion(child.parts.keys) }
-                for view in views { split.parts[view] = rebuilt(splits.map { $0.parts[view] ?? $0.skeleton }) }
+                split.skeleton = ownSkeleton()
+                var all = Set<String>()
+                for index in splits.indices { all.formUnion(views(index)) }
+                for view in all { split.parts[view] = rebuilt(splits.indices.map { part($0, view) ?? skeleton($0) }) }
             }
             return split
         }
-        return root?.parts ?? [:]
+        guard let root else { return ([:], false) }
+        return (root.single ? (root.only.map { [$0: self] } ?? [:]) : root.parts, root.events)
+    }
+
+    /// For a small term (a few dozen nodes, as written, without the memo of
+    /// a full walk): `.some(v)` when it has no events and tweens of view `v`
+    /// only, or `.some(nil)` when it has no leaves; `nil` when it has other
+    /// leaves, or more nodes than is worth looking at this way.
+    private static func soleView(of term: Term) -> String?? {
+        var budget = 128
+        var found: String?
+        var stack = [term]
+        while let node = stack.popLast() {
+            budget -= 1
+            if budget < 0 { return nil }
+            switch node.kind {
+            case .tween(let tween):
+                if let view = found { if view != tween.property.view { return nil } } else { found = tween.property.view }
+            case .event:
+                return nil
+            case .zero, .one, .wait:
+                break
+            case .sequence(let parts), .parallel(let parts):
+                if budget < parts.count { return nil }
+                stack.append(contentsOf: parts)
+            case .power(let body, _), .forever(let body), .reversed(let body), .retimed(let body, _), .eased(let body, _):
+                stack.append(body)
+            }
+        }
+        return .some(found)
     }
 
     /// The views whose properties this term's tweens animate, in no particular order.
@@ -737,12 +825,25 @@ extension Term {
     /// none: one in a cancelled part (`x ; zero`), in a part repeated 0
     /// times, or after an endless part of a sequence (`(x repeated forever) ; y`:
     /// y never starts). These are the views `staggered by` orders.
-    public var viewsWithSegments: Set<String> {
+    public var viewsWithSegments: Set<String> { segmentViews(stoppingAtFirst: false) }
+
+    /// Whether ``viewsWithSegments`` is not empty (the walk stops at the first).
+    public var hasViewsWithSegments: Bool { !segmentViews(stoppingAtFirst: true).isEmpty }
+
+    private func segmentViews(stoppingAtFirst: Bool) -> Set<String> {
         var found = Set<String>()
         var seen = Set<ObjectIdentifier>()
         var stack = [self]
+        var last: String?
         while let term = stack.popLast() {
-            guard seen.insert(ObjectIdentifier(term)).inserted else { continue }
+            // A leaf adds its view (again, if shared): only composites are looked up.
+            if case .tween(let tween) = term.kind {
+                if stoppingAtFirst { return [tween.property.view] }
+                // (Neighbouring tweens are mostly of one view: skip hashing it again.)
+                if tween.property.view != last { found.insert(tween.property.view); last = tween.property.view }
+                continue
+            }
+            guard term.hasLeaves, seen.insert(ObjectIdentifier(term)).inserted else { continue }
             // Cancelled: Σ is empty.
             if term.duration == nil, !term.isInfinite { continue }
             switch term.kind {
@@ -751,7 +852,7 @@ extension Term {
             case .power(_, 0):
                 continue
             case .sequence(let parts):
-                let endless = parts.firstIndex(where: \.isInfinite) ?? parts.count - 1
+                let endless = parts.firstIndex(where: { $0.isInfinite }) ?? parts.count - 1
                 stack.append(contentsOf: parts.prefix(endless + 1))
             case .zero, .one, .wait, .event, .parallel, .power, .forever, .reversed, .retimed, .eased:
                 stack.append(contentsOf: term.children)
@@ -792,8 +893,8 @@ extension Term {
         }
         guard !ordered.isEmpty else { return self }
         var parts: [Term] = []
+        let (byView, hasEvents) = splitByView()
         if hasEvents { parts.append(restricted(keepingTweens: false, keepingEvents: true)) }
-        let byView = restrictedByView()
         for (index, view) in ordered.enumerated() {
             guard let mine = byView[view] else { continue }
             if index == 0 || step.isZero {

@@ -47,4 +47,24 @@ struct RestrictionTests {
             }
         }
     }
+
+    /// A part with one view's tweens and no events is its own restriction:
+    /// kept as it is (the same object), not walked into and rebuilt.
+    @Test func oneViewPartsAreKeptAsTheyAre() throws {
+        let parts = try (0..<50).map { index throws(AnimationError) -> Term in
+            let view = "v\(index)"
+            let x = Term.tween(try Tween(property: Property(view: view, name: "x"), from: .number(0), to: .number(1)))
+            let y = Term.tween(try Tween(property: Property(view: view, name: "y"), from: .number(0), to: .number(2), duration: .zero))
+            return try Term.sequence([x, Term.parallel([x, y]), try Term.wait(.one)])
+        }
+        let whole = Term.parallel(parts)
+        let split = whole.restrictedByView()
+        #expect(split.count == parts.count)
+        for (index, part) in parts.enumerated() {
+            let mine = try #require(split["v\(index)"])
+            #expect(mine.children.contains { $0 === part })
+            #expect(mine.duration == whole.duration)
+        }
+        #expect(parts[0].restrictedByView()["v0"] === parts[0])
+    }
 }
