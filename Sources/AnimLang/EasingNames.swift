@@ -110,31 +110,45 @@ public enum EasingNames {
     }
 
     /// Every bare easing name, sorted, for "did you mean" hints and documentation.
-    public static let allNames: [String] = namedTable.keys.sorted()
-
-    private static let namedTable: [String: Easing] = {
-        var table: [String: Easing] = [
-            "linear": .linear,
-            "ease-in": .talkEaseIn,
-            "ease-out": .talkEaseOut,
-            "ease-in-out": .talkEaseInOut,
-        ]
-        table["spring"] = spring(adjective: nil)
-        if let start = try? Easing.steps(1, .jumpStart) { table["step-start"] = start }
-        if let end = try? Easing.steps(1, .jumpEnd) { table["step-end"] = end }
-        for (name, easing) in cssKeywords { table[name] = easing }
-        table["css-ease"] = .ease
+    public static let allNames: [String] = {
+        var names = fixedNames
         for curve in Easing.PennerCurve.allCases {
-            for mode in Easing.PennerMode.allCases {
-                table["ease-\(mode.rawValue)-\(curve.rawValue)"] = .penner(curve, mode)
-            }
+            for mode in Easing.PennerMode.allCases { names.append("ease-\(mode.rawValue)-\(curve.rawValue)") }
         }
-        return table
+        return names.sorted()
     }()
 
+    /// The bare names ``easing(named:)`` reads besides the Penner family's (`ease-in-out-back`).
+    static let fixedNames = ["linear", "ease-in", "ease-out", "ease-in-out", "spring", "step-start", "step-end",
+                             "ease", "css-ease-in", "css-ease-out", "css-ease-in-out", "css-ease"]
+
     /// The easing a bare name denotes, with default parameters; `nil` for an unknown name.
+    /// (A `switch` and a parse rather than a dictionary built on first use: a tiny script
+    /// then pays no table, about 0.14 M instructions of start-up.)
     public static func easing(named name: String) -> Easing? {
-        namedTable[name]
+        switch name {
+        case "linear": return .linear
+        case "ease-in": return .talkEaseIn
+        case "ease-out": return .talkEaseOut
+        case "ease-in-out": return .talkEaseInOut
+        case "spring": return spring(adjective: nil)
+        case "step-start": return try? Easing.steps(1, .jumpStart)
+        case "step-end": return try? Easing.steps(1, .jumpEnd)
+        case "ease", "css-ease": return .ease
+        case "css-ease-in": return .cssEaseIn
+        case "css-ease-out": return .cssEaseOut
+        case "css-ease-in-out": return .cssEaseInOut
+        default: return pennerEasing(named: name)
+        }
+    }
+
+    /// `ease-MODE-CURVE` (`ease-in-out-back`): no curve's name has a `-`.
+    private static func pennerEasing(named name: String) -> Easing? {
+        guard name.hasPrefix("ease-"), let dash = name.lastIndex(of: "-") else { return nil }
+        let modeStart = name.index(name.startIndex, offsetBy: 5)
+        guard modeStart < dash, let mode = Easing.PennerMode(rawValue: String(name[modeStart..<dash])),
+              let curve = Easing.PennerCurve(rawValue: String(name[name.index(after: dash)...])) else { return nil }
+        return .penner(curve, mode)
     }
 
     /// The `.anim` spelling of an easing: `linear`, `ease-out(1.5)`,
