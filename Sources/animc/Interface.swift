@@ -130,8 +130,9 @@ struct ArgumentSpec: Sendable {
     let help: String
 }
 
-/// A subcommand: what it is called, what it takes and what it does.
-struct Command: Sendable {
+/// A subcommand: what it is called, what it takes and what it does. A class:
+/// passed around by reference, an optional one needs no generic metadata built at run time.
+final class Command: Sendable {
     let name: String
     let arguments: [ArgumentSpec]
     /// One line, for the list of commands.
