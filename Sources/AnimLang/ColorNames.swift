@@ -13,25 +13,17 @@ import Animations
 /// ```
 public enum ColorNames {
     /// Every name, sorted, for "did you mean" hints.
-    public static let allNames: [String] = (named.map(\.0) + ["transparent"]).sorted()
+    public static let allNames: [String] = (named.map(\.0.description) + ["transparent"]).sorted()
 
     /// The colour a name denotes (CSS Color 4 §6.1, named colours, and
-    /// `transparent`), `nil` for any other word. A binary search of ``named``
-    /// (sorted, which a test checks), not a dictionary built on first use:
-    /// a tiny script then pays no table, about 0.18 M instructions of start-up.
+    /// `transparent`), `nil` for any other word: ``named`` searched by halves
+    /// (``lookUp(_:in:)``), no dictionary built on first use (a tiny script
+    /// paid about 0.18 M instructions of start-up for it).
     public static func color(named name: String) -> Color? {
-        if name == "transparent" { return transparent }
-        var low = 0, high = named.count
-        while low < high {
-            let middle = (low + high) / 2   // low ≤ middle < high ≤ named.count
-            let entry = named[middle]
-            if entry.0 == name { return color(rgb: entry.1) }
-            if entry.0 < name { low = middle + 1 } else { high = middle }
-        }
-        return nil
+        lookUp(name, in: named).map(color(rgb:)) ?? lookUp(name, in: transparent)
     }
 
-    private static let transparent = Color(red: 0, green: 0, blue: 0, alpha: 0)
+    private static let transparent: [(StaticString, Color)] = [("transparent", Color(red: 0, green: 0, blue: 0, alpha: 0))]
 
     private static func color(rgb: Int) -> Color {
         Color(red: Double(rgb >> 16), green: Double((rgb >> 8) & 0xff), blue: Double(rgb & 0xff))
@@ -84,7 +76,7 @@ public enum ColorNames {
     }()
 
     /// CSS Color 4's named colours with their sRGB values, sorted by name (``color(named:)`` searches it).
-    static let named: [(String, Int)] = [
+    static let named: [(StaticString, Int)] = [
         ("aliceblue", 0xf0f8ff), ("antiquewhite", 0xfaebd7), ("aqua", 0x00ffff), ("aquamarine", 0x7fffd4),
         ("azure", 0xf0ffff), ("beige", 0xf5f5dc), ("bisque", 0xffe4c4), ("black", 0x000000),
         ("blanchedalmond", 0xffebcd), ("blue", 0x0000ff), ("blueviolet", 0x8a2be2), ("brown", 0xa52a2a),

@@ -459,7 +459,7 @@ package func readAll(_ path: String?, limit: Int = .max) -> Result<[UInt8], Read
     }
     defer { if descriptor != standardInput { _ = close(descriptor) } }
     var bytes: [UInt8] = []
-    // 4 KB first, doubling to 64 KB while reads fill it: a short script does not pay
+    // 4 KB first, then 64 KB once a read fills it: a short script does not pay
     // for zeroing 64 KB (about 65 k instructions of start-up).
     var chunk = [UInt8](repeating: 0, count: 1 << 12)
     while true {
@@ -472,7 +472,7 @@ package func readAll(_ path: String?, limit: Int = .max) -> Result<[UInt8], Read
         if count == 0 { break }
         bytes.append(contentsOf: chunk[0..<count])
         if bytes.count > limit { break }
-        if count == chunk.count, chunk.count < 1 << 16 { chunk = [UInt8](repeating: 0, count: 2 * chunk.count) }
+        if count == chunk.count, chunk.count < 1 << 16 { chunk = [UInt8](repeating: 0, count: 1 << 16) }
     }
     return .success(bytes)
 }
