@@ -110,31 +110,60 @@ public enum EasingNames {
     }
 
     /// Every bare easing name, sorted, for "did you mean" hints and documentation.
-    public static let allNames: [String] = namedTable.keys.sorted()
+    public static let allNames: [String] = bareNames.map(\.0.description)
 
-    private static let namedTable: [String: Easing] = {
-        var table: [String: Easing] = [
-            "linear": .linear,
-            "ease-in": .talkEaseIn,
-            "ease-out": .talkEaseOut,
-            "ease-in-out": .talkEaseInOut,
-        ]
-        table["spring"] = spring(adjective: nil)
-        if let start = try? Easing.steps(1, .jumpStart) { table["step-start"] = start }
-        if let end = try? Easing.steps(1, .jumpEnd) { table["step-end"] = end }
-        for (name, easing) in cssKeywords { table[name] = easing }
-        table["css-ease"] = .ease
-        for curve in Easing.PennerCurve.allCases {
-            for mode in Easing.PennerMode.allCases {
-                table["ease-\(mode.rawValue)-\(curve.rawValue)"] = .penner(curve, mode)
-            }
-        }
-        return table
-    }()
+    /// What a bare name stands for (the easing is built when asked for).
+    enum BareName {
+        case linear, talkEaseIn, talkEaseOut, talkEaseInOut, spring, stepStart, stepEnd, ease, cssEaseIn, cssEaseOut, cssEaseInOut
+        case penner(Easing.PennerCurve, Easing.PennerMode)
+    }
+
+    /// Every bare name with what it stands for, sorted by name (``easing(named:)``
+    /// searches it by halves; a test checks the order and each Penner name). Written
+    /// out rather than a dictionary built on first use: a tiny script then pays no
+    /// table (about 0.14 M instructions of start-up).
+    static let bareNames: [(StaticString, BareName)] = [
+        ("css-ease", .ease), ("css-ease-in", .cssEaseIn), ("css-ease-in-out", .cssEaseInOut),
+        ("css-ease-out", .cssEaseOut), ("ease", .ease), ("ease-in", .talkEaseIn),
+        ("ease-in-back", .penner(.back, .`in`)), ("ease-in-bounce", .penner(.bounce, .`in`)),
+        ("ease-in-circ", .penner(.circ, .`in`)), ("ease-in-cubic", .penner(.cubic, .`in`)),
+        ("ease-in-elastic", .penner(.elastic, .`in`)), ("ease-in-expo", .penner(.expo, .`in`)),
+        ("ease-in-out", .talkEaseInOut), ("ease-in-out-back", .penner(.back, .inOut)),
+        ("ease-in-out-bounce", .penner(.bounce, .inOut)), ("ease-in-out-circ", .penner(.circ, .inOut)),
+        ("ease-in-out-cubic", .penner(.cubic, .inOut)), ("ease-in-out-elastic", .penner(.elastic, .inOut)),
+        ("ease-in-out-expo", .penner(.expo, .inOut)), ("ease-in-out-quad", .penner(.quad, .inOut)),
+        ("ease-in-out-quart", .penner(.quart, .inOut)), ("ease-in-out-quint", .penner(.quint, .inOut)),
+        ("ease-in-out-sine", .penner(.sine, .inOut)), ("ease-in-quad", .penner(.quad, .`in`)),
+        ("ease-in-quart", .penner(.quart, .`in`)), ("ease-in-quint", .penner(.quint, .`in`)),
+        ("ease-in-sine", .penner(.sine, .`in`)), ("ease-out", .talkEaseOut), ("ease-out-back", .penner(.back, .out)),
+        ("ease-out-bounce", .penner(.bounce, .out)), ("ease-out-circ", .penner(.circ, .out)),
+        ("ease-out-cubic", .penner(.cubic, .out)), ("ease-out-elastic", .penner(.elastic, .out)),
+        ("ease-out-expo", .penner(.expo, .out)), ("ease-out-quad", .penner(.quad, .out)),
+        ("ease-out-quart", .penner(.quart, .out)), ("ease-out-quint", .penner(.quint, .out)),
+        ("ease-out-sine", .penner(.sine, .out)), ("linear", .linear), ("spring", .spring), ("step-end", .stepEnd),
+        ("step-start", .stepStart),
+    ]
 
     /// The easing a bare name denotes, with default parameters; `nil` for an unknown name.
     public static func easing(named name: String) -> Easing? {
-        namedTable[name]
+        lookUp(name, in: bareNames).flatMap(easing)
+    }
+
+    private static func easing(_ bare: BareName) -> Easing? {
+        switch bare {
+        case .linear: return .linear
+        case .talkEaseIn: return .talkEaseIn
+        case .talkEaseOut: return .talkEaseOut
+        case .talkEaseInOut: return .talkEaseInOut
+        case .spring: return spring(adjective: nil)
+        case .stepStart: return try? Easing.steps(1, .jumpStart)
+        case .stepEnd: return try? Easing.steps(1, .jumpEnd)
+        case .ease: return .ease
+        case .cssEaseIn: return .cssEaseIn
+        case .cssEaseOut: return .cssEaseOut
+        case .cssEaseInOut: return .cssEaseInOut
+        case .penner(let curve, let mode): return .penner(curve, mode)
+        }
     }
 
     /// The `.anim` spelling of an easing: `linear`, `ease-out(1.5)`,

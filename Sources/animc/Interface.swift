@@ -81,7 +81,14 @@ extension Option where Value: CaseIterable & RawRepresentable & Sendable, Value.
                        repeatable: Bool = false) -> Option {
         let cases = Array(Value.allCases)
         let names = cases.map(\.rawValue)
-        return Option(long, short: short, value: names.joined(separator: "|"), help: help, default: defaultValue?.rawValue,
+        // A loop, not `names.joined(separator:)`: that looks up a conformance at
+        // run time, about 0.1 M instructions of every start-up.
+        var valueName = ""
+        for name in names {
+            if !valueName.isEmpty { valueName += "|" }
+            valueName += name
+        }
+        return Option(long, short: short, value: valueName, help: help, default: defaultValue?.rawValue,
                       repeatable: repeatable) { text throws(InvalidValue) in
             guard let value = cases.first(where: { $0.rawValue == text }) else { throw InvalidValue(expected: listed(names, or: true)) }
             return value
@@ -123,17 +130,32 @@ struct ArgumentSpec: Sendable {
     let help: String
 }
 
-/// A subcommand: what it is called, what it takes and what it does.
-struct Command: Sendable {
+/// A subcommand: what it is called, what it takes and what it does. A class:
+/// passed around by reference, an optional one needs no generic metadata built at run time.
+final class Command: Sendable {
     let name: String
     let arguments: [ArgumentSpec]
     /// One line, for the list of commands.
     let summary: String
     /// A paragraph, for `animc COMMAND --help`.
-    let discussion: String
+    var discussion: String { discussionText() }
+    /// Joined only when help is shown: the paragraphs are concatenations, and
+    /// every run would pay for them at start-up.
+    private let discussionText: @Sendable () -> String
     let options: [OptionSpec]
     let examples: [String]
     let run: @Sendable (ParsedArguments) throws(ExitStatus) -> Void
+
+    init(name: String, arguments: [ArgumentSpec], summary: String, discussion: @autoclosure @escaping @Sendable () -> String,
+         options: [OptionSpec], examples: [String], run: @escaping @Sendable (ParsedArguments) throws(ExitStatus) -> Void) {
+        self.name = name
+        self.arguments = arguments
+        self.summary = summary
+        discussionText = discussion
+        self.options = options
+        self.examples = examples
+        self.run = run
+    }
 
     /// `animc eval FILE [--binding NAME] …`.
     var usage: String {
@@ -239,9 +261,11 @@ extension Interface {
 
     /// Reads a command's arguments and options.
     func parse(_ arguments: [String], for command: Command) -> Invocation {
-        let usage = "usage: " + command.usage
+        // Built only for an error: `Command.usage` joins strings, a conformance looked up at run
+        // time (about 0.15 M instructions, the most of a correct command line's parsing).
+        func usage() -> String { "usage: " + command.usage }
         func failure(_ kind: DiagnosticKind, hint: String? = nil) -> Invocation {
-            .usageError(Diagnostic(kind, at: .none, hint: hint), usage: usage)
+            .usageError(Diagnostic(kind, at: .none, hint: hint), usage: usage())
         }
         // `--help` anywhere (before `--`) asks for help, whatever else is there.
         if arguments.prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {
@@ -276,7 +300,7 @@ extension Interface {
                 attached = String(rest.first == "=" ? rest.dropFirst() : rest)
             }
             guard let option = command.options.first(where: { $0.spellings.contains(name) }) else {
-                return .usageError(optionProblem(name, command: command), usage: usage)
+                return .usageError(optionProblem(name, command: command), usage: usage())
             }
             guard option.takesValue else {
                 if attached != nil { return failure(.unexpectedValue(option: name)) }
