@@ -123,6 +123,38 @@ public struct Color: Hashable, Sendable, Animatable, CustomStringConvertible {
     /// every number in shortest round-trip form: lossless.
     public func writeCSS(into out: inout [UInt8]) {
         let color = clamped
+        // The common case in one append: every number in the fast form, into
+        // a stack buffer of `rgb(` + 4 numbers + ` / ` + `)` at most.
+        let written = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 8 + 4 * shortestCapacity) { buffer -> Bool in
+            guard let base = buffer.baseAddress else { return false }
+            base[0] = UInt8(ascii: "r")
+            base[1] = UInt8(ascii: "g")
+            base[2] = UInt8(ascii: "b")
+            base[3] = UInt8(ascii: "(")
+            var count = 4
+            guard let red = writeShortestFast(color.red, to: base + count) else { return false }
+            count += red
+            base[count] = UInt8(ascii: " ")
+            count += 1
+            guard let green = writeShortestFast(color.green, to: base + count) else { return false }
+            count += green
+            base[count] = UInt8(ascii: " ")
+            count += 1
+            guard let blue = writeShortestFast(color.blue, to: base + count) else { return false }
+            count += blue
+            if color.alpha < 1 {
+                base[count] = UInt8(ascii: " ")
+                base[count + 1] = UInt8(ascii: "/")
+                base[count + 2] = UInt8(ascii: " ")
+                count += 3
+                guard let alpha = writeShortestFast(color.alpha, to: base + count) else { return false }
+                count += alpha
+            }
+            base[count] = UInt8(ascii: ")")
+            out.append(contentsOf: UnsafeBufferPointer(start: base, count: count + 1))
+            return true
+        }
+        if written { return }
         out.append(contentsOf: "rgb(".utf8)
         writeShortest(color.red, into: &out)
         out.append(UInt8(ascii: " "))
