@@ -307,38 +307,76 @@ private struct Printer {
         }
     }
 
+    /// The tween's text, appended piece by piece to one string (no
+    /// intermediate strings concatenated).
     func tween(_ tween: TweenSyntax) -> String {
-        let target: String
+        var text = tween.verb.rawValue
+        text += " "
         switch tween.target {
-        case .view(let name, _): target = name
-        case .allViews: target = "all views"
+        case .view(let name, _): text += name
+        case .allViews: text += "all views"
         }
         switch tween.verb {
         case .fadeIn, .fadeOut:
-            return "\(tween.verb.rawValue) \(target)"
+            break
         case .fade, .color, .move:
-            return "\(tween.verb.rawValue) \(target)" + values(tween, property: nil)
+            appendValues(tween, property: nil, to: &text)
         case .shrink, .grow, .scale:
-            return "\(tween.verb.rawValue) \(target)" + values(tween, property: tween.property)
+            appendValues(tween, property: tween.property, to: &text)
         case .rotate:
-            return "rotate \(target)" + values(tween, property: nil) + (tween.angleUnit.map { " " + $0.rawValue } ?? "")
+            appendValues(tween, property: nil, to: &text)
+            if let unit = tween.angleUnit {
+                text += " "
+                text += unit.rawValue
+            }
         case .animate:
-            return "animate \(target).\(tween.resolvedProperty)" + values(tween, property: nil)
+            text += "."
+            text += tween.resolvedProperty
+            appendValues(tween, property: nil, to: &text)
         }
+        return text
     }
 
     /// ` from A to B`, or ` through A, B at 40%, C`, with the property first when written.
-    func values(_ tween: TweenSyntax, property: String?) -> String {
-        let named = property.map { $0 + " " } ?? ""
+    func appendValues(_ tween: TweenSyntax, property: String?, to text: inout String) {
+        func named() {
+            if let property {
+                text += property
+                text += " "
+            }
+        }
         if let keyframes = tween.keyframes {
-            return " through " + named + keyframes.map { keyframe in
-                value(keyframe.value) + (keyframe.offset.map { " at " + number($0) + "%" } ?? "")
-            }.joined(separator: ", ")
+            text += " through "
+            named()
+            for (index, keyframe) in keyframes.enumerated() {
+                if index > 0 { text += ", " }
+                text += value(keyframe.value)
+                if let offset = keyframe.offset {
+                    text += " at "
+                    text += number(offset)
+                    text += "%"
+                }
+            }
+            return
         }
         let zero = ValueSyntax.number(Number(Time(0)))
-        if let by = tween.by { return " by " + named + value(by) }
-        if tween.from == nil, let to = tween.to { return " to " + named + value(to) }
-        return " from " + named + value(tween.from ?? zero) + " to " + value(tween.to ?? zero)
+        if let by = tween.by {
+            text += " by "
+            named()
+            text += value(by)
+            return
+        }
+        if tween.from == nil, let to = tween.to {
+            text += " to "
+            named()
+            text += value(to)
+            return
+        }
+        text += " from "
+        named()
+        text += value(tween.from ?? zero)
+        text += " to "
+        text += value(tween.to ?? zero)
     }
 
     /// A number, a colour in its canonical spelling, or a point `(x, y)`.
