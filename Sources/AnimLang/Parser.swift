@@ -53,11 +53,10 @@ public struct ParseResult: Sendable {
 }
 
 /// The words that cannot name a `let` or a view. Every other word is a
-/// keyword only where the grammar expects it.
-public let reservedWords: Set<String> = [
-    "let", "view", "from", "to", "with", "in", "zero", "cancelled", "one", "empty", "wait",
-    "reversed", "looped", "repeated", "delayed", "staggered", "through", "all", "pi", "tau", "by",
-]
+/// keyword only where the grammar expects it. Spelled once, in the lexer's
+/// ``Keyword`` (its reserved range); built on first use, which only
+/// diagnostics and the editor server need.
+public let reservedWords: Set<String> = Set(Keyword.allCases.lazy.filter(\.isReserved).map(\.spelling))
 
 /// How deeply expressions may nest: parentheses, unary minus and `compose(…)`
 /// in the source, and levels of the syntax tree. Deeper input gets the

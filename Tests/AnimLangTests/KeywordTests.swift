@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import AnimLang
 import Animations
@@ -23,9 +24,15 @@ import Animations
         }
     }
 
-    @Test func reservedKeywordsAreTheReservedWords() {
-        let reserved = Set(Keyword.allCases.filter(\.isReserved).map(\.spelling))
-        #expect(reserved == reservedWords)
+    /// The reserved words are the ones grammar.md lists ("**Reserved words**
+    /// cannot name …: `let view … by`"), read from the document users read.
+    @Test func reservedWordsAreTheOnesGrammarMdLists() throws {
+        let grammar = try String(contentsOf: packageRoot.appendingPathComponent("grammar.md"), encoding: .utf8)
+        let start = try #require(grammar.range(of: "**Reserved words** cannot name a `let`, a parameter or a view: `"))
+        let end = try #require(grammar[start.upperBound...].firstIndex(of: "`"))
+        let listed = Set(grammar[start.upperBound..<end].split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
+        #expect(listed.count == 21)
+        #expect(listed == reservedWords)
     }
 
     /// The parser skips the colour and easing tables for a verb.
