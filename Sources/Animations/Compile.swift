@@ -220,6 +220,54 @@ extension Term {
     }
 }
 
+/// The parts of a `;` or `||` node, each with its path, one at a time: a
+/// part of a sequence starts where the parts before it end, and fires after
+/// them (``Path/FiringOrder``); the parts of `||` share the node's path. The
+/// compiler keeps one of these per open node instead of a pending entry per
+/// part, so a long `;` takes no work list.
+struct PartCursor {
+    let parts: [Term]
+    let path: Path
+    let isSequence: Bool
+    private(set) var index = 0
+    private var offset = Time.zero
+    private var order: Path.FiringOrder
+
+    init(sequence parts: [Term], at path: Path) {
+        self.parts = parts
+        self.path = path
+        isSequence = true
+        order = path.firing
+    }
+
+    init(parallel parts: [Term], at path: Path) {
+        self.parts = parts
+        self.path = path
+        isSequence = false
+        order = path.firing
+    }
+
+    var isDone: Bool { index >= parts.count }
+
+    /// The next part and its path; `nil` after the last.
+    mutating func next() throws(AnimationError) -> (Term, Path)? {
+        guard index < parts.count else { return nil }
+        let part = parts[index]
+        index += 1
+        guard isSequence else { return (part, path) }
+        var child = offset.isZero ? path : try path.shifted(by: offset)
+        child.firing = order
+        let duration = part.duration ?? .zero
+        offset = try offset.adding(duration)   // also after the last part: a total that overflows throws
+        // Squeezed to an instant (`in 0s`), every part fires at that instant, in turn
+        // (no order after the last part: nothing reads it).
+        if index < parts.count {
+            order = duration.isZero || path.collapse != nil ? order.advanced(by: part.leafCount) : order.after(part)
+        }
+        return (part, child)
+    }
+}
+
 /// Pushes the children of a structural term with their paths (the last
 /// child on top, so that a stack visits them in order).
 func descend(_ term: Term, _ path: Path, into stack: inout [(Term, Path)]) throws(AnimationError) {
@@ -227,22 +275,10 @@ func descend(_ term: Term, _ path: Path, into stack: inout [(Term, Path)]) throw
     case .parallel(let parts):
         for part in parts.reversed() { stack.append((part, path)) }
     case .sequence(let parts):
-        // Pushed first to last as the offsets and orders accrue, then that
-        // run of the stack reversed in place (no list of offsets per node).
+        // Pushed first to last, then that run of the stack reversed in place.
         let bottom = stack.count
-        var offset = Time.zero
-        var order = path.firing
-        for (index, part) in parts.enumerated() {
-            var child = offset.isZero ? path : try path.shifted(by: offset)
-            child.firing = order
-            stack.append((part, child))
-            let duration = part.duration ?? .zero
-            offset = try offset.adding(duration)   // also after the last part: a total that overflows throws
-            // Squeezed to an instant (`in 0s`), every part fires at that instant, in turn
-            // (no order after the last part: nothing reads it).
-            guard index + 1 < parts.count else { break }
-            order = duration.isZero || path.collapse != nil ? order.advanced(by: part.leafCount) : order.after(part)
-        }
+        var cursor = PartCursor(sequence: parts, at: path)
+        while let child = try cursor.next() { stack.append(child) }
         var low = bottom, high = stack.count - 1
         while low < high {
             stack.swapAt(low, high)
@@ -282,6 +318,14 @@ func descend(_ term: Term, _ path: Path, into stack: inout [(Term, Path)]) throw
     }
 }
 
+/// A pending piece of the compiler's work: a node at its path, or the rest
+/// of a `;`/`||` node's parts. Each carries the place, in the term, of its
+/// first leaf (the leaves before it in a walk in order, every copy counted).
+private enum Work {
+    case node(Term, Path, Int)
+    case parts(PartCursor, Int)
+}
+
 private struct Compiler {
     private struct BodyKey: Hashable {
         let term: ObjectIdentifier
@@ -317,9 +361,31 @@ private struct Compiler {
         var blocks: [RepetitionBlock] = []
         var events: [PlacedEvent] = []
         var listed = 0
-        var stack: [(Term, Path)] = []
-        if let root { stack.append((root, .identity)) }
-        while let (term, path) = stack.popLast() {
+        // The work list. A node whose first part is deeper than the rest (a
+        // chain built by `x = x ; y`, nested to the left) has its later parts
+        // visited first, so the list stays short however deep the chain; the
+        // segments and blocks placed out of order carry their leaf's place
+        // in the term (``Work``) and are put back in order afterwards, so
+        // everything downstream sees them as a walk in order would. (Not
+        // when the term has too many leaves to number: then in order.)
+        let mayDefer = root.map { $0.leafCount < Int.max } ?? false
+        var deferred = false
+        var keys: [Int] = []
+        var blockKeys: [Int] = []
+        if mayDefer { keys.reserveCapacity(root.map { $0.leafCount <= Scene.segmentLimit ? $0.leafCount : 0 } ?? 0) }
+        var stack: [Work] = []
+        if let root { stack.append(.node(root, .identity, 0)) }
+        while let work = stack.popLast() {
+            let term: Term, path: Path, key: Int
+            switch work {
+            case .node(let node, let at, let number):
+                (term, path, key) = (node, at, number)
+            case .parts(var cursor, let number):
+                // The next part; the cursor stays only while parts remain.
+                guard let (part, at) = try cursor.next() else { continue }
+                if !cursor.isDone { stack.append(.parts(cursor, number.addingSaturating(part.leafCount))) }
+                (term, path, key) = (part, at, number)
+            }
             switch term.kind {
             case .tween(let tween):
                 listed += 1
@@ -327,40 +393,70 @@ private struct Compiler {
                     throw .invalidSampling("the animation has more than \(Scene.segmentLimit) segments")
                 }
                 placed.append(path.place(tween, leaf: ObjectIdentifier(term)))
+                if mayDefer { keys.append(key) }
             case .event(let name):
                 listed += 1
                 guard listed <= Scene.segmentLimit else {
                     throw .invalidSampling("the animation has more than \(Scene.segmentLimit) segments")
                 }
+                // (Events need no order: they are sorted by time, rank and name, all their content.)
                 events.append(PlacedEvent(name: name, time: path.placeInstant(), rank: path.firing.rank))
+            case .sequence(let parts):
+                deferred = try Compiler.open(PartCursor(sequence: parts, at: path), key: key, mayDefer: mayDefer, into: &stack)
+                    || deferred
+            case .parallel(let parts):
+                deferred = try Compiler.open(PartCursor(parallel: parts, at: path), key: key, mayDefer: mayDefer, into: &stack)
+                    || deferred
             case .forever(let body) where path.collapse == nil:
                 let period = body.duration ?? .zero
                 if let horizon = unrollingThrough, let count = copies(of: period, at: path, reaching: horizon) {
                     // As `body ^ count`: listed when few, else one symbolic block.
                     if count.multipliedSaturating(body.leafCount) > materializeLimit {
                         blocks.append(try symbolicBlock(body, period: period, count: count, path: path))
+                        if mayDefer { blockKeys.append(key) }
                     } else {
                         for copy in (0..<count).reversed() {
-                            stack.append((body, try path.shifted(by: try period.multiplied(by: Int64(copy)))))
+                            stack.append(.node(body, try path.shifted(by: try period.multiplied(by: Int64(copy))),
+                                               key.addingSaturating(body.leafCount.multipliedSaturating(copy))))
                         }
                     }
                 } else {
                     blocks.append(try symbolicBlock(body, period: period, count: 0, endless: true, path: path))
+                    if mayDefer { blockKeys.append(key) }
                 }
             case .power(let body, let count)
                 where path.collapse == nil && count.multipliedSaturating(body.leafCount) > materializeLimit:
                 blocks.append(try symbolicBlock(body, period: body.duration ?? .zero, count: count, path: path))
+                if mayDefer { blockKeys.append(key) }
             case .eased(let body, let easing) where path.collapse == nil && !easing.isContinuous && !body.hasEventsOnly:
                 // A warp that jumps (steps, expo's ends) cannot be undone window by
                 // window; sample it as defined, the state of x at D·E(t/D).
                 let span = body.duration ?? .zero
                 blocks.append(try symbolicBlock(body, period: span, count: 1, path: try path.warped(by: easing, span: span)))
-            case .zero, .one, .wait, .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased:
-                try descend(term, path, into: &stack)
+                if mayDefer { blockKeys.append(key) }
+            case .power(let body, _):
+                // The copies, numbered by the leaves before each (copy c: c·leaves).
+                var children: [(Term, Path)] = []
+                try descend(term, path, into: &children)
+                for (index, child) in children.enumerated() {
+                    let copy = children.count - 1 - index
+                    stack.append(.node(child.0, child.1, key.addingSaturating(body.leafCount.multipliedSaturating(copy))))
+                }
+            case .zero, .one, .wait, .forever, .reversed, .retimed, .eased:
+                var children: [(Term, Path)] = []
+                try descend(term, path, into: &children)
+                for child in children { stack.append(.node(child.0, child.1, key)) }
             }
         }
-        // The work list is empty now, but keeps its capacity (a pending entry per part of the longest `;`).
+        // The work list is empty now, but keeps its capacity.
         stack = []
+        if deferred {
+            placed.permute(byAscending: keys)
+            if blocks.count > 1 {
+                blocks = blocks.indices.sorted { blockKeys[$0] < blockKeys[$1] }.map { blocks[$0] }
+            }
+        }
+        keys = []
         var segments = Compiler.byProperty(placed)
         placed = SegmentList()
         let unique = PlacedEvent.inFiringOrder(events)
@@ -395,6 +491,24 @@ private struct Compiler {
         let horizon = duration ?? CompiledScene.horizon(tracks: tracks, blocks: blocks, events: unique)
         return CompiledScene(duration: horizon, isInfinite: duration == nil, properties: properties, tracks: tracks,
                              blocks: blocks, events: unique)
+    }
+
+    /// Starts visiting the parts of a `;`/`||` node whose first leaf is
+    /// number `key`: a cursor over them, unless the first part is deeper
+    /// than every other, which is then visited after them (on the stack
+    /// below the cursor). Returns whether it did so.
+    private static func open(_ cursor: PartCursor, key: Int, mayDefer: Bool,
+                             into stack: inout [Work]) throws(AnimationError) -> Bool {
+        var cursor = cursor
+        let parts = cursor.parts
+        if mayDefer, parts.count > 1, parts.dropFirst().allSatisfy({ $0.height < parts[0].height }),
+           let (first, at) = try cursor.next() {
+            stack.append(.node(first, at, key))
+            stack.append(.parts(cursor, key.addingSaturating(first.leafCount)))
+            return true
+        }
+        stack.append(.parts(cursor, key))
+        return false
     }
 
     /// The placed segments of each property, in the order placed: `placed`

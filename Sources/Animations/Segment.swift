@@ -626,6 +626,30 @@ final class SegmentList {
         capacity *= 2
     }
 
+    /// Reorders the segments so that their `keys` (one each, distinct)
+    /// ascend: the order of a walk in order, for segments placed out of it.
+    /// In place, cycle by cycle (no second list of segments).
+    func permute(byAscending keys: [Int]) {
+        precondition(keys.count == count, "one key per segment")
+        // order[i]: the segment that goes to position i.
+        var order = Array(0..<count)
+        order.sort { keys[$0] < keys[$1] }
+        for position in 0..<count where order[position] != position {
+            let held = (base + position).move()
+            var hole = position
+            while true {
+                let source = order[hole]
+                order[hole] = hole
+                if source == position {
+                    (base + hole).initialize(to: held)
+                    break
+                }
+                (base + hole).moveInitialize(from: base + source, count: 1)   // source < count, still initialized
+                hole = source
+            }
+        }
+    }
+
     /// Whether some segment satisfies `predicate` (read in place).
     func contains(where predicate: (UnsafePointer<Segment>) -> Bool) -> Bool {
         for index in 0..<count where predicate(base + index) { return true }
