@@ -2,12 +2,21 @@
 /// (then it carries only the nearest `Double`).
 public struct Instant: Sendable, Comparable, Hashable, CustomStringConvertible {
     /// The exact value's numerator and denominator; the denominator is 0
-    /// when the instant is inexact (24 bytes, not the 32 of a `Time?`: a
-    /// compiled track keeps several instants per segment).
+    /// when the instant is inexact, and the numerator then holds the bits of
+    /// its `Double` (16 bytes: a compiled track keeps several instants per
+    /// segment, and the seconds of an exact one are its quotient).
     private let numerator: Int64
     private let denominator: Int64
+
     /// The value in seconds (exact when `exact` is, up to rounding).
-    public let seconds: Double
+    @inline(__always)
+    public var seconds: Double {
+        switch denominator {
+        case 0: return Double(bitPattern: UInt64(bitPattern: numerator))
+        case 1: return Double(numerator)
+        default: return Double(numerator) / Double(denominator)   // as ``Time/seconds``
+        }
+    }
 
     /// The exact value, when no easing warp touched this instant.
     @inline(__always)
@@ -19,14 +28,12 @@ public struct Instant: Sendable, Comparable, Hashable, CustomStringConvertible {
     public init(_ time: Time) {
         numerator = time.numerator
         denominator = time.denominator
-        seconds = time.seconds
     }
 
     @inline(__always)
     public init(approximately seconds: Double) {
-        numerator = 0
+        numerator = Int64(bitPattern: seconds.bitPattern)
         denominator = 0
-        self.seconds = seconds
     }
 
     public static func < (lhs: Instant, rhs: Instant) -> Bool {

@@ -11,9 +11,10 @@ import Darwin
 /// backwards. This is the "segment" of the semantics note; a ``Scene``'s Σ is a
 /// set of these.
 public struct Segment: Hashable, Sendable, CustomStringConvertible {
-    // Stored in this order to pack it (the small fields in the values'
-    // padding): a track keeps every segment, so each byte counts N times.
-    public let from: Value
+    // Stored compactly (a track keeps every segment, so each byte counts N
+    // times): two numbers inline, other ends boxed; the rare parts (a warp's
+    // clock, a drift) in one optional box; the length derived from the window.
+    private let ends: Ends
     /// Whether it plays from `from` to `to` (false after an odd number of reversals).
     public let isForward: Bool
     /// How its start was given: written (`from A to B`), or the property's
@@ -21,51 +22,62 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     /// relative segment's ``from`` and ``to`` hold the values it resolved to
     /// (the tag stays, for `timeline`); before, they hold the tween's own.
     public let relative: Tween.Relative
-    public let to: Value
-    /// Inside a repetition kept symbolic, how its ends depend on the value the
-    /// property has when its copy starts (see ``Drift``); `nil` when they do not.
-    let drift: Drift?
+    public let property: Property
+    public let easing: Easing
+    public let start: Instant
+    public let end: Instant
+    /// The warp's clock and the drift, when either is there.
+    private let rare: Rare?
     /// The tween leaf placed here (its term's identity), so tools can say
     /// which written tween a segment is (two tweens with equal values are
     /// not the same tween). Not part of the segment's identity: Σ is a set
     /// of segments, and `x || x` is `x`.
     public let leaf: ObjectIdentifier?
-    public let property: Property
-    public let easing: Easing
-    public let start: Instant
-    public let end: Instant
+
+    private final class Rare: Sendable {
+        let warp: Clock?
+        let drift: Drift?
+
+        init(warp: Clock?, drift: Drift?) {
+            self.warp = warp
+            self.drift = drift
+        }
+    }
+
+    public var from: Value { ends.from }
+    public var to: Value { ends.to }
+
+    /// Inside a repetition kept symbolic, how its ends depend on the value the
+    /// property has when its copy starts (see ``Drift``); `nil` when they do not.
+    var drift: Drift? { rare?.drift }
     /// The clock when an easing warp lies between the scene and the tween;
     /// `nil` when progress is plain `(t − start) / (end − start)`.
-    let warp: Clock?
-    /// `end − start`, exactly, when both are exact (``length``): its
-    /// numerator and denominator, the denominator 0 when not exact.
-    private let lengthNumerator: Int64
-    private let lengthDenominator: Int64
+    var warp: Clock? { rare?.warp }
 
     /// `end − start`, exactly, when both are exact.
-    @inline(__always)
     var length: Time? {
-        lengthDenominator == 0 ? nil : Time(unchecked: lengthNumerator, lengthDenominator)
+        guard let s = start.exact, let e = end.exact else { return nil }
+        return try? e.subtracting(s)
     }
 
     init(property: Property, from: Value, to: Value, easing: Easing, start: Instant, end: Instant,
-         isForward: Bool, warp: Clock?, leaf: ObjectIdentifier? = nil, relative: Tween.Relative = .absolute, drift: Drift? = nil,
-         knownLength: Time? = nil) {
+         isForward: Bool, warp: Clock?, leaf: ObjectIdentifier? = nil, relative: Tween.Relative = .absolute, drift: Drift? = nil) {
+        self.init(property: property, ends: Ends(from, to), easing: easing, start: start, end: end, isForward: isForward, warp: warp,
+                  leaf: leaf, relative: relative, drift: drift)
+    }
+
+    /// With the ends as a tween keeps them (a colour tween's box shared, not copied).
+    init(property: Property, ends: Ends, easing: Easing, start: Instant, end: Instant,
+         isForward: Bool, warp: Clock?, leaf: ObjectIdentifier?, relative: Tween.Relative, drift: Drift? = nil) {
+        self.ends = ends
         self.relative = relative
-        self.drift = drift
         self.leaf = leaf
         self.property = property
-        self.from = from
-        self.to = to
         self.easing = easing
         self.start = start
         self.end = end
         self.isForward = isForward
-        self.warp = warp
-        // `knownLength`: the caller knows `end − start` (both exact) without subtracting.
-        let length = knownLength ?? start.exact.flatMap { s in end.exact.flatMap { e in try? e.subtracting(s) } }
-        lengthNumerator = length?.numerator ?? 0
-        lengthDenominator = length?.denominator ?? 0
+        rare = warp == nil && drift == nil ? nil : Rare(warp: warp, drift: drift)
     }
 
     public static func == (lhs: Segment, rhs: Segment) -> Bool {
@@ -138,7 +150,7 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
         } else if let warp = segment.pointee.warp {
             progress = warp.progress(at: t)
         } else {
-            let fraction = Segment.fraction(t, start: start, end: end, length: segment.pointee.length)
+            let fraction = Segment.fraction(t, start: start, end: end)
             let easing = segment.pointee.easing
             if !isForward, easing.hasFamilyMirror {
                 // Played backwards with a curve that has a mirror of its family: as
@@ -183,7 +195,7 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     /// The same segment with other ends (a relative one, resolved).
     func resolved(from: Value, to: Value, drift: Drift?) -> Segment {
         Segment(property: property, from: from, to: to, easing: easing, start: start, end: end, isForward: isForward,
-                warp: warp, leaf: leaf, relative: relative, drift: drift, knownLength: length)
+                warp: warp, leaf: leaf, relative: relative, drift: drift)
     }
 
     /// The progress (before the tween's own easing) at `t` within the window,
@@ -202,23 +214,28 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     /// their common factors), so equal fractions give equal bits however they arose.
     @inline(__always)
     func fraction(_ t: Instant) -> Double {
-        Segment.fraction(t, start: start, end: end, length: length)
+        Segment.fraction(t, start: start, end: end)
     }
 
     @inline(__always)
-    static func fraction(_ t: Instant, start: Instant, end: Instant, length: Time?) -> Double {
-        if let te = t.exact, let se = start.exact, let length {
-            // (t − s) / L = (t.n·s.d − s.n·t.d)·L.d / (t.d·s.d·L.n)
+    static func fraction(_ t: Instant, start: Instant, end: Instant) -> Double {
+        if let te = t.exact, let se = start.exact, let ee = end.exact {
+            // (t − s) / (e − s) = (t.n·s.d − s.n·t.d)·e.d / (t.d·(e.n·s.d − s.n·e.d)): the
+            // same rational however written, so when both fit in 53 bits the
+            // division rounds it once, as the reduced quotient below would.
             let (a, o1) = te.numerator.multipliedReportingOverflow(by: se.denominator)
             let (b, o2) = se.numerator.multipliedReportingOverflow(by: te.denominator)
             let (difference, o3) = a.subtractingReportingOverflow(b)
-            let (numerator, o4) = difference.multipliedReportingOverflow(by: length.denominator)
-            let (denominators, o5) = te.denominator.multipliedReportingOverflow(by: se.denominator)
-            let (denominator, o6) = denominators.multipliedReportingOverflow(by: length.numerator)
-            if !(o1 || o2 || o3 || o4 || o5 || o6), numerator.magnitude < 1 << 53, denominator.magnitude < 1 << 53 {
+            let (numerator, o4) = difference.multipliedReportingOverflow(by: ee.denominator)
+            let (c, o5) = ee.numerator.multipliedReportingOverflow(by: se.denominator)
+            let (d, o6) = se.numerator.multipliedReportingOverflow(by: ee.denominator)
+            let (span, o7) = c.subtractingReportingOverflow(d)
+            let (denominator, o8) = te.denominator.multipliedReportingOverflow(by: span)
+            if !(o1 || o2 || o3 || o4 || o5 || o6 || o7 || o8), numerator.magnitude < 1 << 53, denominator.magnitude < 1 << 53 {
                 return Double(numerator) / Double(denominator)
             }
-            if let elapsed = try? te.subtracting(se), let quotient = try? elapsed.divided(by: length) {
+            if let length = try? ee.subtracting(se), let elapsed = try? te.subtracting(se),
+               let quotient = try? elapsed.divided(by: length) {
                 return quotient.seconds
             }
         }
@@ -513,7 +530,7 @@ struct Path: Hashable, Sendable {
     /// The segment a tween becomes at the end of this path.
     func place(_ tween: Tween, leaf: ObjectIdentifier? = nil) -> Segment {
         if let collapse {
-            return Segment(property: tween.property, from: tween.from, to: tween.to, easing: tween.easing,
+            return Segment(property: tween.property, ends: tween.ends, easing: tween.easing,
                            start: collapse.point, end: collapse.point, isForward: collapse.forward, warp: nil, leaf: leaf,
                            relative: tween.relative)
         }
@@ -528,12 +545,8 @@ struct Path: Hashable, Sendable {
             if end < start { end = start }
             clock = Clock(path: self, length: tween.duration)
         }
-        // Through a map of scale ±1 alone, both ends exact: the window is as long as the tween.
-        let unit = hasNoStages && affine.scale.denominator == 1 && affine.scale.numerator.magnitude == 1
-            && start.exact != nil && end.exact != nil
-        return Segment(property: tween.property, from: tween.from, to: tween.to, easing: tween.easing,
-                       start: start, end: end, isForward: forward, warp: clock, leaf: leaf, relative: tween.relative,
-                       knownLength: unit ? tween.duration : nil)
+        return Segment(property: tween.property, ends: tween.ends, easing: tween.easing,
+                       start: start, end: end, isForward: forward, warp: clock, leaf: leaf, relative: tween.relative)
     }
 
     /// Maps a node time back through the warp stages. The ends of a warp's

@@ -33,14 +33,17 @@ public struct Tween: Hashable, Sendable {
     }
 
     public let property: Property
-    /// The start value; for a relative tween a placeholder of the right kind
-    /// (`to` for `.to`, `0` for `.by`), replaced when it is placed and resolved.
-    public let from: Value
-    /// The end value; for `.by`, the change `Δ`.
-    public let to: Value
+    /// Both values, compactly (a tween is a leaf of every term, one per
+    /// tween written: its size counts).
+    let ends: Ends
+    public let relative: Relative
     public let easing: Easing
     public let duration: Time
-    public let relative: Relative
+    /// The start value; for a relative tween a placeholder of the right kind
+    /// (`to` for `.to`, `0` for `.by`), replaced when it is placed and resolved.
+    public var from: Value { ends.from }
+    /// The end value; for `.by`, the change `Δ`.
+    public var to: Value { ends.to }
 
     /// Throws for a negative duration, a non-finite value, or ends of different kinds.
     public init(property: Property, from: Value, to: Value, easing: Easing = .linear, duration: Time = .one) throws(AnimationError) {
@@ -71,8 +74,7 @@ public struct Tween: Hashable, Sendable {
     init(unchecked property: Property, from: Value, to: Value, easing: Easing, duration: Time, relative: Relative = .absolute) {
         self.property = property
         // -0 and 0 are one value: the same tween, however it was written.
-        self.from = from.canonical
-        self.to = to.canonical
+        ends = Ends(from.canonical, to.canonical)
         self.easing = easing
         self.duration = duration
         self.relative = relative
@@ -172,25 +174,39 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
 
     private var storage: Kind?
 
+    // Stored compactly (a long chain is one node per step): the flags and
+    // small counts in one word, the duration as its two integers.
+    private let flags: UInt8
+    private let warps: UInt16
+    private let levels: Int32
+    /// How many leaves (tweens and events) listing every copy would give (saturating).
+    public let leafCount: Int
+    /// ``duration``'s numerator and denominator; the denominator is 0 for `nil`.
+    private let durationNumerator: Int64
+    private let durationDenominator: Int64
+
+    private static let infiniteFlag: UInt8 = 4, leavesFlag: UInt8 = 8
+
     /// What this term is.
     public var kind: Kind { storage ?? .zero }
 
     /// The duration, or `nil` when the term is cancelled (it contains `zero`
     /// in a place where it annihilates) or lasts forever (``isInfinite``).
-    public let duration: Time?
+    public var duration: Time? {
+        @inline(__always) get { durationDenominator == 0 ? nil : Time(unchecked: durationNumerator, durationDenominator) }
+    }
     /// Whether it lasts forever (`x repeated forever` somewhere it is not
     /// annihilated). ``duration`` is then `nil`.
-    public let isInfinite: Bool
-    /// How many leaves (tweens and events) listing every copy would give (saturating).
-    public let leafCount: Int
-    /// The most easings on composites (`with`) on one path from here to a leaf.
-    public let warpDepth: Int
+    public var isInfinite: Bool { flags & Term.infiniteFlag != 0 }
+    /// The most easings on composites (`with`) on one path from here to a
+    /// leaf (saturating at 65,535, past ``Scene/maxWarpNesting``).
+    public var warpDepth: Int { Int(warps) }
     /// The height of the tree (a leaf is 1).
-    public let height: Int
+    public var height: Int { Int(levels) }
     /// Whether a tween or an event lies inside.
-    public let hasLeaves: Bool
+    public var hasLeaves: Bool { flags & Term.leavesFlag != 0 }
     /// Which relative tweens lie inside (bit 1: `to B`, bit 2: `by Δ`).
-    let relatives: UInt8
+    var relatives: UInt8 { flags & 3 }
 
     /// Whether a relative tween (`to B` or `by Δ`) lies inside: its scene
     /// resolves start values when compiled.
@@ -201,14 +217,15 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
 
     private init(_ kind: Kind, duration: Time?, isInfinite: Bool = false, leafCount: Int, warpDepth: Int, height: Int, hasLeaves: Bool,
                  relatives: UInt8 = 0) {
-        self.relatives = relatives
         storage = kind
-        self.duration = isInfinite ? nil : duration
-        self.isInfinite = isInfinite
+        let duration = isInfinite ? nil : duration
+        durationNumerator = duration?.numerator ?? 0
+        durationDenominator = duration?.denominator ?? 0
+        flags = (relatives & 3) | (isInfinite ? Term.infiniteFlag : 0) | (hasLeaves ? Term.leavesFlag : 0)
         self.leafCount = leafCount
-        self.warpDepth = warpDepth
-        self.height = height
-        self.hasLeaves = hasLeaves
+        warps = UInt16(clamping: warpDepth)
+        // (A term of more than 2^31 levels does not fit in memory.)
+        levels = Int32(clamping: height)
     }
 
     // MARK: - Building terms (no laws applied)

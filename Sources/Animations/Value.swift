@@ -402,3 +402,58 @@ func meanOfAll(_ values: [Double]) -> Double {
     let mean = sum / Double(max(1, sorted.count))
     return mean == 0 ? 0 : mean
 }
+
+/// The two ends of a tween or segment, stored compactly: two numbers (most
+/// tweens) in place, 17 bytes instead of two 33-byte ``Value``s; other
+/// values (colours, points) in a shared box.
+enum Ends: Hashable, Sendable {
+    case numbers(Double, Double)
+    case values(ValuePair)
+
+    @inline(__always)
+    init(_ from: Value, _ to: Value) {
+        if case .number(let a) = from, case .number(let b) = to {
+            self = .numbers(a, b)
+        } else {
+            self = .values(ValuePair(from: from, to: to))
+        }
+    }
+
+    var from: Value {
+        @inline(__always) get {
+            switch self {
+            case .numbers(let a, _): return .number(a)
+            case .values(let pair): return pair.from
+            }
+        }
+    }
+
+    var to: Value {
+        @inline(__always) get {
+            switch self {
+            case .numbers(_, let b): return .number(b)
+            case .values(let pair): return pair.to
+            }
+        }
+    }
+}
+
+/// Two values that are not both numbers (see ``Ends``).
+final class ValuePair: Hashable, Sendable {
+    let from: Value
+    let to: Value
+
+    init(from: Value, to: Value) {
+        self.from = from
+        self.to = to
+    }
+
+    static func == (lhs: ValuePair, rhs: ValuePair) -> Bool {
+        lhs === rhs || (lhs.from == rhs.from && lhs.to == rhs.to)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(from)
+        hasher.combine(to)
+    }
+}
