@@ -39,9 +39,10 @@ final class Track: @unchecked Sendable {
     /// How many segments (sorted by start, then end; exact duplicates
     /// removed, since Σ is a set).
     let count: Int
-    /// `start` and `end` of each segment, for the searches.
-    let starts: [Instant]
-    let ends: [Instant]
+    /// `start` and `end` of each segment, for the searches: read in place
+    /// from the segments (no second copy of every window).
+    var starts: WindowColumn { WindowColumn(base: storage, count: count, ends: false) }
+    var ends: WindowColumn { WindowColumn(base: storage, count: count, ends: true) }
     /// The segments, in memory of our own: reading an array element of a
     /// struct with references copies it (and counts references); reading
     /// through a pointer does not. `list.base`, kept by `list`.
@@ -56,8 +57,10 @@ final class Track: @unchecked Sendable {
     /// Indices into `segments`, sorted by (end, start).
     private let byEnd: [Int32]
     /// A max-tree over `segments[i].end`, for "the last segment started by t
-    /// that has not ended before t".
-    private let maxEnd: [Instant]
+    /// that has not ended before t": its inner nodes `1..<leaves` (node `n`
+    /// covers `2n` and `2n + 1`; leaf `leaves + i` is segment `i`'s end,
+    /// read from the segment: ``maxEnd(_:)``).
+    private let innerMaxEnd: [Instant]
     private let leaves: Int
     private(set) var blocks: [BlockReference]
     /// The earliest-starting listed segments (key: start; values: start values).
@@ -84,13 +87,12 @@ final class Track: @unchecked Sendable {
         self.list = list
         self.storage = storage
         count = kept
-        starts = (0..<kept).map { storage[$0].start }
-        ends = (0..<kept).map { storage[$0].end }
         self.blocks = blocks
         hasDrift = (0..<kept).contains { storage[$0].drift != nil }
         readsInput = hasDrift || blocks.contains { $0.input != nil }
         var byEnd = Array(0..<Int32(truncatingIfNeeded: count))
-        let ends = self.ends, starts = self.starts
+        let ends = WindowColumn(base: storage, count: kept, ends: true)
+        let starts = WindowColumn(base: storage, count: kept, ends: false)
         byEnd.sort { a, b in
             let x = Int(a), y = Int(b)
             return ends[x] != ends[y] ? ends[x] < ends[y] : starts[x] < starts[y]
@@ -99,14 +101,20 @@ final class Track: @unchecked Sendable {
         var size = 1
         while size < count { size *= 2 }
         leaves = size
-        var tree = [Instant](repeating: Instant(approximately: -Double.infinity), count: 2 * size)
-        for (index, end) in ends.enumerated() { tree[size + index] = end }
+        let none = Instant(approximately: -Double.infinity)
+        var tree = [Instant](repeating: none, count: size)
         var node = size - 1
         while node >= 1 {
-            tree[node] = max(tree[2 * node], tree[2 * node + 1])
+            let left = 2 * node, right = 2 * node + 1
+            if left >= size {
+                let a = left - size, b = right - size
+                tree[node] = max(a < kept ? ends[a] : none, b < kept ? ends[b] : none)
+            } else {
+                tree[node] = max(tree[left], tree[right])
+            }
             node -= 1
         }
-        maxEnd = tree
+        innerMaxEnd = tree
         firstListed = computeFirstListed(.none)
         first = computeFirst(.none)
         last = computeLast(.none)
@@ -337,11 +345,19 @@ final class Track: @unchecked Sendable {
     }
 
     private func search(node: Int, low: Int, high: Int, limit: Int, t: Instant) -> Int? {
-        if low >= limit || maxEnd[node] < t { return nil }
+        if low >= limit || maxEnd(node) < t { return nil }
         if high - low == 1 { return low }
         let mid = (low + high) / 2
         return search(node: 2 * node + 1, low: mid, high: high, limit: limit, t: t)
             ?? search(node: 2 * node, low: low, high: mid, limit: limit, t: t)
+    }
+
+    /// Node `node` of the max-tree over the ends (see ``innerMaxEnd``).
+    @inline(__always)
+    private func maxEnd(_ node: Int) -> Instant {
+        if node < leaves { return innerMaxEnd[node] }
+        let index = node - leaves
+        return index < count ? ends[index] : Instant(approximately: -Double.infinity)
     }
 
     private func computeFirstListed(_ input: TrackInput) -> Group? {
@@ -382,6 +398,23 @@ final class Track: @unchecked Sendable {
             }
         }
         return group
+    }
+}
+
+/// The starts or the ends of a track's segments, read in place.
+/// Valid while the track that made it lives (it reads the track's storage).
+struct WindowColumn: RandomAccessCollection {
+    let base: UnsafeMutablePointer<Segment>
+    let count: Int
+    let ends: Bool
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+
+    @inline(__always)
+    subscript(index: Int) -> Instant {
+        precondition(index >= 0 && index < count, "index out of range")
+        return ends ? base[index].end : base[index].start   // base[0..<count] is initialized
     }
 }
 
