@@ -253,6 +253,9 @@ func interpolateNumber(_ a: Double, _ b: Double, _ p: Double) -> Double {
 /// distinct values: the sampler's tie groups.
 struct DistinctValues {
     private var first: Value
+    /// The values after the first: numbers as they came (repeats removed
+    /// when the mean sorts them, so inserting K of them costs O(K), not
+    /// O(K²)); other values once each.
     private var more: [Value] = []
 
     init(_ value: Value) {
@@ -260,7 +263,12 @@ struct DistinctValues {
     }
 
     mutating func insert(_ value: Value) {
-        if value == first || more.contains(value) { return }
+        if case .number = value, case .number = first {
+            // (`0 == -0`: one value; a NaN equals none, and is kept each time, as before.)
+            if value == first { return }
+        } else if value == first || more.contains(value) {
+            return
+        }
         if more.isEmpty { more.reserveCapacity(7) }
         more.append(value)
     }
@@ -276,11 +284,12 @@ struct DistinctValues {
         more.contains { !$0.isClose(to: first) }
     }
 
-    /// The mean, independent of insertion order.
+    /// The mean of the distinct values, independent of insertion order.
     var mean: Value {
         if more.isEmpty { return first.canonical }
         if case .number(let head) = first {
-            // The common case, without allocating: numbers sorted in a stack buffer.
+            // The common case, without allocating: numbers sorted in a stack
+            // buffer, then each distinct one summed once, in ascending order.
             let count = more.count + 1
             let mean = withUnsafeTemporaryAllocation(of: Double.self, capacity: count) { (buffer: UnsafeMutableBufferPointer<Double>) -> Double? in
                 var buffer = buffer
@@ -291,12 +300,20 @@ struct DistinctValues {
                 }
                 buffer.sort()
                 var sum = 0.0
-                for value in buffer { sum += value }
-                return sum / Double(count)
+                var distinct = 0
+                for index in buffer.indices where index == 0 || buffer[index] != buffer[index - 1] {
+                    // (Equal values lie together once sorted; with a NaN the sum is NaN whatever the count.)
+                    sum += buffer[index]
+                    distinct += 1
+                }
+                return sum / Double(distinct)
             }
             if let mean { return Value.number(mean).canonical }
         }
-        return Value.mean(ofDistinct: first, more)
+        // Colours, points (or kinds mixed, which no track holds): each value once.
+        var distinct: [Value] = []
+        for value in more where value != first && !distinct.contains(value) { distinct.append(value) }
+        return Value.mean(ofDistinct: first, distinct)
     }
 }
 
