@@ -229,21 +229,30 @@ struct PartCursor {
     let parts: [Term]
     let path: Path
     let isSequence: Bool
+    /// Whether the parts' firing orders are needed: the node has events.
+    private let tracksOrder: Bool
+    /// Whether the parts' durations add up without overflow (the node has
+    /// a duration): no need to check the total after the last part.
+    private let totalFits: Bool
     private(set) var index = 0
     private var offset = Time.zero
     private var order: Path.FiringOrder
 
-    init(sequence parts: [Term], at path: Path) {
+    init(sequence node: Term, _ parts: [Term], at path: Path) {
         self.parts = parts
         self.path = path
         isSequence = true
+        tracksOrder = node.hasEvents
+        totalFits = node.duration != nil
         order = path.firing
     }
 
-    init(parallel parts: [Term], at path: Path) {
+    init(parallel node: Term, _ parts: [Term], at path: Path) {
         self.parts = parts
         self.path = path
         isSequence = false
+        tracksOrder = false
+        totalFits = true
         order = path.firing
     }
 
@@ -256,12 +265,16 @@ struct PartCursor {
         index += 1
         guard isSequence else { return (part, path) }
         var child = offset.isZero ? path : try path.shifted(by: offset)
+        // (Without events below, no rank is read: the order stays the node's.)
         child.firing = order
         let duration = part.duration ?? .zero
-        offset = try offset.adding(duration)   // also after the last part: a total that overflows throws
+        let isLast = index == parts.count
+        if !(isLast && totalFits) {
+            offset = try offset.adding(duration)   // also after the last part: a total that overflows throws
+        }
         // Squeezed to an instant (`in 0s`), every part fires at that instant, in turn
         // (no order after the last part: nothing reads it).
-        if index < parts.count {
+        if !isLast, tracksOrder {
             order = duration.isZero || path.collapse != nil ? order.advanced(by: part.leafCount) : order.after(part)
         }
         return (part, child)
@@ -277,7 +290,7 @@ func descend(_ term: Term, _ path: Path, into stack: inout [(Term, Path)]) throw
     case .sequence(let parts):
         // Pushed first to last, then that run of the stack reversed in place.
         let bottom = stack.count
-        var cursor = PartCursor(sequence: parts, at: path)
+        var cursor = PartCursor(sequence: term, parts, at: path)
         while let child = try cursor.next() { stack.append(child) }
         var low = bottom, high = stack.count - 1
         while low < high {
@@ -318,12 +331,54 @@ func descend(_ term: Term, _ path: Path, into stack: inout [(Term, Path)]) throw
     }
 }
 
-/// A pending piece of the compiler's work: a node at its path, or the rest
-/// of a `;`/`||` node's parts. Each carries the place, in the term, of its
-/// first leaf (the leaves before it in a walk in order, every copy counted).
-private enum Work {
-    case node(Term, Path, Int)
-    case parts(PartCursor, Int)
+/// The compiler's work: nodes to visit at their paths, and the open `;`/`||`
+/// nodes, each a cursor over its parts (advanced in place). Each carries the
+/// place, in the term, of its first leaf (the leaves before it in a walk in
+/// order, every copy counted). A cursor yields its next part once every
+/// node pushed after it is done.
+private struct WorkList {
+    var nodes: [(Term, Path, Int)] = []
+    /// A cursor, the number of its next part's first leaf, and how many
+    /// nodes were pending when it opened.
+    private var cursors: [(cursor: PartCursor, key: Int, base: Int)] = []
+
+    /// The next node to visit; `nil` when all is done.
+    mutating func next() throws(AnimationError) -> (Term, Path, Int)? {
+        while let base = cursors.last?.base, nodes.count == base {
+            let top = cursors.count - 1
+            guard let (part, path) = try cursors[top].cursor.next() else {
+                cursors.removeLast()
+                continue
+            }
+            let key = cursors[top].key
+            if cursors[top].cursor.isDone {
+                cursors.removeLast()
+            } else {
+                cursors[top].key = key.addingSaturating(part.leafCount)
+            }
+            return (part, path, key)
+        }
+        return nodes.popLast()
+    }
+
+    /// Opens a `;`/`||` node whose first leaf is number `key`: a cursor over
+    /// its parts, unless the first part is deeper than every other, which
+    /// is then visited after them (pending below the cursor). Returns
+    /// whether it did so.
+    mutating func open(_ cursor: consuming PartCursor, key: Int, mayDefer: Bool) throws(AnimationError) -> Bool {
+        var cursor = cursor
+        let parts = cursor.parts
+        var deferred = false
+        var next = key
+        if mayDefer, parts.count > 1, parts.dropFirst().allSatisfy({ $0.height < parts[0].height }),
+           let (first, at) = try cursor.next() {
+            nodes.append((first, at, key))
+            next = key.addingSaturating(first.leafCount)
+            deferred = true
+        }
+        if !cursor.isDone { cursors.append((cursor, next, nodes.count)) }
+        return deferred
+    }
 }
 
 private struct Compiler {
@@ -365,7 +420,7 @@ private struct Compiler {
         // chain built by `x = x ; y`, nested to the left) has its later parts
         // visited first, so the list stays short however deep the chain; the
         // segments and blocks placed out of order carry their leaf's place
-        // in the term (``Work``) and are put back in order afterwards, so
+        // in the term (``WorkList``) and are put back in order afterwards, so
         // everything downstream sees them as a walk in order would. (Not
         // when the term has too many leaves to number: then in order.)
         let mayDefer = root.map { $0.leafCount < Int.max } ?? false
@@ -373,19 +428,9 @@ private struct Compiler {
         var keys: [Int] = []
         var blockKeys: [Int] = []
         if mayDefer { keys.reserveCapacity(root.map { $0.leafCount <= Scene.segmentLimit ? $0.leafCount : 0 } ?? 0) }
-        var stack: [Work] = []
-        if let root { stack.append(.node(root, .identity, 0)) }
-        while let work = stack.popLast() {
-            let term: Term, path: Path, key: Int
-            switch work {
-            case .node(let node, let at, let number):
-                (term, path, key) = (node, at, number)
-            case .parts(var cursor, let number):
-                // The next part; the cursor stays only while parts remain.
-                guard let (part, at) = try cursor.next() else { continue }
-                if !cursor.isDone { stack.append(.parts(cursor, number.addingSaturating(part.leafCount))) }
-                (term, path, key) = (part, at, number)
-            }
+        var stack = WorkList()
+        if let root { stack.nodes.append((root, .identity, 0)) }
+        while let (term, path, key) = try stack.next() {
             switch term.kind {
             case .tween(let tween):
                 listed += 1
@@ -402,11 +447,9 @@ private struct Compiler {
                 // (Events need no order: they are sorted by time, rank and name, all their content.)
                 events.append(PlacedEvent(name: name, time: path.placeInstant(), rank: path.firing.rank))
             case .sequence(let parts):
-                deferred = try Compiler.open(PartCursor(sequence: parts, at: path), key: key, mayDefer: mayDefer, into: &stack)
-                    || deferred
+                deferred = try stack.open(PartCursor(sequence: term, parts, at: path), key: key, mayDefer: mayDefer) || deferred
             case .parallel(let parts):
-                deferred = try Compiler.open(PartCursor(parallel: parts, at: path), key: key, mayDefer: mayDefer, into: &stack)
-                    || deferred
+                deferred = try stack.open(PartCursor(parallel: term, parts, at: path), key: key, mayDefer: mayDefer) || deferred
             case .forever(let body) where path.collapse == nil:
                 let period = body.duration ?? .zero
                 if let horizon = unrollingThrough, let count = copies(of: period, at: path, reaching: horizon) {
@@ -416,8 +459,8 @@ private struct Compiler {
                         if mayDefer { blockKeys.append(key) }
                     } else {
                         for copy in (0..<count).reversed() {
-                            stack.append(.node(body, try path.shifted(by: try period.multiplied(by: Int64(copy))),
-                                               key.addingSaturating(body.leafCount.multipliedSaturating(copy))))
+                            stack.nodes.append((body, try path.shifted(by: try period.multiplied(by: Int64(copy))),
+                                                key.addingSaturating(body.leafCount.multipliedSaturating(copy))))
                         }
                     }
                 } else {
@@ -440,16 +483,16 @@ private struct Compiler {
                 try descend(term, path, into: &children)
                 for (index, child) in children.enumerated() {
                     let copy = children.count - 1 - index
-                    stack.append(.node(child.0, child.1, key.addingSaturating(body.leafCount.multipliedSaturating(copy))))
+                    stack.nodes.append((child.0, child.1, key.addingSaturating(body.leafCount.multipliedSaturating(copy))))
                 }
             case .zero, .one, .wait, .forever, .reversed, .retimed, .eased:
                 var children: [(Term, Path)] = []
                 try descend(term, path, into: &children)
-                for child in children { stack.append(.node(child.0, child.1, key)) }
+                for child in children { stack.nodes.append((child.0, child.1, key)) }
             }
         }
         // The work list is empty now, but keeps its capacity.
-        stack = []
+        stack = WorkList()
         if deferred {
             placed.permute(byAscending: keys)
             if blocks.count > 1 {
@@ -491,24 +534,6 @@ private struct Compiler {
         let horizon = duration ?? CompiledScene.horizon(tracks: tracks, blocks: blocks, events: unique)
         return CompiledScene(duration: horizon, isInfinite: duration == nil, properties: properties, tracks: tracks,
                              blocks: blocks, events: unique)
-    }
-
-    /// Starts visiting the parts of a `;`/`||` node whose first leaf is
-    /// number `key`: a cursor over them, unless the first part is deeper
-    /// than every other, which is then visited after them (on the stack
-    /// below the cursor). Returns whether it did so.
-    private static func open(_ cursor: PartCursor, key: Int, mayDefer: Bool,
-                             into stack: inout [Work]) throws(AnimationError) -> Bool {
-        var cursor = cursor
-        let parts = cursor.parts
-        if mayDefer, parts.count > 1, parts.dropFirst().allSatisfy({ $0.height < parts[0].height }),
-           let (first, at) = try cursor.next() {
-            stack.append(.node(first, at, key))
-            stack.append(.parts(cursor, key.addingSaturating(first.leafCount)))
-            return true
-        }
-        stack.append(.parts(cursor, key))
-        return false
     }
 
     /// The placed segments of each property, in the order placed: `placed`

@@ -185,7 +185,9 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
     private let durationNumerator: Int64
     private let durationDenominator: Int64
 
-    private static let infiniteFlag: UInt8 = 4, leavesFlag: UInt8 = 8
+    private static let infiniteFlag: UInt8 = 4, leavesFlag: UInt8 = 8, eventsFlag: UInt8 = 16
+    /// The flags a node takes from its children: the relative tweens and the events inside.
+    private var inherited: UInt8 { flags & (3 | Term.eventsFlag) }
 
     /// What this term is.
     public var kind: Kind { storage ?? .zero }
@@ -221,7 +223,8 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
         let duration = isInfinite ? nil : duration
         durationNumerator = duration?.numerator ?? 0
         durationDenominator = duration?.denominator ?? 0
-        flags = (relatives & 3) | (isInfinite ? Term.infiniteFlag : 0) | (hasLeaves ? Term.leavesFlag : 0)
+        // (`relatives`: the bits a node inherits, ``inherited``.)
+        flags = (relatives & (3 | Term.eventsFlag)) | (isInfinite ? Term.infiniteFlag : 0) | (hasLeaves ? Term.leavesFlag : 0)
         self.leafCount = leafCount
         warps = UInt16(clamping: warpDepth)
         // (A term of more than 2^31 levels does not fit in memory.)
@@ -254,7 +257,7 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
 
     /// `emit name`: an instant event.
     public static func event(_ name: String) -> Term {
-        Term(.event(name), duration: .zero, leafCount: 1, warpDepth: 0, height: 1, hasLeaves: true)
+        Term(.event(name), duration: .zero, leafCount: 1, warpDepth: 0, height: 1, hasLeaves: true, relatives: Term.eventsFlag)
     }
 
     /// `parts[0] ; parts[1] ; …` (`one` for no parts is the caller's choice:
@@ -277,7 +280,7 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
             warps = max(warps, part.warpDepth)
             height = max(height, part.height)
             hasLeaves = hasLeaves || part.hasLeaves
-            relatives |= part.relatives
+            relatives |= part.inherited
         }
         return Term(.sequence(parts), duration: cancelled ? nil : duration, isInfinite: infinite && !cancelled,
                     leafCount: leaves, warpDepth: warps, height: height + 1, hasLeaves: hasLeaves, relatives: relatives)
@@ -297,7 +300,7 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
             warps = max(warps, part.warpDepth)
             height = max(height, part.height)
             hasLeaves = hasLeaves || part.hasLeaves
-            relatives |= part.relatives
+            relatives |= part.inherited
         }
         return Term(.parallel(parts), duration: duration, isInfinite: infinite, leafCount: leaves, warpDepth: warps,
                     height: height + 1, hasLeaves: hasLeaves, relatives: relatives)
@@ -317,20 +320,20 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
         return Term(.power(body, count), duration: duration, isInfinite: count > 0 && body.isInfinite,
                     leafCount: count == 0 ? 0 : body.leafCount.multipliedSaturating(count),
                     warpDepth: body.warpDepth, height: body.height + 1, hasLeaves: count > 0 && body.hasLeaves,
-                    relatives: count > 0 ? body.relatives : 0)
+                    relatives: count > 0 ? body.inherited : body.inherited & Term.eventsFlag)
     }
 
     /// `body repeated forever`. (Whether that means anything — `body` must
     /// last more than an instant — is the meaning's business: ``Scene/repeatedForever()``.)
     public static func forever(_ body: Term) -> Term {
         Term(.forever(body), duration: nil, isInfinite: body.duration != nil || body.isInfinite, leafCount: Int.max,
-             warpDepth: body.warpDepth, height: body.height + 1, hasLeaves: body.hasLeaves, relatives: body.relatives)
+             warpDepth: body.warpDepth, height: body.height + 1, hasLeaves: body.hasLeaves, relatives: body.inherited)
     }
 
     /// `body reversed`.
     public static func reversed(_ body: Term) -> Term {
         Term(.reversed(body), duration: body.duration, isInfinite: body.isInfinite, leafCount: body.leafCount,
-             warpDepth: body.warpDepth, height: body.height + 1, hasLeaves: body.hasLeaves, relatives: body.relatives)
+             warpDepth: body.warpDepth, height: body.height + 1, hasLeaves: body.hasLeaves, relatives: body.inherited)
     }
 
     /// `body in target`; throws for a negative target.
@@ -338,13 +341,13 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
         guard !target.isNegative else { throw .negativeDuration(target.description) }
         return Term(.retimed(body, target), duration: body.duration == nil ? nil : target, isInfinite: body.isInfinite,
                     leafCount: body.leafCount, warpDepth: body.warpDepth, height: body.height + 1, hasLeaves: body.hasLeaves,
-                    relatives: body.relatives)
+                    relatives: body.inherited)
     }
 
     /// `body with easing`.
     public static func eased(_ body: Term, _ easing: Easing) -> Term {
         Term(.eased(body, easing), duration: body.duration, isInfinite: body.isInfinite, leafCount: body.leafCount,
-             warpDepth: body.warpDepth + 1, height: body.height + 1, hasLeaves: body.hasLeaves, relatives: body.relatives)
+             warpDepth: body.warpDepth + 1, height: body.height + 1, hasLeaves: body.hasLeaves, relatives: body.inherited)
     }
 
     // MARK: - Structure
@@ -878,17 +881,8 @@ extension Term {
         return found
     }
 
-    /// Whether an event lies inside.
-    public var hasEvents: Bool {
-        var seen = Set<ObjectIdentifier>()
-        var stack = [self]
-        while let term = stack.popLast() {
-            guard seen.insert(ObjectIdentifier(term)).inserted else { continue }
-            if case .event = term.kind { return true }
-            stack.append(contentsOf: term.children)
-        }
-        return false
-    }
+    /// Whether an event lies inside (anywhere, also in a part repeated 0 times).
+    public var hasEvents: Bool { flags & Term.eventsFlag != 0 }
 
     /// `x staggered by step`: the views that have segments in `x` (``viewsWithSegments``), in `order`
     /// (views it does not list come after, by name), the i-th view's every

@@ -156,6 +156,9 @@ public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
 
     /// `self + other`; throws ``AnimationError/overflow(_:)`` when it does not fit.
     public func adding(_ other: Time) throws(AnimationError) -> Time {
+        // (Both in lowest terms: adding 0 gives the other as it is.)
+        if other.numerator == 0 { return self }
+        if numerator == 0 { return other }
         if denominator == other.denominator {
             let (sum, overflow) = numerator.addingReportingOverflow(other.numerator)
             if !overflow, denominator == 1, sum != Int64.min { return Time(unchecked: sum, 1) }
