@@ -24,10 +24,11 @@ import Animations
 /// keep their exact rational values when every operand was a decimal literal.
 /// Expressions may nest at most 256 levels deep (``maxExpressionNesting``).
 public func parse(_ file: SourceFile) -> ParseResult {
-    let (tokens, lexical) = tokenize(file)
-    var parser = Parser(file: file, tokens: tokens)
+    var parser = Parser(file: file)
     let program = parser.program()
-    var result = ParseResult(program: program, diagnostics: inSourceOrder(lexical + parser.diagnostics))
+    // The parser may stop early (at 100 diagnostics): the lexer still reads the whole file.
+    while parser.lexer.next().kind != .eof {}
+    var result = ParseResult(program: program, diagnostics: inSourceOrder(parser.lexer.diagnostics + parser.diagnostics))
     result.brokenBindings = parser.brokenBindings
     return result
 }
@@ -101,8 +102,23 @@ private let stepPositions: [String] = ["jump-start", "jump-end", "jump-none", "j
 private struct Parser {
     let file: SourceFile
     let bytes: [UInt8]
-    let tokens: [Token]
+    /// Where the tokens come from, one at a time: no array of the file's tokens is made.
+    var lexer: Lexer
+    /// The next ``lookahead`` tokens, from `ring[head]` on, in a ring (the lexer
+    /// is always that far ahead); ``peek(_:)`` reads further ahead with a copy of the lexer.
+    /// (An array: reading an `InlineArray` here copies all of it, measured.)
+    var ring: [Token]
+    var head = 0
+    static let lookahead = 8
+    /// How many tokens were consumed (the end of file is never consumed).
     var current = 0
+    /// The last token consumed.
+    var previousToken = Token(.eof, .none)
+    /// How many of the tokens consumed are numbers.
+    var numbersConsumed = 0
+    /// The last `let` or `view` consumed (where an item starts), as the index
+    /// of the token and its offset; index 0 and offset 0 before any.
+    var itemStart = (index: 0, offset: 0)
     var diagnostics: [Diagnostic] = []
     var brokenBindings: Set<String> = []
     /// Reserved words already bound by a `let` (and reported there): using
@@ -132,24 +148,25 @@ private struct Parser {
     /// Where the text stops: just after the last token. A mistake found at
     /// the end of the file is reported here, on the last line of real text,
     /// rather than on the empty line after a final newline or comment.
-    let endOfText: SourceRange
-
-    /// A copy of `parser` looking at token `index` (for looking ahead with its helpers).
-    init(copying parser: Parser, at index: Int) {
-        self = parser
-        current = min(index, tokens.count - 1)
+    /// (Asked only about the end of file, so the lexer has read all of it.)
+    var endOfText: SourceRange {
+        SourceRange(lexer.lastEnd, lexer.lastEnd)
     }
 
-    init(file: SourceFile, tokens: [Token]) {
+    /// A copy of `parser` looking `count` tokens further (for looking ahead with its helpers).
+    init(copying parser: Parser, advancedBy count: Int) {
+        self = parser
+        for _ in 0..<count { advance() }
+    }
+
+    init(file: SourceFile) {
         self.file = file
         bytes = file.bytes
-        let end = Token(.eof, SourceRange(file.bytes.count, file.bytes.count))
-        self.tokens = tokens.last?.kind == .eof ? tokens : tokens + [end]
-        let last = self.tokens.count >= 2 ? self.tokens[self.tokens.count - 2].range.end : 0
-        endOfText = SourceRange(last, last)
-        for index in self.tokens.indices.dropLast() where isWord(self.tokens[index], .let) && self.tokens[index + 1].kind == .name {
-            letNames.insert(file.text(self.tokens[index + 1].range))
-        }
+        lexer = Lexer(bytes: file.bytes)
+        ring = []
+        ring.reserveCapacity(Parser.lookahead)
+        for _ in 0..<Parser.lookahead { ring.append(lexer.next()) }
+        letNames = namesAfterLet(in: file)
     }
 
     // MARK: Items
@@ -296,7 +313,7 @@ private struct Parser {
     /// number when they read as one up to the end (`ends`) and hold a number.
     mutating func valueOrExpression(ends: (Parser) -> Bool) throws(SyntaxError) -> Parsed {
         let token = peek()
-        let start = current
+        let numbersBefore = numbersConsumed
         switch token.kind {
         case .number, .minus, .color:
             return try valueArgument(ends: ends)
@@ -305,7 +322,7 @@ private struct Parser {
         case .name where colorFunctions.contains(text(token)) && peek(1).kind == .leftParen:
             return try valueArgument(ends: ends)
         case .name where !token.word.isVerb && ColorNames.color(named: text(token)) != nil && !letNames.contains(text(token))
-            && ends(Parser(copying: self, at: current + 1)):
+            && ends(Parser(copying: self, advancedBy: 1)):
             // `let brand = rebeccapurple`: a colour, unless a `let` has that name.
             return try valueArgument(ends: ends)
         case .leftParen, .name:
@@ -313,7 +330,7 @@ private struct Parser {
             if token.kind == .leftParen || (isValueName(token) && continuesNumber(at: 1)) {
                 var trial = self
                 if let parsed = try? trial.valueArgument(ends: ends), trial.diagnostics.count == diagnostics.count, ends(trial),
-                   token.kind == .name || parsed.expr.isPoint || (start..<trial.current).contains(where: { trial.tokens[$0].kind == .number }) {
+                   token.kind == .name || parsed.expr.isPoint || trial.numbersConsumed > numbersBefore {
                     self = trial
                     return parsed
                 }
@@ -374,7 +391,7 @@ private struct Parser {
             let range = checkWord(.views) ? all.range.union(advance().range) : all.range
             return Parsed(expr: Expr(.value(.allViews(range)), range: range), height: 1)
         }
-        if token.kind == .name, !isReserved(token), argumentEnds(Parser(copying: self, at: current + 1)) {
+        if token.kind == .name, !isReserved(token), argumentEnds(Parser(copying: self, advancedBy: 1)) {
             advance()
             return Parsed(expr: Expr(.name(text(token)), range: token.range), height: 1)
         }
@@ -616,7 +633,7 @@ private struct Parser {
                 advance()
                 let skip = isWord(peek(), .a) || isWord(peek(), .an) ? 1 : 0
                 let named = peek(skip)
-                if isValueName(named), !Parser(copying: self, at: current + skip).startsEasingValue() {
+                if isValueName(named), !Parser(copying: self, advancedBy: skip).startsEasingValue() {
                     for _ in 0..<skip { advance() }
                     advance()
                     noteUse(text(named), .kind(.easing), at: named.range)
@@ -788,11 +805,17 @@ private struct Parser {
     /// The tween of the first target, and of each other target of a list:
     /// `fadeIn a, b and c` is `fadeIn a || fadeIn b || fadeIn c`.
     func tweenList(_ first: TweenSyntax, _ rest: [TweenSyntax]) -> Parsed {
-        guard let last = rest.last else { return Parsed(expr: Expr(.tween(first), range: first.range), height: 1) }
+        guard let last = rest.last else { return single(first) }
         var operands = [Expr(.tween(first), range: first.range)]
         operands.reserveCapacity(rest.count + 1)
         for tween in rest { operands.append(Expr(.tween(tween), range: tween.range)) }
         return Parsed(expr: Expr(.parallel(operands), range: first.range.union(last.range)), height: 2)
+    }
+
+    /// One tween, moved into its node (copying a tween costs).
+    func single(_ tween: consuming TweenSyntax) -> Parsed {
+        let range = tween.range
+        return Parsed(expr: Expr(.tween(consume tween), range: range), height: 1)
     }
 
     /// ( "fadeIn" | "fade" "in" ) targets | ( "fadeOut" | "fade" "out" ) targets
@@ -801,6 +824,7 @@ private struct Parser {
         if words == 2 { advance() }
         let (first, rest) = targets()
         let make = { (target: Target) in TweenSyntax(verb: verb, target: target, range: start.range.union(target.range)) }
+        guard !rest.isEmpty else { return single(make(first)) }
         return tweenList(make(first), rest.map(make))
     }
 
@@ -817,23 +841,30 @@ private struct Parser {
         let source = file
         let takesProperty = verb == .shrink || verb == .grow || verb == .scale
         stopKind = verb == .color ? .color : verb == .move ? .point : .number
-        let values = try tweenValues(after: "`\(source.text(start.range)) \(source.text(firstTarget.range))`", takesProperty: takesProperty,
-                                     colours: verb == .color,
+        // Built in place: a tween is large, and each copy of it costs.
+        var first = TweenSyntax(verb: verb, target: firstTarget)
+        try tweenValues(into: &first, after: "`\(source.text(start.range)) \(source.text(firstTarget.range))`", takesProperty: takesProperty,
+                        colours: verb == .color,
                                      usage: "a tween is written `\(source.text(start.range)) V from \(takesProperty ? "[PROP] " : "")A to B`, "
                                          + "or from where it is: `\(source.text(start.range)) V to B`\(verb == .color ? "" : " or `\(source.text(start.range)) V by D`")")
         var range = start.range.union(previous.range)
-        var unit: TweenSyntax.AngleUnit?
-        if verb == .rotate, let last = values.last {
-            if case .number(let number) = last.value { unit = angleUnit(after: number) }
-            if unit != nil { range = range.union(previous.range) }
-            if unit == nil || unit == .degrees {
-                for keyframe in values.all {
-                    if case .number(let number) = keyframe.value, number.mentionsPi { warnPiInDegrees(number) }
+        if verb == .rotate {
+            // Every value written, in order.
+            let all = first.keyframes ?? [first.from, first.to, first.by].compactMap { $0.map { Keyframe(value: $0) } }
+            var unit: TweenSyntax.AngleUnit?
+            if let last = all.last {
+                if case .number(let number) = last.value { unit = angleUnit(after: number) }
+                if unit != nil { range = range.union(previous.range) }
+                if unit == nil || unit == .degrees {
+                    for keyframe in all {
+                        if case .number(let number) = keyframe.value, number.mentionsPi { warnPiInDegrees(number) }
+                    }
                 }
             }
+            first.angleUnit = unit
         }
-        let first = TweenSyntax(verb: verb, target: firstTarget, property: values.property, from: values.from, to: values.to,
-                                by: values.by, keyframes: values.keyframes, angleUnit: unit, range: range)
+        first.range = range
+        guard !otherTargets.isEmpty else { return single(consume first) }
         return tweenList(first, otherTargets.map { target in
             var tween = first
             tween.target = target
@@ -874,12 +905,13 @@ private struct Parser {
         } while continuesTargetList()
         guard let first else { throw SyntaxError() }   // (the loop ran once)
         stopKind = .value
-        let values = try tweenValues(after: "`animate \(first.view).\(first.property)`", takesProperty: false,
-                                     usage: "write `animate \(first.view).\(first.property) from A to B`, or from where it is: "
+        // Built in place: a tween is large, and each copy of it costs.
+        var tween = TweenSyntax(verb: .animate, target: .view(first.view, first.range), property: first.property)
+        try tweenValues(into: &tween, after: "`animate \(first.view).\(first.property)`", takesProperty: false,
+                        usage: "write `animate \(first.view).\(first.property) from A to B`, or from where it is: "
                                          + "`animate \(first.view).\(first.property) to B` or `… by D`")
-        let range = start.range.union(previous.range)
-        let tween = TweenSyntax(verb: .animate, target: .view(first.view, first.range), property: first.property, from: values.from,
-                                to: values.to, by: values.by, keyframes: values.keyframes, range: range)
+        tween.range = start.range.union(previous.range)
+        guard !others.isEmpty else { return single(consume tween) }
         return tweenList(tween, others.map { target in
             var other = tween
             other.target = .view(target.view, target.range)
@@ -916,21 +948,10 @@ private struct Parser {
         return .view(text(token), token.range)
     }
 
-    /// The values after a tween's targets: `from A to B` or `through …`.
-    struct TweenValues {
-        var property: String?
-        var from: ValueSyntax?
-        var to: ValueSyntax?
-        var by: ValueSyntax?
-        var keyframes: [Keyframe]?
-        /// Every value written, in order.
-        var all: [Keyframe] { keyframes ?? [from, to, by].compactMap { $0.map { Keyframe(value: $0) } } }
-        var last: Keyframe? { all.last }
-    }
-
-    mutating func tweenValues(after context: @autoclosure () -> String, takesProperty: Bool, colours: Bool = false,
-                              usage: @autoclosure () -> String) throws(SyntaxError) -> TweenValues {
-        var values = TweenValues()
+    /// The values after a tween's targets, `from A to B` or `through …`,
+    /// written into `values` (which has none yet).
+    mutating func tweenValues(into values: inout TweenSyntax, after context: @autoclosure () -> String, takesProperty: Bool,
+                              colours: Bool = false, usage: @autoclosure () -> String) throws(SyntaxError) {
         let through = checkWord(.through)
         // `to B` and `by Δ` alone start from the current value (semantics §7.1).
         let relative = checkWord(.to) ? "to" : checkWord(.by) ? "by" : nil
@@ -973,25 +994,26 @@ private struct Parser {
             values.keyframes = keyframes
         } else {
             let from = try value(what: "a start value", after: values.property.map { "`\($0)`" } ?? "`from`", colour: colours)
+            let fromRange = from.range
             values.from = from
-            let unitHint = unitOnValueHint(after: from)
+            let unitHint = unitOnValueHint(after: fromRange)
             try consumeWord(.to, after: "the start value", hint: unitHint)
             values.to = try value(what: "an end value", after: "`to`", colour: colours)
         }
-        return values
     }
 
     /// Where units go, for a unit written on a start value: `from 0deg to
     /// 90deg` (the angle unit once, after the end value), `from 0% to 100%`
     /// (values take no `%`; opacity is 0 to 1).
-    func unitOnValueHint(after value: ValueSyntax) -> String? {
+    func unitOnValueHint(after value: SourceRange) -> String? {
         let unit = peek()
-        guard unit.range.start == value.range.end else { return nil }
-        let start = file.text(value.range)
+        guard unit.range.start == value.end else { return nil }
+        let start = file.text(value)
         // The end value as written, without its unit, when it follows.
         var end = "B"
         if isWord(peek(1), .to), peek(2).kind == .number { end = text(peek(2)) }
         if unit.kind == .percent {
+            let tokens = itemTokens()
             var index = current - 1
             while index > 0, !startsItem(tokens[index]), !["fade", "fadeIn", "fadeOut"].contains(text(tokens[index])) { index -= 1 }
             if index > 0, !startsItem(tokens[index]) { return "opacity is a number from 0 to 1, with no `%`: write `from 0 to 1`" }
@@ -1095,21 +1117,22 @@ private struct Parser {
     /// Whether the `(` here opens a point: a `,` inside it at its own level.
     func isPoint() -> Bool {
         var level = 0
-        var offset = 0
-        while true {
-            let token = peek(offset)
+        var found = false
+        scanAhead { token in
             switch token.kind {
             case .leftParen: level += 1
             case .rightParen:
                 level -= 1
                 if level == 0 { return false }
-            case .comma where level == 1: return true
+            case .comma where level == 1:
+                found = true
+                return false
             case .eof: return false
             default: break
             }
-            if startsItem(token) { return false }
-            offset += 1
+            return !startsItem(token)
         }
+        return found
     }
 
     /// `rgb(R, G, B)`, `rgb(R G B)`, `rgb(R G B / A)`, `rgba(R, G, B, A)`, and
@@ -1987,6 +2010,7 @@ private struct Parser {
     /// view of a verb that has none (`fadeIn with ease-in card`: `fadeIn card
     /// with ease-in`). Looks back over the item's tokens only.
     func misplacedWordHint(_ word: String) -> String? {
+        let tokens = itemTokens()
         var index = current - 1
         while index > 0, !startsItem(tokens[index]) {
             let token = tokens[index]
@@ -2040,12 +2064,38 @@ private struct Parser {
     // MARK: Token helpers
 
     func peek(_ offset: Int = 0) -> Token {
-        let index = current + offset
-        return index < tokens.count ? tokens[index] : tokens[tokens.count - 1]
+        if offset < Parser.lookahead { return ring[(head + offset) & (Parser.lookahead - 1)] }
+        var more = lexer
+        var token = ring[(head + Parser.lookahead - 1) & (Parser.lookahead - 1)]
+        for _ in Parser.lookahead..<(offset + 1) { token = more.next() }
+        return token
+    }
+
+    /// Calls `body` with the token here and each after it, until it returns false.
+    func scanAhead(_ body: (Token) -> Bool) {
+        for offset in 0..<Parser.lookahead where !body(peek(offset)) { return }
+        var more = lexer
+        while body(more.next()) {}
     }
 
     var previous: Token {
-        current > 0 ? tokens[min(current, tokens.count) - 1] : peek()
+        current > 0 ? previousToken : peek()
+    }
+
+    /// The tokens of the item being parsed so far, read again (for hints
+    /// after a mistake): the token at index `i` of the file (`itemStart.index
+    /// ≤ i ≤ current`) is `result[i]`; lower indices are not there.
+    func itemTokens() -> ItemTokens {
+        var again = Lexer(bytes: bytes, resumingAt: itemStart.offset)
+        var list: [Token] = []
+        for _ in itemStart.index...current { list.append(again.next()) }
+        return ItemTokens(base: itemStart.index, list: list)
+    }
+
+    struct ItemTokens {
+        let base: Int
+        let list: [Token]
+        subscript(index: Int) -> Token { list[index - base] }
     }
 
     func check(_ kind: Token.Kind) -> Bool {
@@ -2058,8 +2108,14 @@ private struct Parser {
 
     @discardableResult
     mutating func advance() -> Token {
-        let token = peek()
-        if current < tokens.count - 1 { current += 1 }
+        let token = ring[head]
+        if token.kind == .eof { return token }
+        if startsItem(token) { itemStart = (current, token.range.start) }
+        if token.kind == .number { numbersConsumed += 1 }
+        current += 1
+        previousToken = token
+        ring[head] = lexer.next()
+        head = (head + 1) & (Parser.lookahead - 1)
         return token
     }
 
