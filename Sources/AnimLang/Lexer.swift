@@ -199,6 +199,7 @@ struct Lexer {
 
     /// The next token (the end of file once there is no other).
     mutating func next() -> Token {
+        skipBlanks()
         while index < bytes.count {
             let byte = bytes[index]
             switch byte {
@@ -232,6 +233,29 @@ struct Lexer {
             }
         }
         return Token(.eof, SourceRange(bytes.count, bytes.count))
+    }
+
+    /// Skips spaces, tabs and line breaks (most of what is between tokens) in one tight loop.
+    @inline(__always)
+    mutating func skipBlanks() {
+        var position = index
+        var line = lineStart
+        bytes.withUnsafeBufferPointer { buffer in
+            // Every read is at `position < count`: in bounds.
+            while position < buffer.count {
+                let byte = buffer[position]
+                if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") {
+                    position += 1
+                } else if byte == UInt8(ascii: "\n") {
+                    position += 1
+                    line = position
+                } else {
+                    break
+                }
+            }
+        }
+        index = position
+        lineStart = line
     }
 
     // MARK: Tokens
@@ -578,6 +602,15 @@ struct KeywordTable {
 
     @inline(__always)
     private static func pack(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (UInt64, UInt64) {
+        let length = end - start
+        if start + 8 <= bytes.count, let base = bytes.baseAddress {
+            // One load of the 8 bytes from `start` (in bounds: `start + 8 <= count`), masked to the name's length.
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
+            let low = length >= 8 ? word : word & ((1 &<< UInt64(8 * length)) &- 1)
+            var high = UInt64(length) << 8
+            if length > 8 { high |= UInt64(bytes[start + 8]) }
+            return (low, high)
+        }
         var low: UInt64 = 0
         var index = start
         let middle = min(end, start + 8)

@@ -104,16 +104,16 @@ private struct Parser {
     let bytes: [UInt8]
     /// Where the tokens come from, one at a time: no array of the file's tokens is made.
     var lexer: Lexer
-    /// The next ``lookahead`` tokens, from `ring[head]` on, in a ring (the lexer
-    /// is always that far ahead); ``peek(_:)`` reads further ahead with a copy of the lexer.
+    /// The next ``lookahead`` tokens, from `ring[head]` on, in a ring of twice
+    /// that (the lexer is always that far ahead, and the token before `head` is
+    /// the one consumed last); ``peek(_:)`` reads further ahead with a copy of the lexer.
     /// (An array: reading an `InlineArray` here copies all of it, measured.)
     var ring: [Token]
     var head = 0
     static let lookahead = 8
+    static let ringMask = 2 * lookahead - 1
     /// How many tokens were consumed (the end of file is never consumed).
     var current = 0
-    /// The last token consumed.
-    var previousToken = Token(.eof, .none)
     /// How many of the tokens consumed are numbers.
     var numbersConsumed = 0
     /// The last `let` or `view` consumed (where an item starts), as the index
@@ -164,8 +164,9 @@ private struct Parser {
         bytes = file.bytes
         lexer = Lexer(bytes: file.bytes)
         ring = []
-        ring.reserveCapacity(Parser.lookahead)
+        ring.reserveCapacity(Parser.ringMask + 1)
         for _ in 0..<Parser.lookahead { ring.append(lexer.next()) }
+        for _ in Parser.lookahead...Parser.ringMask { ring.append(Token(.eof, .none)) }
         letNames = namesAfterLet(in: file)
     }
 
@@ -1415,8 +1416,9 @@ private struct Parser {
 
     /// A number as the tree stores it: one already reported as not finite
     /// becomes 0, so later stages do not report the same mistake again.
-    func settled(_ value: Number) -> Number {
-        value.value.isFinite || value.formula != nil ? value : Number(exact: .zero, value: 0, range: value.range)
+    func settled(_ value: consuming Number) -> Number {
+        if value.value.isFinite { return value }
+        return value.formula != nil ? value : Number(exact: .zero, value: 0, range: value.range)
     }
 
     /// THE CONTINUATION RULE: in a clause, `/` always continues a number, `-`
@@ -2064,9 +2066,9 @@ private struct Parser {
     // MARK: Token helpers
 
     func peek(_ offset: Int = 0) -> Token {
-        if offset < Parser.lookahead { return ring[(head + offset) & (Parser.lookahead - 1)] }
+        if offset < Parser.lookahead { return ring[(head + offset) & Parser.ringMask] }
         var more = lexer
-        var token = ring[(head + Parser.lookahead - 1) & (Parser.lookahead - 1)]
+        var token = ring[(head + Parser.lookahead - 1) & Parser.ringMask]
         for _ in Parser.lookahead..<(offset + 1) { token = more.next() }
         return token
     }
@@ -2079,7 +2081,7 @@ private struct Parser {
     }
 
     var previous: Token {
-        current > 0 ? previousToken : peek()
+        current > 0 ? ring[(head &- 1) & Parser.ringMask] : peek()
     }
 
     /// The tokens of the item being parsed so far, read again (for hints
@@ -2113,9 +2115,8 @@ private struct Parser {
         if startsItem(token) { itemStart = (current, token.range.start) }
         if token.kind == .number { numbersConsumed += 1 }
         current += 1
-        previousToken = token
-        ring[head] = lexer.next()
-        head = (head + 1) & (Parser.lookahead - 1)
+        ring[(head + Parser.lookahead) & Parser.ringMask] = lexer.next()
+        head = (head + 1) & Parser.ringMask
         return token
     }
 
