@@ -540,23 +540,31 @@ private struct Parser {
     mutating func expression() throws(SyntaxError) -> Parsed {
         let first = try sequence()
         guard check(.parallel) || check(.plus) else { return first }
-        var operands = [first]
+        var operands = [first.expr]
+        var height = first.height
         while match(.parallel) || match(.plus) {
-            operands.append(try sequence())
+            let next = try sequence()
+            height = max(height, next.height)
+            operands.append(next.expr)
         }
-        return try chain(.parallel(operands.map(\.expr)), of: operands)
+        let last = operands[operands.count - 1].range
+        return try chain(.parallel(operands), height: height, first: first.expr.range, last: last)
     }
 
     /// sequence = power { ( ";" | "*" ) power } ;
     mutating func sequence() throws(SyntaxError) -> Parsed {
         let first = try power()
         guard continuesSequence() else { return first }
-        var operands = [first]
+        var operands = [first.expr]
+        var height = first.height
         while continuesSequence() {
             advance()
-            operands.append(try power())
+            let next = try power()
+            height = max(height, next.height)
+            operands.append(next.expr)
         }
-        return try chain(.sequence(operands.map(\.expr)), of: operands)
+        let last = operands[operands.count - 1].range
+        return try chain(.sequence(operands), height: height, first: first.expr.range, last: last)
     }
 
     /// A `;` right before `let` or `view` separates items instead.
@@ -1960,12 +1968,10 @@ private struct Parser {
     }
 
     /// One n-ary node for a whole chain of one operator.
-    mutating func chain(_ kind: Expr.Kind, of operands: [Parsed]) throws(SyntaxError) -> Parsed {
-        var height = 0
-        for operand in operands { height = max(height, operand.height) }
-        height += 1
-        let first = operands.first?.expr.range ?? .none
-        let last = operands.last?.expr.range ?? .none
+    /// (`operands` is the greatest height of the operands, which go straight
+    /// into the node's array, not first into an array of `Parsed`.)
+    mutating func chain(_ kind: consuming Expr.Kind, height operands: Int, first: SourceRange, last: SourceRange) throws(SyntaxError) -> Parsed {
+        let height = operands + 1
         guard height <= maxExpressionNesting else { throw nestingTooDeep(at: Token(.name, first)) }
         return Parsed(expr: Expr(kind, range: first.union(last)), height: height)
     }
