@@ -339,8 +339,10 @@ struct Lexer {
     /// Reports the first NUL byte or invalid UTF-8 sequence of the file, if
     /// there is one: then the file is not text, and nothing else is read.
     mutating func reportNotText() -> Bool {
-        var position = Lexer.plainASCIIPrefix(bytes)
+        var position = 0
         while position < bytes.count {   // a plain loop: fast even in debug builds, for 10 MB inputs
+            position = Lexer.plainASCIIRun(bytes, from: position)
+            guard position < bytes.count else { break }
             let byte = bytes[position]
             if byte == 0 {
                 var end = position + 1
@@ -363,11 +365,11 @@ struct Lexer {
         return false
     }
 
-    /// How many bytes at the start are ASCII other than NUL, to a multiple of 8
-    /// (read 8 at a time: most files are all such bytes).
-    static func plainASCIIPrefix(_ bytes: [UInt8]) -> Int {
+    /// Where the run of ASCII bytes other than NUL from `start` ends, or an
+    /// earlier offset (read 8 at a time: most files are all such bytes).
+    static func plainASCIIRun(_ bytes: [UInt8], from start: Int) -> Int {
         bytes.withUnsafeBytes { raw in
-            var position = 0
+            var position = start
             // Each load reads bytes `position ..< position + 8 <= count`: in bounds.
             while position + 8 <= raw.count {
                 let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)

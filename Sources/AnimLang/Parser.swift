@@ -974,7 +974,8 @@ private struct Parser {
         // a number reads as a property too, as it always did: write `from (lift - 1)`.)
         if takesProperty, peek().kind == .name, !isReserved(peek()),
            startsNumber(peek(1)) || (isValueName(peek(1)) && !isValueName(peek())) {
-            values.property = text(advance())
+            let property = advance()
+            values.property = text(property)
         }
         if let relative {
             let value = try value(what: relative == "to" ? "an end value" : "a change",
@@ -990,7 +991,7 @@ private struct Parser {
                     advance()
                     namesAllowed = false
                     defer { namesAllowed = true }
-                    let offset = settled(try number(what: "an offset", after: "`at`"))
+                    let offset = Parser.settled(try number(what: "an offset", after: "`at`"))
                     let percent = try consume(.percent, after: "the offset", hint: "offsets are percentages: `at 40%`")
                     keyframe.offset = offset
                     keyframe.range = value.range.union(percent.range)
@@ -1047,7 +1048,7 @@ private struct Parser {
                    hint: "`\(word)` is read as a comment: a hex colour is `#` and 3, 4, 6 or 8 hex digits")
             throw SyntaxError()
         }
-        if let number = loneLiteral() { return .number(settled(number)) }
+        if let number = loneLiteral() { return .number(Parser.settled(number)) }
         switch token.kind {
         case .color:
             advance()
@@ -1059,7 +1060,7 @@ private struct Parser {
         case .name where colorFunctions.contains(text(token)) && peek(1).kind == .leftParen:
             return .color(try colorFunction())
         case .name where isValueName(token) && ColorNames.color(named: text(token)) == nil:
-            let number = settled(try arithmetic(grouped: false))
+            let number = Parser.settled(try arithmetic(grouped: false))
             noteUses(in: number, bare: stopKind)
             return .number(number)
         case .name where !isWord(token, .pi) && !isWord(token, .tau):
@@ -1069,7 +1070,7 @@ private struct Parser {
                 return .color(ColorSyntax(color, range: token.range))
             }
             if constants[word] != nil {
-                return .number(settled(try arithmetic(grouped: false)))
+                return .number(Parser.settled(try arithmetic(grouped: false)))
             }
             if letNames.contains(word) {
                 throw error(.expectedNumber(what: what, after: context(), found: describe(token)), at: token,
@@ -1092,15 +1093,15 @@ private struct Parser {
                             : "a value is a number, a colour (`red`, `#3366ff`, `rgb(…)`, `hsl(…)`) or a point `(x, y)`")
         case .leftParen where isPoint():
             let open = advance()
-            let x = settled(try number(what: "an x", after: "`(`", grouped: true))
+            let x = Parser.settled(try number(what: "an x", after: "`(`", grouped: true))
             try consume(.comma, after: "the x", hint: "a point is written `(x, y)`")
-            let y = settled(try number(what: "a y", after: "`,`", grouped: true))
+            let y = Parser.settled(try number(what: "a y", after: "`,`", grouped: true))
             let close = try closing(open)
             noteUses(in: x, bare: .number)
             noteUses(in: y, bare: .number)
             return .point(x: x, y: y, range: open.range.union(close.range))
         default:
-            let number = settled(try number(what: what, after: context()))
+            let number = Parser.settled(try number(what: what, after: context()))
             noteUses(in: number, bare: .number)
             return .number(number)
         }
@@ -1139,7 +1140,8 @@ private struct Parser {
             case .eof: return false
             default: break
             }
-            return !startsItem(token)
+            // (Not `startsItem`: a closure that uses `self` copies all of the parser, measured.)
+            return token.word != .let && token.word != .view
         }
         return found
     }
@@ -1177,7 +1179,7 @@ private struct Parser {
                 throw error(.expectedNumber(what: "a channel", after: "`\(word)(`", found: describe(peek())), at: peek(), hint: usage)
             }
             // One factor per channel: `rgb(1 -2 3)` has three channels and `/` separates the alpha.
-            let value = settled(try factor(grouped: true))
+            let value = Parser.settled(try factor(grouped: true))
             var range = value.range
             var percent = false
             if match(.percent) {
@@ -1279,7 +1281,7 @@ private struct Parser {
             }
         }
         // A negative duration is the evaluator's to report (grammar.md: "an error"), with its own hint.
-        return Duration(number: settled(value), unit: unit, range: range)
+        return Duration(number: Parser.settled(value), unit: unit, range: range)
     }
 
     /// The hint for a name right after a duration's number that is not a
@@ -1311,7 +1313,7 @@ private struct Parser {
     mutating func count(after context: @autoclosure () -> String) throws(SyntaxError) -> Count {
         let value = try number(what: "a count", after: context())
         noteUses(in: value, bare: .number)
-        let count = Count(number: settled(value), range: value.range)
+        let count = Count(number: Parser.settled(value), range: value.range)
         // A number that is not finite was reported already (and settled to 0).
         if value.formula == nil, value.value.isFinite, count.value == nil {
             report(invalidCount(value), at: value.range)
@@ -1394,7 +1396,8 @@ private struct Parser {
             advance()
             try enterNesting(at: token)
             defer { depth -= 1 }
-            return negate(try factor(grouped: grouped), from: token)
+            let operand = try factor(grouped: grouped)
+            return negate(operand, from: token)
         case .number:
             advance()
             return literal(token)
@@ -1424,7 +1427,9 @@ private struct Parser {
 
     /// A number as the tree stores it: one already reported as not finite
     /// becomes 0, so later stages do not report the same mistake again.
-    func settled(_ value: consuming Number) -> Number {
+    /// (Static: as an instance method, `settled(try number(…))` copies all of
+    /// the parser to hold the receiver while the argument changes it, measured.)
+    static func settled(_ value: consuming Number) -> Number {
         if value.value.isFinite { return value }
         return value.formula != nil ? value : Number(exact: .zero, value: 0, range: value.range)
     }
