@@ -525,23 +525,41 @@ public struct TweenSyntax: Equatable, Sendable {
 
     // Stored compactly (one per tween of a script): `from` and `by` share a
     // slot, since a tween written `by Δ` has no `from`; a `by` beside a
-    // `from` (only built by hand) goes in a box. The range is 32-bit offsets.
-    public var verb: Verb
-    /// Only for `rotate`; `nil` means no unit was written (degrees).
-    public var angleUnit: AngleUnit?
-    /// Whether ``fromOrBy`` holds `by`.
-    private var byInSlot: Bool
-    public var target: Target
+    // `from` (only built by hand) goes in a box. The ranges are 32-bit
+    // offsets; the target is stored as its parts (``target``). The one-byte
+    // fields sit in the padding after ``fromOrBy``: 160 bytes, not 184.
+    /// The target view's name ("" for all views).
+    private var targetName: String
     /// The property: explicit for `animate V.P` and `shrink V from PROP …`;
     /// `nil` means the verb's default (`scale`, `rotation`, `opacity`, `color`;
     /// `x` and `y` for `move`).
     public var property: String?
     private var fromOrBy: ValueSyntax?
+    public var verb: Verb
+    /// Only for `rotate`; `nil` means no unit was written (degrees).
+    public var angleUnit: AngleUnit?
+    /// Whether ``fromOrBy`` holds `by`.
+    private var byInSlot: Bool
+    private var targetIsAllViews: Bool
     public var to: ValueSyntax?
+    private var packedRange: PackedRange
+    private var packedTargetRange: PackedRange
     private var boxedBy: ValueBox?
     /// `through v0, v1 at N%, …, vk`: the keyframes (k ≥ 1), when written so.
     public var keyframes: [Keyframe]?
-    private var packedRange: PackedRange
+
+    public var target: Target {
+        get { targetIsAllViews ? .allViews(packedTargetRange.range) : .view(targetName, packedTargetRange.range) }
+        set { (targetName, targetIsAllViews, packedTargetRange) = TweenSyntax.parts(of: newValue) }
+    }
+
+    /// How ``target`` is stored.
+    private static func parts(of target: Target) -> (String, Bool, PackedRange) {
+        switch target {
+        case .view(let name, let range): return (name, false, PackedRange(range))
+        case .allViews(let range): return ("", true, PackedRange(range))
+        }
+    }
 
     /// An immutable box for the rare value stored out of line.
     private final class ValueBox: Sendable {
@@ -589,7 +607,7 @@ public struct TweenSyntax: Equatable, Sendable {
                 by: ValueSyntax? = nil, keyframes: [Keyframe]? = nil, angleUnit: AngleUnit? = nil, range: SourceRange = .none) {
         self.verb = verb
         self.angleUnit = angleUnit
-        self.target = target
+        (targetName, targetIsAllViews, packedTargetRange) = TweenSyntax.parts(of: target)
         self.property = property
         self.to = to
         self.keyframes = keyframes

@@ -20,8 +20,71 @@
 /// parser decides what each name means where it stands.
 public func tokenize(_ file: SourceFile) -> (tokens: [Token], diagnostics: [Diagnostic]) {
     var lexer = Lexer(bytes: file.bytes)
-    lexer.run()
-    return (lexer.tokens, lexer.diagnostics)
+    var tokens: [Token] = []
+    while true {
+        let token = lexer.next()
+        tokens.append(token)
+        if token.kind == .eof { break }
+    }
+    return (tokens, lexer.diagnostics)
+}
+
+/// Every NAME that a `let` token directly precedes, as ``tokenize(_:)`` reads the
+/// file (what the parser needs before it starts), without lexing all of it: only from each line holding the bytes
+/// `let` up to them (no token spans two lines, so a line start is a token
+/// boundary). The scan only moves forward, so this reads each byte at most twice.
+func namesAfterLet(in file: SourceFile) -> Set<String> {
+    let bytes = file.bytes
+    var names: Set<String> = []
+    var scan = Lexer(bytes: bytes, resumingAt: 0)
+    var search = 0
+    while let candidate = nextLet(in: bytes, from: search) {
+        if candidate >= scan.index {
+            // Skip to the start of the candidate's line, unless the scan is on that line already.
+            var lineStart = candidate
+            while lineStart > scan.index, bytes[lineStart - 1] != UInt8(ascii: "\n") { lineStart -= 1 }
+            scan = Lexer(bytes: bytes, resumingAt: lineStart)
+        }
+        // Every token up to the one covering the candidate, each `let` with the token after it.
+        while true {
+            var token = scan.next()
+            while token.word == .let {
+                let next = scan.next()
+                if next.kind == .name { names.insert(file.text(next.range)) }
+                token = next
+            }
+            if token.kind == .eof || token.range.end > candidate { break }
+        }
+        search = max(candidate + 1, scan.index)
+    }
+    return names
+}
+
+/// The first offset at or after `start` where the bytes `let` are.
+private func nextLet(in bytes: [UInt8], from start: Int) -> Int? {
+    bytes.withUnsafeBytes { raw in
+        let count = raw.count
+        var position = start
+        // Eight bytes at a time while none is an `l` (every load ends at or before `count`).
+        while position + 8 <= count {
+            let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self) ^ 0x6C6C_6C6C_6C6C_6C6C
+            if (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0 { break }
+            position += 8
+        }
+        while position + 3 <= count {
+            if raw[position] == UInt8(ascii: "l"), raw[position + 1] == UInt8(ascii: "e"), raw[position + 2] == UInt8(ascii: "t") {
+                return position
+            }
+            position += 1
+            // Past the word with an `l` that was no `let`: eight at a time again.
+            while position & 7 == 0, position + 8 <= count {
+                let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self) ^ 0x6C6C_6C6C_6C6C_6C6C
+                if (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0 { break }
+                position += 8
+            }
+        }
+        return nil
+    }
 }
 
 /// One token: its kind and the byte range it covers.
@@ -97,31 +160,46 @@ public struct Token: Equatable, Sendable {
     }
 }
 
-/// The byte-level scanner behind ``tokenize(_:)``.
-private struct Lexer {
+/// The byte-level scanner behind ``tokenize(_:)``: a stream the parser
+/// pulls tokens from (``next()``), so no file's worth of tokens is ever
+/// held. Past the end it returns ``Token/Kind-swift.enum/eof`` again and again.
+struct Lexer {
     let bytes: [UInt8]
     let keywords = KeywordTable.shared
     var index = 0
-    var tokens: [Token] = []
     var diagnostics: [Diagnostic] = []
     /// Start of the line being scanned.
     var lineStart = 0
     /// The line of the last quote reported: `"fadeIn v"` is one mistake, not two.
     var quoteReportedAt = -1
+    /// The end of the last token other than the end of file (0 before the first).
+    var lastEnd = 0
+    /// Whether mistakes are reported (not when scanning again a part already reported).
+    let reporting: Bool
 
     /// More than this many lexical errors only bury the first ones.
     static let maxDiagnostics = 100
 
+    /// A lexer of the whole file; a file that is not text gets its one error here, and no tokens.
     init(bytes: [UInt8]) {
         self.bytes = bytes
-        tokens.reserveCapacity(bytes.count / 3 + 1)
+        reporting = true
+        if reportNotText() { index = bytes.count }
     }
 
-    mutating func run() {
-        if reportNotText() {
-            tokens.append(Token(.eof, SourceRange(bytes.count, bytes.count)))
-            return
-        }
+    /// A lexer of a file already found to be text, starting at `start`, which
+    /// is the start of a token or of a line (no token spans two lines, so
+    /// either gives the tokens the whole file's lexer gives from there). It reports nothing.
+    init(bytes: [UInt8], resumingAt start: Int) {
+        self.bytes = bytes
+        reporting = false
+        index = min(max(start, 0), bytes.count)
+        lineStart = index
+    }
+
+    /// The next token (the end of file once there is no other).
+    mutating func next() -> Token {
+        skipBlanks()
         while index < bytes.count {
             let byte = bytes[index]
             switch byte {
@@ -132,52 +210,93 @@ private struct Lexer {
                 lineStart = index
             case UInt8(ascii: "#") where hexColorLength() != nil:
                 let length = hexColorLength() ?? 0
-                add(.color, from: index, to: index + 1 + length)
                 index += 1 + length
+                return made(.color, from: index - 1 - length)
             case UInt8(ascii: "#"):
                 skipComment()
             case UInt8(ascii: "/") where peek(1) == UInt8(ascii: "/"):
                 skipComment()
             case _ where isLetter(byte) || byte == UInt8(ascii: "_"):
-                name()
+                return name()
             case _ where isDigit(byte):
-                number(start: index)
+                return number(start: index)
             case UInt8(ascii: ".") where isDigit(peek(1)):
-                leadingDecimalPoint()
+                return leadingDecimalPoint()
             case UInt8(ascii: "|"):
-                pipe()
+                return pipe()
             default:
                 if let kind = Lexer.punctuation(byte) {
-                    add(kind, from: index, to: index + 1)
                     index += 1
+                    return made(kind, from: index - 1)
+                }
+                return unexpected()
+            }
+        }
+        return Token(.eof, SourceRange(bytes.count, bytes.count))
+    }
+
+    /// Skips spaces, tabs and line breaks (most of what is between tokens) in one tight loop.
+    @inline(__always)
+    mutating func skipBlanks() {
+        var position = index
+        var line = lineStart
+        bytes.withUnsafeBufferPointer { buffer in
+            // Every read is at `position < count`: in bounds.
+            while position < buffer.count {
+                let byte = buffer[position]
+                if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") {
+                    position += 1
+                } else if byte == UInt8(ascii: "\n") {
+                    position += 1
+                    line = position
                 } else {
-                    unexpected()
+                    break
                 }
             }
         }
-        tokens.append(Token(.eof, SourceRange(bytes.count, bytes.count)))
+        index = position
+        lineStart = line
     }
 
     // MARK: Tokens
 
-    mutating func name() {
+    mutating func name() -> Token {
         let start = index
-        index += 1
-        while index < bytes.count {
-            let byte = bytes[index]
-            if isLetter(byte) || isDigit(byte) || byte == UInt8(ascii: "_") {
-                index += 1
-            } else if byte == UInt8(ascii: "-"), isLetter(peek(1)) {
-                index += 2
-            } else {
-                break
+        let keywords = self.keywords
+        let (end, word) = bytes.withUnsafeBufferPointer { buffer in
+            // Every read is at `end < count` or `end + 1 < count`: in bounds.
+            let count = buffer.count
+            var end = start + 1
+            while end < count {
+                let byte = buffer[end]
+                if Lexer.isNameByte(byte) {
+                    end += 1
+                } else if byte == UInt8(ascii: "-"), end + 1 < count, Lexer.isLetterByte(buffer[end + 1]) {
+                    end += 2
+                } else {
+                    break
+                }
             }
+            return (end, keywords.classify(buffer, start, end))
         }
-        tokens.append(Token(name: SourceRange(start, index), word: keywords.classify(bytes, start, index)))
+        index = end
+        lastEnd = end
+        return Token(name: SourceRange(start, end), word: word)
+    }
+
+    /// A letter, a digit or `_`.
+    @inline(__always)
+    static func isNameByte(_ byte: UInt8) -> Bool {
+        (byte | 0x20) &- UInt8(ascii: "a") < 26 || byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: "_")
+    }
+
+    @inline(__always)
+    static func isLetterByte(_ byte: UInt8) -> Bool {
+        (byte | 0x20) &- UInt8(ascii: "a") < 26
     }
 
     /// `digits [. digits] [(e|E) [+-] digits]`; the scan starts at a digit or at the `.` of `.5`.
-    mutating func number(start: Int) {
+    mutating func number(start: Int) -> Token {
         while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         if peek(0) == UInt8(ascii: "."), isDigit(peek(1)) {
             index += 1
@@ -191,11 +310,11 @@ private struct Lexer {
             }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
-        add(.number, from: start, to: index)
+        return made(.number, from: start)
     }
 
     /// `.5`: reported, then read as the number it plainly means.
-    mutating func leadingDecimalPoint() {
+    mutating func leadingDecimalPoint() -> Token {
         let start = index
         var digitsEnd = index + 1
         while digitsEnd < bytes.count, isDigit(bytes[digitsEnd]) { digitsEnd += 1 }
@@ -203,19 +322,18 @@ private struct Lexer {
         report(.leadingDecimalPoint, at: SourceRange(start, digitsEnd),
                hint: "write 0.\(digits.count > 12 ? String(digits.prefix(12)) + "…" : digits)")
         index += 1
-        number(start: start)
+        return number(start: start)
     }
 
     /// `||`, or a lone `|`, reported and read as `||`.
-    mutating func pipe() {
+    mutating func pipe() -> Token {
         if peek(1) == UInt8(ascii: "|") {
-            add(.parallel, from: index, to: index + 2)
             index += 2
-            return
+            return made(.parallel, from: index - 2)
         }
         report(.lonePipe, at: SourceRange(index, index + 1), hint: didYouMean("||"))
-        add(.parallel, from: index, to: index + 1)
         index += 1
+        return made(.parallel, from: index - 1)
     }
 
     /// Reports the first NUL byte or invalid UTF-8 sequence of the file, if
@@ -223,6 +341,8 @@ private struct Lexer {
     mutating func reportNotText() -> Bool {
         var position = 0
         while position < bytes.count {   // a plain loop: fast even in debug builds, for 10 MB inputs
+            position = Lexer.plainASCIIRun(bytes, from: position)
+            guard position < bytes.count else { break }
             let byte = bytes[position]
             if byte == 0 {
                 var end = position + 1
@@ -245,9 +365,26 @@ private struct Lexer {
         return false
     }
 
+    /// Where the run of ASCII bytes other than NUL from `start` ends, or an
+    /// earlier offset (read 8 at a time: most files are all such bytes).
+    static func plainASCIIRun(_ bytes: [UInt8], from start: Int) -> Int {
+        bytes.withUnsafeBytes { raw in
+            var position = start
+            // Each load reads bytes `position ..< position + 8 <= count`: in bounds.
+            while position + 8 <= raw.count {
+                let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+                let high: UInt64 = 0x8080_8080_8080_8080
+                // A byte ≥ 0x80, or a zero byte (the classic test: `(w - 0x01…) & ~w & 0x80…`).
+                if word & high != 0 || (word &- 0x0101_0101_0101_0101) & ~word & high != 0 { break }
+                position += 8
+            }
+            return position
+        }
+    }
+
     /// A run of characters no token starts with, in a file that is text.
     /// Each run becomes one `invalid` token and at most one diagnostic.
-    mutating func unexpected() {
+    mutating func unexpected() -> Token {
         let start = index
         let first = classify(at: index)
         index += first.length
@@ -258,13 +395,14 @@ private struct Lexer {
             index += classify(at: index).length
         }
         let range = SourceRange(start, index)
-        add(.invalid, from: start, to: index)
+        let token = made(.invalid, from: start)
         if Lexer.isQuote(first.scalar) {
             // The closing quote of a "string" is the same mistake as the opening one.
-            if quoteReportedAt == lineStart { return }
+            if quoteReportedAt == lineStart { return token }
             quoteReportedAt = lineStart
         }
         report(.unexpectedCharacter(first.scalar), at: range, hint: Lexer.hint(for: first.scalar))
+        return token
     }
 
     /// The number of hex digits of a colour at this `#`: 3, 4, 6 or 8 of them
@@ -291,12 +429,14 @@ private struct Lexer {
 
     // MARK: Helpers
 
-    mutating func add(_ kind: Token.Kind, from start: Int, to end: Int) {
-        tokens.append(Token(kind, SourceRange(start, end)))
+    /// The token of `kind` from `start` to here.
+    mutating func made(_ kind: Token.Kind, from start: Int) -> Token {
+        lastEnd = index
+        return Token(kind, SourceRange(start, index))
     }
 
     mutating func report(_ kind: DiagnosticKind, at range: SourceRange, hint: String? = nil) {
-        if diagnostics.count < Lexer.maxDiagnostics { diagnostics.append(Diagnostic(kind, at: range, hint: hint)) }
+        if reporting, diagnostics.count < Lexer.maxDiagnostics { diagnostics.append(Diagnostic(kind, at: range, hint: hint)) }
     }
 
     func peek(_ offset: Int) -> UInt8 {
@@ -454,7 +594,7 @@ struct KeywordTable {
         var entries = Array(repeating: Entry(low: 0, high: 0, word: .none), count: KeywordTable.size)
         for word in Keyword.allCases where word != .none {
             let bytes = Array(word.spelling.utf8)
-            let (low, high) = KeywordTable.pack(bytes, 0, bytes.count)
+            let (low, high) = bytes.withUnsafeBufferPointer { KeywordTable.pack($0, 0, $0.count) }
             var slot = KeywordTable.hash(low, high)
             while entries[slot].word != .none { slot = (slot + 1) & (KeywordTable.size - 1) }
             entries[slot] = Entry(low: low, high: high, word: word)
@@ -463,7 +603,16 @@ struct KeywordTable {
     }
 
     @inline(__always)
-    private static func pack(_ bytes: [UInt8], _ start: Int, _ end: Int) -> (UInt64, UInt64) {
+    private static func pack(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (UInt64, UInt64) {
+        let length = end - start
+        if start + 8 <= bytes.count, let base = bytes.baseAddress {
+            // One load of the 8 bytes from `start` (in bounds: `start + 8 <= count`), masked to the name's length.
+            let word = UInt64(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
+            let low = length >= 8 ? word : word & ((1 &<< UInt64(8 * length)) &- 1)
+            var high = UInt64(length) << 8
+            if length > 8 { high |= UInt64(bytes[start + 8]) }
+            return (low, high)
+        }
         var low: UInt64 = 0
         var index = start
         let middle = min(end, start + 8)
@@ -485,7 +634,7 @@ struct KeywordTable {
 
     /// The word `bytes[start..<end]` spells (`start < end <= bytes.count`).
     @inline(__always)
-    func classify(_ bytes: [UInt8], _ start: Int, _ end: Int) -> Keyword {
+    func classify(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Keyword {
         guard end - start <= KeywordTable.maxLength else { return .none }
         let (low, high) = KeywordTable.pack(bytes, start, end)
         var slot = KeywordTable.hash(low, high)

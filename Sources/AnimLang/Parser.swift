@@ -24,10 +24,11 @@ import Animations
 /// keep their exact rational values when every operand was a decimal literal.
 /// Expressions may nest at most 256 levels deep (``maxExpressionNesting``).
 public func parse(_ file: SourceFile) -> ParseResult {
-    let (tokens, lexical) = tokenize(file)
-    var parser = Parser(file: file, tokens: tokens)
+    var parser = Parser(file: file)
     let program = parser.program()
-    var result = ParseResult(program: program, diagnostics: inSourceOrder(lexical + parser.diagnostics))
+    // The parser may stop early (at 100 diagnostics): the lexer still reads the whole file.
+    while parser.lexer.next().kind != .eof {}
+    var result = ParseResult(program: program, diagnostics: inSourceOrder(parser.lexer.diagnostics + parser.diagnostics))
     result.brokenBindings = parser.brokenBindings
     return result
 }
@@ -101,8 +102,23 @@ private let stepPositions: [String] = ["jump-start", "jump-end", "jump-none", "j
 private struct Parser {
     let file: SourceFile
     let bytes: [UInt8]
-    let tokens: [Token]
+    /// Where the tokens come from, one at a time: no array of the file's tokens is made.
+    var lexer: Lexer
+    /// The next ``lookahead`` tokens, from `ring[head]` on, in a ring of twice
+    /// that (the lexer is always that far ahead, and the token before `head` is
+    /// the one consumed last); ``peek(_:)`` reads further ahead with a copy of the lexer.
+    /// (An array: reading an `InlineArray` here copies all of it, measured.)
+    var ring: [Token]
+    var head = 0
+    static let lookahead = 8
+    static let ringMask = 2 * lookahead - 1
+    /// How many tokens were consumed (the end of file is never consumed).
     var current = 0
+    /// How many of the tokens consumed are numbers.
+    var numbersConsumed = 0
+    /// The last `let` or `view` consumed (where an item starts), as the index
+    /// of the token and its offset; index 0 and offset 0 before any.
+    var itemStart = (index: 0, offset: 0)
     var diagnostics: [Diagnostic] = []
     var brokenBindings: Set<String> = []
     /// Reserved words already bound by a `let` (and reported there): using
@@ -132,24 +148,26 @@ private struct Parser {
     /// Where the text stops: just after the last token. A mistake found at
     /// the end of the file is reported here, on the last line of real text,
     /// rather than on the empty line after a final newline or comment.
-    let endOfText: SourceRange
-
-    /// A copy of `parser` looking at token `index` (for looking ahead with its helpers).
-    init(copying parser: Parser, at index: Int) {
-        self = parser
-        current = min(index, tokens.count - 1)
+    /// (Asked only about the end of file, so the lexer has read all of it.)
+    var endOfText: SourceRange {
+        SourceRange(lexer.lastEnd, lexer.lastEnd)
     }
 
-    init(file: SourceFile, tokens: [Token]) {
+    /// A copy of `parser` looking `count` tokens further (for looking ahead with its helpers).
+    init(copying parser: Parser, advancedBy count: Int) {
+        self = parser
+        for _ in 0..<count { advance() }
+    }
+
+    init(file: SourceFile) {
         self.file = file
         bytes = file.bytes
-        let end = Token(.eof, SourceRange(file.bytes.count, file.bytes.count))
-        self.tokens = tokens.last?.kind == .eof ? tokens : tokens + [end]
-        let last = self.tokens.count >= 2 ? self.tokens[self.tokens.count - 2].range.end : 0
-        endOfText = SourceRange(last, last)
-        for index in self.tokens.indices.dropLast() where isWord(self.tokens[index], .let) && self.tokens[index + 1].kind == .name {
-            letNames.insert(file.text(self.tokens[index + 1].range))
-        }
+        lexer = Lexer(bytes: file.bytes)
+        ring = []
+        ring.reserveCapacity(Parser.ringMask + 1)
+        for _ in 0..<Parser.lookahead { ring.append(lexer.next()) }
+        for _ in Parser.lookahead...Parser.ringMask { ring.append(Token(.eof, .none)) }
+        letNames = namesAfterLet(in: file)
     }
 
     // MARK: Items
@@ -296,7 +314,7 @@ private struct Parser {
     /// number when they read as one up to the end (`ends`) and hold a number.
     mutating func valueOrExpression(ends: (Parser) -> Bool) throws(SyntaxError) -> Parsed {
         let token = peek()
-        let start = current
+        let numbersBefore = numbersConsumed
         switch token.kind {
         case .number, .minus, .color:
             return try valueArgument(ends: ends)
@@ -305,7 +323,7 @@ private struct Parser {
         case .name where colorFunctions.contains(text(token)) && peek(1).kind == .leftParen:
             return try valueArgument(ends: ends)
         case .name where !token.word.isVerb && ColorNames.color(named: text(token)) != nil && !letNames.contains(text(token))
-            && ends(Parser(copying: self, at: current + 1)):
+            && ends(Parser(copying: self, advancedBy: 1)):
             // `let brand = rebeccapurple`: a colour, unless a `let` has that name.
             return try valueArgument(ends: ends)
         case .leftParen, .name:
@@ -313,7 +331,7 @@ private struct Parser {
             if token.kind == .leftParen || (isValueName(token) && continuesNumber(at: 1)) {
                 var trial = self
                 if let parsed = try? trial.valueArgument(ends: ends), trial.diagnostics.count == diagnostics.count, ends(trial),
-                   token.kind == .name || parsed.expr.isPoint || (start..<trial.current).contains(where: { trial.tokens[$0].kind == .number }) {
+                   token.kind == .name || parsed.expr.isPoint || trial.numbersConsumed > numbersBefore {
                     self = trial
                     return parsed
                 }
@@ -374,7 +392,7 @@ private struct Parser {
             let range = checkWord(.views) ? all.range.union(advance().range) : all.range
             return Parsed(expr: Expr(.value(.allViews(range)), range: range), height: 1)
         }
-        if token.kind == .name, !isReserved(token), argumentEnds(Parser(copying: self, at: current + 1)) {
+        if token.kind == .name, !isReserved(token), argumentEnds(Parser(copying: self, advancedBy: 1)) {
             advance()
             return Parsed(expr: Expr(.name(text(token)), range: token.range), height: 1)
         }
@@ -522,23 +540,31 @@ private struct Parser {
     mutating func expression() throws(SyntaxError) -> Parsed {
         let first = try sequence()
         guard check(.parallel) || check(.plus) else { return first }
-        var operands = [first]
+        var operands = [first.expr]
+        var height = first.height
         while match(.parallel) || match(.plus) {
-            operands.append(try sequence())
+            let next = try sequence()
+            height = max(height, next.height)
+            operands.append(next.expr)
         }
-        return try chain(.parallel(operands.map(\.expr)), of: operands)
+        let last = operands[operands.count - 1].range
+        return try chain(.parallel(operands), height: height, first: first.expr.range, last: last)
     }
 
     /// sequence = power { ( ";" | "*" ) power } ;
     mutating func sequence() throws(SyntaxError) -> Parsed {
         let first = try power()
         guard continuesSequence() else { return first }
-        var operands = [first]
+        var operands = [first.expr]
+        var height = first.height
         while continuesSequence() {
             advance()
-            operands.append(try power())
+            let next = try power()
+            height = max(height, next.height)
+            operands.append(next.expr)
         }
-        return try chain(.sequence(operands.map(\.expr)), of: operands)
+        let last = operands[operands.count - 1].range
+        return try chain(.sequence(operands), height: height, first: first.expr.range, last: last)
     }
 
     /// A `;` right before `let` or `view` separates items instead.
@@ -616,7 +642,7 @@ private struct Parser {
                 advance()
                 let skip = isWord(peek(), .a) || isWord(peek(), .an) ? 1 : 0
                 let named = peek(skip)
-                if isValueName(named), !Parser(copying: self, at: current + skip).startsEasingValue() {
+                if isValueName(named), !Parser(copying: self, advancedBy: skip).startsEasingValue() {
                     for _ in 0..<skip { advance() }
                     advance()
                     noteUse(text(named), .kind(.easing), at: named.range)
@@ -788,11 +814,17 @@ private struct Parser {
     /// The tween of the first target, and of each other target of a list:
     /// `fadeIn a, b and c` is `fadeIn a || fadeIn b || fadeIn c`.
     func tweenList(_ first: TweenSyntax, _ rest: [TweenSyntax]) -> Parsed {
-        guard let last = rest.last else { return Parsed(expr: Expr(.tween(first), range: first.range), height: 1) }
+        guard let last = rest.last else { return single(first) }
         var operands = [Expr(.tween(first), range: first.range)]
         operands.reserveCapacity(rest.count + 1)
         for tween in rest { operands.append(Expr(.tween(tween), range: tween.range)) }
         return Parsed(expr: Expr(.parallel(operands), range: first.range.union(last.range)), height: 2)
+    }
+
+    /// One tween, moved into its node (copying a tween costs).
+    func single(_ tween: consuming TweenSyntax) -> Parsed {
+        let range = tween.range
+        return Parsed(expr: Expr(.tween(consume tween), range: range), height: 1)
     }
 
     /// ( "fadeIn" | "fade" "in" ) targets | ( "fadeOut" | "fade" "out" ) targets
@@ -801,6 +833,7 @@ private struct Parser {
         if words == 2 { advance() }
         let (first, rest) = targets()
         let make = { (target: Target) in TweenSyntax(verb: verb, target: target, range: start.range.union(target.range)) }
+        guard !rest.isEmpty else { return single(make(first)) }
         return tweenList(make(first), rest.map(make))
     }
 
@@ -817,23 +850,30 @@ private struct Parser {
         let source = file
         let takesProperty = verb == .shrink || verb == .grow || verb == .scale
         stopKind = verb == .color ? .color : verb == .move ? .point : .number
-        let values = try tweenValues(after: "`\(source.text(start.range)) \(source.text(firstTarget.range))`", takesProperty: takesProperty,
-                                     colours: verb == .color,
+        // Built in place: a tween is large, and each copy of it costs.
+        var first = TweenSyntax(verb: verb, target: firstTarget)
+        try tweenValues(into: &first, after: "`\(source.text(start.range)) \(source.text(firstTarget.range))`", takesProperty: takesProperty,
+                        colours: verb == .color,
                                      usage: "a tween is written `\(source.text(start.range)) V from \(takesProperty ? "[PROP] " : "")A to B`, "
                                          + "or from where it is: `\(source.text(start.range)) V to B`\(verb == .color ? "" : " or `\(source.text(start.range)) V by D`")")
         var range = start.range.union(previous.range)
-        var unit: TweenSyntax.AngleUnit?
-        if verb == .rotate, let last = values.last {
-            if case .number(let number) = last.value { unit = angleUnit(after: number) }
-            if unit != nil { range = range.union(previous.range) }
-            if unit == nil || unit == .degrees {
-                for keyframe in values.all {
-                    if case .number(let number) = keyframe.value, number.mentionsPi { warnPiInDegrees(number) }
+        if verb == .rotate {
+            // Every value written, in order.
+            let all = first.keyframes ?? [first.from, first.to, first.by].compactMap { $0.map { Keyframe(value: $0) } }
+            var unit: TweenSyntax.AngleUnit?
+            if let last = all.last {
+                if case .number(let number) = last.value { unit = angleUnit(after: number) }
+                if unit != nil { range = range.union(previous.range) }
+                if unit == nil || unit == .degrees {
+                    for keyframe in all {
+                        if case .number(let number) = keyframe.value, number.mentionsPi { warnPiInDegrees(number) }
+                    }
                 }
             }
+            first.angleUnit = unit
         }
-        let first = TweenSyntax(verb: verb, target: firstTarget, property: values.property, from: values.from, to: values.to,
-                                by: values.by, keyframes: values.keyframes, angleUnit: unit, range: range)
+        first.range = range
+        guard !otherTargets.isEmpty else { return single(consume first) }
         return tweenList(first, otherTargets.map { target in
             var tween = first
             tween.target = target
@@ -874,12 +914,13 @@ private struct Parser {
         } while continuesTargetList()
         guard let first else { throw SyntaxError() }   // (the loop ran once)
         stopKind = .value
-        let values = try tweenValues(after: "`animate \(first.view).\(first.property)`", takesProperty: false,
-                                     usage: "write `animate \(first.view).\(first.property) from A to B`, or from where it is: "
+        // Built in place: a tween is large, and each copy of it costs.
+        var tween = TweenSyntax(verb: .animate, target: .view(first.view, first.range), property: first.property)
+        try tweenValues(into: &tween, after: "`animate \(first.view).\(first.property)`", takesProperty: false,
+                        usage: "write `animate \(first.view).\(first.property) from A to B`, or from where it is: "
                                          + "`animate \(first.view).\(first.property) to B` or `… by D`")
-        let range = start.range.union(previous.range)
-        let tween = TweenSyntax(verb: .animate, target: .view(first.view, first.range), property: first.property, from: values.from,
-                                to: values.to, by: values.by, keyframes: values.keyframes, range: range)
+        tween.range = start.range.union(previous.range)
+        guard !others.isEmpty else { return single(consume tween) }
         return tweenList(tween, others.map { target in
             var other = tween
             other.target = .view(target.view, target.range)
@@ -916,21 +957,10 @@ private struct Parser {
         return .view(text(token), token.range)
     }
 
-    /// The values after a tween's targets: `from A to B` or `through …`.
-    struct TweenValues {
-        var property: String?
-        var from: ValueSyntax?
-        var to: ValueSyntax?
-        var by: ValueSyntax?
-        var keyframes: [Keyframe]?
-        /// Every value written, in order.
-        var all: [Keyframe] { keyframes ?? [from, to, by].compactMap { $0.map { Keyframe(value: $0) } } }
-        var last: Keyframe? { all.last }
-    }
-
-    mutating func tweenValues(after context: @autoclosure () -> String, takesProperty: Bool, colours: Bool = false,
-                              usage: @autoclosure () -> String) throws(SyntaxError) -> TweenValues {
-        var values = TweenValues()
+    /// The values after a tween's targets, `from A to B` or `through …`,
+    /// written into `values` (which has none yet).
+    mutating func tweenValues(into values: inout TweenSyntax, after context: @autoclosure () -> String, takesProperty: Bool,
+                              colours: Bool = false, usage: @autoclosure () -> String) throws(SyntaxError) {
         let through = checkWord(.through)
         // `to B` and `by Δ` alone start from the current value (semantics §7.1).
         let relative = checkWord(.to) ? "to" : checkWord(.by) ? "by" : nil
@@ -944,7 +974,8 @@ private struct Parser {
         // a number reads as a property too, as it always did: write `from (lift - 1)`.)
         if takesProperty, peek().kind == .name, !isReserved(peek()),
            startsNumber(peek(1)) || (isValueName(peek(1)) && !isValueName(peek())) {
-            values.property = text(advance())
+            let property = advance()
+            values.property = text(property)
         }
         if let relative {
             let value = try value(what: relative == "to" ? "an end value" : "a change",
@@ -960,7 +991,7 @@ private struct Parser {
                     advance()
                     namesAllowed = false
                     defer { namesAllowed = true }
-                    let offset = settled(try number(what: "an offset", after: "`at`"))
+                    let offset = Parser.settled(try number(what: "an offset", after: "`at`"))
                     let percent = try consume(.percent, after: "the offset", hint: "offsets are percentages: `at 40%`")
                     keyframe.offset = offset
                     keyframe.range = value.range.union(percent.range)
@@ -973,25 +1004,26 @@ private struct Parser {
             values.keyframes = keyframes
         } else {
             let from = try value(what: "a start value", after: values.property.map { "`\($0)`" } ?? "`from`", colour: colours)
+            let fromRange = from.range
             values.from = from
-            let unitHint = unitOnValueHint(after: from)
+            let unitHint = unitOnValueHint(after: fromRange)
             try consumeWord(.to, after: "the start value", hint: unitHint)
             values.to = try value(what: "an end value", after: "`to`", colour: colours)
         }
-        return values
     }
 
     /// Where units go, for a unit written on a start value: `from 0deg to
     /// 90deg` (the angle unit once, after the end value), `from 0% to 100%`
     /// (values take no `%`; opacity is 0 to 1).
-    func unitOnValueHint(after value: ValueSyntax) -> String? {
+    func unitOnValueHint(after value: SourceRange) -> String? {
         let unit = peek()
-        guard unit.range.start == value.range.end else { return nil }
-        let start = file.text(value.range)
+        guard unit.range.start == value.end else { return nil }
+        let start = file.text(value)
         // The end value as written, without its unit, when it follows.
         var end = "B"
         if isWord(peek(1), .to), peek(2).kind == .number { end = text(peek(2)) }
         if unit.kind == .percent {
+            let tokens = itemTokens()
             var index = current - 1
             while index > 0, !startsItem(tokens[index]), !["fade", "fadeIn", "fadeOut"].contains(text(tokens[index])) { index -= 1 }
             if index > 0, !startsItem(tokens[index]) { return "opacity is a number from 0 to 1, with no `%`: write `from 0 to 1`" }
@@ -1016,7 +1048,7 @@ private struct Parser {
                    hint: "`\(word)` is read as a comment: a hex colour is `#` and 3, 4, 6 or 8 hex digits")
             throw SyntaxError()
         }
-        if let number = loneLiteral() { return .number(settled(number)) }
+        if let number = loneLiteral() { return .number(Parser.settled(number)) }
         switch token.kind {
         case .color:
             advance()
@@ -1028,7 +1060,7 @@ private struct Parser {
         case .name where colorFunctions.contains(text(token)) && peek(1).kind == .leftParen:
             return .color(try colorFunction())
         case .name where isValueName(token) && ColorNames.color(named: text(token)) == nil:
-            let number = settled(try arithmetic(grouped: false))
+            let number = Parser.settled(try arithmetic(grouped: false))
             noteUses(in: number, bare: stopKind)
             return .number(number)
         case .name where !isWord(token, .pi) && !isWord(token, .tau):
@@ -1038,7 +1070,7 @@ private struct Parser {
                 return .color(ColorSyntax(color, range: token.range))
             }
             if constants[word] != nil {
-                return .number(settled(try arithmetic(grouped: false)))
+                return .number(Parser.settled(try arithmetic(grouped: false)))
             }
             if letNames.contains(word) {
                 throw error(.expectedNumber(what: what, after: context(), found: describe(token)), at: token,
@@ -1061,15 +1093,15 @@ private struct Parser {
                             : "a value is a number, a colour (`red`, `#3366ff`, `rgb(…)`, `hsl(…)`) or a point `(x, y)`")
         case .leftParen where isPoint():
             let open = advance()
-            let x = settled(try number(what: "an x", after: "`(`", grouped: true))
+            let x = Parser.settled(try number(what: "an x", after: "`(`", grouped: true))
             try consume(.comma, after: "the x", hint: "a point is written `(x, y)`")
-            let y = settled(try number(what: "a y", after: "`,`", grouped: true))
+            let y = Parser.settled(try number(what: "a y", after: "`,`", grouped: true))
             let close = try closing(open)
             noteUses(in: x, bare: .number)
             noteUses(in: y, bare: .number)
             return .point(x: x, y: y, range: open.range.union(close.range))
         default:
-            let number = settled(try number(what: what, after: context()))
+            let number = Parser.settled(try number(what: what, after: context()))
             noteUses(in: number, bare: .number)
             return .number(number)
         }
@@ -1095,21 +1127,23 @@ private struct Parser {
     /// Whether the `(` here opens a point: a `,` inside it at its own level.
     func isPoint() -> Bool {
         var level = 0
-        var offset = 0
-        while true {
-            let token = peek(offset)
+        var found = false
+        scanAhead { token in
             switch token.kind {
             case .leftParen: level += 1
             case .rightParen:
                 level -= 1
                 if level == 0 { return false }
-            case .comma where level == 1: return true
+            case .comma where level == 1:
+                found = true
+                return false
             case .eof: return false
             default: break
             }
-            if startsItem(token) { return false }
-            offset += 1
+            // (Not `startsItem`: a closure that uses `self` copies all of the parser, measured.)
+            return token.word != .let && token.word != .view
         }
+        return found
     }
 
     /// `rgb(R, G, B)`, `rgb(R G B)`, `rgb(R G B / A)`, `rgba(R, G, B, A)`, and
@@ -1145,7 +1179,7 @@ private struct Parser {
                 throw error(.expectedNumber(what: "a channel", after: "`\(word)(`", found: describe(peek())), at: peek(), hint: usage)
             }
             // One factor per channel: `rgb(1 -2 3)` has three channels and `/` separates the alpha.
-            let value = settled(try factor(grouped: true))
+            let value = Parser.settled(try factor(grouped: true))
             var range = value.range
             var percent = false
             if match(.percent) {
@@ -1247,7 +1281,7 @@ private struct Parser {
             }
         }
         // A negative duration is the evaluator's to report (grammar.md: "an error"), with its own hint.
-        return Duration(number: settled(value), unit: unit, range: range)
+        return Duration(number: Parser.settled(value), unit: unit, range: range)
     }
 
     /// The hint for a name right after a duration's number that is not a
@@ -1279,7 +1313,7 @@ private struct Parser {
     mutating func count(after context: @autoclosure () -> String) throws(SyntaxError) -> Count {
         let value = try number(what: "a count", after: context())
         noteUses(in: value, bare: .number)
-        let count = Count(number: settled(value), range: value.range)
+        let count = Count(number: Parser.settled(value), range: value.range)
         // A number that is not finite was reported already (and settled to 0).
         if value.formula == nil, value.value.isFinite, count.value == nil {
             report(invalidCount(value), at: value.range)
@@ -1362,7 +1396,8 @@ private struct Parser {
             advance()
             try enterNesting(at: token)
             defer { depth -= 1 }
-            return negate(try factor(grouped: grouped), from: token)
+            let operand = try factor(grouped: grouped)
+            return negate(operand, from: token)
         case .number:
             advance()
             return literal(token)
@@ -1392,8 +1427,11 @@ private struct Parser {
 
     /// A number as the tree stores it: one already reported as not finite
     /// becomes 0, so later stages do not report the same mistake again.
-    func settled(_ value: Number) -> Number {
-        value.value.isFinite || value.formula != nil ? value : Number(exact: .zero, value: 0, range: value.range)
+    /// (Static: as an instance method, `settled(try number(…))` copies all of
+    /// the parser to hold the receiver while the argument changes it, measured.)
+    static func settled(_ value: consuming Number) -> Number {
+        if value.value.isFinite { return value }
+        return value.formula != nil ? value : Number(exact: .zero, value: 0, range: value.range)
     }
 
     /// THE CONTINUATION RULE: in a clause, `/` always continues a number, `-`
@@ -1935,12 +1973,10 @@ private struct Parser {
     }
 
     /// One n-ary node for a whole chain of one operator.
-    mutating func chain(_ kind: Expr.Kind, of operands: [Parsed]) throws(SyntaxError) -> Parsed {
-        var height = 0
-        for operand in operands { height = max(height, operand.height) }
-        height += 1
-        let first = operands.first?.expr.range ?? .none
-        let last = operands.last?.expr.range ?? .none
+    /// (`operands` is the greatest height of the operands, which go straight
+    /// into the node's array, not first into an array of `Parsed`.)
+    mutating func chain(_ kind: consuming Expr.Kind, height operands: Int, first: SourceRange, last: SourceRange) throws(SyntaxError) -> Parsed {
+        let height = operands + 1
         guard height <= maxExpressionNesting else { throw nestingTooDeep(at: Token(.name, first)) }
         return Parsed(expr: Expr(kind, range: first.union(last)), height: height)
     }
@@ -1987,6 +2023,7 @@ private struct Parser {
     /// view of a verb that has none (`fadeIn with ease-in card`: `fadeIn card
     /// with ease-in`). Looks back over the item's tokens only.
     func misplacedWordHint(_ word: String) -> String? {
+        let tokens = itemTokens()
         var index = current - 1
         while index > 0, !startsItem(tokens[index]) {
             let token = tokens[index]
@@ -2040,12 +2077,38 @@ private struct Parser {
     // MARK: Token helpers
 
     func peek(_ offset: Int = 0) -> Token {
-        let index = current + offset
-        return index < tokens.count ? tokens[index] : tokens[tokens.count - 1]
+        if offset < Parser.lookahead { return ring[(head + offset) & Parser.ringMask] }
+        var more = lexer
+        var token = ring[(head + Parser.lookahead - 1) & Parser.ringMask]
+        for _ in Parser.lookahead..<(offset + 1) { token = more.next() }
+        return token
+    }
+
+    /// Calls `body` with the token here and each after it, until it returns false.
+    func scanAhead(_ body: (Token) -> Bool) {
+        for offset in 0..<Parser.lookahead where !body(peek(offset)) { return }
+        var more = lexer
+        while body(more.next()) {}
     }
 
     var previous: Token {
-        current > 0 ? tokens[min(current, tokens.count) - 1] : peek()
+        current > 0 ? ring[(head &- 1) & Parser.ringMask] : peek()
+    }
+
+    /// The tokens of the item being parsed so far, read again (for hints
+    /// after a mistake): the token at index `i` of the file (`itemStart.index
+    /// ≤ i ≤ current`) is `result[i]`; lower indices are not there.
+    func itemTokens() -> ItemTokens {
+        var again = Lexer(bytes: bytes, resumingAt: itemStart.offset)
+        var list: [Token] = []
+        for _ in itemStart.index...current { list.append(again.next()) }
+        return ItemTokens(base: itemStart.index, list: list)
+    }
+
+    struct ItemTokens {
+        let base: Int
+        let list: [Token]
+        subscript(index: Int) -> Token { list[index - base] }
     }
 
     func check(_ kind: Token.Kind) -> Bool {
@@ -2058,8 +2121,13 @@ private struct Parser {
 
     @discardableResult
     mutating func advance() -> Token {
-        let token = peek()
-        if current < tokens.count - 1 { current += 1 }
+        let token = ring[head]
+        if token.kind == .eof { return token }
+        if startsItem(token) { itemStart = (current, token.range.start) }
+        if token.kind == .number { numbersConsumed += 1 }
+        current += 1
+        ring[(head + Parser.lookahead) & Parser.ringMask] = lexer.next()
+        head = (head + 1) & Parser.ringMask
         return token
     }
 

@@ -52,6 +52,19 @@ import Animations
         #expect(MemoryLayout<Number>.stride <= 48)
         #expect(MemoryLayout<Expr>.stride <= 24)
         #expect(MemoryLayout<ValueSyntax>.stride <= 48)
+        #expect(MemoryLayout<TweenSyntax>.stride <= 160)
+    }
+
+    /// A tween's target, stored as its parts, reads back as written.
+    @Test func tweenTargetRoundTrips() {
+        var tween = TweenSyntax(verb: .grow, target: .view("ball", SourceRange(3, 7)))
+        #expect(tween.target == .view("ball", .none))
+        #expect(tween.target.range == SourceRange(3, 7))
+        tween.target = .allViews(SourceRange(10, 19))
+        #expect(tween.target == .allViews(.none))
+        #expect(tween.target.range == SourceRange(10, 19))
+        tween.target = .view("", SourceRange(1, 1))
+        #expect(tween.target == .view("", .none))
     }
 
     /// Plain literals are read without `strtod`: the same `Double` and the same exact value.
