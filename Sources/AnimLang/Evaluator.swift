@@ -47,7 +47,7 @@ public struct Evaluation: Sendable {
 public func run(_ file: SourceFile, binding name: String? = nil, keepingSyntax: Bool = true) -> Outcome {
     // The front end in a function of its own: the tokens, the lowering's
     // tables and the other bindings' scenes are freed before compiling.
-    var front = analyze(file, binding: name)
+    var front = analyze(file, binding: name, keepingSyntax: keepingSyntax)
     if !keepingSyntax {
         front.resolved = front.resolved.withoutSyntax()
         front.target = front.target?.withoutSyntax()
@@ -132,22 +132,41 @@ extension ResolvedProgram {
 }
 
 /// Parses, resolves, lowers and evaluates; picks the target binding.
-private func analyze(_ file: SourceFile, binding name: String?) -> FrontEnd {
-    let parsed = parse(file)
-    let resolved = resolve(parsed.program, broken: parsed.brokenBindings)
-    let lowering = lower(resolved)
+///
+/// Without `keepingSyntax` (and without `all views`, whose warning reads
+/// the syntax again), the syntax tree is freed while it is lowered
+/// (``lower(taking:)``): the parse result and the resolved program let go
+/// of it first, and what is read of it afterwards (the target binding, the
+/// hint for a name bound nowhere) is read before.
+private func analyze(_ file: SourceFile, binding name: String?, keepingSyntax: Bool) -> FrontEnd {
+    var parsed = parse(file)
+    var resolved = resolve(parsed.program, broken: parsed.brokenBindings)
+    parsed.program = Program(items: [])
+    var target: Binding?
+    var unknownHint: String?
+    if let name {
+        target = resolved.bindings[name]
+        if target == nil { unknownHint = resolved.hint(forUnknownBinding: name) }
+    } else {
+        target = resolved.program.lastBinding
+    }
+    let lowering: Lowering
+    if !keepingSyntax, !resolved.mentionsAllViews {
+        resolved.program = Program(items: [])
+        target = target?.withoutSyntax()
+        lowering = lower(taking: &resolved)
+    } else {
+        lowering = lower(resolved)
+    }
     let evaluation = evaluate(lowering)
     // Each check runs once, in the stage that owns it (counts in the
     // parser, which stores them validated), so no two stages report the same mistake.
     var diagnostics = parsed.diagnostics + resolved.diagnostics + lowering.diagnostics + evaluation.diagnostics
-    var target: Binding?
     if let name {
-        target = resolved.bindings[name]
         if target == nil, !diagnostics.contains(where: { $0.severity == .error }), !parsed.brokenBindings.contains(name) {
-            diagnostics.append(Diagnostic(.unknownBinding(name), at: SourceRange(0, 0), hint: resolved.hint(forUnknownBinding: name)))
+            diagnostics.append(Diagnostic(.unknownBinding(name), at: SourceRange(0, 0), hint: unknownHint))
         }
     } else {
-        target = resolved.program.lastBinding
         if target == nil, !diagnostics.contains(where: { $0.severity == .error }), parsed.brokenBindings.isEmpty {
             diagnostics.append(Diagnostic(.noBinding, at: SourceRange(0, 0), hint: "add a binding, e.g. `let final = fadeIn ball`"))
         }

@@ -22,9 +22,11 @@ public func resolve(_ program: Program, broken: Set<String> = []) -> ResolvedPro
 
 /// The result of name resolution.
 public struct ResolvedProgram: Sendable {
-    public let program: Program
-    /// Bindings by name (the first, when a name is bound twice).
-    public let bindings: [String: Binding]
+    /// (Emptied, in this module, by a caller that keeps no syntax: see ``lower(taking:)``.)
+    public internal(set) var program: Program
+    /// Bindings by name (the first, when a name is bound twice). (The
+    /// lowering may take their expressions: see ``lower(taking:)``.)
+    public internal(set) var bindings: [String: Binding]
     /// Names of well-formed bindings, each after the bindings it refers to.
     /// Bindings in a cycle, or referring to unknown names, are left out.
     public let order: [String]
