@@ -228,7 +228,9 @@ private struct Lowerer {
         var kinds: [String: ParameterKind] = [:]
         terms.reserveCapacity(resolved.order.count)
         for name in resolved.order {
-            guard let binding = resolved.bindings[name], binding.parameters == nil else { continue }
+            guard let index = resolved.bindings.index(forKey: name) else { continue }
+            let binding = resolved.bindings.values[index]
+            guard binding.parameters == nil else { continue }
             if namesValue(binding) {
                 if let value = valueOfBinding(name) { kinds[name] = value.kind }
                 continue
@@ -237,10 +239,10 @@ private struct Lowerer {
                 if let term = lower(binding.value) { terms[name] = term }
                 continue
             }
-            // Taken out: `binding` and the table release it, leaving `expr` its only holder.
+            // Taken out (in place, by index): `binding` and the table release it, leaving `expr` its only holder.
             var expr = binding.value
             _ = consume binding
-            resolved.bindings[name]?.value = Expr(.one, range: expr.range, modifier: expr.modifier)
+            resolved.bindings.values[index].value = Expr(.one, range: expr.range, modifier: expr.modifier)
             if let term = lower(taking: &expr) { terms[name] = term }
         }
         return Lowering(terms: terms, bindings: resolved.bindings, diagnostics: diagnostics, origins: origins, located: located,
@@ -899,8 +901,8 @@ private struct Lowerer {
         }
         // Each stop's value as written, read from the syntax once (the checks
         // below and the values read these copies, not the tween again).
-        var written = Stops<ValueSyntax>(filler: .number(Number(exact: nil, value: 0)))
-        for stop in 0..<count { written.append(tween.stopValue(stop)) }
+        var written = Stops<WrittenStop>(filler: WrittenStop(kind: .number, range: .none))
+        for stop in 0..<count { written.append(WrittenStop(tween.stopValue(stop))) }
         // The parser reported `through` with one value. A relative tween has one value: its end, or its change.
         let relative = tween.relative
         let resolvedProperty = tween.resolvedProperty
@@ -925,22 +927,24 @@ private struct Lowerer {
         let channels = split ? 2 : 1
         let unit = tween.verb == .rotate ? tween.angleUnit : nil
         // Each stop's value per channel.
-        var values = Stops<Value>(filler: .number(0))
+        var reading = Stops<Value>(filler: .number(0))
         for stop in 0..<count {
-            switch written[stop] {
-            case .number(let number):
-                for _ in 0..<channels { values.append(.number(TweenSyntax.degrees(number.value, unit: unit))) }
-            case .color(let color):
-                for _ in 0..<channels { values.append(.color(color.color)) }
-            case .point(let x, let y, _):
+            let stop = written[stop]
+            switch stop.kind {
+            case .number:
+                for _ in 0..<channels { reading.append(.number(TweenSyntax.degrees(stop.x, unit: unit))) }
+            case .color:
+                for _ in 0..<channels { reading.append(.color(stop.color)) }
+            case .point:
                 if split {
-                    values.append(.number(x.value))
-                    values.append(.number(y.value))
+                    reading.append(.number(stop.x))
+                    reading.append(.number(stop.y))
                 } else {
-                    values.append(.point(Point(x: x.value, y: y.value)))
+                    reading.append(.point(Point(x: stop.x, y: stop.y)))
                 }
             }
         }
+        let values = reading
         func value(_ stop: Int, channel: Int) -> Value { values[stop * channels + channel] }
         // Finite as written, a number can overflow as an angle (`1e307 turns`).
         for stop in 0..<count {
@@ -1024,7 +1028,7 @@ private struct Lowerer {
     /// for `move`, numbers or colours (one kind) for `animate`, or points
     /// on a property the exports do not draw (exports.md §1).
     private mutating func valueKind(verb: TweenSyntax.Verb, property resolvedProperty: String,
-                                    stops: Stops<ValueSyntax>) -> ValueSyntaxKind? {
+                                    stops: Stops<WrittenStop>) -> ValueSyntaxKind? {
         // A property the exports draw as a number (a position, a size, an
         // angle, an opacity) takes numbers whatever the verb. (Looked up
         // only for a point or a colour: most tweens animate numbers.)
@@ -1040,7 +1044,7 @@ private struct Lowerer {
         }
         var chosen: ValueSyntaxKind?
         for index in 0..<stops.count {
-            let kind = ValueSyntaxKind(stops[index])
+            let kind = stops[index].kind
             if kind == chosen { continue }   // (what the checks below find for it)
             /// Where the stop is written (read only to report it).
             func written() -> SourceRange { stops[index].range }
@@ -1304,6 +1308,39 @@ private struct Stops<Element> {
     }
 }
 
+/// A tween's stop as written, read out of its syntax once: what the
+/// lowering reads of it (plain values: copying it copies no references).
+private struct WrittenStop {
+    var kind: ValueSyntaxKind
+    /// The number, or the point's `x`.
+    var x: Double = 0
+    /// The point's `y`.
+    var y: Double = 0
+    var color = Color(red: 0, green: 0, blue: 0, alpha: 0)
+    /// Where the value is written.
+    var range: SourceRange
+
+    init(kind: ValueSyntaxKind, range: SourceRange) {
+        self.kind = kind
+        self.range = range
+    }
+
+    init(_ value: ValueSyntax) {
+        switch value {
+        case .number(let number):
+            self.init(kind: .number, range: number.range)
+            x = number.value
+        case .color(let color):
+            self.init(kind: .color, range: color.range)
+            self.color = color.color
+        case .point(let x, let y, let range):
+            self.init(kind: .point, range: range)
+            self.x = x.value
+            self.y = y.value
+        }
+    }
+}
+
 /// A property's kind of value and where it was first given.
 private struct KindPlace {
     let kind: Value.Kind
@@ -1313,14 +1350,6 @@ private struct KindPlace {
 /// The kinds of value a tween is written with (points are sugar for two numbers).
 enum ValueSyntaxKind: Equatable {
     case number, color, point
-
-    init(_ value: ValueSyntax) {
-        switch value {
-        case .number: self = .number
-        case .color: self = .color
-        case .point: self = .point
-        }
-    }
 
     var article: String {
         switch self {
