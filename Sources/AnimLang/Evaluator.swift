@@ -14,16 +14,27 @@ import Animations
 /// if let final = evaluation.scenes["final"] { … }
 /// ```
 public func evaluate(_ lowering: Lowering) -> Evaluation {
+    evaluate(lowering, keeping: nil)
+}
+
+/// ``evaluate(_:)``, keeping only the scene of the binding `kept` (every
+/// binding is still evaluated, for its diagnostics) when it is given:
+/// ``run(_:binding:keepingSyntax:)`` samples one binding, and a file of
+/// many `let`s then keeps no table of the others' scenes.
+func evaluate(_ lowering: Lowering, keeping kept: String?) -> Evaluation {
     var memo: [ObjectIdentifier: Scene?] = [:]
+    // About one entry per node: the tween leaves and the bindings' roots
+    // (for a chain, all of them), so the table is not rehashed as it grows.
+    memo.reserveCapacity(lowering.tweens.count + lowering.terms.count)
     var scenes: [String: Scene] = [:]
-    scenes.reserveCapacity(lowering.terms.count)
+    scenes.reserveCapacity(kept == nil ? lowering.terms.count : 1)
     var diagnostics: [Diagnostic] = []
     for (name, term) in lowering.terms {
         let scene = term.evaluate(memo: &memo) { failed, error in
             let origin = lowering.origin(of: failed) ?? Origin(construct: .sequence, range: lowering.bindings[name]?.range ?? .none)
             diagnostics.append(evaluationDiagnostic(error, origin: origin))
         }
-        if let scene { scenes[name] = scene }
+        if let scene, kept == nil || kept == name { scenes[name] = scene }
     }
     return Evaluation(scenes: scenes, diagnostics: diagnostics)
 }
@@ -158,7 +169,7 @@ private func analyze(_ file: SourceFile, binding name: String?, keepingSyntax: B
     } else {
         lowering = lower(resolved)
     }
-    let evaluation = evaluate(lowering)
+    let evaluation = evaluate(lowering, keeping: target?.name ?? "")
     // Each check runs once, in the stage that owns it (counts in the
     // parser, which stores them validated), so no two stages report the same mistake.
     var diagnostics = parsed.diagnostics + resolved.diagnostics + lowering.diagnostics + evaluation.diagnostics
