@@ -235,8 +235,9 @@ struct BindingUses {
     mutating func add(_ binding: Binding, warnings: Bool = true) {
         let parameters: Set<String> = binding.parameters.map { Set($0.map(\.name)) } ?? []
         func isParameter(_ name: String) -> Bool { !parameters.isEmpty && parameters.contains(name) }
-        stack.removeAll(keepingCapacity: true)
-        chains.removeAll(keepingCapacity: true)
+        // (Both empty after a walk, which pops everything.)
+        if !stack.isEmpty { stack.removeAll(keepingCapacity: true) }
+        if !chains.isEmpty { chains.removeAll(keepingCapacity: true) }
         stack.append(.node(binding.value, argumentOf: nil))
         for parameter in (binding.parameters ?? []).reversed() {
             if let value = parameter.defaultValue { stack.append(.node(value, argumentOf: nil)) }
@@ -254,15 +255,15 @@ struct BindingUses {
             }
         }
         while let top = stack.popLast() {
-            let node: Expr, argumentOf: ArgumentOf?
+            var current: Expr?, argumentOf: ArgumentOf?
             switch top {
             case .node(let expr, let of):
-                (node, argumentOf) = (expr, of)
+                (current, argumentOf) = (expr, of)
             case .operand:
                 // In source order, each operand's nodes before the next operand.
                 let chain = chains.count - 1
                 let next = chains[chain].next
-                (node, argumentOf) = (chains[chain].operands[next], nil)
+                (current, argumentOf) = (chains[chain].operands[next], nil)
                 if next + 1 < chains[chain].operands.count {
                     chains[chain].next = next + 1
                     stack.append(.operand)
@@ -270,84 +271,89 @@ struct BindingUses {
                     chains.removeLast()
                 }
             }
-            switch node.kind {
-            case .name(let name):
-                guard !isParameter(name) else { break }
-                guard let argumentOf else {
-                    names.append((name, node.range))
-                    break
-                }
-                viewUses.append((name, node.range, argumentOf))
-                argumentUses.append((name, node.range, argumentOf))
-            case .zero, .one, .emit:
-                break
-            case .wait(let duration):
-                named(in: duration.number, &self)
-                if warnings { durations.add(duration) }
-            case .value(.allViews(let range)):
-                allViews.append(range)
-            case .value(.plain(let value)):
-                named(in: value, &self)
-            case .value(.duration(let duration)):
-                named(in: duration.number, &self)
-                if warnings { durations.add(duration) }
-            case .value(.easing):
-                break
-            case .call(let callee, let given):
-                names.append((callee, node.modifier == .none ? node.range : node.modifier))
-                for (index, argument) in given.enumerated().reversed() { stack.append(.node(argument, argumentOf: (callee, index))) }
-            case .easedByName(let inner, let name, let range):
-                if !isParameter(name) { argumentUses.append((name, range, nil)) }
-                stack.append(.node(inner, argumentOf: nil))
-            case .tween(let tween):
-                // The stops' values, in order (``TweenSyntax/stopValue(_:)``), read in place.
-                switch tween.verb {
-                case .fadeIn, .fadeOut:
-                    break
-                case .shrink, .grow, .scale, .rotate, .fade, .animate, .color, .move:
-                    if case .some(let keyframes) = tween.keyframes {
-                        for keyframe in keyframes { named(in: keyframe.value, &self) }
-                    } else if case .some(let by) = tween.by {
-                        named(in: by, &self)
-                    } else if case .some(let to) = tween.to {
-                        if case .some(let from) = tween.from { named(in: from, &self) }
-                        named(in: to, &self)
+            // A node with one operand goes on to it at once (what pushing it and popping it next would do).
+            while let node = current {
+                current = nil
+                defer { argumentOf = nil }
+                switch node.kind {
+                case .name(let name):
+                    guard !isParameter(name) else { break }
+                    guard let argumentOf else {
+                        names.append((name, node.range))
+                        break
                     }
-                }
-                switch tween.target {
-                case .view(let name, let range):
-                    if !isParameter(name) {
-                        if lastTweenView != name {
-                            viewUses.append((name, range, nil))
-                            lastTweenView = name
-                        }
-                        guard warnings else { break }
-                        let property = tween.resolvedProperty
-                        if !everyMention, let last = mentions.indices.last, mentions[last].view == name, mentions[last].property == property {
-                            mentions[last].count += 1
-                            break
-                        }
-                        let written = SourceRange(range.end + 1, range.end + 1 + property.utf8.count)
-                        mentions.append(Mention(view: name, property: property, viewRange: range,
-                                                propertyRange: tween.property == nil ? nil : tween.verb == .animate ? written : tween.range))
-                    }
-                case .allViews(let range):
+                    viewUses.append((name, node.range, argumentOf))
+                    argumentUses.append((name, node.range, argumentOf))
+                case .zero, .one, .emit:
+                    break
+                case .wait(let duration):
+                    named(in: duration.number, &self)
+                    if warnings { durations.add(duration) }
+                case .value(.allViews(let range)):
                     allViews.append(range)
+                case .value(.plain(let value)):
+                    named(in: value, &self)
+                case .value(.duration(let duration)):
+                    named(in: duration.number, &self)
+                    if warnings { durations.add(duration) }
+                case .value(.easing):
+                    break
+                case .call(let callee, let given):
+                    names.append((callee, node.modifier == .none ? node.range : node.modifier))
+                    for (index, argument) in given.enumerated().reversed() { stack.append(.node(argument, argumentOf: (callee, index))) }
+                case .easedByName(let inner, let name, let range):
+                    if !isParameter(name) { argumentUses.append((name, range, nil)) }
+                    current = inner
+                case .tween(let tween):
+                    // The stops' values, in order (``TweenSyntax/stopValue(_:)``), read in place.
+                    switch tween.verb {
+                    case .fadeIn, .fadeOut:
+                        break
+                    case .shrink, .grow, .scale, .rotate, .fade, .animate, .color, .move:
+                        if case .some(let keyframes) = tween.keyframes {
+                            for keyframe in keyframes { named(in: keyframe.value, &self) }
+                        } else if case .some(let by) = tween.by {
+                            named(in: by, &self)
+                        } else if case .some(let to) = tween.to {
+                            if case .some(let from) = tween.from { named(in: from, &self) }
+                            named(in: to, &self)
+                        }
+                    }
+                    switch tween.target {
+                    case .view(let name, let range):
+                        if !isParameter(name) {
+                            if lastTweenView != name {
+                                viewUses.append((name, range, nil))
+                                lastTweenView = name
+                            }
+                            guard warnings else { break }
+                            let property = tween.resolvedProperty
+                            if !everyMention, let last = mentions.indices.last, mentions[last].view == name, mentions[last].property == property {
+                                mentions[last].count += 1
+                                break
+                            }
+                            let written = SourceRange(range.end + 1, range.end + 1 + property.utf8.count)
+                            mentions.append(Mention(view: name, property: property, viewRange: range,
+                                                    propertyRange: tween.property == nil ? nil : tween.verb == .animate ? written : tween.range))
+                        }
+                    case .allViews(let range):
+                        allViews.append(range)
+                    }
+                case .parallel(let parts), .sequence(let parts):
+                    if !parts.isEmpty {
+                        chains.append((parts, 0))
+                        stack.append(.operand)
+                    }
+                case .power(let inner, let count), .looped(let inner, let count), .repeated(let inner, let count):
+                    named(in: count.number, &self)
+                    current = inner
+                case .delayed(let inner, let duration), .retimed(let inner, let duration), .staggered(let inner, let duration, _):
+                    named(in: duration.number, &self)
+                    if warnings { durations.add(duration) }
+                    current = inner
+                case .reversed(let inner), .eased(let inner, _, _), .forever(let inner, _):
+                    current = inner
                 }
-            case .parallel(let parts), .sequence(let parts):
-                if !parts.isEmpty {
-                    chains.append((parts, 0))
-                    stack.append(.operand)
-                }
-            case .power(let inner, let count), .looped(let inner, let count), .repeated(let inner, let count):
-                named(in: count.number, &self)
-                stack.append(.node(inner, argumentOf: nil))
-            case .delayed(let inner, let duration), .retimed(let inner, let duration), .staggered(let inner, let duration, _):
-                named(in: duration.number, &self)
-                if warnings { durations.add(duration) }
-                stack.append(.node(inner, argumentOf: nil))
-            case .reversed(let inner), .eased(let inner, _, _), .forever(let inner, _):
-                stack.append(.node(inner, argumentOf: nil))
             }
         }
     }
