@@ -14,16 +14,27 @@ import Animations
 /// if let final = evaluation.scenes["final"] { … }
 /// ```
 public func evaluate(_ lowering: Lowering) -> Evaluation {
+    evaluate(lowering, keeping: nil)
+}
+
+/// ``evaluate(_:)``, keeping only the scene of the binding `kept` (every
+/// binding is still evaluated, for its diagnostics) when it is given:
+/// ``run(_:binding:keepingSyntax:)`` samples one binding, and a file of
+/// many `let`s then keeps no table of the others' scenes.
+func evaluate(_ lowering: Lowering, keeping kept: String?) -> Evaluation {
     var memo: [ObjectIdentifier: Scene?] = [:]
+    // About one entry per node: the tween leaves and the bindings' roots
+    // (for a chain, all of them), so the table is not rehashed as it grows.
+    memo.reserveCapacity(lowering.tweens.count + lowering.terms.count)
     var scenes: [String: Scene] = [:]
-    scenes.reserveCapacity(lowering.terms.count)
+    scenes.reserveCapacity(kept == nil ? lowering.terms.count : 1)
     var diagnostics: [Diagnostic] = []
     for (name, term) in lowering.terms {
         let scene = term.evaluate(memo: &memo) { failed, error in
             let origin = lowering.origin(of: failed) ?? Origin(construct: .sequence, range: lowering.bindings[name]?.range ?? .none)
             diagnostics.append(evaluationDiagnostic(error, origin: origin))
         }
-        if let scene { scenes[name] = scene }
+        if let scene, kept == nil || kept == name { scenes[name] = scene }
     }
     return Evaluation(scenes: scenes, diagnostics: diagnostics)
 }
@@ -47,7 +58,7 @@ public struct Evaluation: Sendable {
 public func run(_ file: SourceFile, binding name: String? = nil, keepingSyntax: Bool = true) -> Outcome {
     // The front end in a function of its own: the tokens, the lowering's
     // tables and the other bindings' scenes are freed before compiling.
-    var front = analyze(file, binding: name)
+    var front = analyze(file, binding: name, keepingSyntax: keepingSyntax)
     if !keepingSyntax {
         front.resolved = front.resolved.withoutSyntax()
         front.target = front.target?.withoutSyntax()
@@ -132,22 +143,41 @@ extension ResolvedProgram {
 }
 
 /// Parses, resolves, lowers and evaluates; picks the target binding.
-private func analyze(_ file: SourceFile, binding name: String?) -> FrontEnd {
-    let parsed = parse(file)
-    let resolved = resolve(parsed.program, broken: parsed.brokenBindings)
-    let lowering = lower(resolved)
-    let evaluation = evaluate(lowering)
+///
+/// Without `keepingSyntax` (and without `all views`, whose warning reads
+/// the syntax again), the syntax tree is freed while it is lowered
+/// (``lower(taking:)``): the parse result and the resolved program let go
+/// of it first, and what is read of it afterwards (the target binding, the
+/// hint for a name bound nowhere) is read before.
+private func analyze(_ file: SourceFile, binding name: String?, keepingSyntax: Bool) -> FrontEnd {
+    var parsed = parse(file)
+    var resolved = resolve(parsed.program, broken: parsed.brokenBindings)
+    parsed.program = Program(items: [])
+    var target: Binding?
+    var unknownHint: String?
+    if let name {
+        target = resolved.bindings[name]
+        if target == nil { unknownHint = resolved.hint(forUnknownBinding: name) }
+    } else {
+        target = resolved.program.lastBinding
+    }
+    let lowering: Lowering
+    if !keepingSyntax, !resolved.mentionsAllViews {
+        resolved.program = Program(items: [])
+        target = target?.withoutSyntax()
+        lowering = lower(taking: &resolved)
+    } else {
+        lowering = lower(resolved)
+    }
+    let evaluation = evaluate(lowering, keeping: target?.name ?? "")
     // Each check runs once, in the stage that owns it (counts in the
     // parser, which stores them validated), so no two stages report the same mistake.
     var diagnostics = parsed.diagnostics + resolved.diagnostics + lowering.diagnostics + evaluation.diagnostics
-    var target: Binding?
     if let name {
-        target = resolved.bindings[name]
         if target == nil, !diagnostics.contains(where: { $0.severity == .error }), !parsed.brokenBindings.contains(name) {
-            diagnostics.append(Diagnostic(.unknownBinding(name), at: SourceRange(0, 0), hint: resolved.hint(forUnknownBinding: name)))
+            diagnostics.append(Diagnostic(.unknownBinding(name), at: SourceRange(0, 0), hint: unknownHint))
         }
     } else {
-        target = resolved.program.lastBinding
         if target == nil, !diagnostics.contains(where: { $0.severity == .error }), parsed.brokenBindings.isEmpty {
             diagnostics.append(Diagnostic(.noBinding, at: SourceRange(0, 0), hint: "add a binding, e.g. `let final = fadeIn ball`"))
         }

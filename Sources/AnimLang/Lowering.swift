@@ -23,6 +23,23 @@ public func lower(_ resolved: ResolvedProgram) -> Lowering {
     return lowerer.run()
 }
 
+/// ``lower(_:)`` for a caller that keeps no syntax (``run(_:binding:keepingSyntax:)``
+/// with `keepingSyntax` false): each animation binding's expression is
+/// taken out of `resolved` as it is lowered (left `one`), and the operands
+/// of a `;` or `||` chain are freed one by one once lowered, so the syntax
+/// is freed while the terms are built rather than alive beside them all.
+/// `resolved` must be the only holder of the syntax (its ``ResolvedProgram/program``
+/// emptied, no other copy kept) for the memory to be freed; the terms and
+/// diagnostics are those ``lower(_:)`` gives. Parameterised and value
+/// bindings keep their expressions (calls expand bodies, names read values).
+func lower(taking resolved: inout ResolvedProgram) -> Lowering {
+    var lowerer = Lowerer(resolved: consume resolved)
+    lowerer.takesSyntax = true
+    let lowering = lowerer.run()
+    resolved = lowerer.resolved
+    return lowering
+}
+
 /// The terms of a program's bindings, and where each term was written.
 public struct Lowering: Sendable {
     /// The term of each binding that lowered without errors.
@@ -158,7 +175,11 @@ private struct Expansion {
 }
 
 private struct Lowerer {
-    let resolved: ResolvedProgram
+    /// (Its animation bindings' expressions are taken when ``takesSyntax``.)
+    private(set) var resolved: ResolvedProgram
+    /// Whether each animation binding's expression is taken out of
+    /// ``resolved`` to be lowered, and freed as it is (``lower(taking:)``).
+    var takesSyntax = false
     var terms: [String: Term] = [:]
     /// The parameters in scope: those of the call being expanded (`nil` at the top level).
     private var frame: Frame?
@@ -207,12 +228,22 @@ private struct Lowerer {
         var kinds: [String: ParameterKind] = [:]
         terms.reserveCapacity(resolved.order.count)
         for name in resolved.order {
-            guard let binding = resolved.bindings[name], binding.parameters == nil else { continue }
+            guard let index = resolved.bindings.index(forKey: name) else { continue }
+            let binding = resolved.bindings.values[index]
+            guard binding.parameters == nil else { continue }
             if namesValue(binding) {
                 if let value = valueOfBinding(name) { kinds[name] = value.kind }
                 continue
             }
-            if let term = lower(binding.value) { terms[name] = term }
+            guard takesSyntax else {
+                if let term = lower(binding.value) { terms[name] = term }
+                continue
+            }
+            // Taken out (in place, by index): `binding` and the table release it, leaving `expr` its only holder.
+            var expr = binding.value
+            _ = consume binding
+            resolved.bindings.values[index].value = Expr(.one, range: expr.range, modifier: expr.modifier)
+            if let term = lower(taking: &expr) { terms[name] = term }
         }
         return Lowering(terms: terms, bindings: resolved.bindings, diagnostics: diagnostics, origins: origins, located: located,
                         tweens: tweens, valueKinds: kinds)
@@ -640,18 +671,10 @@ private struct Lowerer {
         case .tween(let tween):
             guard needsSubstitution(tween) else { return lowerTween(tween, range: expr.range) }
             return substituted(tween).flatMap { lowerTween($0, range: expr.range) }
-        case .parallel(let parts):
-            guard let terms = lowerAll(parts) else { return nil }
-            return record(Term.parallel(terms), .parallel, expr.range)
-        case .sequence(let parts):
-            guard let terms = lowerAll(parts) else { return nil }
-            // `(x forever) ; y`: y never starts (unless a cancelled part cancels it all).
-            if let endless = terms.firstIndex(where: \.isInfinite), endless + 1 < parts.count,
-               !terms.contains(where: { $0.duration == nil && !$0.isInfinite }) {
-                let rest = parts[endless + 1].range.union(parts[parts.count - 1].range)
-                diagnostics.append(Diagnostic(.neverStarts, at: rest, hint: "to run it beside the endless part, use `||`"))
-            }
-            return built(.sequence, expr.range) { () throws(AnimationError) in try Term.sequence(terms) }
+        case .parallel(var parts):
+            return lowerChain(&parts, parallel: true, range: expr.range, taking: false)
+        case .sequence(var parts):
+            return lowerChain(&parts, parallel: false, range: expr.range, taking: false)
         case .power(let inner, let count), .repeated(let inner, let count):
             // The parser reported every count that is not valid.
             guard let body = lower(inner), let n = whole(count) else { return nil }
@@ -754,14 +777,56 @@ private struct Lowerer {
         return false
     }
 
-    private mutating func lowerAll(_ parts: [Expr]) -> [Term]? {
+    /// ``lower(_:)`` of an expression its caller gives up (``lower(taking:)``):
+    /// a `;` or `||` chain is lowered operand by operand, each operand's
+    /// syntax freed once it is lowered (when `expr` held the only reference);
+    /// anything else as ``lower(_:)`` does. `expr` is left `one`.
+    private mutating func lower(taking expr: inout Expr) -> Term? {
+        var kind = expr.kind
+        let range = expr.range, modifier = expr.modifier
+        expr = Expr(.one, range: range)
+        switch kind {
+        case .sequence(var parts), .parallel(var parts):
+            let parallel: Bool
+            if case .parallel = kind { parallel = true } else { parallel = false }
+            kind = .one   // `parts` now holds the operands alone
+            // As ``lower(_:)`` counts the chain's level.
+            nesting += 1
+            defer { nesting -= 1 }
+            return lowerChain(&parts, parallel: parallel, range: range, taking: true)
+        case .name, .zero, .one, .wait, .tween, .power, .reversed, .looped, .repeated, .delayed, .retimed, .eased, .emit, .staggered,
+             .forever, .call, .easedByName, .value:
+            return lower(Expr(kind, range: range, modifier: modifier))
+        }
+    }
+
+    /// `parts[0] ; parts[1] ; …` or `parts[0] || parts[1] || …` written at
+    /// `range`. `taking`: each operand is replaced by `one` (its range kept)
+    /// before it is lowered, so its syntax is freed once lowered when `parts` held the only reference.
+    private mutating func lowerChain(_ parts: inout [Expr], parallel: Bool, range: SourceRange, taking: Bool) -> Term? {
         var terms: [Term] = []
         terms.reserveCapacity(parts.count)
         var failed = false
-        for part in parts {
-            if let term = lower(part) { terms.append(term) } else { failed = true }
+        for index in parts.indices {
+            let term: Term?
+            if taking {
+                let part = parts[index]
+                parts[index] = Expr(.one, range: part.range)
+                term = lower(part)
+            } else {
+                term = lower(parts[index])
+            }
+            if let term { terms.append(term) } else { failed = true }
         }
-        return failed ? nil : terms
+        if failed { return nil }
+        if parallel { return record(Term.parallel(terms), .parallel, range) }
+        // `(x forever) ; y`: y never starts (unless a cancelled part cancels it all).
+        if let endless = terms.firstIndex(where: \.isInfinite), endless + 1 < parts.count,
+           !terms.contains(where: { $0.duration == nil && !$0.isInfinite }) {
+            let rest = parts[endless + 1].range.union(parts[parts.count - 1].range)
+            diagnostics.append(Diagnostic(.neverStarts, at: rest, hint: "to run it beside the endless part, use `||`"))
+        }
+        return built(.sequence, range) { () throws(AnimationError) in try Term.sequence(terms) }
     }
 
     /// Records where `term` was written, when evaluating it can fail: only
@@ -834,11 +899,17 @@ private struct Lowerer {
             diagnostics.append(Diagnostic(.incompleteTween, at: range))
             return nil
         }
+        // Each stop's value as written, read from the syntax once (the checks
+        // below and the values read these copies, not the tween again).
+        var written = Stops<WrittenStop>(filler: WrittenStop(kind: .number, range: .none))
+        for stop in 0..<count { written.append(WrittenStop(tween.stopValue(stop))) }
         // The parser reported `through` with one value. A relative tween has one value: its end, or its change.
         let relative = tween.relative
-        guard count >= 2 || relative != .absolute, let kind = valueKind(of: tween, count: count) else { return nil }
+        let resolvedProperty = tween.resolvedProperty
+        guard count >= 2 || relative != .absolute,
+              let kind = valueKind(verb: tween.verb, property: resolvedProperty, stops: written) else { return nil }
         if relative == .by, kind == .color, let by = tween.by {
-            diagnostics.append(Diagnostic(.animation(.relativeColor(Property(view: single ?? views.first ?? "", name: tween.resolvedProperty))),
+            diagnostics.append(Diagnostic(.animation(.relativeColor(Property(view: single ?? views.first ?? "", name: resolvedProperty))),
                                           at: by.range, hint: "colours go `to` a colour: write `to` and the colour to end on, e.g. `color V to gold`"))
             return nil
         }
@@ -847,31 +918,33 @@ private struct Lowerer {
         if relative == .by, kind == .point, !split, let by = tween.by {
             diagnostics.append(Diagnostic(.valueKind(verb: tween.verb.rawValue, expected: "a number after `by`", found: kind.article),
                                           at: by.range, hint: "a point goes `to` a point: write `to` and the point to end on, "
-                                              + "e.g. `animate V.\(tween.resolvedProperty) to (4, 8)`"))
+                                              + "e.g. `animate V.\(resolvedProperty) to (4, 8)`"))
             return nil
         }
         guard let lengths = relative == .absolute ? pieceLengths(tween, count: count) : .equal(.one, count: 1) else { return nil }
         // The channels it animates (`x` and `y` for a `move`), and their value at each stop.
-        let property = tween.resolvedProperty
+        let property = resolvedProperty
         let channels = split ? 2 : 1
         let unit = tween.verb == .rotate ? tween.angleUnit : nil
-        // Each stop's value per channel, read from the syntax once.
-        var values = StopValues()
+        // Each stop's value per channel.
+        var reading = Stops<Value>(filler: .number(0))
         for stop in 0..<count {
-            switch tween.stopValue(stop) {
-            case .number(let number):
-                for _ in 0..<channels { values.append(.number(TweenSyntax.degrees(number.value, unit: unit))) }
-            case .color(let color):
-                for _ in 0..<channels { values.append(.color(color.color)) }
-            case .point(let x, let y, _):
+            let stop = written[stop]
+            switch stop.kind {
+            case .number:
+                for _ in 0..<channels { reading.append(.number(TweenSyntax.degrees(stop.x, unit: unit))) }
+            case .color:
+                for _ in 0..<channels { reading.append(.color(stop.color)) }
+            case .point:
                 if split {
-                    values.append(.number(x.value))
-                    values.append(.number(y.value))
+                    reading.append(.number(stop.x))
+                    reading.append(.number(stop.y))
                 } else {
-                    values.append(.point(Point(x: x.value, y: y.value)))
+                    reading.append(.point(Point(x: stop.x, y: stop.y)))
                 }
             }
         }
+        let values = reading
         func value(_ stop: Int, channel: Int) -> Value { values[stop * channels + channel] }
         // Finite as written, a number can overflow as an angle (`1e307 turns`).
         for stop in 0..<count {
@@ -880,21 +953,22 @@ private struct Lowerer {
                 return nil
             }
         }
-        let first = tween.stopValue(0).range
+        let first = written[0].range
         // One term per view and channel: a leaf, or the sequence of the keyframes' pieces.
         func channelTerm(_ view: String, _ channel: Int) -> Term? {
             let name = split ? (channel == 0 ? "x" : "y") : property
             let property = Property(view: view, name: name)
             guard checkKind(value(0, channel: channel).kind, of: property, at: first) else { return nil }
-            func leaf(_ index: Int) throws(AnimationError) -> Animations.Tween {
+            func leaf(_ index: Int, duration: Time? = nil) throws(AnimationError) -> Animations.Tween {
+                let length = duration ?? lengths[index]
                 switch relative {
                 case .absolute:
                     return try Animations.Tween(property: property, from: value(index, channel: channel),
-                                                to: value(index + 1, channel: channel), duration: lengths[index])
+                                                to: value(index + 1, channel: channel), duration: length)
                 case .to:
-                    return try Animations.Tween(property: property, to: value(0, channel: channel), duration: lengths[index])
+                    return try Animations.Tween(property: property, to: value(0, channel: channel), duration: length)
                 case .by:
-                    return try Animations.Tween(property: property, by: value(0, channel: channel), duration: lengths[index])
+                    return try Animations.Tween(property: property, by: value(0, channel: channel), duration: length)
                 }
             }
             func piece(_ index: Int) -> Term? {
@@ -903,14 +977,26 @@ private struct Lowerer {
             if lengths.count == 1, let retimed, single != nil, channels == 1 {
                 // What `lower` does with `(tween) in DUR`, without the leaf of length 1 in between.
                 applied = true
+                // A duration written without names has its length found with no
+                // effect but its diagnostics (taken back when the leaf fails,
+                // which is reported alone, as before): found first, the leaf is
+                // then built at that length at once, which is what retiming the
+                // leaf of length 1 gives (``Animations/Tween/retimed(to:)``).
+                let early = retimed.duration.number.formula == nil
+                let before = diagnostics.count
+                var target = early ? seconds(retimed.duration) : nil
+                let direct = lengths[0] == .one && target.map { !$0.isNegative } ?? false
                 let made: Animations.Tween
                 do {
-                    made = try leaf(0)
+                    made = try leaf(0, duration: direct ? target : nil)
                 } catch {
+                    if early { diagnostics.removeSubrange(before...) }
                     diagnostics.append(evaluationDiagnostic(error, origin: Origin(construct: .tween, range: range)))
                     return nil
                 }
-                guard let target = seconds(retimed.duration) else { return nil }
+                if direct { return record(Term.tween(made), .tween, retimed.range) }
+                if !early { target = seconds(retimed.duration) }
+                guard let target else { return nil }
                 if let retimedTween = made.retimed(to: target) { return record(Term.tween(retimedTween), .tween, retimed.range) }
                 let body = record(Term.tween(made), .tween, range)
                 guard let term = built(.retimed, retimed.range, detail: retimed.duration.range,
@@ -941,15 +1027,15 @@ private struct Lowerer {
     /// numbers for `fade`, `scale`, `rotate` …, colours for `color`, points
     /// for `move`, numbers or colours (one kind) for `animate`, or points
     /// on a property the exports do not draw (exports.md §1).
-    private mutating func valueKind(of tween: TweenSyntax, count: Int) -> ValueSyntaxKind? {
+    private mutating func valueKind(verb: TweenSyntax.Verb, property resolvedProperty: String,
+                                    stops: Stops<WrittenStop>) -> ValueSyntaxKind? {
         // A property the exports draw as a number (a position, a size, an
         // angle, an opacity) takes numbers whatever the verb. (Looked up
         // only for a point or a colour: most tweens animate numbers.)
-        let resolvedProperty = tween.resolvedProperty
         func drawn() -> Bool { Drawing.properties.contains(resolvedProperty) }
         func drawnNumber() -> Bool { drawn() && !Drawing.colors.contains(resolvedProperty) }
         func accepts(_ kind: ValueSyntaxKind) -> Bool {
-            switch tween.verb {
+            switch verb {
             case .shrink, .grow, .scale, .rotate, .fade, .fadeIn, .fadeOut: return kind == .number
             case .color: return kind == .color
             case .move: return kind == .point
@@ -957,31 +1043,30 @@ private struct Lowerer {
             }
         }
         var chosen: ValueSyntaxKind?
-        for index in 0..<count {
-            let kind = ValueSyntaxKind(stop: index, of: tween)
+        for index in 0..<stops.count {
+            let kind = stops[index].kind
             if kind == chosen { continue }   // (what the checks below find for it)
             /// Where the stop is written (read only to report it).
-            func written() -> SourceRange { tween.stopValue(index).range }
+            func written() -> SourceRange { stops[index].range }
             if let chosen, kind != chosen, accepts(kind) {
-                diagnostics.append(Diagnostic(.valueKind(verb: tween.verb.rawValue, expected: "values of one kind", found: "\(chosen.article) and \(kind.article)"),
+                diagnostics.append(Diagnostic(.valueKind(verb: verb.rawValue, expected: "values of one kind", found: "\(chosen.article) and \(kind.article)"),
                                               at: written(),
                                               hint: "the values of one tween are all of one kind, and this one starts with \(chosen.article)"))
                 return nil
             }
             guard accepts(kind) else {
                 let wanted = [ValueSyntaxKind.number, .color, .point].filter(accepts).map(\.plural).joined(separator: " or ")
-                let drawnPoint = kind == .point && tween.verb == .animate
-                diagnostics.append(Diagnostic(.valueKind(verb: tween.verb.rawValue, expected: drawnPoint && drawnNumber() ? "numbers for `\(resolvedProperty)`" : wanted,
+                let drawnPoint = kind == .point && verb == .animate
+                diagnostics.append(Diagnostic(.valueKind(verb: verb.rawValue, expected: drawnPoint && drawnNumber() ? "numbers for `\(resolvedProperty)`" : wanted,
                                                          found: kind.article),
                                               at: written(),
                                               hint: drawnPoint ? "`\(resolvedProperty)` is drawn; points go on properties that are not drawn; "
-                                                  + kind.hint(for: tween.verb) : kind.hint(for: tween.verb)))
+                                                  + kind.hint(for: verb) : kind.hint(for: verb)))
                 return nil
             }
             if kind == .color, drawnNumber() {
-                let property = tween.resolvedProperty
-                diagnostics.append(Diagnostic(.valueKind(verb: tween.verb.rawValue, expected: "numbers for `\(property)`", found: kind.article),
-                                              at: written(), hint: "`\(property)` is drawn as a number; colours go on `color` or `fill`"))
+                diagnostics.append(Diagnostic(.valueKind(verb: verb.rawValue, expected: "numbers for `\(resolvedProperty)`", found: kind.article),
+                                              at: written(), hint: "`\(resolvedProperty)` is drawn as a number; colours go on `color` or `fill`"))
                 return nil
             }
             chosen = kind
@@ -1189,29 +1274,69 @@ private enum PieceLengths {
     }
 }
 
-/// A tween's values, stop by stop and channel by channel: the first two
-/// kept in place (most tweens have two, or one), the others in an array.
-private struct StopValues {
-    private var first: Value = .number(0)
-    private var second: Value = .number(0)
-    private var rest: [Value] = []
+/// A tween's stops (their values as written, or their values stop by stop
+/// and channel by channel): the first two kept in place (most tweens have
+/// two, or one), the others in an array.
+private struct Stops<Element> {
+    private var first: Element
+    private var second: Element
+    private var rest: [Element] = []
     private(set) var count = 0
 
-    mutating func append(_ value: Value) {
+    /// No stops; `filler` stands in the places not yet appended (never read).
+    init(filler: Element) {
+        first = filler
+        second = filler
+    }
+
+    mutating func append(_ element: Element) {
         switch count {
-        case 0: first = value
-        case 1: second = value
-        default: rest.append(value)
+        case 0: first = element
+        case 1: second = element
+        default: rest.append(element)
         }
         count += 1
     }
 
-    /// The value at `index` (below ``count``).
-    subscript(index: Int) -> Value {
+    /// The element at `index` (below ``count``).
+    subscript(index: Int) -> Element {
         switch index {
         case 0: return first
         case 1: return second
         default: return rest[index - 2]
+        }
+    }
+}
+
+/// A tween's stop as written, read out of its syntax once: what the
+/// lowering reads of it (plain values: copying it copies no references).
+private struct WrittenStop {
+    var kind: ValueSyntaxKind
+    /// The number, or the point's `x`.
+    var x: Double = 0
+    /// The point's `y`.
+    var y: Double = 0
+    var color = Color(red: 0, green: 0, blue: 0, alpha: 0)
+    /// Where the value is written.
+    var range: SourceRange
+
+    init(kind: ValueSyntaxKind, range: SourceRange) {
+        self.kind = kind
+        self.range = range
+    }
+
+    init(_ value: ValueSyntax) {
+        switch value {
+        case .number(let number):
+            self.init(kind: .number, range: number.range)
+            x = number.value
+        case .color(let color):
+            self.init(kind: .color, range: color.range)
+            self.color = color.color
+        case .point(let x, let y, let range):
+            self.init(kind: .point, range: range)
+            self.x = x.value
+            self.y = y.value
         }
     }
 }
@@ -1225,41 +1350,6 @@ private struct KindPlace {
 /// The kinds of value a tween is written with (points are sugar for two numbers).
 enum ValueSyntaxKind: Equatable {
     case number, color, point
-
-    init(_ value: ValueSyntax) {
-        switch value {
-        case .number: self = .number
-        case .color: self = .color
-        case .point: self = .point
-        }
-    }
-
-    /// The kind of `tween`'s stop at `index` (below its ``TweenSyntax/stopCount``):
-    /// that of ``TweenSyntax/stopValue(_:)``, read in place rather than copied.
-    init(stop index: Int, of tween: TweenSyntax) {
-        func kind(_ value: ValueSyntax?) -> ValueSyntaxKind? {
-            switch value {
-            case .number?: return .number
-            case .color?: return .color
-            case .point?: return .point
-            case nil: return nil
-            }
-        }
-        switch tween.verb {
-        case .fadeIn, .fadeOut:
-            self = .number
-        case .shrink, .grow, .scale, .rotate, .fade, .animate, .color, .move:
-            if case .some(let keyframes) = tween.keyframes {
-                self = ValueSyntaxKind(keyframes[index].value)
-            } else if let by = kind(tween.by) {
-                self = by
-            } else if case .none = tween.from, let to = kind(tween.to) {
-                self = to
-            } else {
-                self = (index == 0 ? kind(tween.from) : kind(tween.to)) ?? .number
-            }
-        }
-    }
 
     var article: String {
         switch self {

@@ -22,9 +22,11 @@ public func resolve(_ program: Program, broken: Set<String> = []) -> ResolvedPro
 
 /// The result of name resolution.
 public struct ResolvedProgram: Sendable {
-    public let program: Program
-    /// Bindings by name (the first, when a name is bound twice).
-    public let bindings: [String: Binding]
+    /// (Emptied, in this module, by a caller that keeps no syntax: see ``lower(taking:)``.)
+    public internal(set) var program: Program
+    /// Bindings by name (the first, when a name is bound twice). (The
+    /// lowering may take their expressions: see ``lower(taking:)``.)
+    public internal(set) var bindings: [String: Binding]
     /// Names of well-formed bindings, each after the bindings it refers to.
     /// Bindings in a cycle, or referring to unknown names, are left out.
     public let order: [String]
@@ -146,8 +148,13 @@ struct BindingUses {
     var argumentUses: [(name: String, range: SourceRange, argumentOf: ArgumentOf?)] = []
     /// Every place a tween names a view, and the property it animates there
     /// (with where the property is written: after the view in `animate V.P`,
-    /// else the tween; `nil` when the verb implies it), for the named-once warnings.
-    var mentions: [(view: String, property: String, viewRange: SourceRange, propertyRange: SourceRange?)] = []
+    /// else the tween; `nil` when the verb implies it), for the named-once
+    /// warnings, a run at a time: `count` tweens in a row (across walks)
+    /// naming that view and property, the places being the first's. With
+    /// ``everyMention`` (what ``NameIndex`` reads), every run is one tween.
+    var mentions: [Mention] = []
+    /// Whether each mention is listed alone (`count` 1), rather than runs merged.
+    var everyMention = true
     /// The durations written, as the bare-duration warning needs them.
     var durations = DurationSummary()
 
@@ -166,8 +173,26 @@ struct BindingUses {
         }
     }
 
-    /// The node stack of the walk, kept between walks.
-    private var stack: [(Expr, argumentOf: ArgumentOf?)] = []
+    /// A run of tweens naming one view and property (see ``mentions``).
+    struct Mention {
+        var view: String
+        var property: String
+        var viewRange: SourceRange
+        var propertyRange: SourceRange?
+        var count = 1
+    }
+
+    /// What the walk has yet to read: a node, or the next operand of the innermost chain being read (``chains``).
+    private enum Pending {
+        case node(Expr, argumentOf: ArgumentOf?)
+        case operand
+    }
+
+    /// The stack of the walk, kept between walks (a chain's operands are
+    /// read from the chain in place, not pushed one by one).
+    private var stack: [Pending] = []
+    /// The chains being read, innermost last, with the next operand of each.
+    private var chains: [(operands: [Expr], next: Int)] = []
     /// The view the last tween named.
     private var lastTweenView: String?
 
@@ -210,14 +235,16 @@ struct BindingUses {
     mutating func add(_ binding: Binding, warnings: Bool = true) {
         let parameters: Set<String> = binding.parameters.map { Set($0.map(\.name)) } ?? []
         func isParameter(_ name: String) -> Bool { !parameters.isEmpty && parameters.contains(name) }
-        stack.removeAll(keepingCapacity: true)
-        stack.append((binding.value, nil))
+        // (Both empty after a walk, which pops everything.)
+        if !stack.isEmpty { stack.removeAll(keepingCapacity: true) }
+        if !chains.isEmpty { chains.removeAll(keepingCapacity: true) }
+        stack.append(.node(binding.value, argumentOf: nil))
         for parameter in (binding.parameters ?? []).reversed() {
-            if let value = parameter.defaultValue { stack.append((value, nil)) }
+            if let value = parameter.defaultValue { stack.append(.node(value, argumentOf: nil)) }
         }
         /// The names a number written with names uses (named values: they come first in the order).
         func named(in number: Number, _ uses: inout BindingUses) {
-            guard let formula = number.formula else { return }
+            guard case .some(let formula) = number.formula else { return }
             for (name, range) in formula.names where !isParameter(name) { uses.argumentUses.append((name, range, nil)) }
         }
         func named(in value: ValueSyntax, _ uses: inout BindingUses) {
@@ -227,77 +254,106 @@ struct BindingUses {
             case .color: break
             }
         }
-        while let (node, argumentOf) = stack.popLast() {
-            switch node.kind {
-            case .name(let name):
-                guard !isParameter(name) else { break }
-                guard let argumentOf else {
-                    names.append((name, node.range))
-                    break
+        while let top = stack.popLast() {
+            var current: Expr?, argumentOf: ArgumentOf?
+            switch top {
+            case .node(let expr, let of):
+                (current, argumentOf) = (expr, of)
+            case .operand:
+                // In source order, each operand's nodes before the next operand.
+                let chain = chains.count - 1
+                let next = chains[chain].next
+                (current, argumentOf) = (chains[chain].operands[next], nil)
+                if next + 1 < chains[chain].operands.count {
+                    chains[chain].next = next + 1
+                    stack.append(.operand)
+                } else {
+                    chains.removeLast()
                 }
-                viewUses.append((name, node.range, argumentOf))
-                argumentUses.append((name, node.range, argumentOf))
-            case .zero, .one, .emit:
-                break
-            case .wait(let duration):
-                named(in: duration.number, &self)
-                if warnings { durations.add(duration) }
-            case .value(.allViews(let range)):
-                allViews.append(range)
-            case .value(.plain(let value)):
-                named(in: value, &self)
-            case .value(.duration(let duration)):
-                named(in: duration.number, &self)
-                if warnings { durations.add(duration) }
-            case .value(.easing):
-                break
-            case .call(let callee, let given):
-                names.append((callee, node.modifier == .none ? node.range : node.modifier))
-                for (index, argument) in given.enumerated().reversed() { stack.append((argument, (callee, index))) }
-            case .easedByName(let inner, let name, let range):
-                if !isParameter(name) { argumentUses.append((name, range, nil)) }
-                stack.append((inner, nil))
-            case .tween(let tween):
-                // The stops' values, in order (``TweenSyntax/stopValue(_:)``), read in place.
-                switch tween.verb {
-                case .fadeIn, .fadeOut:
+            }
+            // A node with one operand goes on to it at once (what pushing it and popping it next would do).
+            while let node = current {
+                current = nil
+                defer { argumentOf = nil }
+                switch node.kind {
+                case .name(let name):
+                    guard !isParameter(name) else { break }
+                    guard let argumentOf else {
+                        names.append((name, node.range))
+                        break
+                    }
+                    viewUses.append((name, node.range, argumentOf))
+                    argumentUses.append((name, node.range, argumentOf))
+                case .zero, .one, .emit:
                     break
-                case .shrink, .grow, .scale, .rotate, .fade, .animate, .color, .move:
-                    if case .some(let keyframes) = tween.keyframes {
-                        for keyframe in keyframes { named(in: keyframe.value, &self) }
-                    } else if case .some(let by) = tween.by {
-                        named(in: by, &self)
-                    } else if case .some(let to) = tween.to {
-                        if case .some(let from) = tween.from { named(in: from, &self) }
-                        named(in: to, &self)
-                    }
-                }
-                switch tween.target {
-                case .view(let name, let range):
-                    if !isParameter(name) {
-                        if lastTweenView != name {
-                            viewUses.append((name, range, nil))
-                            lastTweenView = name
-                        }
-                        guard warnings else { break }
-                        let property = tween.resolvedProperty
-                        let written = SourceRange(range.end + 1, range.end + 1 + property.utf8.count)
-                        mentions.append((name, property, range, tween.property == nil ? nil : tween.verb == .animate ? written : tween.range))
-                    }
-                case .allViews(let range):
+                case .wait(let duration):
+                    named(in: duration.number, &self)
+                    if warnings { durations.add(duration) }
+                case .value(.allViews(let range)):
                     allViews.append(range)
+                case .value(.plain(let value)):
+                    named(in: value, &self)
+                case .value(.duration(let duration)):
+                    named(in: duration.number, &self)
+                    if warnings { durations.add(duration) }
+                case .value(.easing):
+                    break
+                case .call(let callee, let given):
+                    names.append((callee, node.modifier == .none ? node.range : node.modifier))
+                    for (index, argument) in given.enumerated().reversed() { stack.append(.node(argument, argumentOf: (callee, index))) }
+                case .easedByName(let inner, let name, let range):
+                    if !isParameter(name) { argumentUses.append((name, range, nil)) }
+                    current = inner
+                case .tween(let tween):
+                    // The stops' values, in order (``TweenSyntax/stopValue(_:)``), read in place.
+                    switch tween.verb {
+                    case .fadeIn, .fadeOut:
+                        break
+                    case .shrink, .grow, .scale, .rotate, .fade, .animate, .color, .move:
+                        if case .some(let keyframes) = tween.keyframes {
+                            for keyframe in keyframes { named(in: keyframe.value, &self) }
+                        } else if case .some(let by) = tween.by {
+                            named(in: by, &self)
+                        } else if case .some(let to) = tween.to {
+                            if case .some(let from) = tween.from { named(in: from, &self) }
+                            named(in: to, &self)
+                        }
+                    }
+                    switch tween.target {
+                    case .view(let name, let range):
+                        if !isParameter(name) {
+                            if lastTweenView != name {
+                                viewUses.append((name, range, nil))
+                                lastTweenView = name
+                            }
+                            guard warnings else { break }
+                            let property = tween.resolvedProperty
+                            if !everyMention, let last = mentions.indices.last, mentions[last].view == name, mentions[last].property == property {
+                                mentions[last].count += 1
+                                break
+                            }
+                            let written = SourceRange(range.end + 1, range.end + 1 + property.utf8.count)
+                            mentions.append(Mention(view: name, property: property, viewRange: range,
+                                                    propertyRange: tween.property == nil ? nil : tween.verb == .animate ? written : tween.range))
+                        }
+                    case .allViews(let range):
+                        allViews.append(range)
+                    }
+                case .parallel(let parts), .sequence(let parts):
+                    if !parts.isEmpty {
+                        chains.append((parts, 0))
+                        stack.append(.operand)
+                    }
+                case .power(let inner, let count), .looped(let inner, let count), .repeated(let inner, let count):
+                    named(in: count.number, &self)
+                    current = inner
+                case .delayed(let inner, let duration), .retimed(let inner, let duration), .staggered(let inner, let duration, _):
+                    named(in: duration.number, &self)
+                    if warnings { durations.add(duration) }
+                    current = inner
+                case .reversed(let inner), .eased(let inner, _, _), .forever(let inner, _):
+                    current = inner
                 }
-            case .parallel(let parts), .sequence(let parts):
-                for part in parts.reversed() { stack.append((part, nil)) }   // popped in source order
-            case .power(let inner, let count), .looped(let inner, let count), .repeated(let inner, let count):
-                named(in: count.number, &self)
-                stack.append((inner, nil))
-            case .delayed(let inner, let duration), .retimed(let inner, let duration), .staggered(let inner, let duration, _):
-                named(in: duration.number, &self)
-                if warnings { durations.add(duration) }
-                stack.append((inner, nil))
-            case .reversed(let inner), .eased(let inner, _, _), .forever(let inner, _):
-                stack.append((inner, nil))
             }
         }
     }
@@ -343,6 +399,7 @@ private struct Resolver {
         // One walk of each binding: the names it uses (edges of the
         // dependency graph, by number), its views, and what the warnings read.
         var uses = BindingUses()
+        uses.everyMention = false   // the warnings read runs
         var broken = [Bool](repeating: false, count: firstBindings.count)
         var unknown: [(String, SourceRange)] = []
         var edges: [(target: Int, range: SourceRange)] = []
@@ -456,35 +513,17 @@ private struct Resolver {
     /// used once (`talk-in` beside `talk-out`). A file naming more than
     /// ``namedOnceViewLimit`` views is not checked for misspelt views (each
     /// would be compared with every other: generated files, not typing).
-    private mutating func warnOfNamesNamedOnce(_ mentions: [(view: String, property: String, viewRange: SourceRange, propertyRange: SourceRange?)]) {
+    private mutating func warnOfNamesNamedOnce(_ mentions: [BindingUses.Mention]) {
         var viewCounts: [String: Int] = [:]
         var propertyCounts: [Property: Int] = [:]
         for view in programViews {
             viewCounts[view.name, default: 0] += 1
             for value in view.initials { propertyCounts[Property(view: view.name, name: value.property), default: 0] += 1 }
         }
-        // Counted a run at a time: consecutive tweens mostly name the same
-        // view and property, and comparing names costs less than hashing them.
-        var index = 0
-        while index < mentions.count {
-            let view = mentions[index].view, property = mentions[index].property
-            var end = index + 1, sameProperty = 1
-            while end < mentions.count, mentions[end].view == view {
-                if sameProperty == end - index, mentions[end].property == property { sameProperty += 1 }
-                end += 1
-            }
-            viewCounts[view, default: 0] += end - index
-            propertyCounts[Property(view: view, name: property), default: 0] += sameProperty
-            // The rest of the run, property by property.
-            var next = index + sameProperty
-            while next < end {
-                let name = mentions[next].property
-                var stop = next + 1
-                while stop < end, mentions[stop].property == name { stop += 1 }
-                propertyCounts[Property(view: view, name: name), default: 0] += stop - next
-                next = stop
-            }
-            index = end
+        // Counted a run at a time: consecutive tweens mostly name the same view and property.
+        for mention in mentions {
+            viewCounts[mention.view, default: 0] += mention.count
+            propertyCounts[Property(view: mention.view, name: mention.property), default: 0] += mention.count
         }
         // A mention naming what the one before it names is not the only one: skipped unread.
         let views = viewCounts.count <= Resolver.namedOnceViewLimit ? viewCounts.filter { $0.value >= 2 }.keys.sorted() : []
