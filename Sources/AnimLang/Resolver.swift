@@ -346,7 +346,8 @@ private struct Resolver {
         var broken = [Bool](repeating: false, count: firstBindings.count)
         var unknown: [(String, SourceRange)] = []
         var edges: [(target: Int, range: SourceRange)] = []
-        var edgeSpans = [Range<Int>](repeating: 0..<0, count: firstBindings.count)
+        // Two arrays of Int, not one of `Range<Int>`: that would look up `Int: Comparable` at run time (~0.1 M instructions of every start-up).
+        var spanStarts = [Int](repeating: 0, count: firstBindings.count), spanEnds = spanStarts
         for (id, item) in visited {
             guard case .binding(let binding) = program.items[item] else { continue }
             uses.names.removeAll(keepingCapacity: true)
@@ -365,7 +366,8 @@ private struct Resolver {
             for argument in uses.argumentUses {
                 if let target = ids[argument.name] { edges.append((target, argument.range)) }
             }
-            edgeSpans[id] = start..<edges.count
+            spanStarts[id] = start
+            spanEnds[id] = edges.count
         }
         let mentionsAllViews = !uses.allViews.isEmpty
         // Only the first ones can be shown (`run` keeps the first
@@ -385,7 +387,7 @@ private struct Resolver {
         warnOfBareDurations(uses.durations)
         uses.mentions = []
         uses.durations = BindingUses.DurationSummary()
-        let order = orderBindings(edges: edges, spans: edgeSpans, broken: &broken)
+        let order = orderBindings(edges: edges, starts: spanStarts, ends: spanEnds, broken: &broken)
         let kinds = anyParameters ? inferParameterKinds(order: order) : [:]
         // Views, now that the arguments that are views are known.
         for use in uses.viewUses where BindingUses.isView(use.argumentOf, kinds: kinds) && targeted.insert(use.name).inserted {
@@ -647,9 +649,9 @@ private struct Resolver {
     }
 
     /// A topological order of the bindings (each after what it uses), reporting
-    /// each cycle once, at the binding where it closes. `edges[spans[id]]`:
+    /// each cycle once, at the binding where it closes. `edges[starts[id]..<ends[id]]`:
     /// the bindings binding `id` uses, by number, where it names them.
-    private mutating func orderBindings(edges: [(target: Int, range: SourceRange)], spans: [Range<Int>], broken: inout [Bool]) -> [String] {
+    private mutating func orderBindings(edges: [(target: Int, range: SourceRange)], starts: [Int], ends: [Int], broken: inout [Bool]) -> [String] {
         // 0: not reached, 1: being explored, 2: done.
         var marks = [UInt8](repeating: 0, count: firstBindings.count)
         var order: [String] = []
@@ -657,10 +659,10 @@ private struct Resolver {
         // Iterative depth-first search; `path` is the chain being explored, with the next edge of each.
         var path: [(id: Int, next: Int)] = []
         for root in 0..<firstBindings.count where marks[root] == 0 {
-            path.append((root, spans[root].lowerBound))
+            path.append((root, starts[root]))
             marks[root] = 1
             while let top = path.last {
-                if top.next < spans[top.id].upperBound {
+                if top.next < ends[top.id] {
                     path[path.count - 1].next += 1
                     let (target, range) = edges[top.next]
                     switch marks[target] {
@@ -679,7 +681,7 @@ private struct Resolver {
                         if broken[target] { broken[top.id] = true }
                     default:
                         marks[target] = 1
-                        path.append((target, spans[target].lowerBound))
+                        path.append((target, starts[target]))
                     }
                 } else {
                     marks[top.id] = 2
