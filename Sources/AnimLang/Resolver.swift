@@ -315,8 +315,8 @@ private struct Resolver {
     // Tables of the resolver kept as arrays side by side, not arrays of
     // tuples: each tuple type builds its metadata (and its array's) at run
     // time, 20 to 60 k instructions of every start-up.
-    /// The first binding of each name, by number: its name and whether it has parameters.
-    var firstNames: [String] = []
+    /// The first binding of each name, by number: its name, and whether it has parameters.
+    var firstBindings: [String] = []
     var parameterised: [Bool] = []
     /// The bindings whose names the checks read: each name's first binding
     /// (and a later one of the same name and place, which only a hand-built
@@ -348,11 +348,11 @@ private struct Resolver {
         // One walk of each binding: the names it uses (edges of the
         // dependency graph, by number), its views, and what the warnings read.
         var uses = BindingUses()
-        var broken = [Bool](repeating: false, count: firstNames.count)
+        var broken = [Bool](repeating: false, count: firstBindings.count)
         var unknown: [(String, SourceRange)] = []
         var edgeTargets: [Int] = [], edgeRanges: [SourceRange] = []
         // Two arrays of Int, not one of `Range<Int>`: that would look up `Int: Comparable` at run time (~0.1 M instructions of every start-up).
-        var spanStarts = [Int](repeating: 0, count: firstNames.count), spanEnds = spanStarts
+        var spanStarts = [Int](repeating: 0, count: firstBindings.count), spanEnds = spanStarts
         for (id, item) in zip(visitedIDs, visitedItems) {
             guard case .binding(let binding) = program.items[item] else { continue }
             uses.names.removeAll(keepingCapacity: true)
@@ -650,10 +650,10 @@ private struct Resolver {
                 }
                 continue
             }
-            ids[binding.name] = firstNames.count
-            visitedIDs.append(firstNames.count)
+            ids[binding.name] = firstBindings.count
+            visitedIDs.append(firstBindings.count)
             visitedItems.append(item)
-            firstNames.append(binding.name)
+            firstBindings.append(binding.name)
             parameterised.append(binding.parameters != nil)
             bindings[binding.name] = binding
         }
@@ -670,12 +670,12 @@ private struct Resolver {
     private mutating func orderBindings(targets: [Int], ranges: [SourceRange], starts: [Int], ends: [Int],
                                         broken: inout [Bool]) -> [String] {
         // 0: not reached, 1: being explored, 2: done.
-        var marks = [UInt8](repeating: 0, count: firstNames.count)
+        var marks = [UInt8](repeating: 0, count: firstBindings.count)
         var order: [String] = []
-        order.reserveCapacity(firstNames.count)
+        order.reserveCapacity(firstBindings.count)
         // Iterative depth-first search; `path` is the chain being explored, with `next` the next edge of each.
         var path: [Int] = [], next: [Int] = []
-        for root in 0..<firstNames.count where marks[root] == 0 {
+        for root in 0..<firstBindings.count where marks[root] == 0 {
             path.append(root)
             next.append(starts[root])
             marks[root] = 1
@@ -687,7 +687,7 @@ private struct Resolver {
                     case 1:
                         let cycle = path.drop { $0 != target }
                         for id in cycle { broken[id] = true }
-                        let names = cycle.map { firstNames[$0] }
+                        let names = cycle.map { firstBindings[$0] }
                         if cycle.contains(where: { parameterised[$0] }) {
                             report(.recursion(names[0], through: Array(names.dropFirst())), at: range,
                                    hint: "a call means its body written out, so a `let` cannot call itself; repeat with `^ N` or `repeated forever`")
@@ -707,7 +707,7 @@ private struct Resolver {
                     path.removeLast()
                     next.removeLast()
                     if let parent = path.last, broken[top] { broken[parent] = true }
-                    if !broken[top] { order.append(firstNames[top]) }
+                    if !broken[top] { order.append(firstBindings[top]) }
                 }
             }
         }
