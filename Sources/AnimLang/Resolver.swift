@@ -368,20 +368,25 @@ private struct Resolver {
     var bindings: [String: Binding] = [:]
     /// Each binding name's number, in order of first binding.
     var ids: [String: Int] = [:]
-    /// The first binding of each name, by number: its name and whether it has parameters.
-    var firstBindings: [(name: String, isParameterised: Bool)] = []
+    // Tables of the resolver kept as arrays side by side, not arrays of
+    // tuples: each tuple type builds its metadata (and its array's) at run
+    // time, 20 to 60 k instructions of every start-up.
+    /// The first binding of each name, by number: its name, and whether it has parameters.
+    var firstBindings: [String] = []
+    var parameterised: [Bool] = []
     /// The bindings whose names the checks read: each name's first binding
     /// (and a later one of the same name and place, which only a hand-built
     /// program has), by number, in source order, with its place in the program's items.
-    var visited: [(id: Int, item: Int)] = []
+    var visitedIDs: [Int] = []
+    var visitedItems: [Int] = []
     /// Whether some binding has parameters.
     var anyParameters = false
     var views: Set<String> = []
     /// Each view declared, and each view a tween names, with the first place
     /// it is named (tweens are visited in source order, so the first time a
     /// view is seen is its first mention among them).
-    var declaredAt: [(String, Int)] = []
-    var targetedAt: [(String, Int)] = []
+    var mentionedViews: [String] = []
+    var mentionedAt: [Int] = []
     var targeted: Set<String> = []
     var initial: [Property: Value] = [:]
     var initialRanges: [Property: SourceRange] = [:]
@@ -402,17 +407,19 @@ private struct Resolver {
         uses.everyMention = false   // the warnings read runs
         var broken = [Bool](repeating: false, count: firstBindings.count)
         var unknown: [(String, SourceRange)] = []
-        var edges: [(target: Int, range: SourceRange)] = []
-        var edgeSpans = [Range<Int>](repeating: 0..<0, count: firstBindings.count)
-        for (id, item) in visited {
+        var edgeTargets: [Int] = [], edgeRanges: [SourceRange] = []
+        // Two arrays of Int, not one of `Range<Int>`: that would look up `Int: Comparable` at run time (~0.1 M instructions of every start-up).
+        var spanStarts = [Int](repeating: 0, count: firstBindings.count), spanEnds = spanStarts
+        for (id, item) in zip(visitedIDs, visitedItems) {
             guard case .binding(let binding) = program.items[item] else { continue }
             uses.names.removeAll(keepingCapacity: true)
             uses.argumentUses.removeAll(keepingCapacity: true)
             uses.add(binding)
-            let start = edges.count
+            let start = edgeTargets.count
             for (name, range) in uses.names {
                 if let target = ids[name] {
-                    edges.append((target, range))
+                    edgeTargets.append(target)
+                    edgeRanges.append(range)
                     continue
                 }
                 broken[id] = true
@@ -420,9 +427,13 @@ private struct Resolver {
                 unknown.append((name, range))
             }
             for argument in uses.argumentUses {
-                if let target = ids[argument.name] { edges.append((target, argument.range)) }
+                if let target = ids[argument.name] {
+                    edgeTargets.append(target)
+                    edgeRanges.append(argument.range)
+                }
             }
-            edgeSpans[id] = start..<edges.count
+            spanStarts[id] = start
+            spanEnds[id] = edgeTargets.count
         }
         let mentionsAllViews = !uses.allViews.isEmpty
         // Only the first ones can be shown (`run` keeps the first
@@ -442,15 +453,16 @@ private struct Resolver {
         warnOfBareDurations(uses.durations)
         uses.mentions = []
         uses.durations = BindingUses.DurationSummary()
-        let order = orderBindings(edges: edges, spans: edgeSpans, broken: &broken)
+        let order = orderBindings(targets: edgeTargets, ranges: edgeRanges, starts: spanStarts, ends: spanEnds, broken: &broken)
         let kinds = anyParameters ? inferParameterKinds(order: order) : [:]
         // Views, now that the arguments that are views are known.
         for use in uses.viewUses where BindingUses.isView(use.argumentOf, kinds: kinds) && targeted.insert(use.name).inserted {
-            targetedAt.append((use.name, use.range.start))
+            mentionedViews.append(use.name)
+            mentionedAt.append(use.range.start)
         }
         uses = BindingUses()
         var firstMention: [String: Int] = [:]
-        for (view, position) in declaredAt + targetedAt where position < firstMention[view, default: Int.max] {
+        for (view, position) in zip(mentionedViews, mentionedAt) where position < firstMention[view, default: Int.max] {
             firstMention[view] = position
         }
         views.formUnion(targeted)
@@ -599,7 +611,8 @@ private struct Resolver {
         var declared: [String: SourceRange] = [:]
         for view in programViews {
             views.insert(view.name)
-            declaredAt.append((view.name, view.nameRange.start))
+            mentionedViews.append(view.name)
+            mentionedAt.append(view.nameRange.start)
             if let first = declared[view.name] {
                 report(.duplicateView(view.name), at: view.nameRange, hint: "put all of its initial values in one declaration",
                        notes: [.init(.firstDeclared, at: first)])
@@ -670,12 +683,17 @@ private struct Resolver {
             if let id = ids[binding.name], let first = bindings[binding.name] {
                 report(.duplicateLet(binding.name), at: binding.nameRange, hint: "rename one of the two bindings",
                        notes: [.init(.firstDefined, at: first.nameRange)])
-                if first.range == binding.range { visited.append((id, item)) }
+                if first.range == binding.range {
+                    visitedIDs.append(id)
+                    visitedItems.append(item)
+                }
                 continue
             }
             ids[binding.name] = firstBindings.count
-            visited.append((firstBindings.count, item))
-            firstBindings.append((binding.name, binding.parameters != nil))
+            visitedIDs.append(firstBindings.count)
+            visitedItems.append(item)
+            firstBindings.append(binding.name)
+            parameterised.append(binding.parameters != nil)
             bindings[binding.name] = binding
         }
     }
@@ -686,28 +704,30 @@ private struct Resolver {
     }
 
     /// A topological order of the bindings (each after what it uses), reporting
-    /// each cycle once, at the binding where it closes. `edges[spans[id]]`:
-    /// the bindings binding `id` uses, by number, where it names them.
-    private mutating func orderBindings(edges: [(target: Int, range: SourceRange)], spans: [Range<Int>], broken: inout [Bool]) -> [String] {
+    /// each cycle once, at the binding where it closes. `targets[starts[id]..<ends[id]]`:
+    /// the bindings binding `id` uses, by number, and `ranges` where it names them.
+    private mutating func orderBindings(targets: [Int], ranges: [SourceRange], starts: [Int], ends: [Int],
+                                        broken: inout [Bool]) -> [String] {
         // 0: not reached, 1: being explored, 2: done.
         var marks = [UInt8](repeating: 0, count: firstBindings.count)
         var order: [String] = []
         order.reserveCapacity(firstBindings.count)
-        // Iterative depth-first search; `path` is the chain being explored, with the next edge of each.
-        var path: [(id: Int, next: Int)] = []
+        // Iterative depth-first search; `path` is the chain being explored, with `next` the next edge of each.
+        var path: [Int] = [], next: [Int] = []
         for root in 0..<firstBindings.count where marks[root] == 0 {
-            path.append((root, spans[root].lowerBound))
+            path.append(root)
+            next.append(starts[root])
             marks[root] = 1
-            while let top = path.last {
-                if top.next < spans[top.id].upperBound {
-                    path[path.count - 1].next += 1
-                    let (target, range) = edges[top.next]
+            while let top = path.last, let edge = next.last {
+                if edge < ends[top] {
+                    next[next.count - 1] += 1
+                    let target = targets[edge], range = ranges[edge]
                     switch marks[target] {
                     case 1:
-                        let cycle = path.map(\.id).drop { $0 != target }
+                        let cycle = path.drop { $0 != target }
                         for id in cycle { broken[id] = true }
-                        let names = cycle.map { firstBindings[$0].name }
-                        if cycle.contains(where: { firstBindings[$0].isParameterised }) {
+                        let names = cycle.map { firstBindings[$0] }
+                        if cycle.contains(where: { parameterised[$0] }) {
                             report(.recursion(names[0], through: Array(names.dropFirst())), at: range,
                                    hint: "a call means its body written out, so a `let` cannot call itself; repeat with `^ N` or `repeated forever`")
                         } else {
@@ -715,16 +735,18 @@ private struct Resolver {
                                    hint: "an animation cannot contain itself; build it from other bindings")
                         }
                     case 2:
-                        if broken[target] { broken[top.id] = true }
+                        if broken[target] { broken[top] = true }
                     default:
                         marks[target] = 1
-                        path.append((target, spans[target].lowerBound))
+                        path.append(target)
+                        next.append(starts[target])
                     }
                 } else {
-                    marks[top.id] = 2
+                    marks[top] = 2
                     path.removeLast()
-                    if let parent = path.last, broken[top.id] { broken[parent.id] = true }
-                    if !broken[top.id] { order.append(firstBindings[top.id].name) }
+                    next.removeLast()
+                    if let parent = path.last, broken[top] { broken[parent] = true }
+                    if !broken[top] { order.append(firstBindings[top]) }
                 }
             }
         }

@@ -21,14 +21,18 @@ public struct RowSampler: Sendable {
 
     init(scene: CompiledScene, initial: [Property: Value]) {
         // A column exists because a declaration or a segment names it, so one of the two gives its value before.
-        let columns = Set(scene.properties).union(initial.keys).sorted().compactMap { property -> (Property, Track?, Value)? in
+        // Three arrays filled side by side: an array of tuples would build its type at run time (~40 k of start-up).
+        var columns: [Property] = [], tracks: [Track?] = [], before: [Value] = []
+        for property in Set(scene.properties).union(initial.keys).sorted() {
             let track = scene.track(for: property)
-            guard let before = initial[property] ?? track?.first?.values.mean else { return nil }
-            return (property, track, before)
+            guard let value = initial[property] ?? track?.first?.values.mean else { continue }
+            columns.append(property)
+            tracks.append(track)
+            before.append(value)
         }
-        self.columns = columns.map(\.0)
-        tracks = columns.map(\.1)
-        before = columns.map(\.2)
+        self.columns = columns
+        self.tracks = tracks
+        self.before = before
     }
 
     /// Replaces `row` with the value of every column at `t`.

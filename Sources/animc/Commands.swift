@@ -323,6 +323,7 @@ let interface = Interface(
 @Sendable func checkCommand(_ arguments: ParsedArguments) throws(ExitStatus) {
     let file = try readSource(arguments.positional(0))
     let outcome = run(file)
+    keepUntilExit(outcome)
     report(outcome.diagnostics, in: file)
     if outcome.hasErrors { throw .failure }
     // What `eval` would say of a scene it cannot sample.
@@ -504,6 +505,8 @@ extension ParsedArguments {
 func readSource(_ path: String) throws(ExitStatus) -> SourceFile {
     switch System.readAll(path == "-" ? nil : path) {
     case .success(let bytes):
+        // Half a megabyte of script is some 10,000 tweens: tens of megabytes to come.
+        if bytes.count >= 1 << 19 { System.growHeapInHugePages() }
         return SourceFile(name: path == "-" ? "<stdin>" : path, bytes: bytes)
     case .failure(let failure):
         report(Diagnostic(.unreadableFile(path: path, reason: failure.reason), at: .none))
@@ -517,6 +520,7 @@ func readSource(_ path: String) throws(ExitStatus) -> SourceFile {
 func evaluated(_ file: SourceFile, _ arguments: ParsedArguments, keepingSyntax: Bool = true) throws(ExitStatus) -> (Outcome, Binding, Scene) {
     let name = arguments.value(Options.binding)
     let outcome = run(file, binding: name, keepingSyntax: keepingSyntax)
+    keepUntilExit(outcome)
     var diagnostics = outcome.diagnostics
     if let name, outcome.target == nil,
        let index = diagnostics.firstIndex(where: { $0.id == DiagnosticKind.unknownBinding(name).id }) {

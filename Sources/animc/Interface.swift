@@ -19,14 +19,19 @@ struct InvalidValue: Error {
 }
 
 /// How an option is spelt and what it takes: the untyped declaration that
-/// parsing, validation, usage lines and help are generated from.
-struct OptionSpec: Sendable {
+/// parsing, validation, usage lines and help are generated from. A class (as
+/// ``ArgumentSpec`` and ``Command``): an array of class instances shares the
+/// storage type of `[AnyObject]`, where an array of structs would build its
+/// generic metadata at run time, on every start-up.
+final class OptionSpec: Sendable {
     /// `--binding`.
     let long: String
     /// `o` for `-o`.
     let short: Character?
     /// What the value is called in help (`NAME`, `table|csv|json`); `nil` for a flag.
-    let valueName: String?
+    /// Spelt only for help and errors: a choice's words are joined from its cases.
+    var valueName: String? { valueNameText?() }
+    private let valueNameText: (@Sendable () -> String)?
     let help: String
     /// The default, as help shows it.
     let defaultValue: String?
@@ -35,11 +40,27 @@ struct OptionSpec: Sendable {
     /// Checks a value (`nil` for a flag).
     let check: (@Sendable (String) -> InvalidValue?)?
 
-    var takesValue: Bool { valueName != nil }
+    init(long: String, short: Character?, valueName: (@Sendable () -> String)?, help: String, defaultValue: String?,
+         repeatable: Bool, check: (@Sendable (String) -> InvalidValue?)?) {
+        self.long = long
+        self.short = short
+        valueNameText = valueName
+        self.help = help
+        self.defaultValue = defaultValue
+        self.repeatable = repeatable
+        self.check = check
+    }
+
+    var takesValue: Bool { valueNameText != nil }
 
     /// Every way to write it: `--output`, `-o`.
     var spellings: [String] {
         [long] + (short.map { ["-\($0)"] } ?? [])
+    }
+
+    /// Whether `name` is one of its ``spellings`` (without building them).
+    func isSpelt(_ name: String) -> Bool {
+        name == long || short.map { name == "-\($0)" } ?? false
     }
 
     /// `--binding NAME`, `--tree`, `-o OUT`: as it appears in usage lines.
@@ -60,8 +81,9 @@ struct Option<Value>: Sendable {
     let spec: OptionSpec
     let read: @Sendable (String) throws(InvalidValue) -> Value
 
-    init(_ long: String, short: Character? = nil, value name: String, help: String, default defaultValue: String? = nil,
-         repeatable: Bool = false, read: @escaping @Sendable (String) throws(InvalidValue) -> Value) {
+    init(_ long: String, short: Character? = nil, value name: @autoclosure @escaping @Sendable () -> String, help: String,
+         default defaultValue: String? = nil, repeatable: Bool = false,
+         read: @escaping @Sendable (String) throws(InvalidValue) -> Value) {
         self.read = read
         spec = OptionSpec(long: long, short: short, valueName: name, help: help, defaultValue: defaultValue,
                           repeatable: repeatable, check: { text in
@@ -79,18 +101,12 @@ extension Option where Value: CaseIterable & RawRepresentable & Sendable, Value.
     /// An option whose value is one of a fixed set of words (`--format table|csv|json`).
     static func choice(_ long: String, short: Character? = nil, help: String, default defaultValue: Value? = nil,
                        repeatable: Bool = false) -> Option {
-        let cases = Array(Value.allCases)
-        let names = cases.map(\.rawValue)
-        // A loop, not `names.joined(separator:)`: that looks up a conformance at
-        // run time, about 0.1 M instructions of every start-up.
-        var valueName = ""
-        for name in names {
-            if !valueName.isEmpty { valueName += "|" }
-            valueName += name
-        }
-        return Option(long, short: short, value: valueName, help: help, default: defaultValue?.rawValue,
+        // The cases are listed only for help and errors (`allCases` builds an
+        // array type's metadata at run time): a value reads by its raw value.
+        @Sendable func names() -> [String] { Value.allCases.map(\.rawValue) }
+        return Option(long, short: short, value: names().joined(separator: "|"), help: help, default: defaultValue?.rawValue,
                       repeatable: repeatable) { text throws(InvalidValue) in
-            guard let value = cases.first(where: { $0.rawValue == text }) else { throw InvalidValue(expected: listed(names, or: true)) }
+            guard let value = Value(rawValue: text) else { throw InvalidValue(expected: listed(names(), or: true)) }
             return value
         }
     }
@@ -124,10 +140,15 @@ struct Flag: Sendable {
     }
 }
 
-/// A positional argument (`FILE`).
-struct ArgumentSpec: Sendable {
+/// A positional argument (`FILE`). A class, as ``OptionSpec``.
+final class ArgumentSpec: Sendable {
     let name: String
     let help: String
+
+    init(name: String, help: String) {
+        self.name = name
+        self.help = help
+    }
 }
 
 /// A subcommand: what it is called, what it takes and what it does. A class:
@@ -178,11 +199,24 @@ struct Interface: Sendable {
     let commands: [Command]
     /// Paragraphs shown after the list of commands.
     let notes: [String]
-    /// `(status, meaning)`.
-    let exitStatuses: [(Int32, String)]
+    /// `(status, meaning)`, built only for help (an array of tuples builds its type at run time).
+    var exitStatuses: [(Int32, String)] { exitStatusesText() }
+    private let exitStatusesText: @Sendable () -> [(Int32, String)]
     let examples: [String]
     let epilogue: String
     let version: String
+
+    init(overview: String, commands: [Command], notes: [String],
+         exitStatuses: @autoclosure @escaping @Sendable () -> [(Int32, String)], examples: [String], epilogue: String,
+         version: String) {
+        self.overview = overview
+        self.commands = commands
+        self.notes = notes
+        exitStatusesText = exitStatuses
+        self.examples = examples
+        self.epilogue = epilogue
+        self.version = version
+    }
 
     func command(named name: String) -> Command? {
         commands.first { $0.name == name }
@@ -206,22 +240,28 @@ struct ParsedArguments {
     let command: Command
     /// In order; as many as the command declares.
     let positionals: [String]
-    /// The values given for each option, by long name (empty strings for flags).
-    let given: [String: [String]]
+    /// The options given, by long name, in order, and the value of each
+    /// (empty for a flag): two arrays searched from the end, not a
+    /// dictionary — a handful of entries, and no dictionary type to build
+    /// (and conformance to look up) at start-up.
+    let givenNames: [String]
+    let givenValues: [String]
 
     /// The option's value (the last one given), or `nil` when it was not given.
     func value<Value>(_ option: Option<Value>) -> Value? {
-        guard let text = given[option.spec.long]?.last else { return nil }
-        return try? option.read(text)   // checked when parsed: this cannot fail
+        guard let index = givenNames.lastIndex(of: option.spec.long) else { return nil }
+        return try? option.read(givenValues[index])   // checked when parsed: this cannot fail
     }
 
     /// Every value given for a repeatable option, in order.
     func values<Value>(_ option: Option<Value>) -> [Value] {
-        (given[option.spec.long] ?? []).compactMap { try? option.read($0) }
+        givenNames.indices.compactMap { index in
+            givenNames[index] == option.spec.long ? try? option.read(givenValues[index]) : nil
+        }
     }
 
     func isSet(_ flag: Flag) -> Bool {
-        given[flag.spec.long] != nil
+        givenNames.contains(flag.spec.long)
     }
 }
 
@@ -272,7 +312,7 @@ extension Interface {
             return .help(help(for: command))
         }
         var positionals: [String] = []
-        var given: [String: [String]] = [:]
+        var givenNames: [String] = [], givenValues: [String] = []
         var index = 0
         var optionsEnded = false
         while index < arguments.count {
@@ -294,17 +334,18 @@ extension Interface {
                     name = String(argument[..<equals])
                     attached = String(argument[argument.index(after: equals)...])
                 }
-            } else if argument.count > 2, command.options.contains(where: { $0.spellings.contains(String(argument.prefix(2))) }) {
+            } else if argument.count > 2, command.options.contains(where: { $0.isSpelt(String(argument.prefix(2))) }) {
                 name = String(argument.prefix(2))
                 let rest = argument.dropFirst(2)
                 attached = String(rest.first == "=" ? rest.dropFirst() : rest)
             }
-            guard let option = command.options.first(where: { $0.spellings.contains(name) }) else {
+            guard let option = command.options.first(where: { $0.isSpelt(name) }) else {
                 return .usageError(optionProblem(name, command: command), usage: usage())
             }
             guard option.takesValue else {
                 if attached != nil { return failure(.unexpectedValue(option: name)) }
-                given[option.long, default: []].append("")
+                givenNames.append(option.long)
+                givenValues.append("")
                 continue
             }
             let value: String
@@ -320,11 +361,9 @@ extension Interface {
             if let problem = option.check?(value) {
                 return failure(.invalidValue(option: name, value: problem.culprit ?? value, expected: problem.expected))
             }
-            if option.repeatable {
-                given[option.long, default: []].append(value)
-            } else {
-                given[option.long] = [value]
-            }
+            // The last value of an option that is not repeatable counts (``ParsedArguments/value(_:)``).
+            givenNames.append(option.long)
+            givenValues.append(value)
         }
         if positionals.count < command.arguments.count {
             return failure(.missingArgument(command: command.name, argument: command.arguments[positionals.count].name))
@@ -337,12 +376,12 @@ extension Interface {
         if positionals.filter({ $0 == "-" }).count > 1 {
             return failure(.standardInputTwice, hint: "save all but one of the scripts to files, and name those")
         }
-        return .run(ParsedArguments(command: command, positionals: positionals, given: given))
+        return .run(ParsedArguments(command: command, positionals: positionals, givenNames: givenNames, givenValues: givenValues))
     }
 
     /// An option the command does not take: one that other commands take, or a typo.
     private func optionProblem(_ name: String, command: Command) -> Diagnostic {
-        let takers = commands.filter { $0.options.contains { $0.spellings.contains(name) } }.map(\.name)
+        let takers = commands.filter { $0.options.contains { $0.isSpelt(name) } }.map(\.name)
         if !takers.isEmpty {
             return Diagnostic(.optionNotAccepted(name, command: command.name), at: .none,
                               hint: "\(name) is an option of \(listed(takers))")
