@@ -22,10 +22,9 @@ public func evaluate(_ lowering: Lowering) -> Evaluation {
 /// ``run(_:binding:keepingSyntax:)`` samples one binding, and a file of
 /// many `let`s then keeps no table of the others' scenes.
 func evaluate(_ lowering: Lowering, keeping kept: String?) -> Evaluation {
-    var memo: [ObjectIdentifier: Scene?] = [:]
     // About one entry per node: the tween leaves and the bindings' roots
     // (for a chain, all of them), so the table is not rehashed as it grows.
-    memo.reserveCapacity(lowering.tweens.count + lowering.terms.count)
+    var memo = IdentityTable<Scene?>(capacity: lowering.tweens.count + lowering.terms.count)
     var scenes: [String: Scene] = [:]
     scenes.reserveCapacity(kept == nil ? lowering.terms.count : 1)
     var diagnostics: [Diagnostic] = []
