@@ -76,9 +76,12 @@ public func run(_ file: SourceFile, binding name: String? = nil, keepingSyntax: 
         unresolved = true
     }
     // Source order; diagnostics at one place keep the order of the stages that found them.
-    diagnostics = diagnostics.enumerated()
-        .sorted { ($0.element.range.start, $0.offset) < ($1.element.range.start, $1.offset) }
-        .map(\.element)
+    // (Not for one or none: the sort builds its element's metadata at run time.)
+    if diagnostics.count > 1 {
+        diagnostics = diagnostics.enumerated()
+            .sorted { ($0.element.range.start, $0.offset) < ($1.element.range.start, $1.offset) }
+            .map(\.element)
+    }
     // As in the parser: beyond this many, more diagnostics only bury the first ones.
     if diagnostics.count > maxParseDiagnostics { diagnostics.removeSubrange(maxParseDiagnostics...) }
     // A file with errors has no value (as when an earlier stage finds them).
