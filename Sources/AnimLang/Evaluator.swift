@@ -22,10 +22,9 @@ public func evaluate(_ lowering: Lowering) -> Evaluation {
 /// ``run(_:binding:keepingSyntax:)`` samples one binding, and a file of
 /// many `let`s then keeps no table of the others' scenes.
 func evaluate(_ lowering: Lowering, keeping kept: String?) -> Evaluation {
-    var memo: [ObjectIdentifier: Scene?] = [:]
     // About one entry per node: the tween leaves and the bindings' roots
     // (for a chain, all of them), so the table is not rehashed as it grows.
-    memo.reserveCapacity(lowering.tweens.count + lowering.terms.count)
+    var memo = IdentityTable<Scene?>(capacity: lowering.tweens.count + lowering.terms.count)
     var scenes: [String: Scene] = [:]
     scenes.reserveCapacity(kept == nil ? lowering.terms.count : 1)
     var diagnostics: [Diagnostic] = []
@@ -77,9 +76,12 @@ public func run(_ file: SourceFile, binding name: String? = nil, keepingSyntax: 
         unresolved = true
     }
     // Source order; diagnostics at one place keep the order of the stages that found them.
-    diagnostics = diagnostics.enumerated()
-        .sorted { ($0.element.range.start, $0.offset) < ($1.element.range.start, $1.offset) }
-        .map(\.element)
+    // (Not for one or none: the sort builds its element's metadata at run time.)
+    if diagnostics.count > 1 {
+        diagnostics = diagnostics.enumerated()
+            .sorted { ($0.element.range.start, $0.offset) < ($1.element.range.start, $1.offset) }
+            .map(\.element)
+    }
     // As in the parser: beyond this many, more diagnostics only bury the first ones.
     if diagnostics.count > maxParseDiagnostics { diagnostics.removeSubrange(maxParseDiagnostics...) }
     // A file with errors has no value (as when an earlier stage finds them).

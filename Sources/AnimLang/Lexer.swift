@@ -592,9 +592,11 @@ struct KeywordTable {
 
     private init() {
         var entries = Array(repeating: Entry(low: 0, high: 0, word: .none), count: KeywordTable.size)
-        for word in Keyword.allCases where word != .none {
-            let bytes = Array(word.spelling.utf8)
-            let (low, high) = bytes.withUnsafeBufferPointer { KeywordTable.pack($0, 0, $0.count) }
+        // By raw value, each spelling read in place: no array of the cases, none of each spelling's bytes.
+        for raw in 1..<Keyword.spellings.count {
+            guard let word = Keyword(rawValue: UInt8(raw)) else { break }
+            var spelling = word.spelling
+            let (low, high) = spelling.withUTF8 { KeywordTable.pack($0, 0, $0.count) }
             var slot = KeywordTable.hash(low, high)
             while entries[slot].word != .none { slot = (slot + 1) & (KeywordTable.size - 1) }
             entries[slot] = Entry(low: low, high: high, word: word)

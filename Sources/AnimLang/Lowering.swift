@@ -207,7 +207,12 @@ private struct Lowerer {
     /// The last four properties whose kinds ``checkKind(_:of:at:)`` found
     /// agreeing, the last first (consecutive tweens mostly animate a few
     /// properties of one view: a `move`'s `x` and `y`, its colour). Entries of ``kinds`` do not change.
-    private var lastChecked: [(property: Property, kind: Value.Kind)] = []
+    private var lastChecked: [CheckedKind] = []
+    /// A struct: an array of tuples would build the tuple's metadata at run time, on every start-up.
+    private struct CheckedKind {
+        let property: Property
+        let kind: Value.Kind
+    }
 
     init(resolved: ResolvedProgram) {
         self.resolved = resolved
@@ -1076,7 +1081,7 @@ private struct Lowerer {
 
     private mutating func remember(_ property: Property, _ kind: Value.Kind) {
         if lastChecked.count == 4 { lastChecked.removeLast() }
-        lastChecked.insert((property, kind), at: 0)
+        lastChecked.insert(CheckedKind(property: property, kind: kind), at: 0)
     }
 
     /// Checks that `property` keeps to one kind of value: the first place

@@ -491,7 +491,7 @@ private struct Parser {
         }
         advance()
         let name = text(token)
-        if reservedWords.contains(name) {
+        if isReserved(token) {
             report(.reservedName(name, role: role), at: token.range)
             if isWord(keyword, .let) { reservedBindings.insert(name) }
         } else if role == .binding {
@@ -503,7 +503,9 @@ private struct Parser {
     /// A `let` or a parameter may not take a reserved word or an easing's name
     /// (`with snappy` must keep meaning the easing).
     mutating func checkBindableName(_ name: String, at range: SourceRange, role: DiagnosticKind.NameRole) {
-        if reservedWords.contains(name) {
+        // The keyword table, not ``reservedWords``: that set is built only if asked for (some 20,000 instructions).
+        var spelling = name
+        if spelling.withUTF8({ KeywordTable.shared.classify($0, 0, $0.count) }).isReserved {
             if role == .parameter { report(.reservedName(name, role: role), at: range) }
             return
         }

@@ -133,19 +133,35 @@ extension Program {
 /// has been read: the walk records the call each argument is given to, and
 /// ``views(kinds:)`` and ``arguments(kinds:)`` decide.
 struct BindingUses {
-    /// The parameter of a call an argument is given for.
-    typealias ArgumentOf = (callee: String, index: Int)
+    /// The parameter of a call an argument is given for. (Structs, not
+    /// tuples: an array of tuples builds the tuple's metadata at run time,
+    /// on every start-up, some 20,000 instructions each.)
+    struct ArgumentOf {
+        let callee: String
+        let index: Int
+    }
+
+    /// A name used: where, and the parameter it is given for when it is an argument.
+    struct NameUse {
+        let name: String
+        let range: SourceRange
+        let argumentOf: ArgumentOf?
+
+        init(_ name: String, _ range: SourceRange, _ argumentOf: ArgumentOf?) {
+            (self.name, self.range, self.argumentOf) = (name, range, argumentOf)
+        }
+    }
 
     var names: [(String, SourceRange)] = []
     /// Each place a tween names a view (a tween naming the view the tween
     /// before it named is left out: it is never the first place), and each
     /// name given alone as an argument of a call (`argumentOf`).
-    var viewUses: [(name: String, range: SourceRange, argumentOf: ArgumentOf?)] = []
+    var viewUses: [NameUse] = []
     var allViews: [SourceRange] = []
     /// Names given alone as arguments (`argumentOf`: the call's), and names
     /// in numbers and easings: a `let`, a colour or easing name, or (an
     /// argument of a view parameter) a view.
-    var argumentUses: [(name: String, range: SourceRange, argumentOf: ArgumentOf?)] = []
+    var argumentUses: [NameUse] = []
     /// Every place a tween names a view, and the property it animates there
     /// (with where the property is written: after the view in `animate V.P`,
     /// else the tween; `nil` when the verb implies it), for the named-once
@@ -192,7 +208,11 @@ struct BindingUses {
     /// read from the chain in place, not pushed one by one).
     private var stack: [Pending] = []
     /// The chains being read, innermost last, with the next operand of each.
-    private var chains: [(operands: [Expr], next: Int)] = []
+    private var chains: [Chain] = []
+    private struct Chain {
+        let operands: [Expr]
+        var next: Int
+    }
     /// The view the last tween named.
     private var lastTweenView: String?
 
@@ -224,9 +244,9 @@ struct BindingUses {
 
     /// Whether an argument given for `argumentOf` is a view (`nil`: not an argument, a view a tween names).
     static func isView(_ argumentOf: ArgumentOf?, kinds: [String: [ParameterKind?]]) -> Bool {
-        guard let (callee, index) = argumentOf else { return true }
-        guard !kinds.isEmpty, let kind = kinds[callee], index < kind.count else { return false }
-        return kind[index] == .target
+        guard let argumentOf else { return true }
+        guard !kinds.isEmpty, let kind = kinds[argumentOf.callee], argumentOf.index < kind.count else { return false }
+        return kind[argumentOf.index] == .target
     }
 
     /// Walks `binding`, appending what it names. `warnings`: whether to
@@ -245,7 +265,7 @@ struct BindingUses {
         /// The names a number written with names uses (named values: they come first in the order).
         func named(in number: Number, _ uses: inout BindingUses) {
             guard case .some(let formula) = number.formula else { return }
-            for (name, range) in formula.names where !isParameter(name) { uses.argumentUses.append((name, range, nil)) }
+            for (name, range) in formula.names where !isParameter(name) { uses.argumentUses.append(NameUse(name, range, nil)) }
         }
         func named(in value: ValueSyntax, _ uses: inout BindingUses) {
             switch value {
@@ -282,8 +302,8 @@ struct BindingUses {
                         names.append((name, node.range))
                         break
                     }
-                    viewUses.append((name, node.range, argumentOf))
-                    argumentUses.append((name, node.range, argumentOf))
+                    viewUses.append(NameUse(name, node.range, argumentOf))
+                    argumentUses.append(NameUse(name, node.range, argumentOf))
                 case .zero, .one, .emit:
                     break
                 case .wait(let duration):
@@ -300,9 +320,9 @@ struct BindingUses {
                     break
                 case .call(let callee, let given):
                     names.append((callee, node.modifier == .none ? node.range : node.modifier))
-                    for (index, argument) in given.enumerated().reversed() { stack.append(.node(argument, argumentOf: (callee, index))) }
+                    for (index, argument) in given.enumerated().reversed() { stack.append(.node(argument, argumentOf: ArgumentOf(callee: callee, index: index))) }
                 case .easedByName(let inner, let name, let range):
-                    if !isParameter(name) { argumentUses.append((name, range, nil)) }
+                    if !isParameter(name) { argumentUses.append(NameUse(name, range, nil)) }
                     current = inner
                 case .tween(let tween):
                     // The stops' values, in order (``TweenSyntax/stopValue(_:)``), read in place.
@@ -323,7 +343,7 @@ struct BindingUses {
                     case .view(let name, let range):
                         if !isParameter(name) {
                             if lastTweenView != name {
-                                viewUses.append((name, range, nil))
+                                viewUses.append(NameUse(name, range, nil))
                                 lastTweenView = name
                             }
                             guard warnings else { break }
@@ -341,7 +361,7 @@ struct BindingUses {
                     }
                 case .parallel(let parts), .sequence(let parts):
                     if !parts.isEmpty {
-                        chains.append((parts, 0))
+                        chains.append(Chain(operands: parts, next: 0))
                         stack.append(.operand)
                     }
                 case .power(let inner, let count), .looped(let inner, let count), .repeated(let inner, let count):
@@ -466,7 +486,8 @@ private struct Resolver {
             firstMention[view] = position
         }
         views.formUnion(targeted)
-        let mentionOrder = firstMention.sorted { $0.value != $1.value ? $0.value < $1.value : $0.key < $1.key }.map(\.key)
+        // The keys sorted (not the (key, value) pairs: their tuple's metadata is built at run time, on every start-up).
+        let mentionOrder = firstMention.keys.sorted { (firstMention[$0, default: 0], $0) < (firstMention[$1, default: 0], $1) }
         var resolved = ResolvedProgram(program: program, bindings: bindings, order: order, views: views.sorted(),
                                        mentionOrder: mentionOrder, initial: initial, initialRanges: initialRanges, diagnostics: diagnostics,
                                        mentionsAllViews: mentionsAllViews, parameterKinds: kinds)

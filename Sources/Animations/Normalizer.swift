@@ -95,7 +95,7 @@ struct Normalizer {
     /// hashing a term visits each of its subterms once in a normalization.
     private var fingerprints: [ObjectIdentifier: UInt64] = [:]
     /// Terms already seen through `reversed`, keyed by identity.
-    private var reversedMemo: [ObjectIdentifier: Term] = [:]
+    private var reversedMemo = IdentityTable<Term>()
 
     private(set) lazy var zero: Term = intern(.zero, Term.zero)
     private(set) lazy var one: Term = intern(.one, Term.one)
@@ -921,11 +921,11 @@ struct Normalizer {
         // The memo is kept across calls; taken out while the walk fills it
         // (rewrites inside may reverse again, and see it then without this walk's entries).
         var memo = reversedMemo
-        reversedMemo = [:]
+        reversedMemo = IdentityTable()
         defer {
             // Back together, the smaller merged into the larger (the memo grows over a whole normalization).
             if reversedMemo.count < memo.count { swap(&reversedMemo, &memo) }
-            reversedMemo.merge(memo) { kept, _ in kept }
+            reversedMemo.merge(memo)
         }
         let result = try term.bottomUp(memo: &memo, operands: Normalizer.reversalOperands) {
             (part: Term, reversed: [Term]) throws(NormalizationError) -> Term in

@@ -400,7 +400,7 @@ extension Term {
     /// The scene this term means (evaluation: the fold into ``Scene``), with
     /// `memo` shared across the terms of one program; `report` hears of each
     /// subterm whose operation fails. See ``fold(into:memo:report:)``.
-    public func evaluate(memo: inout [ObjectIdentifier: Scene?], report: (Term, AnimationError) -> Void) -> Scene? {
+    public func evaluate(memo: inout IdentityTable<Scene?>, report: (Term, AnimationError) -> Void) -> Scene? {
         fold(into: Scene.self, memo: &memo, report: report)
     }
 }

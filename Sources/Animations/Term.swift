@@ -383,19 +383,22 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
     /// and the caller may keep it across walks. `nil` only if `combine`
     /// never ran for `self` (it cannot happen for a term, whose graph has
     /// no cycles).
-    func bottomUp<R, E: Error>(memo: inout [ObjectIdentifier: R], operands: (Term) -> [Term] = { $0.children },
+    func bottomUp<R, E: Error>(memo: inout IdentityTable<R>, operands: (Term) -> [Term] = { $0.children },
                                _ combine: (Term, [R]) throws(E) -> R) throws(E) -> R? {
         if let known = memo[ObjectIdentifier(self)] { return known }
         // A term waiting for its operands holds them (computed once).
-        var stack: [(term: Term, operands: [Term]?)] = [(self, nil)]
+        var stack = [Visit(term: self, operands: nil)]
         var results: [R] = []
-        while let (term, pending) = stack.popLast() {
+        while let visit = stack.popLast() {
+            let term = visit.term
             let id = ObjectIdentifier(term)
             if memo[id] != nil { continue }
-            guard let list = pending else {
+            guard let list = visit.operands else {
                 let list = operands(term)
-                stack.append((term, list))
-                for operand in list.reversed() where memo[ObjectIdentifier(operand)] == nil { stack.append((operand, nil)) }
+                stack.append(Visit(term: term, operands: list))
+                for operand in list.reversed() where memo[ObjectIdentifier(operand)] == nil {
+                    stack.append(Visit(term: operand, operands: nil))
+                }
                 continue
             }
             results.removeAll(keepingCapacity: true)
@@ -403,15 +406,23 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
                 guard let result = memo[ObjectIdentifier(operand)] else { return nil }
                 results.append(result)
             }
-            memo[id] = try combine(term, results)
+            memo.set(try combine(term, results), for: id)
         }
         return memo[ObjectIdentifier(self)]
+    }
+
+    /// A term ``bottomUp(memo:operands:_:)`` has to visit, with its operands
+    /// once it waits for them (a struct: an array of tuples would build the
+    /// tuple's metadata at run time, on every start-up).
+    private struct Visit {
+        let term: Term
+        let operands: [Term]?
     }
 
     /// ``bottomUp(memo:operands:_:)`` for one walk.
     func bottomUp<R, E: Error>(operands: (Term) -> [Term] = { $0.children },
                                _ combine: (Term, [R]) throws(E) -> R) throws(E) -> R? {
-        var memo: [ObjectIdentifier: R] = [:]
+        var memo = IdentityTable<R>()
         return try bottomUp(memo: &memo, operands: operands, combine)
     }
 
@@ -544,7 +555,7 @@ extension Term {
     /// may keep across several folds, holds every result, `nil` for a
     /// failure). When an operation throws, `report` hears of that subterm
     /// only; whatever contains it fails quietly. No recursion: deep terms are fine.
-    public func fold<A: AnimationAlgebra>(into algebra: A.Type, memo: inout [ObjectIdentifier: A?],
+    public func fold<A: AnimationAlgebra>(into algebra: A.Type, memo: inout IdentityTable<A?>,
                                          report: (Term, AnimationError) -> Void) -> A? {
         let value = bottomUp(memo: &memo) { (term: Term, operands: [A?]) -> A? in
             // Whatever contains a failure fails quietly: only the subterm that threw is reported.
@@ -566,7 +577,7 @@ extension Term {
 
     /// ``fold(into:memo:report:)`` for one term: the value, or the first failure.
     public func fold<A: AnimationAlgebra>(into algebra: A.Type) throws(FoldError) -> A {
-        var memo: [ObjectIdentifier: A?] = [:]
+        var memo = IdentityTable<A?>()
         var failure: FoldError?
         let value = fold(into: algebra, memo: &memo) { term, error in
             if failure == nil { failure = FoldError(term: term, error: error) }

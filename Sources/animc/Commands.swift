@@ -505,8 +505,6 @@ extension ParsedArguments {
 func readSource(_ path: String) throws(ExitStatus) -> SourceFile {
     switch System.readAll(path == "-" ? nil : path) {
     case .success(let bytes):
-        // Half a megabyte of script is some 10,000 tweens: tens of megabytes to come.
-        if bytes.count >= 1 << 19 { System.growHeapInHugePages() }
         return SourceFile(name: path == "-" ? "<stdin>" : path, bytes: bytes)
     case .failure(let failure):
         report(Diagnostic(.unreadableFile(path: path, reason: failure.reason), at: .none))

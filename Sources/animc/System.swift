@@ -11,12 +11,6 @@ import Darwin
 import AnimLang
 import AnimOutputs
 
-#if canImport(Glibc)
-/// glibc's `mallopt` (malloc.h, which the Glibc module does not import).
-@_silgen_name("mallopt") private func mallopt(_ parameter: Int32, _ value: Int32) -> Int32
-nonisolated(unsafe) private var heapProbe: UnsafeMutableRawPointer?
-#endif
-
 /// Set by the signal handler (a plain store of a word, safe in a handler).
 nonisolated(unsafe) private var receivedSignal: Int32 = 0
 
@@ -326,38 +320,6 @@ enum System {
             waits[index].writable = events & Int16(POLLOUT) != 0
             waits[index].failed = events & Int16(POLLERR | POLLNVAL) != 0 || (events & Int16(POLLHUP) != 0 && events & Int16(POLLIN) == 0)
         }
-    }
-
-    /// Lets the main heap grow in 2 MB pages (transparent huge pages, where
-    /// the system leaves them to `madvise`), once, for a large script whose
-    /// graph takes tens of megabytes: most of its page faults go (80,000
-    /// tweens: 23,800 → 1,600 faults, 28 → 4 ms of system time), for more
-    /// memory held (75.6 → 89.8 MB: pages come 2 MB at a time, and the heap
-    /// is not given back before exit). glibc only: arrays up to 32 MB are
-    /// taken from the heap too (not mapped one by one), and the heap grows
-    /// now by 256 MB of address space (memory is used only as it is
-    /// touched), which is marked for huge pages.
-    static func growHeapInHugePages() {
-        #if canImport(Glibc)
-        guard heapProbe == nil else { return }
-        _ = mallopt(-3, 32 << 20)        // M_MMAP_THRESHOLD
-        _ = mallopt(-1, Int32.max)       // M_TRIM_THRESHOLD
-        _ = mallopt(-2, 256 << 20)       // M_TOP_PAD
-        guard let before = sbrk(0) else { return }
-        // More than the heap has free: it grows by this and the pad at once.
-        // Never freed nor touched (address space only): a freed one would
-        // let the optimiser drop the pair.
-        heapProbe = malloc(4 << 20)
-        guard let after = sbrk(0) else { return }
-        let hugePage = 2 << 20
-        let start = (Int(bitPattern: before) + hugePage - 1) & ~(hugePage - 1)
-        let end = Int(bitPattern: after) & ~(hugePage - 1)
-        // Only addresses the heap just grew by (between two answers of sbrk),
-        // whole huge pages of them; madvise changes no byte of them.
-        if let address = UnsafeMutableRawPointer(bitPattern: start), end > start {
-            _ = madvise(address, end - start, 14)   // MADV_HUGEPAGE
-        }
-        #endif
     }
 
     /// Ends the process with `status` (the caller flushes its output first).
