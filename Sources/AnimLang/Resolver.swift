@@ -41,6 +41,9 @@ public struct ResolvedProgram: Sendable {
     public let initialRanges: [Property: SourceRange]
     /// Where each view with `at` or `origin` stands (others: ``Placement/standard``).
     public var placements: [String: Placement] = [:]
+    /// How many tweens the bindings write (each once, calls not expanded):
+    /// what the lowering reserves for its list of tween leaves.
+    var tweenCount = 0
     public let diagnostics: [Diagnostic]
     /// Whether some binding's expression says `all views`.
     let mentionsAllViews: Bool
@@ -155,6 +158,8 @@ struct BindingUses {
     var mentions: [Mention] = []
     /// Whether each mention is listed alone (`count` 1), rather than runs merged.
     var everyMention = true
+    /// How many tweens the walks read.
+    var tweens = 0
     /// The durations written, as the bare-duration warning needs them.
     var durations = DurationSummary()
 
@@ -305,6 +310,7 @@ struct BindingUses {
                     if !isParameter(name) { argumentUses.append((name, range, nil)) }
                     current = inner
                 case .tween(let tween):
+                    tweens += 1
                     // The stops' values, in order (``TweenSyntax/stopValue(_:)``), read in place.
                     switch tween.verb {
                     case .fadeIn, .fadeOut:
@@ -449,6 +455,7 @@ private struct Resolver {
                 report(.unknownName(name), at: range, hint: hint)
             }
         }
+        let tweenCount = uses.tweens
         warnOfNamesNamedOnce(uses.mentions)
         warnOfBareDurations(uses.durations)
         uses.mentions = []
@@ -471,6 +478,7 @@ private struct Resolver {
                                        mentionOrder: mentionOrder, initial: initial, initialRanges: initialRanges, diagnostics: diagnostics,
                                        mentionsAllViews: mentionsAllViews, parameterKinds: kinds)
         resolved.placements = placements
+        resolved.tweenCount = tweenCount
         return resolved
     }
 
