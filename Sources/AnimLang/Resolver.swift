@@ -126,6 +126,20 @@ extension Program {
     }
 }
 
+extension ValueSyntax {
+    /// Whether it is written with names (a number, or a point's coordinate, with a formula).
+    var hasNames: Bool {
+        switch self {
+        case .number(let number): if case .some = number.formula { return true }
+        case .point(let x, let y, _):
+            if case .some = x.formula { return true }
+            if case .some = y.formula { return true }
+        case .color: break
+        }
+        return false
+    }
+}
+
 /// What bindings name, read in one walk of each (``add(_:warnings:)``;
 /// several bindings' uses may go into one value, each list then in the
 /// order of the walks): other bindings (in source order; `let`s called
@@ -249,7 +263,7 @@ struct BindingUses {
         }
         /// The names a number written with names uses (named values: they come first in the order).
         func named(in number: Number, _ uses: inout BindingUses) {
-            guard case .some(let formula) = number.formula else { return }
+            guard case .some = number.formula, case .some(let formula) = number.formula else { return }
             for (name, range) in formula.names where !isParameter(name) { uses.argumentUses.append((name, range, nil)) }
         }
         func named(in value: ValueSyntax, _ uses: inout BindingUses) {
@@ -311,9 +325,13 @@ struct BindingUses {
                     current = inner
                 case .tween(let tween):
                     tweens += 1
-                    // The stops' values, in order (``TweenSyntax/stopValue(_:)``), read in place.
+                    // The stops' values, in order (``TweenSyntax/stopValue(_:)``), read in place; most name
+                    // nothing, which one look says (reading each value copies it out of the tween).
+                    let valuesHaveNames = tween.containsValue(where: \.hasNames)
                     switch tween.verb {
                     case .fadeIn, .fadeOut:
+                        break
+                    case _ where !valuesHaveNames:
                         break
                     case .shrink, .grow, .scale, .rotate, .fade, .animate, .color, .move:
                         if case .some(let keyframes) = tween.keyframes {
@@ -685,10 +703,11 @@ private struct Resolver {
     private mutating func collectBindings() {
         bindings.reserveCapacity(program.items.count)
         ids.reserveCapacity(program.items.count)
-        for (item, entry) in program.items.enumerated() {
-            guard case .binding(let binding) = entry else { continue }
+        for item in program.items.indices {
+            guard case .binding(let binding) = program.items[item] else { continue }
             if binding.parameters != nil { anyParameters = true }
-            if let id = ids[binding.name], let first = bindings[binding.name] {
+            // The name's number, numbered here when it is new (one look-up: most names are).
+            if let id = Resolver.number(&ids[binding.name, default: -1], next: firstBindings.count), let first = bindings[binding.name] {
                 report(.duplicateLet(binding.name), at: binding.nameRange, hint: "rename one of the two bindings",
                        notes: [.init(.firstDefined, at: first.nameRange)])
                 if first.range == binding.range {
@@ -697,13 +716,19 @@ private struct Resolver {
                 }
                 continue
             }
-            ids[binding.name] = firstBindings.count
             visitedIDs.append(firstBindings.count)
             visitedItems.append(item)
             firstBindings.append(binding.name)
             parameterised.append(binding.parameters != nil)
             bindings[binding.name] = binding
         }
+    }
+
+    /// The number in `slot` (`-1`: none yet, and `next` is put there): `nil` when it is new.
+    private static func number(_ slot: inout Int, next: Int) -> Int? {
+        guard slot == -1 else { return slot }
+        slot = next
+        return nil
     }
 
     private mutating func report(_ kind: DiagnosticKind, at range: SourceRange, hint: String? = nil,
