@@ -1073,7 +1073,8 @@ private struct Lowerer {
     /// Checks that `property` keeps to one kind of value: the first place
     /// that gives it a value decides.
     private mutating func checkKind(_ kind: Value.Kind, of property: Property, at range: SourceRange) -> Bool {
-        for checked in lastChecked where checked.kind == kind && checked.property == property { return true }
+        // (Compared in place: iterating copies each entry, its property's two names.)
+        for index in lastChecked.indices where lastChecked[index].kind == kind && lastChecked[index].property == property { return true }
         guard let place = kinds[property] else {
             kinds[property] = KindPlace(kind: kind, range: range)
             remember(property, kind)
