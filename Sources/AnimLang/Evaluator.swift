@@ -93,7 +93,7 @@ public func run(_ file: SourceFile, binding name: String? = nil, keepingSyntax: 
 /// The located error for a relative tween (semantics §7.1) that could not
 /// be resolved when the scene was compiled: at the first such tween of the
 /// property; `nil` for other errors.
-func relativeDiagnostic(_ error: AnimationError, tweens: [(term: Term, range: SourceRange)]) -> Diagnostic? {
+func relativeDiagnostic(_ error: AnimationError, tweens: [PlacedTween]) -> Diagnostic? {
     let property: Property, hint: String
     switch error {
     case .noCurrentValue(let colour):
@@ -107,9 +107,9 @@ func relativeDiagnostic(_ error: AnimationError, tweens: [(term: Term, range: So
          .mixedKinds, .invalidEasing, .retimeOfInstant, .invalidSampling, .infinite, .foreverOfInstant:
         return nil
     }
-    for (term, range) in tweens {
-        if case .tween(let tween) = term.kind, tween.property == property, tween.isRelative {
-            return Diagnostic(.animation(error), at: range, hint: hint)
+    for placed in tweens {
+        if case .tween(let tween) = placed.term.kind, tween.property == property, tween.isRelative {
+            return Diagnostic(.animation(error), at: placed.range, hint: hint)
         }
     }
     return nil
@@ -123,7 +123,7 @@ private struct FrontEnd {
     let term: Term?
     let scene: Scene?
     /// The lowering's tween leaves with their ranges (see ``Lowering``), for the tie warnings.
-    let tweens: [(term: Term, range: SourceRange)]
+    let tweens: [PlacedTween]
 }
 
 extension Binding {
@@ -140,6 +140,7 @@ extension ResolvedProgram {
                                        views: views, mentionOrder: mentionOrder, initial: initial, initialRanges: initialRanges,
                                        diagnostics: diagnostics, mentionsAllViews: mentionsAllViews, parameterKinds: parameterKinds)
         stripped.placements = placements
+        stripped.tweenCount = tweenCount
         return stripped
     }
 }
@@ -212,7 +213,7 @@ private func analyze(_ file: SourceFile, binding name: String?, keepingSyntax: B
 /// A tied segment is matched to the tween of the binding's `term` (among
 /// the lowering's `tweens`) that was placed there (``Animations/Segment/leaf``),
 /// or, when that leaf was rebuilt, to those with its property, values and easing.
-func tieWarnings(_ compiled: CompiledScene, binding: Binding, term: Term, tweens: [(term: Term, range: SourceRange)]) -> [Diagnostic] {
+func tieWarnings(_ compiled: CompiledScene, binding: Binding, term: Term, tweens: [PlacedTween]) -> [Diagnostic] {
     let ties = compiled.ties()
     guard !ties.isEmpty else { return [] }
     let shown = ties.prefix(maxTieWarnings)
@@ -231,9 +232,9 @@ func tieWarnings(_ compiled: CompiledScene, binding: Binding, term: Term, tweens
     }
     var leaves: [Property: [(tween: Tween, range: SourceRange)]] = [:]
     var placedRanges: [ObjectIdentifier: SourceRange] = [:]
-    for (term, range) in tweens where mine.contains(ObjectIdentifier(term)) {
-        if case .tween(let tween) = term.kind { leaves[tween.property, default: []].append((tween, range)) }
-        placedRanges[ObjectIdentifier(term)] = range
+    for placed in tweens where mine.contains(ObjectIdentifier(placed.term)) {
+        if case .tween(let tween) = placed.term.kind { leaves[tween.property, default: []].append((tween, placed.range)) }
+        placedRanges[ObjectIdentifier(placed.term)] = placed.range
     }
     let fallback = binding.nameRange == .none ? binding.range : binding.nameRange
     var warnings: [Diagnostic] = []

@@ -56,14 +56,28 @@ public struct Lowering: Sendable {
     let located: [Term]
     /// Every tween leaf built, with the tween expression it came from (for
     /// warnings that point at tweens; a list, since a script has many and
-    /// few warnings need them).
-    let tweens: [(term: Term, range: SourceRange)]
+    /// few warnings need them), reserved for the tweens the resolver counted.
+    let tweens: [PlacedTween]
     /// The kind of each `let` that names a value (`let gap = 80ms`).
     public let valueKinds: [String: ParameterKind]
 
     /// Where `term` was written, when this lowering built it.
     public func origin(of term: Term) -> Origin? {
         origins[ObjectIdentifier(term)]
+    }
+}
+
+/// A tween leaf the lowering built, and where its tween is written: 16
+/// bytes (the range as 32-bit offsets, ``PackedRange``, as the syntax
+/// stores it), for a list kept until the scene is compiled (its tie warnings).
+struct PlacedTween {
+    let term: Term
+    private let packedRange: PackedRange
+    var range: SourceRange { packedRange.range }
+
+    init(_ term: Term, _ range: SourceRange) {
+        self.term = term
+        packedRange = PackedRange(range)
     }
 }
 
@@ -197,7 +211,7 @@ private struct Lowerer {
     var diagnostics: [Diagnostic] = []
     var origins: [ObjectIdentifier: Origin] = [:]
     var located: [Term] = []
-    var tweens: [(term: Term, range: SourceRange)] = []
+    var tweens: [PlacedTween] = []
     /// The kind of value of each property, and where it was first given.
     var kinds: [Property: KindPlace] = [:]
 
@@ -216,6 +230,7 @@ private struct Lowerer {
 
     init(resolved: ResolvedProgram) {
         self.resolved = resolved
+        tweens.reserveCapacity(resolved.tweenCount)
         for (property, value) in resolved.initial {
             kinds[property] = KindPlace(kind: value.kind, range: resolved.initialRanges[property] ?? .none)
         }
@@ -702,7 +717,7 @@ private struct Lowerer {
             let lowered: Term?
             if case .tween(let tween) = inner.kind, nesting < maxExpandedNesting || callDepth == 0, !needsSubstitution(tween) {
                 var applied = false
-                lowered = lowerTween(tween, range: inner.range, retimed: (duration, expr.range), applied: &applied)
+                lowered = lowerTween(tween, range: inner.range, retimed: Retiming(duration: duration, range: expr.range), applied: &applied)
                 if applied { return lowered }
             } else {
                 lowered = lower(inner)
@@ -845,11 +860,17 @@ private struct Lowerer {
             origins[ObjectIdentifier(term)] = Origin(construct: construct, range: range, detail: detail)
             located.append(term)
         case .tween:
-            if case .tween = term.kind { tweens.append((term, range)) }
+            if case .tween = term.kind { tweens.append(PlacedTween(term, range)) }
         case .wait, .sequence, .parallel, .power, .looped, .reversed, .delayed, .staggered:
             break
         }
         return term
+    }
+
+    /// Records the tween leaf `leaf` written at `range` (what ``record(_:_:_:detail:)`` does for it, without reading its kind).
+    private mutating func recordedLeaf(_ leaf: Term, _ range: SourceRange) -> Term {
+        tweens.append(PlacedTween(leaf, range))
+        return leaf
     }
 
     /// Records `leaf`, which `x in DUR` or `x with E` made of the tween leaf
@@ -887,7 +908,7 @@ private struct Lowerer {
     }
 
     private mutating func lowerTween(_ tween: TweenSyntax, range: SourceRange,
-                                     retimed: (duration: Duration, range: SourceRange)?, applied: inout Bool) -> Term? {
+                                     retimed: Retiming?, applied: inout Bool) -> Term? {
         var single: String?
         var views: [String] = []
         switch tween.target {
@@ -906,7 +927,7 @@ private struct Lowerer {
         }
         // Each stop's value as written, read from the syntax once (the checks
         // below and the values read these copies, not the tween again).
-        var written = Stops<WrittenStop>(filler: WrittenStop(kind: .number, range: .none))
+        var written = WrittenStops()
         for stop in 0..<count { written.append(WrittenStop(tween.stopValue(stop))) }
         // The parser reported `through` with one value. A relative tween has one value: its end, or its change.
         let relative = tween.relative
@@ -927,105 +948,75 @@ private struct Lowerer {
             return nil
         }
         guard let lengths = relative == .absolute ? pieceLengths(tween, count: count) : .equal(.one, count: 1) else { return nil }
-        // The channels it animates (`x` and `y` for a `move`), and their value at each stop.
-        let property = resolvedProperty
-        let channels = split ? 2 : 1
-        let unit = tween.verb == .rotate ? tween.angleUnit : nil
-        // Each stop's value per channel.
-        var reading = Stops<Value>(filler: .number(0))
-        for stop in 0..<count {
-            let stop = written[stop]
-            switch stop.kind {
-            case .number:
-                for _ in 0..<channels { reading.append(.number(TweenSyntax.degrees(stop.x, unit: unit))) }
-            case .color:
-                for _ in 0..<channels { reading.append(.color(stop.color)) }
-            case .point:
-                if split {
-                    reading.append(.number(stop.x))
-                    reading.append(.number(stop.y))
-                } else {
-                    reading.append(.point(Point(x: stop.x, y: stop.y)))
-                }
-            }
-        }
-        let values = reading
-        func value(_ stop: Int, channel: Int) -> Value { values[stop * channels + channel] }
+        let shape = TweenShape(property: resolvedProperty, split: split, unit: tween.verb == .rotate ? tween.angleUnit : nil,
+                               relative: relative, stops: consume written, lengths: consume lengths)
         // Finite as written, a number can overflow as an angle (`1e307 turns`).
         for stop in 0..<count {
-            for channel in 0..<channels where !value(stop, channel: channel).isFinite {
+            for channel in 0..<shape.channels where !shape.value(stop, channel: channel).isFinite {
                 diagnostics.append(Diagnostic(.notFiniteTween, at: range))
                 return nil
             }
         }
-        let first = written[0].range
-        // One term per view and channel: a leaf, or the sequence of the keyframes' pieces.
-        func channelTerm(_ view: String, _ channel: Int) -> Term? {
-            let name = split ? (channel == 0 ? "x" : "y") : property
-            let property = Property(view: view, name: name)
-            guard checkKind(value(0, channel: channel).kind, of: property, at: first) else { return nil }
-            func leaf(_ index: Int, duration: Time? = nil) throws(AnimationError) -> Animations.Tween {
-                let length = duration ?? lengths[index]
-                switch relative {
-                case .absolute:
-                    return try Animations.Tween(property: property, from: value(index, channel: channel),
-                                                to: value(index + 1, channel: channel), duration: length)
-                case .to:
-                    return try Animations.Tween(property: property, to: value(0, channel: channel), duration: length)
-                case .by:
-                    return try Animations.Tween(property: property, by: value(0, channel: channel), duration: length)
-                }
-            }
-            func piece(_ index: Int) -> Term? {
-                built(.tween, range) { () throws(AnimationError) in Term.tween(try leaf(index)) }
-            }
-            if lengths.count == 1, let retimed, single != nil, channels == 1 {
-                // What `lower` does with `(tween) in DUR`, without the leaf of length 1 in between.
-                applied = true
-                // A duration written without names has its length found with no
-                // effect but its diagnostics (taken back when the leaf fails,
-                // which is reported alone, as before): found first, the leaf is
-                // then built at that length at once, which is what retiming the
-                // leaf of length 1 gives (``Animations/Tween/retimed(to:)``).
-                let early = retimed.duration.number.formula == nil
-                let before = diagnostics.count
-                var target = early ? seconds(retimed.duration) : nil
-                let direct = lengths[0] == .one && target.map { !$0.isNegative } ?? false
-                let made: Animations.Tween
-                do {
-                    made = try leaf(0, duration: direct ? target : nil)
-                } catch {
-                    if early { diagnostics.removeSubrange(before...) }
-                    diagnostics.append(evaluationDiagnostic(error, origin: Origin(construct: .tween, range: range)))
-                    return nil
-                }
-                if direct { return record(Term.tween(made), .tween, retimed.range) }
-                if !early { target = seconds(retimed.duration) }
-                guard let target else { return nil }
-                if let retimedTween = made.retimed(to: target) { return record(Term.tween(retimedTween), .tween, retimed.range) }
-                let body = record(Term.tween(made), .tween, range)
-                guard let term = built(.retimed, retimed.range, detail: retimed.duration.range,
-                                       { () throws(AnimationError) in try Term.retimed(body, to: target) }) else { return nil }
-                origins[ObjectIdentifier(term)]?.target = target
-                return term
-            }
-            if lengths.count == 1 { return piece(0) }
-            var pieces: [Term] = []
-            for index in 0..<lengths.count {
-                guard let leaf = piece(index) else { return nil }
-                pieces.append(leaf)
-            }
-            return built(.tween, range) { () throws(AnimationError) in try Term.sequence(pieces) }
-        }
-        if let single, channels == 1 { return channelTerm(single, 0) }
+        if let single, shape.channels == 1 { return channelTerm(shape, view: single, channel: 0, range: range, retimed: retimed, applied: &applied) }
         var parts: [Term] = []
         for view in single.map({ [$0] }) ?? views {
-            for channel in 0..<channels {
-                guard let term = channelTerm(view, channel) else { return nil }
+            for channel in 0..<shape.channels {
+                guard let term = channelTerm(shape, view: view, channel: channel, range: range, retimed: nil, applied: &applied) else { return nil }
                 parts.append(term)
             }
         }
         return record(Term.parallel(parts), .tween, range)
+    }
+
+    /// The term of one view and channel of a tween written at `range`: a
+    /// leaf, or the sequence of the keyframes' pieces; with `retimed` (a
+    /// tween of one piece on one view and channel, see ``lowerTween(_:range:)``),
+    /// the leaf at the length `in` asks for.
+    private mutating func channelTerm(_ shape: TweenShape, view: String, channel: Int, range: SourceRange,
+                                      retimed: Retiming?, applied: inout Bool) -> Term? {
+        let property = Property(view: view, name: shape.split ? (channel == 0 ? "x" : "y") : shape.property)
+        guard checkKind(shape.value(0, channel: channel).kind, of: property, at: shape.stops[0].range) else { return nil }
+        if shape.lengths.count == 1, let retimed {
+            // What `lower` does with `(tween) in DUR`, without the leaf of length 1 in between.
+            applied = true
+            // A duration written without names has its length found with no
+            // effect but its diagnostics (taken back when the leaf fails,
+            // which is reported alone, as before): found first, the leaf is
+            // then built at that length at once, which is what retiming the
+            // leaf of length 1 gives (``Animations/Tween/retimed(to:)``).
+            let early: Bool
+            if case .none = retimed.duration.number.formula { early = true } else { early = false }
+            let before = diagnostics.count
+            var target = early ? seconds(retimed.duration) : nil
+            let direct = shape.lengths[0] == .one && target.map { !$0.isNegative } ?? false
+            let made: Animations.Tween
+            do {
+                made = try shape.leaf(property, channel: channel, index: 0, duration: direct ? target : nil)
+            } catch {
+                if early { diagnostics.removeSubrange(before...) }
+                diagnostics.append(evaluationDiagnostic(error, origin: Origin(construct: .tween, range: range)))
+                return nil
+            }
+            if direct { return recordedLeaf(Term.tween(made), retimed.range) }
+            if !early { target = seconds(retimed.duration) }
+            guard let target else { return nil }
+            if let retimedTween = made.retimed(to: target) { return recordedLeaf(Term.tween(retimedTween), retimed.range) }
+            let body = recordedLeaf(Term.tween(made), range)
+            guard let term = built(.retimed, retimed.range, detail: retimed.duration.range,
+                                   { () throws(AnimationError) in try Term.retimed(body, to: target) }) else { return nil }
+            origins[ObjectIdentifier(term)]?.target = target
+            return term
+        }
+        if shape.lengths.count == 1 {
+            return built(.tween, range) { () throws(AnimationError) in Term.tween(try shape.leaf(property, channel: channel, index: 0)) }
+        }
+        var pieces: [Term] = []
+        for index in 0..<shape.lengths.count {
+            guard let leaf = built(.tween, range, { () throws(AnimationError) in Term.tween(try shape.leaf(property, channel: channel, index: index)) })
+            else { return nil }
+            pieces.append(leaf)
+        }
+        return built(.tween, range) { () throws(AnimationError) in try Term.sequence(pieces) }
     }
 
     /// The kind of value a tween's stops hold, checked against its verb:
@@ -1033,7 +1024,7 @@ private struct Lowerer {
     /// for `move`, numbers or colours (one kind) for `animate`, or points
     /// on a property the exports do not draw (exports.md §1).
     private mutating func valueKind(verb: TweenSyntax.Verb, property resolvedProperty: String,
-                                    stops: Stops<WrittenStop>) -> ValueSyntaxKind? {
+                                    stops: WrittenStops) -> ValueSyntaxKind? {
         // A property the exports draw as a number (a position, a size, an
         // angle, an opacity) takes numbers whatever the verb. (Looked up
         // only for a point or a colour: most tweens animate numbers.)
@@ -1087,7 +1078,8 @@ private struct Lowerer {
     /// Checks that `property` keeps to one kind of value: the first place
     /// that gives it a value decides.
     private mutating func checkKind(_ kind: Value.Kind, of property: Property, at range: SourceRange) -> Bool {
-        for checked in lastChecked where checked.kind == kind && checked.property == property { return true }
+        // (Compared in place: iterating copies each entry, its property's two names.)
+        for index in lastChecked.indices where lastChecked[index].kind == kind && lastChecked[index].property == property { return true }
         guard let place = kinds[property] else {
             kinds[property] = KindPlace(kind: kind, range: range)
             remember(property, kind)
@@ -1177,26 +1169,31 @@ private struct Lowerer {
     }
 
     /// The exact length of a duration in seconds, or `nil` after reporting why not.
-    private mutating func seconds(_ duration: Duration) -> Time? {
-        var duration = duration
-        if duration.number.formula != nil {
-            if let (name, range) = duration.number.bareName {
-                switch lookUp(name, at: range, expected: .duration) {
-                case .duration(let time)?: return time
-                case .number(let number)?: duration.number = Number(exact: number.exact, value: number.value, range: range)
-                case .color?, .point?, .easing?, nil: return nil
-                }
-            } else {
-                guard let (folded, isDuration) = fold(duration.number, context: .duration) else { return nil }
-                if isDuration, duration.unit != .implicit {
-                    let name = duration.number.formula?.names.first?.0 ?? "…"
-                    diagnostics.append(Diagnostic(.nameKind(name, found: ParameterKind.duration.article, expected: ParameterKind.number.article),
-                                                  at: duration.range, hint: "a named duration carries its unit: leave out `\(duration.unit.rawValue)`"))
-                    return nil
-                }
-                duration.number = folded
+    private mutating func seconds(_ written: Duration) -> Time? {
+        // Most durations are written without names: checked as they are, not copied.
+        guard case .some = written.number.formula else { return checkedSeconds(written) }
+        var duration = written
+        if let (name, range) = duration.number.bareName {
+            switch lookUp(name, at: range, expected: .duration) {
+            case .duration(let time)?: return time
+            case .number(let number)?: duration.number = Number(exact: number.exact, value: number.value, range: range)
+            case .color?, .point?, .easing?, nil: return nil
             }
+        } else {
+            guard let (folded, isDuration) = fold(duration.number, context: .duration) else { return nil }
+            if isDuration, duration.unit != .implicit {
+                let name = duration.number.formula?.names.first?.0 ?? "…"
+                diagnostics.append(Diagnostic(.nameKind(name, found: ParameterKind.duration.article, expected: ParameterKind.number.article),
+                                              at: duration.range, hint: "a named duration carries its unit: leave out `\(duration.unit.rawValue)`"))
+                return nil
+            }
+            duration.number = folded
         }
+        return checkedSeconds(duration)
+    }
+
+    /// The exact length of a duration whose number has no names, or `nil` after reporting why not.
+    private mutating func checkedSeconds(_ duration: Duration) -> Time? {
         let number = duration.number
         guard number.value.isFinite else {
             diagnostics.append(Diagnostic(.notFiniteDuration, at: duration.range))
@@ -1279,36 +1276,80 @@ private enum PieceLengths {
     }
 }
 
-/// A tween's stops (their values as written, or their values stop by stop
-/// and channel by channel): the first two kept in place (most tweens have
-/// two, or one), the others in an array.
-private struct Stops<Element> {
-    private var first: Element
-    private var second: Element
-    private var rest: [Element] = []
+/// The `in DUR` written on a tween (``Lowerer/lowerTween(_:range:)``): the
+/// duration, and where the whole `x in DUR` is written. (A struct, not a
+/// tuple: an optional tuple is copied through its metadata, found at run time.)
+private struct Retiming {
+    let duration: Duration
+    let range: SourceRange
+}
+
+/// A tween's stops as written: the first two kept in place (most tweens
+/// have two, or one), the others in an array.
+private struct WrittenStops {
+    private var first = WrittenStop(kind: .number, range: .none)
+    private var second = WrittenStop(kind: .number, range: .none)
+    private var rest: [WrittenStop] = []
     private(set) var count = 0
 
-    /// No stops; `filler` stands in the places not yet appended (never read).
-    init(filler: Element) {
-        first = filler
-        second = filler
-    }
-
-    mutating func append(_ element: Element) {
+    mutating func append(_ stop: WrittenStop) {
         switch count {
-        case 0: first = element
-        case 1: second = element
-        default: rest.append(element)
+        case 0: first = stop
+        case 1: second = stop
+        default: rest.append(stop)
         }
         count += 1
     }
 
-    /// The element at `index` (below ``count``).
-    subscript(index: Int) -> Element {
+    /// The stop at `index` (below ``count``).
+    subscript(index: Int) -> WrittenStop {
         switch index {
         case 0: return first
         case 1: return second
         default: return rest[index - 2]
+        }
+    }
+}
+
+/// What the lowering builds a tween's leaves from, once its stops are
+/// checked: the property, the stops and the pieces' lengths; each stop's
+/// value per channel is read from the stop as written (``value(_:channel:)``).
+private struct TweenShape {
+    /// The property animated (`x` for a `move`, which also animates `y`).
+    let property: String
+    /// Whether points are split into `x` and `y` (a `move`): two channels.
+    let split: Bool
+    /// The unit of a `rotate`'s numbers (`nil`: degrees, or not a `rotate`).
+    let unit: TweenSyntax.AngleUnit?
+    let relative: Tween.Relative
+    let stops: WrittenStops
+    let lengths: PieceLengths
+
+    var channels: Int { split ? 2 : 1 }
+
+    /// The value of stop `stop` on channel `channel` (below ``channels``).
+    func value(_ stop: Int, channel: Int) -> Value {
+        let written = stops[stop]
+        switch written.kind {
+        case .number: return .number(TweenSyntax.degrees(written.x, unit: unit))
+        case .color: return .color(written.color)
+        case .point:
+            if split { return .number(channel == 0 ? written.x : written.y) }
+            return .point(Point(x: written.x, y: written.y))
+        }
+    }
+
+    /// The leaf of piece `index` on `property` (its channel `channel`),
+    /// lasting `duration` when given, else the piece's length.
+    func leaf(_ property: Property, channel: Int, index: Int, duration: Time? = nil) throws(AnimationError) -> Animations.Tween {
+        let length = duration ?? lengths[index]
+        switch relative {
+        case .absolute:
+            return try Animations.Tween(property: property, from: value(index, channel: channel), to: value(index + 1, channel: channel), duration: length)
+        case .to:
+            return try Animations.Tween(property: property, to: value(0, channel: channel), duration: length)
+        case .by:
+            return try Animations.Tween(property: property, by: value(0, channel: channel), duration: length)
         }
     }
 }

@@ -41,6 +41,9 @@ public struct ResolvedProgram: Sendable {
     public let initialRanges: [Property: SourceRange]
     /// Where each view with `at` or `origin` stands (others: ``Placement/standard``).
     public var placements: [String: Placement] = [:]
+    /// How many tweens the bindings write (each once, calls not expanded):
+    /// what the lowering reserves for its list of tween leaves.
+    var tweenCount = 0
     public let diagnostics: [Diagnostic]
     /// Whether some binding's expression says `all views`.
     let mentionsAllViews: Bool
@@ -123,6 +126,20 @@ extension Program {
     }
 }
 
+extension ValueSyntax {
+    /// Whether it is written with names (a number, or a point's coordinate, with a formula).
+    var hasNames: Bool {
+        switch self {
+        case .number(let number): if case .some = number.formula { return true }
+        case .point(let x, let y, _):
+            if case .some = x.formula { return true }
+            if case .some = y.formula { return true }
+        case .color: break
+        }
+        return false
+    }
+}
+
 /// What bindings name, read in one walk of each (``add(_:warnings:)``;
 /// several bindings' uses may go into one value, each list then in the
 /// order of the walks): other bindings (in source order; `let`s called
@@ -171,6 +188,8 @@ struct BindingUses {
     var mentions: [Mention] = []
     /// Whether each mention is listed alone (`count` 1), rather than runs merged.
     var everyMention = true
+    /// How many tweens the walks read.
+    var tweens = 0
     /// The durations written, as the bare-duration warning needs them.
     var durations = DurationSummary()
 
@@ -264,7 +283,7 @@ struct BindingUses {
         }
         /// The names a number written with names uses (named values: they come first in the order).
         func named(in number: Number, _ uses: inout BindingUses) {
-            guard case .some(let formula) = number.formula else { return }
+            guard case .some = number.formula, case .some(let formula) = number.formula else { return }
             for (name, range) in formula.names where !isParameter(name) { uses.argumentUses.append(NameUse(name, range, nil)) }
         }
         func named(in value: ValueSyntax, _ uses: inout BindingUses) {
@@ -325,9 +344,14 @@ struct BindingUses {
                     if !isParameter(name) { argumentUses.append(NameUse(name, range, nil)) }
                     current = inner
                 case .tween(let tween):
-                    // The stops' values, in order (``TweenSyntax/stopValue(_:)``), read in place.
+                    tweens += 1
+                    // The stops' values, in order (``TweenSyntax/stopValue(_:)``), read in place; most name
+                    // nothing, which one look says (reading each value copies it out of the tween).
+                    let valuesHaveNames = tween.containsValue(where: \.hasNames)
                     switch tween.verb {
                     case .fadeIn, .fadeOut:
+                        break
+                    case _ where !valuesHaveNames:
                         break
                     case .shrink, .grow, .scale, .rotate, .fade, .animate, .color, .move:
                         if case .some(let keyframes) = tween.keyframes {
@@ -469,6 +493,7 @@ private struct Resolver {
                 report(.unknownName(name), at: range, hint: hint)
             }
         }
+        let tweenCount = uses.tweens
         warnOfNamesNamedOnce(uses.mentions)
         warnOfBareDurations(uses.durations)
         uses.mentions = []
@@ -492,6 +517,7 @@ private struct Resolver {
                                        mentionOrder: mentionOrder, initial: initial, initialRanges: initialRanges, diagnostics: diagnostics,
                                        mentionsAllViews: mentionsAllViews, parameterKinds: kinds)
         resolved.placements = placements
+        resolved.tweenCount = tweenCount
         return resolved
     }
 
@@ -698,10 +724,11 @@ private struct Resolver {
     private mutating func collectBindings() {
         bindings.reserveCapacity(program.items.count)
         ids.reserveCapacity(program.items.count)
-        for (item, entry) in program.items.enumerated() {
-            guard case .binding(let binding) = entry else { continue }
+        for item in program.items.indices {
+            guard case .binding(let binding) = program.items[item] else { continue }
             if binding.parameters != nil { anyParameters = true }
-            if let id = ids[binding.name], let first = bindings[binding.name] {
+            // The name's number, numbered here when it is new (one look-up: most names are).
+            if let id = Resolver.number(&ids[binding.name, default: -1], next: firstBindings.count), let first = bindings[binding.name] {
                 report(.duplicateLet(binding.name), at: binding.nameRange, hint: "rename one of the two bindings",
                        notes: [.init(.firstDefined, at: first.nameRange)])
                 if first.range == binding.range {
@@ -710,13 +737,19 @@ private struct Resolver {
                 }
                 continue
             }
-            ids[binding.name] = firstBindings.count
             visitedIDs.append(firstBindings.count)
             visitedItems.append(item)
             firstBindings.append(binding.name)
             parameterised.append(binding.parameters != nil)
             bindings[binding.name] = binding
         }
+    }
+
+    /// The number in `slot` (`-1`: none yet, and `next` is put there): `nil` when it is new.
+    private static func number(_ slot: inout Int, next: Int) -> Int? {
+        guard slot == -1 else { return slot }
+        slot = next
+        return nil
     }
 
     private mutating func report(_ kind: DiagnosticKind, at range: SourceRange, hint: String? = nil,
