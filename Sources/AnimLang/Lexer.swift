@@ -602,8 +602,10 @@ struct KeywordTable {
         self.entries = entries
     }
 
+    /// The bytes `start..<end` (`start <= end <= bytes.count`) packed little-endian: the first
+    /// eight in `low`, and in `high` the length (times 256) and the ninth byte.
     @inline(__always)
-    private static func pack(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (UInt64, UInt64) {
+    static func pack(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (UInt64, UInt64) {
         let length = end - start
         if start + 8 <= bytes.count, let base = bytes.baseAddress {
             // One load of the 8 bytes from `start` (in bounds: `start + 8 <= count`), masked to the name's length.

@@ -99,9 +99,50 @@ private let durationUnitAliases: [String: String] = [
 private let angleUnits: [String] = ["degrees", "deg", "radians", "rad", "turns"]
 private let stepPositions: [String] = ["jump-start", "jump-end", "jump-none", "jump-both", "start", "end"]
 
+/// The strings and literal values of short tokens, by their bytes: a script
+/// spells the same few names and numbers again and again, and reading one
+/// again from this table is much cheaper than making its `String` or its
+/// exact value anew. A pure memo (the same bytes always give the same
+/// answer), so the copies of a parser made to look ahead share it.
+///
+/// A key is a token's bytes (1 to 8 of them) packed little-endian: no token
+/// holds a NUL byte (a file with one has no tokens), so the key fixes the
+/// length too, and 0 is no token's key.
+private final class SpellingMemo {
+    struct Name {
+        var key: UInt64 = 0
+        var text = ""
+    }
+    struct Literal {
+        var key: UInt64 = 0
+        var exact = Time.zero
+        var value = 0.0
+    }
+    static let size = 64
+    // (Unchecked: the parser reads and writes them one access at a time, never
+    // overlapping; checking each access at run time costs more than the memo saves, measured.)
+    @exclusivity(unchecked) var names = [Name](repeating: Name(), count: SpellingMemo.size)
+    @exclusivity(unchecked) var literals = [Literal](repeating: Literal(), count: SpellingMemo.size)
+
+    /// The key of `bytes[range]`, or 0 when it is empty or longer than 8 bytes.
+    @inline(__always)
+    static func key(_ bytes: [UInt8], _ range: SourceRange) -> UInt64 {
+        let length = range.end - range.start
+        guard length >= 1, length <= 8, range.start >= 0, range.end <= bytes.count else { return 0 }
+        return bytes.withUnsafeBufferPointer { KeywordTable.pack($0, range.start, range.end).0 }
+    }
+
+    /// The slot of a key (`0..<size`).
+    @inline(__always)
+    static func slot(_ key: UInt64) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 58)
+    }
+}
+
 private struct Parser {
     let file: SourceFile
     let bytes: [UInt8]
+    let memo: SpellingMemo
     /// Where the tokens come from, one at a time: no array of the file's tokens is made.
     var lexer: Lexer
     /// The next ``lookahead`` tokens, from `ring[head]` on, in a ring of twice
@@ -162,6 +203,7 @@ private struct Parser {
     init(file: SourceFile) {
         self.file = file
         bytes = file.bytes
+        memo = SpellingMemo()
         lexer = Lexer(bytes: file.bytes)
         ring = []
         ring.reserveCapacity(Parser.ringMask + 1)
@@ -1459,7 +1501,13 @@ private struct Parser {
     }
 
     mutating func literal(_ token: Token) -> Number {
+        let key = SpellingMemo.key(bytes, token.range)
+        let slot = SpellingMemo.slot(key)
+        if key != 0, memo.literals[slot].key == key {
+            return Number(exact: memo.literals[slot].exact, value: memo.literals[slot].value, range: token.range)
+        }
         if let (exact, value) = plainDecimal(token.range) {
+            if key != 0 { memo.literals[slot] = SpellingMemo.Literal(key: key, exact: exact, value: value) }
             return Number(exact: exact, value: value, range: token.range)
         }
         let text = self.text(token)
@@ -2205,7 +2253,13 @@ private struct Parser {
     }
 
     func text(_ token: Token) -> String {
-        file.text(token.range)
+        let key = SpellingMemo.key(bytes, token.range)
+        guard key != 0 else { return file.text(token.range) }
+        let slot = SpellingMemo.slot(key)
+        if memo.names[slot].key == key { return memo.names[slot].text }
+        let text = file.text(token.range)
+        memo.names[slot] = SpellingMemo.Name(key: key, text: text)
+        return text
     }
 
     func startsItem(_ token: Token) -> Bool {
