@@ -49,18 +49,35 @@ public enum ColorNames {
 
     /// A colour from 3, 4, 6 or 8 hex digits (without the `#`); `nil` for anything else.
     public static func color(hex digits: Substring) -> Color? {
-        var values: [Int] = []
-        for character in digits {
-            guard let value = character.hexDigitValue else { return nil }
-            values.append(value)
+        color(hex: digits.utf8)
+    }
+
+    /// A colour from the bytes of 3, 4, 6 or 8 ASCII hex digits (without the `#`); `nil` for anything else.
+    /// (Read into one integer: no array, no `Character`, for the lexer's colour tokens.)
+    public static func color<Digits: Sequence<UInt8>>(hex digits: Digits) -> Color? {
+        var packed = 0
+        var count = 0
+        for byte in digits {
+            let value: Int
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = Int(byte &- UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = Int(byte &- UInt8(ascii: "a")) + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = Int(byte &- UInt8(ascii: "A")) + 10
+            default: return nil
+            }
+            guard count < 8 else { return nil }
+            packed = packed << 4 | value
+            count += 1
         }
-        switch values.count {
+        /// The digit at `index` (from the first, `index < count`).
+        func digit(_ index: Int) -> Int { (packed >> (4 * (count - 1 - index))) & 0xF }
+        switch count {
         case 3, 4:
-            let expanded = values.map { Double($0 * 17) }
-            return Color(red: expanded[0], green: expanded[1], blue: expanded[2], alpha: values.count == 4 ? expanded[3] / 255 : 1)
+            func expanded(_ index: Int) -> Double { Double(digit(index) * 17) }
+            return Color(red: expanded(0), green: expanded(1), blue: expanded(2), alpha: count == 4 ? expanded(3) / 255 : 1)
         case 6, 8:
-            func byte(_ index: Int) -> Double { Double(values[2 * index] * 16 + values[2 * index + 1]) }
-            return Color(red: byte(0), green: byte(1), blue: byte(2), alpha: values.count == 8 ? byte(3) / 255 : 1)
+            func byte(_ index: Int) -> Double { Double(digit(2 * index) * 16 + digit(2 * index + 1)) }
+            return Color(red: byte(0), green: byte(1), blue: byte(2), alpha: count == 8 ? byte(3) / 255 : 1)
         default:
             return nil
         }

@@ -208,11 +208,11 @@ struct Lexer {
             case UInt8(ascii: "\n"):
                 index += 1
                 lineStart = index
-            case UInt8(ascii: "#") where hexColorLength() != nil:
-                let length = hexColorLength() ?? 0
-                index += 1 + length
-                return made(.color, from: index - 1 - length)
             case UInt8(ascii: "#"):
+                if let length = hexColorLength() {
+                    index += 1 + length
+                    return made(.color, from: index - 1 - length)
+                }
                 skipComment()
             case UInt8(ascii: "/") where peek(1) == UInt8(ascii: "/"):
                 skipComment()
@@ -411,7 +411,7 @@ struct Lexer {
     func hexColorLength() -> Int? {
         var length = 0
         while isHexDigit(peek(1 + length)) { length += 1 }
-        guard [3, 4, 6, 8].contains(length) else { return nil }
+        guard length == 3 || length == 4 || length == 6 || length == 8 else { return nil }
         let next = peek(1 + length)
         if isLetter(next) || isDigit(next) || next == UInt8(ascii: "_") { return nil }
         if next == UInt8(ascii: "-"), isLetter(peek(2 + length)) { return nil }

@@ -1094,8 +1094,9 @@ private struct Parser {
         switch token.kind {
         case .color:
             advance()
-            let digits = text(token).dropFirst()
-            guard let color = ColorNames.color(hex: digits) else {
+            // The bytes after the `#` (a token of this file: in bounds).
+            guard token.range.start < token.range.end, token.range.end <= bytes.count,
+                  let color = ColorNames.color(hex: bytes[(token.range.start + 1)..<token.range.end]) else {
                 throw error(.expectedNumber(what: what, after: context(), found: describe(token)), at: token)
             }
             return .color(ColorSyntax(color, range: token.range))
