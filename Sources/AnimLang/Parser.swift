@@ -293,7 +293,7 @@ private struct Parser {
             }
             advance()
             let name = text(token)
-            checkBindableName(name, at: token.range, role: .parameter)
+            checkBindableName(name, reserved: isReserved(token), at: token.range, role: .parameter)
             if let first = list.first(where: { $0.name == name }) {
                 report(.duplicateParameter(name), at: token.range, hint: "give each parameter its own name",
                        notes: [.init(.firstDefined, at: first.range)])
@@ -362,7 +362,7 @@ private struct Parser {
             return try valueArgument(ends: ends)
         case .name where isWord(token, .pi) || isWord(token, .tau) || startsEasingValue():
             return try valueArgument(ends: ends)
-        case .name where colorFunctions.contains(text(token)) && peek(1).kind == .leftParen:
+        case .name where peek(1).kind == .leftParen && colorFunctions.contains(text(token)):
             return try valueArgument(ends: ends)
         case .name where !token.word.isVerb && ColorNames.color(named: text(token)) != nil && !letNames.contains(text(token))
             && ends(Parser(copying: self, advancedBy: 1)):
@@ -533,24 +533,27 @@ private struct Parser {
         }
         advance()
         let name = text(token)
-        if reservedWords.contains(name) {
+        if isReserved(token) {
             report(.reservedName(name, role: role), at: token.range)
             if isWord(keyword, .let) { reservedBindings.insert(name) }
         } else if role == .binding {
-            checkBindableName(name, at: token.range, role: role)
+            checkBindableName(name, reserved: false, at: token.range, role: role)
         }
         return (name, token.range)
     }
 
     /// A `let` or a parameter may not take a reserved word or an easing's name
-    /// (`with snappy` must keep meaning the easing).
-    mutating func checkBindableName(_ name: String, at range: SourceRange, role: DiagnosticKind.NameRole) {
-        if reservedWords.contains(name) {
+    /// (`with snappy` must keep meaning the easing). `reserved`: whether the
+    /// name's token is one of ``reservedWords`` (the lexer classified it).
+    mutating func checkBindableName(_ name: String, reserved: Bool, at range: SourceRange, role: DiagnosticKind.NameRole) {
+        if reserved {
             if role == .parameter { report(.reservedName(name, role: role), at: range) }
             return
         }
-        let easing = EasingNames.easing(named: name) != nil || EasingNames.parameterizedCurves.contains(name)
-            || EasingNames.functionalForms.contains(name) || EasingNames.springAdjectives.contains { $0.word == name }
+        // Every bare easing name (``EasingNames/parameterizedCurves`` among them), each functional
+        // form and each spring adjective, searched without hashing the name.
+        let easing = lookUp(name, in: EasingNames.bareNames) != nil || EasingNames.functionalForms.contains(name)
+            || EasingNames.springAdjectives.contains { $0.word == name }
         if easing {
             report(.easingName(name, role: role), at: range,
                    hint: "`with \(name)` must keep meaning the easing; choose another name, such as `my-\(name)`")
@@ -1100,7 +1103,7 @@ private struct Parser {
                 throw error(.expectedNumber(what: what, after: context(), found: describe(token)), at: token)
             }
             return .color(ColorSyntax(color, range: token.range))
-        case .name where colorFunctions.contains(text(token)) && peek(1).kind == .leftParen:
+        case .name where peek(1).kind == .leftParen && colorFunctions.contains(text(token)):
             return .color(try colorFunction())
         case .name where isValueName(token) && ColorNames.color(named: text(token)) == nil:
             let number = Parser.settled(try arithmetic(grouped: false))
