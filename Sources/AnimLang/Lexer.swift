@@ -198,8 +198,21 @@ struct Lexer {
     }
 
     /// The next token (the end of file once there is no other).
+    @inline(__always)
     mutating func next() -> Token {
         skipBlanks()
+        // Names and numbers first: most tokens are one or the other.
+        if index < bytes.count {
+            let byte = bytes[index]
+            if Lexer.isLetterByte(byte) || byte == UInt8(ascii: "_") { return name() }
+            if byte &- UInt8(ascii: "0") < 10 { return number(start: index) }
+        }
+        return nextOther()
+    }
+
+    /// ``next()`` from anything but a name or a number (a comment, punctuation, …).
+    @inline(never)
+    mutating func nextOther() -> Token {
         while index < bytes.count {
             let byte = bytes[index]
             switch byte {
@@ -244,7 +257,9 @@ struct Lexer {
             // Every read is at `position < count`: in bounds.
             while position < buffer.count {
                 let byte = buffer[position]
-                if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") {
+                if byte == UInt8(ascii: " ") {   // (the most common blank, alone first)
+                    position += 1
+                } else if byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") {
                     position += 1
                 } else if byte == UInt8(ascii: "\n") {
                     position += 1
@@ -260,19 +275,20 @@ struct Lexer {
 
     // MARK: Tokens
 
+    @inline(__always)
     mutating func name() -> Token {
         let start = index
         let keywords = self.keywords
         let (end, word) = bytes.withUnsafeBufferPointer { buffer in
-            // Every read is at `end < count` or `end + 1 < count`: in bounds.
+            // Every read is at `end < count` or `end + 1 < count`: in bounds (and no sum overflows).
             let count = buffer.count
-            var end = start + 1
+            var end = start &+ 1
             while end < count {
                 let byte = buffer[end]
                 if Lexer.isNameByte(byte) {
-                    end += 1
-                } else if byte == UInt8(ascii: "-"), end + 1 < count, Lexer.isLetterByte(buffer[end + 1]) {
-                    end += 2
+                    end &+= 1
+                } else if byte == UInt8(ascii: "-"), end &+ 1 < count, Lexer.isLetterByte(buffer[end &+ 1]) {
+                    end &+= 2
                 } else {
                     break
                 }
@@ -606,12 +622,13 @@ struct KeywordTable {
     /// eight in `low`, and in `high` the length (times 256) and the ninth byte.
     @inline(__always)
     static func pack(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (UInt64, UInt64) {
-        let length = end - start
-        if start + 8 <= bytes.count, let base = bytes.baseAddress {
+        // (Wrapping arithmetic: `0 <= start <= end <= count`, so nothing overflows.)
+        let length = end &- start
+        if start &+ 8 <= bytes.count, let base = bytes.baseAddress {
             // One load of the 8 bytes from `start` (in bounds: `start + 8 <= count`), masked to the name's length.
             let word = UInt64(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
-            let low = length >= 8 ? word : word & ((1 &<< UInt64(8 * length)) &- 1)
-            var high = UInt64(length) << 8
+            let low = length >= 8 ? word : word & ((1 &<< UInt64(truncatingIfNeeded: 8 &* length)) &- 1)
+            var high = UInt64(truncatingIfNeeded: length) << 8
             if length > 8 { high |= UInt64(bytes[start + 8]) }
             return (low, high)
         }

@@ -2176,10 +2176,11 @@ private struct Parser {
         let token = ring[head]
         if token.kind == .eof { return token }
         if startsItem(token) { itemStart = (current, token.range.start) }
-        if token.kind == .number { numbersConsumed += 1 }
-        current += 1
-        ring[(head + Parser.lookahead) & Parser.ringMask] = lexer.next()
-        head = (head + 1) & Parser.ringMask
+        // (Wrapping arithmetic: no file holds 2^63 tokens, and `head` stays below the ring's size.)
+        if token.kind == .number { numbersConsumed &+= 1 }
+        current &+= 1
+        ring[(head &+ Parser.lookahead) & Parser.ringMask] = lexer.next()
+        head = (head &+ 1) & Parser.ringMask
         return token
     }
 
