@@ -132,6 +132,17 @@ private final class SpellingMemo {
         return bytes.withUnsafeBufferPointer { KeywordTable.pack($0, range.start, range.end).0 }
     }
 
+    /// The text of `range` in `file`, read from the memo when it is a short token's.
+    func text(_ range: SourceRange, in file: SourceFile) -> String {
+        let key = SpellingMemo.key(file.bytes, range)
+        guard key != 0 else { return file.text(range) }
+        let slot = SpellingMemo.slot(key)
+        if names[slot].key == key { return names[slot].text }
+        let text = file.text(range)
+        names[slot] = Name(key: key, text: text)
+        return text
+    }
+
     /// The slot of a key (`0..<size`).
     @inline(__always)
     static func slot(_ key: UInt64) -> Int {
@@ -613,7 +624,9 @@ private struct Parser {
     }
 
     /// A `;` right before `let` or `view` separates items instead.
-    func continuesSequence() -> Bool {
+    // (`mutating` though it changes nothing: a non-mutating method called from a
+    // mutating one here gets a copy of the whole parser, measured; `inout` passes it by address.)
+    mutating func continuesSequence() -> Bool {
         check(.star) || (check(.semicolon) && !startsItem(peek(1)))
     }
 
@@ -1060,7 +1073,9 @@ private struct Parser {
     /// Where units go, for a unit written on a start value: `from 0deg to
     /// 90deg` (the angle unit once, after the end value), `from 0% to 100%`
     /// (values take no `%`; opacity is 0 to 1).
-    func unitOnValueHint(after value: SourceRange) -> String? {
+    // (`mutating` though it changes nothing: a non-mutating method called from a
+    // mutating one here gets a copy of the whole parser, measured; `inout` passes it by address.)
+    mutating func unitOnValueHint(after value: SourceRange) -> String? {
         let unit = peek()
         guard unit.range.start == value.end else { return nil }
         let start = file.text(value)
@@ -1156,7 +1171,9 @@ private struct Parser {
     /// The `#…` word right after the previous token on its line when its
     /// first character is a hex digit: a colour the lexer could not read as
     /// one (`#abcde`, `#12345g`), so it began a comment.
-    func colourReadAsComment() -> SourceRange? {
+    // (`mutating` though it changes nothing: a non-mutating method called from a
+    // mutating one here gets a copy of the whole parser, measured; `inout` passes it by address.)
+    mutating func colourReadAsComment() -> SourceRange? {
         guard current > 0 else { return nil }
         var index = previous.range.end
         while index < bytes.count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
@@ -2257,14 +2274,10 @@ private struct Parser {
         token.word == word
     }
 
+    /// (Inlined: called from a mutating method, it would get a copy of the whole parser, measured.)
+    @inline(__always)
     func text(_ token: Token) -> String {
-        let key = SpellingMemo.key(bytes, token.range)
-        guard key != 0 else { return file.text(token.range) }
-        let slot = SpellingMemo.slot(key)
-        if memo.names[slot].key == key { return memo.names[slot].text }
-        let text = file.text(token.range)
-        memo.names[slot] = SpellingMemo.Name(key: key, text: text)
-        return text
+        memo.text(token.range, in: file)
     }
 
     func startsItem(_ token: Token) -> Bool {
