@@ -156,14 +156,17 @@ private struct Parser {
     let memo: SpellingMemo
     /// Where the tokens come from, one at a time: no array of the file's tokens is made.
     var lexer: Lexer
-    /// The next ``lookahead`` tokens, from `ring[head]` on, in a ring of twice
-    /// that (the lexer is always that far ahead, and the token before `head` is
-    /// the one consumed last); ``peek(_:)`` reads further ahead with a copy of the lexer.
-    /// (An array: reading an `InlineArray` here copies all of it, measured.)
-    var ring: [Token]
-    var head = 0
-    static let lookahead = 8
-    static let ringMask = 2 * lookahead - 1
+    /// The next ``lookahead`` tokens: `ahead0` is the token here (the lexer is
+    /// always that far ahead); ``peek(_:)`` reads further ahead with a copy of
+    /// the lexer. Three plain fields, shifted by ``advance()``: no array to
+    /// check for uniqueness or copy, and the grammar looks at most two tokens
+    /// past the one here (further only in rare cases, such as `ease in out`).
+    var ahead0: Token
+    var ahead1: Token
+    var ahead2: Token
+    static let lookahead = 3
+    /// The token consumed last (the end of file before any).
+    var last = Token(.eof, .none)
     /// How many tokens were consumed (the end of file is never consumed).
     var current = 0
     /// How many of the tokens consumed are numbers.
@@ -215,11 +218,11 @@ private struct Parser {
         self.file = file
         bytes = file.bytes
         memo = SpellingMemo()
-        lexer = Lexer(bytes: file.bytes)
-        ring = []
-        ring.reserveCapacity(Parser.ringMask + 1)
-        for _ in 0..<Parser.lookahead { ring.append(lexer.next()) }
-        for _ in Parser.lookahead...Parser.ringMask { ring.append(Token(.eof, .none)) }
+        var lexer = Lexer(bytes: file.bytes)
+        ahead0 = lexer.next()
+        ahead1 = lexer.next()
+        ahead2 = lexer.next()
+        self.lexer = lexer
         letNames = namesAfterLet(in: file)
     }
 
@@ -2145,11 +2148,26 @@ private struct Parser {
 
     // MARK: Token helpers
 
+    @inline(__always)
     func peek(_ offset: Int = 0) -> Token {
-        if offset < Parser.lookahead { return ring[(head + offset) & Parser.ringMask] }
+        switch offset {
+        case 0: return ahead0
+        case 1: return ahead1
+        case 2: return ahead2
+        default: return peekFar(offset)
+        }
+    }
+
+    /// The token `offset` (≥ ``lookahead``) tokens ahead, read with a copy of the lexer.
+    @inline(never)
+    func peekFar(_ offset: Int) -> Token {
         var more = lexer
-        var token = ring[(head + Parser.lookahead - 1) & Parser.ringMask]
-        for _ in Parser.lookahead..<(offset + 1) { token = more.next() }
+        var token = ahead2
+        var count = Parser.lookahead
+        while count <= offset {
+            token = more.next()
+            count += 1
+        }
         return token
     }
 
@@ -2161,7 +2179,7 @@ private struct Parser {
     }
 
     var previous: Token {
-        current > 0 ? ring[(head &- 1) & Parser.ringMask] : peek()
+        current > 0 ? last : peek()
     }
 
     /// The tokens of the item being parsed so far, read again (for hints
@@ -2190,14 +2208,16 @@ private struct Parser {
 
     @discardableResult
     mutating func advance() -> Token {
-        let token = ring[head]
+        let token = ahead0
         if token.kind == .eof { return token }
         if startsItem(token) { itemStart = (current, token.range.start) }
-        // (Wrapping arithmetic: no file holds 2^63 tokens, and `head` stays below the ring's size.)
+        // (Wrapping arithmetic: no file holds 2^63 tokens.)
         if token.kind == .number { numbersConsumed &+= 1 }
         current &+= 1
-        ring[(head &+ Parser.lookahead) & Parser.ringMask] = lexer.next()
-        head = (head &+ 1) & Parser.ringMask
+        last = token
+        ahead0 = ahead1
+        ahead1 = ahead2
+        ahead2 = lexer.next()
         return token
     }
 
