@@ -1176,8 +1176,16 @@ private struct Parser {
     /// one (`#abcde`, `#12345g`), so it began a comment.
     // (`mutating` though it changes nothing: a non-mutating method called from a
     // mutating one here gets a copy of the whole parser, measured; `inout` passes it by address.)
+    @inline(__always)
     mutating func colourReadAsComment() -> SourceRange? {
-        guard current > 0 else { return nil }
+        // A `#` and a hex digit take two bytes between the tokens (and such a comment runs to
+        // the end of its line): with at most one byte between them, there is none.
+        guard current > 0, peek().range.start &- previous.range.end > 1 else { return nil }
+        return colourReadAsCommentScan()
+    }
+
+    /// ``colourReadAsComment()`` where the tokens are further apart.
+    mutating func colourReadAsCommentScan() -> SourceRange? {
         var index = previous.range.end
         while index < bytes.count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
         guard peek().range.start != index, index + 1 < bytes.count, bytes[index] == UInt8(ascii: "#"), bytes[index + 1] < 0x80,
@@ -1495,6 +1503,7 @@ private struct Parser {
     /// becomes 0, so later stages do not report the same mistake again.
     /// (Static: as an instance method, `settled(try number(…))` copies all of
     /// the parser to hold the receiver while the argument changes it, measured.)
+    @inline(__always)
     static func settled(_ value: consuming Number) -> Number {
         if value.value.isFinite { return value }
         return value.formula != nil ? value : Number(exact: .zero, value: 0, range: value.range)
