@@ -357,6 +357,7 @@ private struct Parser {
     }
 
     /// Whether `token` names a `let` or a parameter, and so may stand for a value.
+    @inline(__always)   // (not inlined, each call copies the whole parser, measured)
     func isValueName(_ token: Token) -> Bool {
         guard token.kind == .name, namesAllowed, !isReserved(token) else { return false }
         let word = text(token)
@@ -399,6 +400,7 @@ private struct Parser {
     }
 
     /// Whether an easing written out starts here (`cubic-bezier(`, `ease-out`, `snappy spring`, `spring`).
+    @inline(__always)   // (not inlined, each call copies the whole parser, measured)
     func startsEasingValue() -> Bool {
         if peek().word.isVerb { return false }   // (no verb names an easing: tested)
         let word = text(peek())
@@ -855,6 +857,7 @@ private struct Parser {
     /// verb: a view follows it on the same line, and it is close to a verb or
     /// the view is followed by `from` or `.` (`rotat square from 0 to 90`).
     /// A name followed by a name is an error anyway; this puts it on the verb.
+    @inline(__always)   // (not inlined, each call copies the whole parser, measured)
     func looksLikeTween(at token: Token) -> Bool {
         let target = peek(1)
         guard startsTarget(target), onSameLine(token, target) else { return false }
@@ -1199,6 +1202,7 @@ private struct Parser {
     }
 
     /// Whether the `(` here opens a point: a `,` inside it at its own level.
+    @inline(__always)   // (not inlined, each call copies the whole parser, measured)
     func isPoint() -> Bool {
         var level = 0
         var found = false
@@ -1518,6 +1522,7 @@ private struct Parser {
 
     /// Whether the operator `offset` tokens ahead continues a number in a clause
     /// (a `-` followed by a named value does: `lift - 2`, `top - lift`).
+    @inline(__always)   // (not inlined, each call copies the whole parser, measured)
     func continuesNumber(at offset: Int) -> Bool {
         let next = peek(offset + 1)
         switch peek(offset).kind {
@@ -1559,6 +1564,7 @@ private struct Parser {
     /// and IEEE division rounds correctly, as `strtod` does). `nil` for any
     /// other literal (an exponent, more digits), which ``literal(_:)`` reads
     /// the long way.
+    @inline(__always)   // (not inlined, each call copies the whole parser, measured)
     func plainDecimal(_ range: SourceRange) -> (Time, Double)? {
         var mantissa: Int64 = 0
         var digits = 0
@@ -1870,6 +1876,7 @@ private struct Parser {
     /// easing; `words` is how many names follow `first`. `nil` when there is
     /// none, or when the words read fine apart (`with ease in 2s` retimes an
     /// `ease`d animation).
+    @inline(__always)   // (not inlined, each call copies the whole parser, measured)
     func spacedEasingName(after first: Token) -> (name: String, words: Int)? {
         var joined = text(first)
         var found: (name: String, words: Int)?
@@ -2181,6 +2188,7 @@ private struct Parser {
     }
 
     /// Calls `body` with the token here and each after it, until it returns false.
+    @inline(__always)   // (not inlined, each call copies the whole parser, measured)
     func scanAhead(_ body: (Token) -> Bool) {
         for offset in 0..<Parser.lookahead where !body(peek(offset)) { return }
         var more = lexer
