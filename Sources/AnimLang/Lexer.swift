@@ -206,6 +206,11 @@ struct Lexer {
             let byte = bytes[index]
             if Lexer.isLetterByte(byte) || byte == UInt8(ascii: "_") { return name() }
             if byte &- UInt8(ascii: "0") < 10 { return number(start: index) }
+            // Punctuation but `.` (`.5`) and `/` (`//`), which ``nextOther()`` reads.
+            if byte != UInt8(ascii: "."), byte != UInt8(ascii: "/"), let kind = Lexer.punctuation(byte) {
+                index &+= 1   // (below `bytes.count`)
+                return made(kind, from: index &- 1)
+            }
         }
         return nextOther()
     }
@@ -312,6 +317,7 @@ struct Lexer {
     }
 
     /// `digits [. digits] [(e|E) [+-] digits]`; the scan starts at a digit or at the `.` of `.5`.
+    @inline(__always)
     mutating func number(start: Int) -> Token {
         while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         if peek(0) == UInt8(ascii: "."), isDigit(peek(1)) {

@@ -938,11 +938,15 @@ private struct Parser {
         }
         first.range = range
         guard !otherTargets.isEmpty else { return single(consume first) }
-        return tweenList(first, otherTargets.map { target in
+        // (A loop, not a closure: a closure capturing `first` makes the `consume` above a copy, measured.)
+        var rest: [TweenSyntax] = []
+        rest.reserveCapacity(otherTargets.count)
+        for target in otherTargets {
             var tween = first
             tween.target = target
-            return tween
-        })
+            rest.append(tween)
+        }
+        return tweenList(first, rest)
     }
 
     /// "animate" NAME "." NAME { "," NAME "." NAME } values
@@ -985,12 +989,16 @@ private struct Parser {
                                          + "`animate \(first.view).\(first.property) to B` or `… by D`")
         tween.range = start.range.union(previous.range)
         guard !others.isEmpty else { return single(consume tween) }
-        return tweenList(tween, others.map { target in
+        // (A loop, not a closure: a closure capturing `tween` makes the `consume` above a copy, measured.)
+        var rest: [TweenSyntax] = []
+        rest.reserveCapacity(others.count)
+        for target in others {
             var other = tween
             other.target = .view(target.view, target.range)
             other.property = target.property
-            return other
-        })
+            rest.append(other)
+        }
+        return tweenList(tween, rest)
     }
 
     /// targets = target { "," target } [ "and" target ] ;  target = NAME | "all" [ "views" ] ;
