@@ -1346,7 +1346,13 @@ private struct Parser {
 
     /// duration = number [ "s" | "sec" | "seconds" | "ms" ] ;
     mutating func duration(after context: @autoclosure () -> String) throws(SyntaxError) -> Duration {
-        let value = try number(what: "a duration", after: context())
+        // A literal alone first: what ``number(what:after:grouped:)`` would give, without its levels.
+        let value: Number
+        if let literal = loneLiteral() {
+            value = literal
+        } else {
+            value = try number(what: "a duration", after: context())
+        }
         noteUses(in: value, bare: .duration, inArithmetic: .duration)
         var unit = Duration.Unit.implicit
         var range = value.range
