@@ -69,15 +69,17 @@ public enum ColorNames {
             packed = packed << 4 | value
             count += 1
         }
-        /// The digit at `index` (from the first, `index < count`).
-        func digit(_ index: Int) -> Int { (packed >> (4 * (count - 1 - index))) & 0xF }
+        // The channels, first digit first: one digit each (times 17) for 3 or 4 digits, two for 6 or 8.
         switch count {
         case 3, 4:
-            func expanded(_ index: Int) -> Double { Double(digit(index) * 17) }
-            return Color(red: expanded(0), green: expanded(1), blue: expanded(2), alpha: count == 4 ? expanded(3) / 255 : 1)
+            let top = 4 * (count - 1)   // the first digit's shift
+            func expanded(_ shift: Int) -> Double { Double(((packed >> shift) & 0xF) * 17) }
+            return Color(red: expanded(top), green: expanded(top - 4), blue: expanded(top - 8),
+                         alpha: count == 4 ? expanded(0) / 255 : 1)
         case 6, 8:
-            func byte(_ index: Int) -> Double { Double(digit(2 * index) * 16 + digit(2 * index + 1)) }
-            return Color(red: byte(0), green: byte(1), blue: byte(2), alpha: count == 8 ? byte(3) / 255 : 1)
+            let top = 4 * (count - 2)   // the first pair's shift
+            func byte(_ shift: Int) -> Double { Double((packed >> shift) & 0xFF) }
+            return Color(red: byte(top), green: byte(top - 8), blue: byte(top - 16), alpha: count == 8 ? byte(0) / 255 : 1)
         default:
             return nil
         }
