@@ -49,18 +49,37 @@ public enum ColorNames {
 
     /// A colour from 3, 4, 6 or 8 hex digits (without the `#`); `nil` for anything else.
     public static func color(hex digits: Substring) -> Color? {
-        var values: [Int] = []
-        for character in digits {
-            guard let value = character.hexDigitValue else { return nil }
-            values.append(value)
+        color(hex: digits.utf8)
+    }
+
+    /// A colour from the bytes of 3, 4, 6 or 8 ASCII hex digits (without the `#`); `nil` for anything else.
+    /// (Read into one integer: no array, no `Character`, for the lexer's colour tokens.)
+    public static func color<Digits: Sequence<UInt8>>(hex digits: Digits) -> Color? {
+        var packed = 0
+        var count = 0
+        for byte in digits {
+            let value: Int
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = Int(byte &- UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): value = Int(byte &- UInt8(ascii: "a")) + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): value = Int(byte &- UInt8(ascii: "A")) + 10
+            default: return nil
+            }
+            guard count < 8 else { return nil }
+            packed = packed << 4 | value
+            count += 1
         }
-        switch values.count {
+        // The channels, first digit first: one digit each (times 17) for 3 or 4 digits, two for 6 or 8.
+        switch count {
         case 3, 4:
-            let expanded = values.map { Double($0 * 17) }
-            return Color(red: expanded[0], green: expanded[1], blue: expanded[2], alpha: values.count == 4 ? expanded[3] / 255 : 1)
+            let top = 4 * (count - 1)   // the first digit's shift
+            func expanded(_ shift: Int) -> Double { Double(((packed >> shift) & 0xF) * 17) }
+            return Color(red: expanded(top), green: expanded(top - 4), blue: expanded(top - 8),
+                         alpha: count == 4 ? expanded(0) / 255 : 1)
         case 6, 8:
-            func byte(_ index: Int) -> Double { Double(values[2 * index] * 16 + values[2 * index + 1]) }
-            return Color(red: byte(0), green: byte(1), blue: byte(2), alpha: values.count == 8 ? byte(3) / 255 : 1)
+            let top = 4 * (count - 2)   // the first pair's shift
+            func byte(_ shift: Int) -> Double { Double((packed >> shift) & 0xFF) }
+            return Color(red: byte(top), green: byte(top - 8), blue: byte(top - 16), alpha: count == 8 ? byte(0) / 255 : 1)
         default:
             return nil
         }

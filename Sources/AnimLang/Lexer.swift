@@ -198,8 +198,26 @@ struct Lexer {
     }
 
     /// The next token (the end of file once there is no other).
+    @inline(__always)
     mutating func next() -> Token {
         skipBlanks()
+        // Names and numbers first: most tokens are one or the other.
+        if index < bytes.count {
+            let byte = bytes[index]
+            if Lexer.isLetterByte(byte) || byte == UInt8(ascii: "_") { return name() }
+            if byte &- UInt8(ascii: "0") < 10 { return number(start: index) }
+            // Punctuation but `.` (`.5`) and `/` (`//`), which ``nextOther()`` reads.
+            if byte != UInt8(ascii: "."), byte != UInt8(ascii: "/"), let kind = Lexer.punctuation(byte) {
+                index &+= 1   // (below `bytes.count`)
+                return made(kind, from: index &- 1)
+            }
+        }
+        return nextOther()
+    }
+
+    /// ``next()`` from anything but a name or a number (a comment, punctuation, …).
+    @inline(never)
+    mutating func nextOther() -> Token {
         while index < bytes.count {
             let byte = bytes[index]
             switch byte {
@@ -208,11 +226,11 @@ struct Lexer {
             case UInt8(ascii: "\n"):
                 index += 1
                 lineStart = index
-            case UInt8(ascii: "#") where hexColorLength() != nil:
-                let length = hexColorLength() ?? 0
-                index += 1 + length
-                return made(.color, from: index - 1 - length)
             case UInt8(ascii: "#"):
+                if let length = hexColorLength() {
+                    index += 1 + length
+                    return made(.color, from: index - 1 - length)
+                }
                 skipComment()
             case UInt8(ascii: "/") where peek(1) == UInt8(ascii: "/"):
                 skipComment()
@@ -244,7 +262,9 @@ struct Lexer {
             // Every read is at `position < count`: in bounds.
             while position < buffer.count {
                 let byte = buffer[position]
-                if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") {
+                if byte == UInt8(ascii: " ") {   // (the most common blank, alone first)
+                    position += 1
+                } else if byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") {
                     position += 1
                 } else if byte == UInt8(ascii: "\n") {
                     position += 1
@@ -260,19 +280,20 @@ struct Lexer {
 
     // MARK: Tokens
 
+    @inline(__always)
     mutating func name() -> Token {
         let start = index
         let keywords = self.keywords
         let (end, word) = bytes.withUnsafeBufferPointer { buffer in
-            // Every read is at `end < count` or `end + 1 < count`: in bounds.
+            // Every read is at `end < count` or `end + 1 < count`: in bounds (and no sum overflows).
             let count = buffer.count
-            var end = start + 1
+            var end = start &+ 1
             while end < count {
                 let byte = buffer[end]
                 if Lexer.isNameByte(byte) {
-                    end += 1
-                } else if byte == UInt8(ascii: "-"), end + 1 < count, Lexer.isLetterByte(buffer[end + 1]) {
-                    end += 2
+                    end &+= 1
+                } else if byte == UInt8(ascii: "-"), end &+ 1 < count, Lexer.isLetterByte(buffer[end &+ 1]) {
+                    end &+= 2
                 } else {
                     break
                 }
@@ -296,6 +317,7 @@ struct Lexer {
     }
 
     /// `digits [. digits] [(e|E) [+-] digits]`; the scan starts at a digit or at the `.` of `.5`.
+    @inline(__always)
     mutating func number(start: Int) -> Token {
         while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         if peek(0) == UInt8(ascii: "."), isDigit(peek(1)) {
@@ -411,7 +433,7 @@ struct Lexer {
     func hexColorLength() -> Int? {
         var length = 0
         while isHexDigit(peek(1 + length)) { length += 1 }
-        guard [3, 4, 6, 8].contains(length) else { return nil }
+        guard length == 3 || length == 4 || length == 6 || length == 8 else { return nil }
         let next = peek(1 + length)
         if isLetter(next) || isDigit(next) || next == UInt8(ascii: "_") { return nil }
         if next == UInt8(ascii: "-"), isLetter(peek(2 + length)) { return nil }
@@ -604,14 +626,17 @@ struct KeywordTable {
         self.entries = entries
     }
 
+    /// The bytes `start..<end` (`start <= end <= bytes.count`) packed little-endian: the first
+    /// eight in `low`, and in `high` the length (times 256) and the ninth byte.
     @inline(__always)
-    private static func pack(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (UInt64, UInt64) {
-        let length = end - start
-        if start + 8 <= bytes.count, let base = bytes.baseAddress {
+    static func pack(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (UInt64, UInt64) {
+        // (Wrapping arithmetic: `0 <= start <= end <= count`, so nothing overflows.)
+        let length = end &- start
+        if start &+ 8 <= bytes.count, let base = bytes.baseAddress {
             // One load of the 8 bytes from `start` (in bounds: `start + 8 <= count`), masked to the name's length.
             let word = UInt64(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
-            let low = length >= 8 ? word : word & ((1 &<< UInt64(8 * length)) &- 1)
-            var high = UInt64(length) << 8
+            let low = length >= 8 ? word : word & ((1 &<< UInt64(truncatingIfNeeded: 8 &* length)) &- 1)
+            var high = UInt64(truncatingIfNeeded: length) << 8
             if length > 8 { high |= UInt64(bytes[start + 8]) }
             return (low, high)
         }

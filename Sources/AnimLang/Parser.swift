@@ -99,19 +99,74 @@ private let durationUnitAliases: [String: String] = [
 private let angleUnits: [String] = ["degrees", "deg", "radians", "rad", "turns"]
 private let stepPositions: [String] = ["jump-start", "jump-end", "jump-none", "jump-both", "start", "end"]
 
+/// The strings and literal values of short tokens, by their bytes: a script
+/// spells the same few names and numbers again and again, and reading one
+/// again from this table is much cheaper than making its `String` or its
+/// exact value anew. A pure memo (the same bytes always give the same
+/// answer), so the copies of a parser made to look ahead share it.
+///
+/// A key is a token's bytes (1 to 8 of them) packed little-endian: no token
+/// holds a NUL byte (a file with one has no tokens), so the key fixes the
+/// length too, and 0 is no token's key.
+private final class SpellingMemo {
+    struct Name {
+        var key: UInt64 = 0
+        var text = ""
+    }
+    struct Literal {
+        var key: UInt64 = 0
+        var exact = Time.zero
+        var value = 0.0
+    }
+    static let size = 64
+    // (Unchecked: the parser reads and writes them one access at a time, never
+    // overlapping; checking each access at run time costs more than the memo saves, measured.)
+    @exclusivity(unchecked) var names = [Name](repeating: Name(), count: SpellingMemo.size)
+    @exclusivity(unchecked) var literals = [Literal](repeating: Literal(), count: SpellingMemo.size)
+
+    /// The key of `bytes[range]`, or 0 when it is empty or longer than 8 bytes.
+    @inline(__always)
+    static func key(_ bytes: [UInt8], _ range: SourceRange) -> UInt64 {
+        let length = range.end - range.start
+        guard length >= 1, length <= 8, range.start >= 0, range.end <= bytes.count else { return 0 }
+        return bytes.withUnsafeBufferPointer { KeywordTable.pack($0, range.start, range.end).0 }
+    }
+
+    /// The text of `range` in `file`, read from the memo when it is a short token's.
+    func text(_ range: SourceRange, in file: SourceFile) -> String {
+        let key = SpellingMemo.key(file.bytes, range)
+        guard key != 0 else { return file.text(range) }
+        let slot = SpellingMemo.slot(key)
+        if names[slot].key == key { return names[slot].text }
+        let text = file.text(range)
+        names[slot] = Name(key: key, text: text)
+        return text
+    }
+
+    /// The slot of a key (`0..<size`).
+    @inline(__always)
+    static func slot(_ key: UInt64) -> Int {
+        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 58)
+    }
+}
+
 private struct Parser {
     let file: SourceFile
     let bytes: [UInt8]
+    let memo: SpellingMemo
     /// Where the tokens come from, one at a time: no array of the file's tokens is made.
     var lexer: Lexer
-    /// The next ``lookahead`` tokens, from `ring[head]` on, in a ring of twice
-    /// that (the lexer is always that far ahead, and the token before `head` is
-    /// the one consumed last); ``peek(_:)`` reads further ahead with a copy of the lexer.
-    /// (An array: reading an `InlineArray` here copies all of it, measured.)
-    var ring: [Token]
-    var head = 0
-    static let lookahead = 8
-    static let ringMask = 2 * lookahead - 1
+    /// The next ``lookahead`` tokens: `ahead0` is the token here (the lexer is
+    /// always that far ahead); ``peek(_:)`` reads further ahead with a copy of
+    /// the lexer. Three plain fields, shifted by ``advance()``: no array to
+    /// check for uniqueness or copy, and the grammar looks at most two tokens
+    /// past the one here (further only in rare cases, such as `ease in out`).
+    var ahead0: Token
+    var ahead1: Token
+    var ahead2: Token
+    static let lookahead = 3
+    /// The token consumed last (the end of file before any).
+    var last = Token(.eof, .none)
     /// How many tokens were consumed (the end of file is never consumed).
     var current = 0
     /// How many of the tokens consumed are numbers.
@@ -162,11 +217,12 @@ private struct Parser {
     init(file: SourceFile) {
         self.file = file
         bytes = file.bytes
-        lexer = Lexer(bytes: file.bytes)
-        ring = []
-        ring.reserveCapacity(Parser.ringMask + 1)
-        for _ in 0..<Parser.lookahead { ring.append(lexer.next()) }
-        for _ in Parser.lookahead...Parser.ringMask { ring.append(Token(.eof, .none)) }
+        memo = SpellingMemo()
+        var lexer = Lexer(bytes: file.bytes)
+        ahead0 = lexer.next()
+        ahead1 = lexer.next()
+        ahead2 = lexer.next()
+        self.lexer = lexer
         letNames = namesAfterLet(in: file)
     }
 
@@ -251,7 +307,7 @@ private struct Parser {
             }
             advance()
             let name = text(token)
-            checkBindableName(name, at: token.range, role: .parameter)
+            checkBindableName(name, reserved: isReserved(token), at: token.range, role: .parameter)
             if let first = list.first(where: { $0.name == name }) {
                 report(.duplicateParameter(name), at: token.range, hint: "give each parameter its own name",
                        notes: [.init(.firstDefined, at: first.range)])
@@ -301,6 +357,7 @@ private struct Parser {
     }
 
     /// Whether `token` names a `let` or a parameter, and so may stand for a value.
+    @inline(__always)   // (not inlined, each call copies the whole parser, measured)
     func isValueName(_ token: Token) -> Bool {
         guard token.kind == .name, namesAllowed, !isReserved(token) else { return false }
         let word = text(token)
@@ -320,7 +377,7 @@ private struct Parser {
             return try valueArgument(ends: ends)
         case .name where isWord(token, .pi) || isWord(token, .tau) || startsEasingValue():
             return try valueArgument(ends: ends)
-        case .name where colorFunctions.contains(text(token)) && peek(1).kind == .leftParen:
+        case .name where peek(1).kind == .leftParen && colorFunctions.contains(text(token)):
             return try valueArgument(ends: ends)
         case .name where !token.word.isVerb && ColorNames.color(named: text(token)) != nil && !letNames.contains(text(token))
             && ends(Parser(copying: self, advancedBy: 1)):
@@ -343,6 +400,7 @@ private struct Parser {
     }
 
     /// Whether an easing written out starts here (`cubic-bezier(`, `ease-out`, `snappy spring`, `spring`).
+    @inline(__always)   // (not inlined, each call copies the whole parser, measured)
     func startsEasingValue() -> Bool {
         if peek().word.isVerb { return false }   // (no verb names an easing: tested)
         let word = text(peek())
@@ -495,22 +553,23 @@ private struct Parser {
             report(.reservedName(name, role: role), at: token.range)
             if isWord(keyword, .let) { reservedBindings.insert(name) }
         } else if role == .binding {
-            checkBindableName(name, at: token.range, role: role)
+            checkBindableName(name, reserved: false, at: token.range, role: role)
         }
         return (name, token.range)
     }
 
     /// A `let` or a parameter may not take a reserved word or an easing's name
-    /// (`with snappy` must keep meaning the easing).
-    mutating func checkBindableName(_ name: String, at range: SourceRange, role: DiagnosticKind.NameRole) {
-        // The keyword table, not ``reservedWords``: that set is built only if asked for (some 20,000 instructions).
-        var spelling = name
-        if spelling.withUTF8({ KeywordTable.shared.classify($0, 0, $0.count) }).isReserved {
+    /// (`with snappy` must keep meaning the easing). `reserved`: whether the
+    /// name's token is one of ``reservedWords`` (the lexer classified it).
+    mutating func checkBindableName(_ name: String, reserved: Bool, at range: SourceRange, role: DiagnosticKind.NameRole) {
+        if reserved {
             if role == .parameter { report(.reservedName(name, role: role), at: range) }
             return
         }
-        let easing = EasingNames.easing(named: name) != nil || EasingNames.parameterizedCurves.contains(name)
-            || EasingNames.functionalForms.contains(name) || EasingNames.springAdjectives.contains { $0.word == name }
+        // Every bare easing name (``EasingNames/parameterizedCurves`` among them), each functional
+        // form and each spring adjective, searched without hashing the name.
+        let easing = lookUp(name, in: EasingNames.bareNames) != nil || EasingNames.functionalForms.contains(name)
+            || EasingNames.springAdjectives.contains { $0.word == name }
         if easing {
             report(.easingName(name, role: role), at: range,
                    hint: "`with \(name)` must keep meaning the easing; choose another name, such as `my-\(name)`")
@@ -570,7 +629,9 @@ private struct Parser {
     }
 
     /// A `;` right before `let` or `view` separates items instead.
-    func continuesSequence() -> Bool {
+    // (`mutating` though it changes nothing: a non-mutating method called from a
+    // mutating one here gets a copy of the whole parser, measured; `inout` passes it by address.)
+    mutating func continuesSequence() -> Bool {
         check(.star) || (check(.semicolon) && !startsItem(peek(1)))
     }
 
@@ -796,6 +857,7 @@ private struct Parser {
     /// verb: a view follows it on the same line, and it is close to a verb or
     /// the view is followed by `from` or `.` (`rotat square from 0 to 90`).
     /// A name followed by a name is an error anyway; this puts it on the verb.
+    @inline(__always)   // (not inlined, each call copies the whole parser, measured)
     func looksLikeTween(at token: Token) -> Bool {
         let target = peek(1)
         guard startsTarget(target), onSameLine(token, target) else { return false }
@@ -876,11 +938,15 @@ private struct Parser {
         }
         first.range = range
         guard !otherTargets.isEmpty else { return single(consume first) }
-        return tweenList(first, otherTargets.map { target in
+        // (A loop, not a closure: a closure capturing `first` makes the `consume` above a copy, measured.)
+        var rest: [TweenSyntax] = []
+        rest.reserveCapacity(otherTargets.count)
+        for target in otherTargets {
             var tween = first
             tween.target = target
-            return tween
-        })
+            rest.append(tween)
+        }
+        return tweenList(first, rest)
     }
 
     /// "animate" NAME "." NAME { "," NAME "." NAME } values
@@ -923,12 +989,16 @@ private struct Parser {
                                          + "`animate \(first.view).\(first.property) to B` or `… by D`")
         tween.range = start.range.union(previous.range)
         guard !others.isEmpty else { return single(consume tween) }
-        return tweenList(tween, others.map { target in
+        // (A loop, not a closure: a closure capturing `tween` makes the `consume` above a copy, measured.)
+        var rest: [TweenSyntax] = []
+        rest.reserveCapacity(others.count)
+        for target in others {
             var other = tween
             other.target = .view(target.view, target.range)
             other.property = target.property
-            return other
-        })
+            rest.append(other)
+        }
+        return tweenList(tween, rest)
     }
 
     /// targets = target { "," target } [ "and" target ] ;  target = NAME | "all" [ "views" ] ;
@@ -1017,7 +1087,9 @@ private struct Parser {
     /// Where units go, for a unit written on a start value: `from 0deg to
     /// 90deg` (the angle unit once, after the end value), `from 0% to 100%`
     /// (values take no `%`; opacity is 0 to 1).
-    func unitOnValueHint(after value: SourceRange) -> String? {
+    // (`mutating` though it changes nothing: a non-mutating method called from a
+    // mutating one here gets a copy of the whole parser, measured; `inout` passes it by address.)
+    mutating func unitOnValueHint(after value: SourceRange) -> String? {
         let unit = peek()
         guard unit.range.start == value.end else { return nil }
         let start = file.text(value)
@@ -1054,12 +1126,13 @@ private struct Parser {
         switch token.kind {
         case .color:
             advance()
-            let digits = text(token).dropFirst()
-            guard let color = ColorNames.color(hex: digits) else {
+            // The bytes after the `#` (a token of this file: in bounds).
+            guard token.range.start < token.range.end, token.range.end <= bytes.count,
+                  let color = ColorNames.color(hex: bytes[(token.range.start + 1)..<token.range.end]) else {
                 throw error(.expectedNumber(what: what, after: context(), found: describe(token)), at: token)
             }
             return .color(ColorSyntax(color, range: token.range))
-        case .name where colorFunctions.contains(text(token)) && peek(1).kind == .leftParen:
+        case .name where peek(1).kind == .leftParen && colorFunctions.contains(text(token)):
             return .color(try colorFunction())
         case .name where isValueName(token) && ColorNames.color(named: text(token)) == nil:
             let number = Parser.settled(try arithmetic(grouped: false))
@@ -1112,8 +1185,18 @@ private struct Parser {
     /// The `#…` word right after the previous token on its line when its
     /// first character is a hex digit: a colour the lexer could not read as
     /// one (`#abcde`, `#12345g`), so it began a comment.
-    func colourReadAsComment() -> SourceRange? {
-        guard current > 0 else { return nil }
+    // (`mutating` though it changes nothing: a non-mutating method called from a
+    // mutating one here gets a copy of the whole parser, measured; `inout` passes it by address.)
+    @inline(__always)
+    mutating func colourReadAsComment() -> SourceRange? {
+        // A `#` and a hex digit take two bytes between the tokens (and such a comment runs to
+        // the end of its line): with at most one byte between them, there is none.
+        guard current > 0, peek().range.start &- previous.range.end > 1 else { return nil }
+        return colourReadAsCommentScan()
+    }
+
+    /// ``colourReadAsComment()`` where the tokens are further apart.
+    mutating func colourReadAsCommentScan() -> SourceRange? {
         var index = previous.range.end
         while index < bytes.count, bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\t") { index += 1 }
         guard peek().range.start != index, index + 1 < bytes.count, bytes[index] == UInt8(ascii: "#"), bytes[index + 1] < 0x80,
@@ -1127,6 +1210,7 @@ private struct Parser {
     }
 
     /// Whether the `(` here opens a point: a `,` inside it at its own level.
+    @inline(__always)   // (not inlined, each call copies the whole parser, measured)
     func isPoint() -> Bool {
         var level = 0
         var found = false
@@ -1262,7 +1346,13 @@ private struct Parser {
 
     /// duration = number [ "s" | "sec" | "seconds" | "ms" ] ;
     mutating func duration(after context: @autoclosure () -> String) throws(SyntaxError) -> Duration {
-        let value = try number(what: "a duration", after: context())
+        // A literal alone first: what ``number(what:after:grouped:)`` would give, without its levels.
+        let value: Number
+        if let literal = loneLiteral() {
+            value = literal
+        } else {
+            value = try number(what: "a duration", after: context())
+        }
         noteUses(in: value, bare: .duration, inArithmetic: .duration)
         var unit = Duration.Unit.implicit
         var range = value.range
@@ -1431,6 +1521,7 @@ private struct Parser {
     /// becomes 0, so later stages do not report the same mistake again.
     /// (Static: as an instance method, `settled(try number(…))` copies all of
     /// the parser to hold the receiver while the argument changes it, measured.)
+    @inline(__always)
     static func settled(_ value: consuming Number) -> Number {
         if value.value.isFinite { return value }
         return value.formula != nil ? value : Number(exact: .zero, value: 0, range: value.range)
@@ -1445,6 +1536,7 @@ private struct Parser {
 
     /// Whether the operator `offset` tokens ahead continues a number in a clause
     /// (a `-` followed by a named value does: `lift - 2`, `top - lift`).
+    @inline(__always)   // (not inlined, each call copies the whole parser, measured)
     func continuesNumber(at offset: Int) -> Bool {
         let next = peek(offset + 1)
         switch peek(offset).kind {
@@ -1461,7 +1553,13 @@ private struct Parser {
     }
 
     mutating func literal(_ token: Token) -> Number {
+        let key = SpellingMemo.key(bytes, token.range)
+        let slot = SpellingMemo.slot(key)
+        if key != 0, memo.literals[slot].key == key {
+            return Number(exact: memo.literals[slot].exact, value: memo.literals[slot].value, range: token.range)
+        }
         if let (exact, value) = plainDecimal(token.range) {
+            if key != 0 { memo.literals[slot] = SpellingMemo.Literal(key: key, exact: exact, value: value) }
             return Number(exact: exact, value: value, range: token.range)
         }
         let text = self.text(token)
@@ -1480,6 +1578,7 @@ private struct Parser {
     /// and IEEE division rounds correctly, as `strtod` does). `nil` for any
     /// other literal (an exponent, more digits), which ``literal(_:)`` reads
     /// the long way.
+    @inline(__always)   // (not inlined, each call copies the whole parser, measured)
     func plainDecimal(_ range: SourceRange) -> (Time, Double)? {
         var mantissa: Int64 = 0
         var digits = 0
@@ -1791,6 +1890,7 @@ private struct Parser {
     /// easing; `words` is how many names follow `first`. `nil` when there is
     /// none, or when the words read fine apart (`with ease in 2s` retimes an
     /// `ease`d animation).
+    @inline(__always)   // (not inlined, each call copies the whole parser, measured)
     func spacedEasingName(after first: Token) -> (name: String, words: Int)? {
         var joined = text(first)
         var found: (name: String, words: Int)?
@@ -2078,15 +2178,31 @@ private struct Parser {
 
     // MARK: Token helpers
 
+    @inline(__always)
     func peek(_ offset: Int = 0) -> Token {
-        if offset < Parser.lookahead { return ring[(head + offset) & Parser.ringMask] }
+        switch offset {
+        case 0: return ahead0
+        case 1: return ahead1
+        case 2: return ahead2
+        default: return peekFar(offset)
+        }
+    }
+
+    /// The token `offset` (≥ ``lookahead``) tokens ahead, read with a copy of the lexer.
+    @inline(never)
+    func peekFar(_ offset: Int) -> Token {
         var more = lexer
-        var token = ring[(head + Parser.lookahead - 1) & Parser.ringMask]
-        for _ in Parser.lookahead..<(offset + 1) { token = more.next() }
+        var token = ahead2
+        var count = Parser.lookahead
+        while count <= offset {
+            token = more.next()
+            count += 1
+        }
         return token
     }
 
     /// Calls `body` with the token here and each after it, until it returns false.
+    @inline(__always)   // (not inlined, each call copies the whole parser, measured)
     func scanAhead(_ body: (Token) -> Bool) {
         for offset in 0..<Parser.lookahead where !body(peek(offset)) { return }
         var more = lexer
@@ -2094,7 +2210,7 @@ private struct Parser {
     }
 
     var previous: Token {
-        current > 0 ? ring[(head &- 1) & Parser.ringMask] : peek()
+        current > 0 ? last : peek()
     }
 
     /// The tokens of the item being parsed so far, read again (for hints
@@ -2123,13 +2239,16 @@ private struct Parser {
 
     @discardableResult
     mutating func advance() -> Token {
-        let token = ring[head]
+        let token = ahead0
         if token.kind == .eof { return token }
         if startsItem(token) { itemStart = (current, token.range.start) }
-        if token.kind == .number { numbersConsumed += 1 }
-        current += 1
-        ring[(head + Parser.lookahead) & Parser.ringMask] = lexer.next()
-        head = (head + 1) & Parser.ringMask
+        // (Wrapping arithmetic: no file holds 2^63 tokens.)
+        if token.kind == .number { numbersConsumed &+= 1 }
+        current &+= 1
+        last = token
+        ahead0 = ahead1
+        ahead1 = ahead2
+        ahead2 = lexer.next()
         return token
     }
 
@@ -2206,8 +2325,10 @@ private struct Parser {
         token.word == word
     }
 
+    /// (Inlined: called from a mutating method, it would get a copy of the whole parser, measured.)
+    @inline(__always)
     func text(_ token: Token) -> String {
-        file.text(token.range)
+        memo.text(token.range, in: file)
     }
 
     func startsItem(_ token: Token) -> Bool {

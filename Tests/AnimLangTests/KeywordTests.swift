@@ -47,6 +47,29 @@ import Animations
         }
     }
 
+    /// The parser checks a `let`'s name against the bare easing names (with
+    /// `lookUp`), the functional forms and the spring adjectives: every talk
+    /// curve must be among the bare names, and each bare name an easing.
+    @Test func talkCurvesAreBareEasingNames() {
+        for name in EasingNames.parameterizedCurves {
+            #expect(lookUp(name, in: EasingNames.bareNames) != nil, "\(name)")
+        }
+        for name in EasingNames.allNames {
+            #expect(EasingNames.easing(named: name) != nil, "\(name)")
+        }
+    }
+
+    /// The hex digits of a colour, read as bytes: 3, 4, 6 or 8 of them, ASCII only.
+    @Test func hexColoursReadFromBytes() {
+        #expect(ColorNames.color(hex: Substring("f80")) == Color(red: 255, green: 136, blue: 0))
+        #expect(ColorNames.color(hex: Substring("FF880080")) == Color(red: 255, green: 136, blue: 0, alpha: 128.0 / 255))
+        #expect(ColorNames.color(hex: Array("0000ff".utf8)) == Color(red: 0, green: 0, blue: 255))
+        #expect(ColorNames.color(hex: Substring("12345")) == nil)
+        #expect(ColorNames.color(hex: Substring("123456789")) == nil)
+        #expect(ColorNames.color(hex: Substring("12g")) == nil)
+        #expect(ColorNames.color(hex: Substring("")) == nil)
+    }
+
     @Test func tokensStayCompact() {
         #expect(MemoryLayout<Token>.stride == 24)
         #expect(MemoryLayout<Number>.stride <= 48)
