@@ -23,9 +23,9 @@ public func evaluate(_ lowering: Lowering) -> Evaluation {
 /// many `let`s then keeps no table of the others' scenes.
 func evaluate(_ lowering: Lowering, keeping kept: String?) -> Evaluation {
     var memo: [ObjectIdentifier: Scene?] = [:]
-    // About one entry per node: the tween leaves and the bindings' roots
-    // (for a chain, all of them), so the table is not rehashed as it grows.
-    memo.reserveCapacity(lowering.tweens.count + lowering.terms.count)
+    // About one entry per binding's root (leaves are not memoized), so the
+    // table is not rehashed as it grows.
+    memo.reserveCapacity(lowering.terms.count)
     var scenes: [String: Scene] = [:]
     scenes.reserveCapacity(kept == nil ? lowering.terms.count : 1)
     var diagnostics: [Diagnostic] = []

@@ -185,7 +185,7 @@ extension Term {
             case .tween(let tween):
                 // A warped clock (placing it inverts the warp, which is costly) is not plain.
                 if plainOnly, path.collapse == nil, !path.stages.isEmpty { return nil }
-                let segment = path.place(tween)
+                let segment = path.place(term, tween)
                 if !found.contains(segment) {
                     found.append(segment)
                     if found.count >= limit { return found }
@@ -431,14 +431,19 @@ private struct Compiler {
         var stack = WorkList()
         if let root { stack.nodes.append((root, .identity, 0)) }
         while let (term, path, key) = try stack.next() {
-            switch term.kind {
-            case .tween(let tween):
+            // A tween (most nodes of a chain) is placed without a copy of its kind.
+            if term.isLeaf, let segment = term.placedTween(at: path) {
                 listed += 1
                 guard listed <= Scene.segmentLimit else {
                     throw .invalidSampling("the animation has more than \(Scene.segmentLimit) segments")
                 }
-                placed.append(path.place(tween, leaf: ObjectIdentifier(term)))
+                placed.append(segment)
                 if mayDefer { keys.append(key) }
+                continue
+            }
+            switch term.kind {
+            case .tween:
+                break   // placed above
             case .event(let name):
                 listed += 1
                 guard listed <= Scene.segmentLimit else {
