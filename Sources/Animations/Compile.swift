@@ -432,13 +432,12 @@ private struct Compiler {
         if let root { stack.nodes.append((root, .identity, 0)) }
         while let (term, path, key) = try stack.next() {
             // A tween (most nodes of a chain) is placed without a copy of its kind.
-            if term.isLeaf, let segment = term.placedTween(at: path) {
+            if term.isTween {
                 listed += 1
                 guard listed <= Scene.segmentLimit else {
                     throw .invalidSampling("the animation has more than \(Scene.segmentLimit) segments")
                 }
-                placed.append(segment)
-                if mayDefer { keys.append(key) }
+                if term.placeTween(at: path, into: placed), mayDefer { keys.append(key) }
                 continue
             }
             switch term.kind {
@@ -547,7 +546,7 @@ private struct Compiler {
     private static func byProperty(_ placed: SegmentList) -> [Property: SegmentList] {
         guard placed.count > 0 else { return [:] }
         let first = placed.base.pointee.property
-        if !placed.contains(where: { $0.pointee.property != first }) { return [first: placed] }
+        if !placed.contains(where: { !$0.pointee.animates(first) }) { return [first: placed] }
         // One hash per segment: each property's number, then the count of each.
         var numbers: [Property: Int32] = [:]
         var owners: [Int32] = []

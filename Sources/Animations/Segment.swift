@@ -35,6 +35,8 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
 
     /// The property it animates (its tween's).
     public var property: Property { source.leafProperty }
+    /// Whether it animates `property` (read in its leaf, without a copy).
+    func animates(_ property: Property) -> Bool { source.isTween(of: property) }
     /// The tween leaf placed here (its term's identity), so tools can say
     /// which written tween a segment is (two tweens with equal values are
     /// not the same tween). Not part of the segment's identity: Σ is a set

@@ -115,11 +115,33 @@ extension Term {
         return Property(view: "", name: "")
     }
 
-    /// For a tween leaf, the segment it becomes at the end of `path` (its
-    /// tween read in place, without a copy of ``kind``); `nil` for any other node.
-    func placedTween(at path: Path) -> Segment? {
-        guard case .tween(let tween) = storage else { return nil }
-        return path.place(self, ends: tween.ends, easing: tween.easing, duration: tween.duration, relative: tween.relative)
+    /// Whether this node is a tween of `property` (read in place).
+    func isTween(of property: Property) -> Bool {
+        switch storage {
+        case .tween(let tween): return tween.property == property
+        case .zero, .one, .wait, .event, .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased: return false
+        }
+    }
+
+    /// Whether this node is a tween leaf (read from the flags).
+    var isTween: Bool { flags & (Term.leafFlag | Term.leavesFlag | Term.eventsFlag) == Term.leafFlag | Term.leavesFlag }
+
+    /// For a tween leaf, appends the segment it becomes at the end of
+    /// `path` to `list` and returns true; false for any other node. Only
+    /// the tween's ends and easing are read from ``kind`` (its duration and
+    /// kind of start are in the flags), without a copy of the whole kind.
+    func placeTween(at path: Path, into list: SegmentList) -> Bool {
+        guard let (ends, easing) = leafEndsAndEasing, let duration else { return false }
+        let relative: Tween.Relative = relatives == 1 ? .to : relatives == 2 ? .by : .absolute
+        list.append(path.place(self, ends: ends, easing: easing, duration: duration, relative: relative))
+        return true
+    }
+
+    private var leafEndsAndEasing: (Ends, Easing)? {
+        switch storage {
+        case .tween(let tween): return (tween.ends, tween.easing)
+        case .zero, .one, .wait, .event, .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased: return nil
+        }
     }
 
     /// `self with E` written on the leaf, when `self` is a tween: the tween
@@ -187,8 +209,10 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
         case eased(Term, Easing)
     }
 
-    /// (A `var` only so that ``deinit`` can drop a subterm's children early.)
-    private var storage: Kind
+    /// (A `var` only so that ``deinit`` can drop a subterm's children early:
+    /// it changes a node no one else holds, so reads need no dynamic
+    /// exclusivity check.)
+    @exclusivity(unchecked) private var storage: Kind
 
     // Stored compactly (a long chain is one node per step): the flags and
     // small counts in one word, the duration as its two integers.
