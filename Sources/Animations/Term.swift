@@ -539,12 +539,10 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
     /// Moves a node's children onto `stack` and leaves the node `zero`, so
     /// that the stack holds the only reference a child may have left.
     private static func moveChildren(of storage: inout Kind, into stack: inout [Term]) {
-        collectChildren(of: storage, into: &stack)
-        storage = .zero
-    }
-
-    private static func collectChildren(of kind: Kind, into stack: inout [Term]) {
-        switch kind {
+        // Moved out (no copy of the kind), then its children collected.
+        var kind = Kind.zero
+        swap(&kind, &storage)
+        switch consume kind {
         case .zero, .one, .wait, .tween, .event: return
         case .sequence(let parts), .parallel(let parts): stack.append(contentsOf: parts)
         case .power(let body, _), .forever(let body), .reversed(let body), .retimed(let body, _), .eased(let body, _): stack.append(body)
