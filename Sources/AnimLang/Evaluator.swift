@@ -22,9 +22,9 @@ public func evaluate(_ lowering: Lowering) -> Evaluation {
 /// ``run(_:binding:keepingSyntax:)`` samples one binding, and a file of
 /// many `let`s then keeps no table of the others' scenes.
 func evaluate(_ lowering: Lowering, keeping kept: String?) -> Evaluation {
-    // About one entry per node: the tween leaves and the bindings' roots
-    // (for a chain, all of them), so the table is not rehashed as it grows.
-    var memo = IdentityTable<Scene?>(capacity: lowering.tweens.count + lowering.terms.count)
+    // About one entry per binding's root (leaves are not memoized), so the
+    // table is not rehashed as it grows.
+    var memo = IdentityTable<Scene?>(capacity: lowering.terms.count)
     var scenes: [String: Scene] = [:]
     scenes.reserveCapacity(kept == nil ? lowering.terms.count : 1)
     var diagnostics: [Diagnostic] = []

@@ -185,7 +185,7 @@ extension Term {
             case .tween(let tween):
                 // A warped clock (placing it inverts the warp, which is costly) is not plain.
                 if plainOnly, path.collapse == nil, !path.stages.isEmpty { return nil }
-                let segment = path.place(tween)
+                let segment = path.place(term, tween)
                 if !found.contains(segment) {
                     found.append(segment)
                     if found.count >= limit { return found }
@@ -431,14 +431,18 @@ private struct Compiler {
         var stack = WorkList()
         if let root { stack.nodes.append((root, .identity, 0)) }
         while let (term, path, key) = try stack.next() {
-            switch term.kind {
-            case .tween(let tween):
+            // A tween (most nodes of a chain) is placed without a copy of its kind.
+            if term.isTween {
                 listed += 1
                 guard listed <= Scene.segmentLimit else {
                     throw .invalidSampling("the animation has more than \(Scene.segmentLimit) segments")
                 }
-                placed.append(path.place(tween, leaf: ObjectIdentifier(term)))
-                if mayDefer { keys.append(key) }
+                if term.placeTween(at: path, into: placed), mayDefer { keys.append(key) }
+                continue
+            }
+            switch term.kind {
+            case .tween:
+                break   // placed above
             case .event(let name):
                 listed += 1
                 guard listed <= Scene.segmentLimit else {
@@ -542,7 +546,7 @@ private struct Compiler {
     private static func byProperty(_ placed: SegmentList) -> [Property: SegmentList] {
         guard placed.count > 0 else { return [:] }
         let first = placed.base.pointee.property
-        if !placed.contains(where: { $0.pointee.property != first }) { return [first: placed] }
+        if !placed.contains(where: { !$0.pointee.animates(first) }) { return [first: placed] }
         // One hash per segment: each property's number, then the count of each.
         var numbers: [Property: Int32] = [:]
         var owners: [Int32] = []

@@ -57,8 +57,7 @@ extension Piece {
         var moved: Segment?
         if let segment {
             guard let s = segment.start.shifted(by: delta), let e = segment.end.shifted(by: delta) else { return nil }
-            moved = Segment(property: segment.property, from: segment.from, to: segment.to, easing: segment.easing,
-                            start: s, end: e, isForward: segment.isForward, warp: nil, leaf: segment.leaf)
+            moved = segment.moved(start: s, end: e)
         }
         return Piece(start: start, end: end, rule: rule, segment: moved)
     }
@@ -223,8 +222,7 @@ extension CompiledScene {
             case .tween:
                 let segment = piece.segment.flatMap { segment -> Segment? in
                     guard let s = scene(segment.start), let e = scene(segment.end) else { return nil }
-                    return Segment(property: segment.property, from: segment.from, to: segment.to, easing: segment.easing,
-                                   start: s, end: e, isForward: segment.isForward, warp: nil, leaf: segment.leaf)
+                    return segment.moved(start: s, end: e)
                 }
                 placed.append(Piece(start: start, end: end, rule: piece.rule, segment: segment))
             case .sampled:

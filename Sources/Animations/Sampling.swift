@@ -93,9 +93,14 @@ final class Track: @unchecked Sendable {
         var byEnd = Array(0..<Int32(truncatingIfNeeded: count))
         let ends = WindowColumn(base: storage, count: kept, ends: true)
         let starts = WindowColumn(base: storage, count: kept, ends: false)
-        byEnd.sort { a, b in
+        let byEndOrder = { (a: Int32, b: Int32) -> Bool in
             let x = Int(a), y = Int(b)
             return ends[x] != ends[y] ? ends[x] < ends[y] : starts[x] < starts[y]
+        }
+        // Windows that follow one another (a chain) already end in order:
+        // the stable sort would change nothing, and is skipped.
+        if (1..<max(1, kept)).contains(where: { byEndOrder(Int32(truncatingIfNeeded: $0), Int32(truncatingIfNeeded: $0 - 1)) }) {
+            byEnd.sort(by: byEndOrder)
         }
         self.byEnd = byEnd
         var size = 1

@@ -115,7 +115,7 @@ public struct Scene: Sendable {
         }
     }
 
-    private static func isOne(_ term: Term) -> Bool {
+    fileprivate static func isOne(_ term: Term) -> Bool {
         if case .one = term.kind { return true }
         return false
     }
@@ -332,7 +332,7 @@ public struct Scene: Sendable {
             switch term.kind {
             case .tween(let tween):
                 guard path.collapse == nil, path.stages.isEmpty else { return nil }
-                let segment = path.place(tween)
+                let segment = path.place(term, tween)
                 guard segment.isForward, segment.start.exact == .zero, segment.end.exact == duration else { return nil }
                 easings.append(tween.easing)
             case .event:
@@ -400,7 +400,53 @@ extension Term {
     /// The scene this term means (evaluation: the fold into ``Scene``), with
     /// `memo` shared across the terms of one program; `report` hears of each
     /// subterm whose operation fails. See ``fold(into:memo:report:)``.
+    ///
+    /// It is that fold with the leaves read in place: a leaf (tween, wait,
+    /// event) *is* its scene and cannot fail (``Scene/interpret(_:_:_:)``), so
+    /// only composite nodes are walked and kept in `memo` (a chain of n
+    /// tweens makes one entry, not n + 1).
     public func evaluate(memo: inout IdentityTable<Scene?>, report: (Term, AnimationError) -> Void) -> Scene? {
-        fold(into: Scene.self, memo: &memo, report: report)
+        if isLeaf { return Scene(root: self) }
+        let value = bottomUp(memo: &memo, operands: { term in term.children.filter { !$0.isLeaf } }) {
+            (term: Term, operands: [Scene?]) -> Scene? in
+            let kind = term.kind
+            if case .sequence(let parts) = kind, let reused = Term.reusedChain(term, parts, operands) { return reused }
+            if case .parallel(let parts) = kind, let reused = Term.reusedChain(term, parts, operands) { return reused }
+            // The children's values, leaves as themselves (whatever contains a failure fails quietly).
+            var values: [Scene] = []
+            var next = 0
+            for child in term.children {
+                if child.isLeaf {
+                    values.append(Scene(root: child))
+                } else {
+                    guard next < operands.count, let value = operands[next] else { return nil }
+                    next += 1
+                    values.append(value)
+                }
+            }
+            do throws(AnimationError) {
+                return try Scene.interpret(term, kind, values)
+            } catch {
+                report(term, error)
+                return nil
+            }
+        }
+        return value ?? nil
+    }
+
+    /// For a `;` or `||` node whose non-leaf `parts` have the values
+    /// `operands` (in order): the node itself when ``Scene/interpret(_:_:_:)``
+    /// would reuse it (every part evaluated to itself, none `one`, no endless
+    /// part before the last), `.some(nil)` when a part failed, else `nil`
+    /// (build it by the operations). Leaves are always reusable.
+    private static func reusedChain(_ term: Term, _ parts: [Term], _ operands: [Scene?]) -> Scene?? {
+        var next = 0
+        var reusable = true
+        for (index, part) in parts.enumerated() where !part.isLeaf {
+            guard next < operands.count, let value = operands[next] else { return .some(nil) }
+            next += 1
+            if value.root !== part || Scene.isOne(part) || (part.isInfinite && index < parts.count - 1) { reusable = false }
+        }
+        return reusable ? .some(Scene(root: term)) : nil
     }
 }

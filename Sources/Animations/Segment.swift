@@ -12,8 +12,18 @@ import Darwin
 /// set of these.
 public struct Segment: Hashable, Sendable, CustomStringConvertible {
     // Stored compactly (a track keeps every segment, so each byte counts N
-    // times): two numbers inline, other ends boxed; the rare parts (a warp's
-    // clock, a drift) in one optional box; the length derived from the window.
+    // times): the tween leaf it places (whose property it reads there, not
+    // a copy of it), its window, its easing (read by every sample), its
+    // ends (a relative tween's are resolved here), and the rare parts (a
+    // warp's clock, a drift) in one optional box. 88 bytes.
+    /// The tween leaf placed here (a term whose kind is `.tween`).
+    private let source: Term
+    public let start: Instant
+    public let end: Instant
+    /// Its own easing (its tween's).
+    public let easing: Easing
+    /// The warp's clock and the drift, when either is there.
+    private let rare: Rare?
     private let ends: Ends
     /// Whether it plays from `from` to `to` (false after an odd number of reversals).
     public let isForward: Bool
@@ -22,17 +32,16 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     /// relative segment's ``from`` and ``to`` hold the values it resolved to
     /// (the tag stays, for `timeline`); before, they hold the tween's own.
     public let relative: Tween.Relative
-    public let property: Property
-    public let easing: Easing
-    public let start: Instant
-    public let end: Instant
-    /// The warp's clock and the drift, when either is there.
-    private let rare: Rare?
+
+    /// The property it animates (its tween's).
+    public var property: Property { source.leafProperty }
+    /// Whether it animates `property` (read in its leaf, without a copy).
+    func animates(_ property: Property) -> Bool { source.isTween(of: property) }
     /// The tween leaf placed here (its term's identity), so tools can say
     /// which written tween a segment is (two tweens with equal values are
     /// not the same tween). Not part of the segment's identity: Σ is a set
     /// of segments, and `x || x` is `x`.
-    public let leaf: ObjectIdentifier?
+    public var leaf: ObjectIdentifier? { ObjectIdentifier(source) }
 
     private final class Rare: Sendable {
         let warp: Clock?
@@ -60,30 +69,32 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
         return try? e.subtracting(s)
     }
 
-    init(property: Property, from: Value, to: Value, easing: Easing, start: Instant, end: Instant,
-         isForward: Bool, warp: Clock?, leaf: ObjectIdentifier? = nil, relative: Tween.Relative = .absolute, drift: Drift? = nil) {
-        self.init(property: property, ends: Ends(from, to), easing: easing, start: start, end: end, isForward: isForward, warp: warp,
-                  leaf: leaf, relative: relative, drift: drift)
-    }
-
-    /// With the ends as a tween keeps them (a colour tween's box shared, not copied).
-    init(property: Property, ends: Ends, easing: Easing, start: Instant, end: Instant,
-         isForward: Bool, warp: Clock?, leaf: ObjectIdentifier?, relative: Tween.Relative, drift: Drift? = nil) {
+    /// `source` placed over `[start, end]`, with the ends of its tween (a
+    /// colour tween's box shared, not copied) or resolved ones.
+    init(source: Term, ends: Ends, easing: Easing, start: Instant, end: Instant, isForward: Bool, warp: Clock?,
+         relative: Tween.Relative, drift: Drift? = nil) {
+        self.source = source
+        self.easing = easing
         self.ends = ends
         self.relative = relative
-        self.leaf = leaf
-        self.property = property
-        self.easing = easing
         self.start = start
         self.end = end
         self.isForward = isForward
         rare = warp == nil && drift == nil ? nil : Rare(warp: warp, drift: drift)
     }
 
+    /// The same tween with the same ends over another window, on a plain
+    /// clock, as an absolute one (a piece of an exported timeline).
+    func moved(start: Instant, end: Instant) -> Segment {
+        Segment(source: source, ends: ends, easing: easing, start: start, end: end, isForward: isForward, warp: nil, relative: .absolute)
+    }
+
     public static func == (lhs: Segment, rhs: Segment) -> Bool {
-        lhs.property == rhs.property && lhs.from == rhs.from && lhs.to == rhs.to && lhs.easing == rhs.easing
-            && lhs.start == rhs.start && lhs.end == rhs.end && lhs.isForward == rhs.isForward && lhs.warp == rhs.warp
-            && lhs.relative == rhs.relative && lhs.drift == rhs.drift
+        // (One tween leaf has one property and easing.)
+        lhs.start == rhs.start && lhs.end == rhs.end && lhs.isForward == rhs.isForward && lhs.relative == rhs.relative
+            && lhs.from == rhs.from && lhs.to == rhs.to && lhs.easing == rhs.easing
+            && (lhs.source === rhs.source || lhs.property == rhs.property)
+            && lhs.warp == rhs.warp && lhs.drift == rhs.drift
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -194,8 +205,8 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
 
     /// The same segment with other ends (a relative one, resolved).
     func resolved(from: Value, to: Value, drift: Drift?) -> Segment {
-        Segment(property: property, from: from, to: to, easing: easing, start: start, end: end, isForward: isForward,
-                warp: warp, leaf: leaf, relative: relative, drift: drift)
+        Segment(source: source, ends: Ends(from, to), easing: easing, start: start, end: end, isForward: isForward,
+                warp: warp, relative: relative, drift: drift)
     }
 
     /// The progress (before the tween's own easing) at `t` within the window,
@@ -527,26 +538,30 @@ struct Path: Hashable, Sendable {
         return hasNoStages ? inner : backwardThroughStages(inner, upper: upper)
     }
 
-    /// The segment a tween becomes at the end of this path.
-    func place(_ tween: Tween, leaf: ObjectIdentifier? = nil) -> Segment {
+    /// The segment the tween leaf `leaf` (whose tween is `tween`) becomes at the end of this path.
+    func place(_ leaf: Term, _ tween: Tween) -> Segment {
+        place(leaf, ends: tween.ends, easing: tween.easing, duration: tween.duration, relative: tween.relative)
+    }
+
+    /// ``place(_:_:)`` given the parts of the tween it reads.
+    func place(_ leaf: Term, ends: Ends, easing: Easing, duration: Time, relative: Tween.Relative) -> Segment {
         if let collapse {
-            return Segment(property: tween.property, ends: tween.ends, easing: tween.easing,
-                           start: collapse.point, end: collapse.point, isForward: collapse.forward, warp: nil, leaf: leaf,
-                           relative: tween.relative)
+            return Segment(source: leaf, ends: ends, easing: easing, start: collapse.point, end: collapse.point, isForward: collapse.forward,
+                           warp: nil, relative: relative)
         }
         let forward = affine.isIncreasing
         var start = affine.invert(Instant(.zero))
-        var end = affine.invert(Instant(tween.duration))
+        var end = affine.invert(Instant(duration))
         if !forward { swap(&start, &end) }
         var clock: Clock?
         if !hasNoStages {
             start = backwardThroughStages(start, upper: false)
             end = backwardThroughStages(end, upper: true)
             if end < start { end = start }
-            clock = Clock(path: self, length: tween.duration)
+            clock = Clock(path: self, length: duration)
         }
-        return Segment(property: tween.property, ends: tween.ends, easing: tween.easing,
-                       start: start, end: end, isForward: forward, warp: clock, leaf: leaf, relative: tween.relative)
+        return Segment(source: leaf, ends: ends, easing: easing, start: start, end: end, isForward: forward, warp: clock,
+                       relative: relative)
     }
 
     /// Maps a node time back through the warp stages. The ends of a warp's
@@ -673,8 +688,21 @@ final class SegmentList {
     /// order it gives them), and removes exact duplicates (Σ is a set),
     /// keeping the first of each.
     func sortByWindowRemovingDuplicates() {
-        var all = UnsafeMutableBufferPointer(start: base, count: count)
-        all.sort { lhs, rhs in lhs.start != rhs.start ? lhs.start < rhs.start : lhs.end < rhs.end }
+        // A chain's segments arrive in order: one pass tells, and the sort
+        // (whose scratch buffer is half the list) is skipped. The sort is
+        // stable, so on a sorted list it would change nothing.
+        let inOrder = { (lhs: UnsafePointer<Segment>, rhs: UnsafePointer<Segment>) -> Bool in
+            lhs.pointee.start != rhs.pointee.start ? lhs.pointee.start < rhs.pointee.start : lhs.pointee.end < rhs.pointee.end
+        }
+        var sorted = true
+        for index in 1..<max(1, count) where inOrder(base + index, base + index - 1) {   // index < count
+            sorted = false
+            break
+        }
+        if !sorted {
+            var all = UnsafeMutableBufferPointer(start: base, count: count)
+            all.sort { lhs, rhs in lhs.start != rhs.start ? lhs.start < rhs.start : lhs.end < rhs.end }
+        }
         // Only segments with the same window can be equal; after sorting they
         // are adjacent. Kept segments move down to `kept` (≤ index).
         var kept = 0, runStart = 0

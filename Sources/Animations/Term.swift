@@ -108,6 +108,42 @@ public struct Tween: Hashable, Sendable {
 }
 
 extension Term {
+    /// A tween leaf's property, read in place (a ``Segment`` reads it here);
+    /// for any other node, which no segment places, an empty property.
+    var leafProperty: Property {
+        if case .tween(let tween) = storage { return tween.property }
+        return Property(view: "", name: "")
+    }
+
+    /// Whether this node is a tween of `property` (read in place).
+    func isTween(of property: Property) -> Bool {
+        switch storage {
+        case .tween(let tween): return tween.property == property
+        case .zero, .one, .wait, .event, .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased: return false
+        }
+    }
+
+    /// Whether this node is a tween leaf (read from the flags).
+    var isTween: Bool { flags & (Term.leafFlag | Term.leavesFlag | Term.eventsFlag) == Term.leafFlag | Term.leavesFlag }
+
+    /// For a tween leaf, appends the segment it becomes at the end of
+    /// `path` to `list` and returns true; false for any other node. Only
+    /// the tween's ends and easing are read from ``kind`` (its duration and
+    /// kind of start are in the flags), without a copy of the whole kind.
+    func placeTween(at path: Path, into list: SegmentList) -> Bool {
+        guard let (ends, easing) = leafEndsAndEasing, let duration else { return false }
+        let relative: Tween.Relative = relatives == 1 ? .to : relatives == 2 ? .by : .absolute
+        list.append(path.place(self, ends: ends, easing: easing, duration: duration, relative: relative))
+        return true
+    }
+
+    private var leafEndsAndEasing: (Ends, Easing)? {
+        switch storage {
+        case .tween(let tween): return (tween.ends, tween.easing)
+        case .zero, .one, .wait, .event, .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased: return nil
+        }
+    }
+
     /// `self with E` written on the leaf, when `self` is a tween: the tween
     /// with `E` composed into its easing (``Tween/eased(_:)``); `nil` for
     /// any other term, which keeps an `eased` node.
@@ -152,8 +188,9 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
         case one
         /// Nothing, for a while.
         case wait(Time)
-        /// (Boxed: copying a kind then copies a pointer, not the tween.)
-        indirect case tween(Tween)
+        /// (In place, not boxed: a chain is mostly tweens, and one object
+        /// per tween instead of two saves the second header and allocation.)
+        case tween(Tween)
         /// An instant event, `emit NAME`.
         case event(String)
         /// `a ; b ; …`: each starts when the one before ends.
@@ -172,7 +209,10 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
         case eased(Term, Easing)
     }
 
-    private var storage: Kind?
+    /// (A `var` only so that ``deinit`` can drop a subterm's children early:
+    /// it changes a node no one else holds, so reads need no dynamic
+    /// exclusivity check.)
+    @exclusivity(unchecked) private var storage: Kind
 
     // Stored compactly (a long chain is one node per step): the flags and
     // small counts in one word, the duration as its two integers.
@@ -185,12 +225,12 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
     private let durationNumerator: Int64
     private let durationDenominator: Int64
 
-    private static let infiniteFlag: UInt8 = 4, leavesFlag: UInt8 = 8, eventsFlag: UInt8 = 16
+    private static let infiniteFlag: UInt8 = 4, leavesFlag: UInt8 = 8, eventsFlag: UInt8 = 16, leafFlag: UInt8 = 32
     /// The flags a node takes from its children: the relative tweens and the events inside.
     private var inherited: UInt8 { flags & (3 | Term.eventsFlag) }
 
     /// What this term is.
-    public var kind: Kind { storage ?? .zero }
+    public var kind: Kind { storage }
 
     /// The duration, or `nil` when the term is cancelled (it contains `zero`
     /// in a place where it annihilates) or lasts forever (``isInfinite``).
@@ -207,6 +247,9 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
     public var height: Int { Int(levels) }
     /// Whether a tween or an event lies inside.
     public var hasLeaves: Bool { flags & Term.leavesFlag != 0 }
+    /// Whether this node is a tween, a wait or an event (read without
+    /// copying ``kind``, whose tween is stored in place).
+    var isLeaf: Bool { flags & Term.leafFlag != 0 }
     /// Which relative tweens lie inside (bit 1: `to B`, bit 2: `by Δ`).
     var relatives: UInt8 { flags & 3 }
 
@@ -218,13 +261,14 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
     public var hasRelativeTo: Bool { relatives & 1 != 0 }
 
     private init(_ kind: Kind, duration: Time?, isInfinite: Bool = false, leafCount: Int, warpDepth: Int, height: Int, hasLeaves: Bool,
-                 relatives: UInt8 = 0) {
+                 relatives: UInt8 = 0, isLeaf: Bool = false) {
         storage = kind
         let duration = isInfinite ? nil : duration
         durationNumerator = duration?.numerator ?? 0
         durationDenominator = duration?.denominator ?? 0
         // (`relatives`: the bits a node inherits, ``inherited``.)
         flags = (relatives & (3 | Term.eventsFlag)) | (isInfinite ? Term.infiniteFlag : 0) | (hasLeaves ? Term.leavesFlag : 0)
+            | (isLeaf ? Term.leafFlag : 0)
         self.leafCount = leafCount
         warps = UInt16(clamping: warpDepth)
         // (A term of more than 2^31 levels does not fit in memory.)
@@ -241,7 +285,7 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
     /// `wait d`; throws for a negative `d`.
     public static func wait(_ duration: Time) throws(AnimationError) -> Term {
         guard !duration.isNegative else { throw .negativeDuration(duration.description) }
-        return Term(.wait(duration), duration: duration, leafCount: 0, warpDepth: 0, height: 1, hasLeaves: false)
+        return Term(.wait(duration), duration: duration, leafCount: 0, warpDepth: 0, height: 1, hasLeaves: false, isLeaf: true)
     }
 
     /// A tween leaf.
@@ -252,12 +296,13 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
         case .to: relatives = 1
         case .by: relatives = 2
         }
-        return Term(.tween(tween), duration: tween.duration, leafCount: 1, warpDepth: 0, height: 1, hasLeaves: true, relatives: relatives)
+        return Term(.tween(tween), duration: tween.duration, leafCount: 1, warpDepth: 0, height: 1, hasLeaves: true, relatives: relatives,
+                    isLeaf: true)
     }
 
     /// `emit name`: an instant event.
     public static func event(_ name: String) -> Term {
-        Term(.event(name), duration: .zero, leafCount: 1, warpDepth: 0, height: 1, hasLeaves: true, relatives: Term.eventsFlag)
+        Term(.event(name), duration: .zero, leafCount: 1, warpDepth: 0, height: 1, hasLeaves: true, relatives: Term.eventsFlag, isLeaf: true)
     }
 
     /// `parts[0] ; parts[1] ; …` (`one` for no parts is the caller's choice:
@@ -488,18 +533,27 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
     }
 
     deinit {
-        // Release long chains of uniquely owned subterms without recursion.
+        // A leaf holds no terms (its kind is released as usual).
+        if isLeaf { return }
+        // Release long chains of uniquely owned subterms without recursion:
+        // each one's children are held here before it lets go of them, so
+        // releasing it frees no deeper term.
         var stack: [Term] = []
-        if let kind = storage.take() { Term.collectChildren(of: kind, into: &stack) }
+        Term.moveChildren(of: &storage, into: &stack)
         while var term = stack.popLast() {
-            if isKnownUniquelyReferenced(&term), let kind = term.storage.take() {
-                Term.collectChildren(of: kind, into: &stack)
+            if !term.isLeaf, isKnownUniquelyReferenced(&term) {
+                Term.moveChildren(of: &term.storage, into: &stack)
             }
         }
     }
 
-    private static func collectChildren(of kind: Kind, into stack: inout [Term]) {
-        switch kind {
+    /// Moves a node's children onto `stack` and leaves the node `zero`, so
+    /// that the stack holds the only reference a child may have left.
+    private static func moveChildren(of storage: inout Kind, into stack: inout [Term]) {
+        // Moved out (no copy of the kind), then its children collected.
+        var kind = Kind.zero
+        swap(&kind, &storage)
+        switch consume kind {
         case .zero, .one, .wait, .tween, .event: return
         case .sequence(let parts), .parallel(let parts): stack.append(contentsOf: parts)
         case .power(let body, _), .forever(let body), .reversed(let body), .retimed(let body, _), .eased(let body, _): stack.append(body)

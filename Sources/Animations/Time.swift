@@ -288,27 +288,30 @@ public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// after a point when `places > 0`. Digits are made in a stack buffer.
     private static func writeDigits<Magnitude: UnsignedInteger & FixedWidthInteger>(of magnitude: Magnitude, negative: Bool,
                                                                                  places: Int, into out: inout [UInt8]) {
-        if negative { out.append(UInt8(ascii: "-")) }
-        // At most 39 digits (2^128 < 10^39) or places + 1 ≤ 31: 48 bytes suffice.
+        // At most 39 digits (2^128 < 10^39) or places + 1 ≤ 31, a point and
+        // a sign: 48 bytes suffice. The whole text is made there and appended
+        // in one piece (a table writes a time per row).
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
-            // Least significant first, from the end of the buffer backwards.
+            // Least significant first, from the end of the buffer backwards:
+            // `places` digits, the point, then the integer part (at least `0`).
             var position = buffer.count
             var rest = magnitude
             var written = 0
             repeat {
+                if written == places, places > 0 {
+                    position -= 1
+                    buffer[position] = UInt8(ascii: ".")
+                }
                 position -= 1
                 buffer[position] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
                 rest /= 10
                 written += 1
             } while rest > 0 || written <= places
-            let digits = UnsafeBufferPointer(rebasing: buffer[position...])
-            // `digits.count > places`: the integer part is the first `count − places`.
-            let whole = digits.count - places
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[..<whole]))
-            if places > 0 {
-                out.append(UInt8(ascii: "."))
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: digits[whole...]))
+            if negative {
+                position -= 1
+                buffer[position] = UInt8(ascii: "-")
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[position...]))
         }
     }
 

@@ -1,0 +1,80 @@
+import Testing
+@testable import Animations
+
+/// The compact representations of issue 23: a tween stored in its term, a
+/// segment that reads its property from its tween leaf, evaluation that
+/// reads leaves in place, a track that skips sorting what arrives sorted.
+struct CompactTermTests {
+    let x = Property(view: "box", name: "x")
+    let y = Property(view: "card", name: "y")
+
+    private func tween(_ property: Property, _ from: Double, _ to: Double, easing: Easing = .linear) throws -> Term {
+        Term.tween(try Tween(property: property, from: .number(from), to: .number(to), easing: easing, duration: Time(1)))
+    }
+
+    /// `evaluate` is the fold into scenes: the same scenes, a chain reused
+    /// as it is, and only composite nodes in the memo.
+    @Test func evaluateIsTheFold() throws {
+        let a = try tween(x, 0, 1), b = try tween(y, 1, 0), c = try tween(x, 1, 2)
+        let chain = try Term.sequence([a, b, c])
+        var memo: [ObjectIdentifier: Scene?] = [:]
+        let scene = chain.evaluate(memo: &memo) { _, _ in Issue.record("nothing fails") }
+        #expect(scene?.term === chain)
+        #expect(memo.count == 1)
+        // A leaf is its own scene.
+        #expect(a.evaluate(memo: &memo) { _, _ in }?.term === a)
+        // Shared parts, `one` (not reusable) and a composite inside.
+        let shared = Term.parallel([a, try Term.sequence([a, .one, b])])
+        let mixed = try Term.sequence([shared, Term.reversed(shared), c, .one])
+        let evaluated = try #require(mixed.evaluate(memo: &memo) { _, _ in Issue.record("nothing fails") })
+        let folded = try mixed.fold(into: Scene.self)
+        #expect(evaluated.duration == folded.duration)
+        let times = (0...16).map { Time(numerator: Int64($0), denominator: 2) ?? .zero }
+        let left = try #require(try evaluated.compile()), right = try #require(try folded.compile())
+        for t in times {
+            #expect(left.value(of: x, at: t) == right.value(of: x, at: t))
+            #expect(left.value(of: y, at: t) == right.value(of: y, at: t))
+        }
+        #expect(left.segments == right.segments)
+    }
+
+    /// A failing operation is reported once, where it is; what contains it fails quietly.
+    @Test func evaluateReportsTheFailingSubterm() throws {
+        let stretched = try Term.retimed(.one, to: Time(2))
+        let term = try Term.sequence([try tween(x, 0, 1), Term.parallel([stretched, try tween(y, 0, 1)])])
+        var memo: [ObjectIdentifier: Scene?] = [:]
+        var reported: [Term] = []
+        let scene = term.evaluate(memo: &memo) { failed, _ in reported.append(failed) }
+        #expect(scene == nil)
+        #expect(reported.count == 1 && reported.first === stretched)
+    }
+
+    /// A segment reads its property from its tween leaf and keeps its own
+    /// easing and ends (a relative one's resolved ends).
+    @Test func segmentsReadTheirLeaf() throws {
+        let eased = try Easing.easeIn(2)
+        let first = try tween(x, 0, 1, easing: eased)
+        let second = Term.tween(try Tween(property: x, by: .number(5)))
+        let third = try tween(y, 3, 4)
+        let compiled = try #require(try Scene(root: Term.parallel([try Term.sequence([first, second]), third])).compile())
+        let segments = compiled.segments
+        #expect(segments.map(\.property) == [x, y, x])
+        #expect(segments.map(\.leaf) == [ObjectIdentifier(first), ObjectIdentifier(third), ObjectIdentifier(second)])
+        #expect(segments[0].easing == eased)
+        #expect(segments[2].from == .number(1) && segments[2].to == .number(6) && segments[2].relative == .by)
+        // Moved (as an exported piece): same leaf and values, another window, absolute.
+        let moved = segments[2].moved(start: Instant(Time(5)), end: Instant(Time(6)))
+        #expect(moved.property == x && moved.leaf == segments[2].leaf && moved.to == .number(6) && moved.relative == .absolute)
+    }
+
+    /// Segments that arrive out of order are sorted; equal ones (Σ is a set) kept once.
+    @Test func tracksSortWhatArrivesOutOfOrder() throws {
+        let long = Term.tween(try Tween(property: x, from: .number(0), to: .number(1), duration: Time(3)))
+        let short = try tween(x, 5, 6)
+        let late = try Term.sequence([try Term.wait(Time(1)), short])
+        let compiled = try #require(try Scene(root: Term.parallel([late, long, late, short])).compile())
+        #expect(compiled.segments.map(\.start) == [Instant(Time(0)), Instant(Time(0)), Instant(Time(1))])
+        #expect(compiled.segments.map(\.end) == [Instant(Time(1)), Instant(Time(3)), Instant(Time(2))])
+        #expect(compiled.value(of: x, at: Time(2)) == .number(6))
+    }
+}
