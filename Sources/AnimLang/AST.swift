@@ -528,29 +528,82 @@ public struct TweenSyntax: Equatable, Sendable {
     // `from` (only built by hand) goes in a box. The ranges are 32-bit
     // offsets; the target is stored as its parts (``target``). The one-byte
     // fields sit in the padding after ``fromOrBy``: 160 bytes, not 184.
+    // The fields live in one object shared by copies (copy-on-write): a
+    // copy of a tween (matching `.tween(let tween)`, passing it on) is one
+    // retain, not a copy of 160 bytes and its references, and the object
+    // is the node itself (``Expr/Kind/tween(_:)`` is the one case not boxed).
+    private struct Stored {
+        /// The target view's name ("" for all views).
+        var targetName: String
+        var property: String?
+        var fromOrBy: ValueSyntax?
+        var verb: Verb
+        var angleUnit: AngleUnit?
+        /// Whether ``fromOrBy`` holds `by`.
+        var byInSlot: Bool
+        var targetIsAllViews: Bool
+        var to: ValueSyntax?
+        var packedRange: PackedRange
+        var packedTargetRange: PackedRange
+        var boxedBy: ValueBox?
+        var keyframes: [Keyframe]?
+    }
+
+    private final class Fields: @unchecked Sendable {
+        // `@unchecked`: written only through ``TweenSyntax/writable``, when
+        // uniquely referenced, so never while another value (or thread) can read it;
+        // for the same reason no access overlaps another, which is why the
+        // runtime's exclusivity checks (two calls per read) are left out.
+        @exclusivity(unchecked) var stored: Stored
+        init(_ stored: Stored) { self.stored = stored }
+    }
+
+    private var fields: Fields
+
+    /// ``fields``, copied first when shared: what every setter writes.
+    private var writable: Fields {
+        mutating get {
+            if !isKnownUniquelyReferenced(&fields) { fields = Fields(fields.stored) }
+            return fields
+        }
+    }
+
     /// The target view's name ("" for all views).
-    private var targetName: String
+    private var targetName: String { fields.stored.targetName }
     /// The property: explicit for `animate V.P` and `shrink V from PROP …`;
     /// `nil` means the verb's default (`scale`, `rotation`, `opacity`, `color`;
     /// `x` and `y` for `move`).
-    public var property: String?
-    private var fromOrBy: ValueSyntax?
-    public var verb: Verb
+    public var property: String? {
+        get { fields.stored.property }
+        set { writable.stored.property = newValue }
+    }
+    public var verb: Verb {
+        get { fields.stored.verb }
+        set { writable.stored.verb = newValue }
+    }
     /// Only for `rotate`; `nil` means no unit was written (degrees).
-    public var angleUnit: AngleUnit?
-    /// Whether ``fromOrBy`` holds `by`.
-    private var byInSlot: Bool
-    private var targetIsAllViews: Bool
-    public var to: ValueSyntax?
-    private var packedRange: PackedRange
-    private var packedTargetRange: PackedRange
-    private var boxedBy: ValueBox?
+    public var angleUnit: AngleUnit? {
+        get { fields.stored.angleUnit }
+        set { writable.stored.angleUnit = newValue }
+    }
+    private var targetIsAllViews: Bool { fields.stored.targetIsAllViews }
+    public var to: ValueSyntax? {
+        get { fields.stored.to }
+        set { writable.stored.to = newValue }
+    }
+    private var packedTargetRange: PackedRange { fields.stored.packedTargetRange }
     /// `through v0, v1 at N%, …, vk`: the keyframes (k ≥ 1), when written so.
-    public var keyframes: [Keyframe]?
+    public var keyframes: [Keyframe]? {
+        get { fields.stored.keyframes }
+        _modify { yield &writable.stored.keyframes }
+    }
 
     public var target: Target {
         get { targetIsAllViews ? .allViews(packedTargetRange.range) : .view(targetName, packedTargetRange.range) }
-        set { (targetName, targetIsAllViews, packedTargetRange) = TweenSyntax.parts(of: newValue) }
+        set {
+            let fields = writable
+            (fields.stored.targetName, fields.stored.targetIsAllViews, fields.stored.packedTargetRange) = TweenSyntax.parts(of: newValue)
+        }
     }
 
     /// How ``target`` is stored.
@@ -570,56 +623,47 @@ public struct TweenSyntax: Equatable, Sendable {
     /// `from A to B`; `nil` for `fadeIn`/`fadeOut` (0 → 1, 1 → 0) and for keyframes.
     /// `to B` alone (``from`` `nil`) starts from the property's current value (semantics §7.1).
     public var from: ValueSyntax? {
-        get { byInSlot ? nil : fromOrBy }
+        get { fields.stored.byInSlot ? nil : fields.stored.fromOrBy }
         set {
-            if byInSlot {
+            if fields.stored.byInSlot {
                 guard case .some = newValue else { return }
-                boxedBy = fromOrBy.map(ValueBox.init)
-                byInSlot = false
+                writable.stored.boxedBy = fields.stored.fromOrBy.map(ValueBox.init)
+                writable.stored.byInSlot = false
             }
-            fromOrBy = newValue
+            writable.stored.fromOrBy = newValue
         }
     }
 
     /// `by Δ`: from the current value to itself plus Δ (``from`` and ``to`` are `nil`).
     public var by: ValueSyntax? {
-        get { byInSlot ? fromOrBy : boxedBy?.value }
+        get { fields.stored.byInSlot ? fields.stored.fromOrBy : fields.stored.boxedBy?.value }
         set {
-            if byInSlot {
-                fromOrBy = newValue
-                if case .none = newValue { byInSlot = false }
-            } else if case .none = fromOrBy, case .some = newValue {
-                fromOrBy = newValue
-                byInSlot = true
-                boxedBy = nil
+            if fields.stored.byInSlot {
+                writable.stored.fromOrBy = newValue
+                if case .none = newValue { writable.stored.byInSlot = false }
+            } else if case .none = fields.stored.fromOrBy, case .some = newValue {
+                writable.stored.fromOrBy = newValue
+                writable.stored.byInSlot = true
+                writable.stored.boxedBy = nil
             } else {
-                boxedBy = newValue.map(ValueBox.init)
+                writable.stored.boxedBy = newValue.map(ValueBox.init)
             }
         }
     }
 
     public var range: SourceRange {
-        get { packedRange.range }
-        set { packedRange = PackedRange(newValue) }
+        get { fields.stored.packedRange.range }
+        set { writable.stored.packedRange = PackedRange(newValue) }
     }
 
     public init(verb: Verb, target: Target, property: String? = nil, from: ValueSyntax? = nil, to: ValueSyntax? = nil,
                 by: ValueSyntax? = nil, keyframes: [Keyframe]? = nil, angleUnit: AngleUnit? = nil, range: SourceRange = .none) {
-        self.verb = verb
-        self.angleUnit = angleUnit
-        (targetName, targetIsAllViews, packedTargetRange) = TweenSyntax.parts(of: target)
-        self.property = property
-        self.to = to
-        self.keyframes = keyframes
-        packedRange = PackedRange(range)
-        if case .none = from, case .some = by {
-            fromOrBy = by
-            byInSlot = true
-        } else {
-            fromOrBy = from
-            byInSlot = false
-            boxedBy = by.map(ValueBox.init)
-        }
+        let (name, allViews, targetRange) = TweenSyntax.parts(of: target)
+        let byAlone: Bool
+        if case .none = from, case .some = by { byAlone = true } else { byAlone = false }
+        fields = Fields(Stored(targetName: name, property: property, fromOrBy: byAlone ? by : from, verb: verb, angleUnit: angleUnit,
+                               byInSlot: byAlone, targetIsAllViews: allViews, to: to, packedRange: PackedRange(range),
+                               packedTargetRange: targetRange, boxedBy: byAlone ? nil : by.map(ValueBox.init), keyframes: keyframes))
     }
 
     /// A tween between two numbers (the common case when building trees by hand).
@@ -666,9 +710,9 @@ public struct TweenSyntax: Equatable, Sendable {
 
     /// Whether a value written in it satisfies `predicate`.
     public func containsValue(where predicate: (ValueSyntax) -> Bool) -> Bool {
-        if case .some(let value) = fromOrBy, predicate(value) { return true }
+        if case .some(let value) = fields.stored.fromOrBy, predicate(value) { return true }
         if case .some(let value) = to, predicate(value) { return true }
-        if let boxedBy, predicate(boxedBy.value) { return true }
+        if let boxed = fields.stored.boxedBy, predicate(boxed.value) { return true }
         return keyframes?.contains { predicate($0.value) } ?? false
     }
 
@@ -827,46 +871,48 @@ public struct Keyframe: Equatable, Sendable {
 
 /// An animation expression.
 public struct Expr: Equatable, Sendable {
-    public indirect enum Kind: Equatable, Sendable {
+    // Every case with a payload is boxed but `tween`, whose payload is one
+    // reference already (``TweenSyntax``'s fields): the kind stays 8 bytes.
+    public enum Kind: Equatable, Sendable {
         /// A reference to a `let`.
-        case name(String)
+        indirect case name(String)
         /// `zero` / `cancelled`: the cancelled animation.
         case zero
         /// `one` / `empty`: the trivial animation of length 0.
         case one
         /// `wait DUR`.
-        case wait(Duration)
+        indirect case wait(Duration)
         case tween(TweenSyntax)
         /// `a || b || …` (also `+`): two or more operands of one chain.
-        case parallel([Expr])
+        indirect case parallel([Expr])
         /// `a ; b ; …` (also `*`): two or more operands of one chain.
-        case sequence([Expr])
+        indirect case sequence([Expr])
         /// `x ^ N`.
-        case power(Expr, Count)
+        indirect case power(Expr, Count)
         /// `x reversed`.
-        case reversed(Expr)
+        indirect case reversed(Expr)
         /// `x looped` (count 1), `x looped once`, `x looped N times`: `(x ; x reversed) ^ N`.
-        case looped(Expr, Count)
+        indirect case looped(Expr, Count)
         /// `x repeated N times` / `once` / `twice`: `x ^ N`.
-        case repeated(Expr, Count)
+        indirect case repeated(Expr, Count)
         /// `x delayed by DUR`: `wait DUR ; x`.
-        case delayed(Expr, Duration)
+        indirect case delayed(Expr, Duration)
         /// `x in DUR`: retimed to last DUR.
-        case retimed(Expr, Duration)
+        indirect case retimed(Expr, Duration)
         /// `x with [a|an] [high] EASING`.
-        case eased(Expr, Easing, SourceRange)
+        indirect case eased(Expr, Easing, SourceRange)
         /// `emit NAME`: an instant event.
-        case emit(String)
+        indirect case emit(String)
         /// `x staggered by DUR [backwards]`.
-        case staggered(Expr, Duration, backwards: Bool)
+        indirect case staggered(Expr, Duration, backwards: Bool)
         /// `x repeated forever` (`looped: false`) and `x looped forever`.
-        case forever(Expr, looped: Bool)
+        indirect case forever(Expr, looped: Bool)
         /// `NAME(A1, A2, …)`: a call of a parameterised `let`.
-        case call(String, [Expr])
+        indirect case call(String, [Expr])
         /// `x with NAME`: an easing named by a `let` or a parameter.
-        case easedByName(Expr, String, SourceRange)
+        indirect case easedByName(Expr, String, SourceRange)
         /// A value (a `let`'s right-hand side, or an argument), not an animation.
-        case value(ValueExpr)
+        indirect case value(ValueExpr)
 
         public static func == (lhs: Kind, rhs: Kind) -> Bool {
             switch lhs {

@@ -76,6 +76,52 @@ import Animations
         #expect(MemoryLayout<Expr>.stride <= 24)
         #expect(MemoryLayout<ValueSyntax>.stride <= 48)
         #expect(MemoryLayout<TweenSyntax>.stride <= 160)
+        // A tween is one reference to its shared fields, and the kind of an
+        // expression one word: `tween` is its one case held unboxed.
+        #expect(MemoryLayout<TweenSyntax>.size == 8)
+        #expect(MemoryLayout<Expr.Kind>.size == 8)
+    }
+
+    /// A tween's fields are shared by its copies until one is changed
+    /// (copy-on-write): a change to a copy leaves the others as they were.
+    @Test func tweenCopiesAreIndependent() {
+        let original = TweenSyntax(verb: .animate, target: .view("box", SourceRange(8, 11)), property: "x",
+                                   from: Number(Time(0)), to: Number(Time(1)), range: SourceRange(0, 30))
+        var copy = original
+        copy.to = .number(Number(Time(2)))
+        copy.property = "y"
+        copy.target = .allViews(.none)
+        copy.keyframes = [Keyframe(value: .number(Number(Time(3))))]
+        copy.keyframes?.append(Keyframe(value: .number(Number(Time(4)))))
+        copy.by = .number(Number(Time(5)))
+        copy.verb = .move
+        copy.angleUnit = .turns
+        copy.range = SourceRange(1, 2)
+        #expect(original.to == .number(Number(Time(1))))
+        #expect(original.from == .number(Number(Time(0))))
+        #expect(original.by == nil)
+        #expect(original.property == "x")
+        #expect(original.target == .view("box", .none))
+        #expect(original.target.range == SourceRange(8, 11))
+        #expect(original.keyframes == nil)
+        #expect(original.verb == .animate)
+        #expect(original.angleUnit == nil)
+        #expect(original.range == SourceRange(0, 30))
+        #expect(copy.keyframes?.count == 2)
+        #expect(copy.by == .number(Number(Time(5))))
+        #expect(copy.from == .number(Number(Time(0))))
+        #expect(copy != original)
+        var same = original
+        same.range = SourceRange(5, 6)
+        #expect(same == original)
+        let expr = Expr(.tween(original))
+        var other = expr
+        if case .tween(var tween) = other.kind {
+            tween.to = .number(Number(Time(7)))
+            other.kind = .tween(tween)
+        }
+        #expect(other != expr)
+        if case .tween(let tween) = expr.kind { #expect(tween.to == .number(Number(Time(1)))) }
     }
 
     /// A tween's target, stored as its parts, reads back as written.
