@@ -525,12 +525,13 @@ public struct TweenSyntax: Equatable, Sendable {
 
     // Stored compactly (one per tween of a script): `from` and `by` share a
     // slot, since a tween written `by Δ` has no `from`; a `by` beside a
-    // `from` (only built by hand) goes in a box. The ranges are 32-bit
-    // offsets; the target is stored as its parts (``target``). The one-byte
-    // fields sit in the padding after ``fromOrBy``: 160 bytes, not 184.
+    // `from` (only built by hand) goes in a box, with the keyframes (one
+    // reference for both). The ranges are 32-bit offsets; the target is
+    // stored as its parts (``target``). The one-byte fields sit in the
+    // padding after ``fromOrBy``: 152 bytes, not 184.
     // The fields live in one object shared by copies (copy-on-write): a
     // copy of a tween (matching `.tween(let tween)`, passing it on) is one
-    // retain, not a copy of 160 bytes and its references, and the object
+    // retain, not a copy of 152 bytes and its references, and the object
     // is the node itself (``Expr/Kind/tween(_:)`` is the one case not boxed).
     private struct Stored {
         /// The target view's name ("" for all views).
@@ -545,8 +546,8 @@ public struct TweenSyntax: Equatable, Sendable {
         var to: ValueSyntax?
         var packedRange: PackedRange
         var packedTargetRange: PackedRange
-        var boxedBy: ValueBox?
-        var keyframes: [Keyframe]?
+        /// `by` beside `from`, and the keyframes: rare, so out of line (`nil` when neither is written).
+        var rare: Rare?
     }
 
     private final class Fields: @unchecked Sendable {
@@ -594,8 +595,8 @@ public struct TweenSyntax: Equatable, Sendable {
     private var packedTargetRange: PackedRange { fields.stored.packedTargetRange }
     /// `through v0, v1 at N%, …, vk`: the keyframes (k ≥ 1), when written so.
     public var keyframes: [Keyframe]? {
-        get { fields.stored.keyframes }
-        _modify { yield &writable.stored.keyframes }
+        get { fields.stored.rare?.keyframes }
+        set { writable.stored.rare = TweenSyntax.rare(by: fields.stored.rare?.by, keyframes: newValue) }
     }
 
     public var target: Target {
@@ -614,10 +615,21 @@ public struct TweenSyntax: Equatable, Sendable {
         }
     }
 
-    /// An immutable box for the rare value stored out of line.
-    private final class ValueBox: Sendable {
-        let value: ValueSyntax
-        init(_ value: ValueSyntax) { self.value = value }
+    /// An immutable box for the rare values stored out of line: a `by`
+    /// beside a `from` (only built by hand) and the keyframes.
+    private final class Rare: Sendable {
+        let by: ValueSyntax?
+        let keyframes: [Keyframe]?
+        init(by: ValueSyntax?, keyframes: [Keyframe]?) {
+            self.by = by
+            self.keyframes = keyframes
+        }
+    }
+
+    /// The box of `by` (beside `from`) and `keyframes`; `nil` when neither is given.
+    private static func rare(by: ValueSyntax?, keyframes: [Keyframe]?) -> Rare? {
+        if case .none = by, case .none = keyframes { return nil }
+        return Rare(by: by, keyframes: keyframes)
     }
 
     /// `from A to B`; `nil` for `fadeIn`/`fadeOut` (0 → 1, 1 → 0) and for keyframes.
@@ -627,7 +639,7 @@ public struct TweenSyntax: Equatable, Sendable {
         set {
             if fields.stored.byInSlot {
                 guard case .some = newValue else { return }
-                writable.stored.boxedBy = fields.stored.fromOrBy.map(ValueBox.init)
+                writable.stored.rare = TweenSyntax.rare(by: fields.stored.fromOrBy, keyframes: fields.stored.rare?.keyframes)
                 writable.stored.byInSlot = false
             }
             writable.stored.fromOrBy = newValue
@@ -636,7 +648,7 @@ public struct TweenSyntax: Equatable, Sendable {
 
     /// `by Δ`: from the current value to itself plus Δ (``from`` and ``to`` are `nil`).
     public var by: ValueSyntax? {
-        get { fields.stored.byInSlot ? fields.stored.fromOrBy : fields.stored.boxedBy?.value }
+        get { fields.stored.byInSlot ? fields.stored.fromOrBy : fields.stored.rare?.by }
         set {
             if fields.stored.byInSlot {
                 writable.stored.fromOrBy = newValue
@@ -644,9 +656,9 @@ public struct TweenSyntax: Equatable, Sendable {
             } else if case .none = fields.stored.fromOrBy, case .some = newValue {
                 writable.stored.fromOrBy = newValue
                 writable.stored.byInSlot = true
-                writable.stored.boxedBy = nil
+                writable.stored.rare = TweenSyntax.rare(by: nil, keyframes: fields.stored.rare?.keyframes)
             } else {
-                writable.stored.boxedBy = newValue.map(ValueBox.init)
+                writable.stored.rare = TweenSyntax.rare(by: newValue, keyframes: fields.stored.rare?.keyframes)
             }
         }
     }
@@ -663,7 +675,7 @@ public struct TweenSyntax: Equatable, Sendable {
         if case .none = from, case .some = by { byAlone = true } else { byAlone = false }
         fields = Fields(Stored(targetName: name, property: property, fromOrBy: byAlone ? by : from, verb: verb, angleUnit: angleUnit,
                                byInSlot: byAlone, targetIsAllViews: allViews, to: to, packedRange: PackedRange(range),
-                               packedTargetRange: targetRange, boxedBy: byAlone ? nil : by.map(ValueBox.init), keyframes: keyframes))
+                               packedTargetRange: targetRange, rare: TweenSyntax.rare(by: byAlone ? nil : by, keyframes: keyframes)))
     }
 
     /// A tween between two numbers (the common case when building trees by hand).
@@ -712,7 +724,7 @@ public struct TweenSyntax: Equatable, Sendable {
     public func containsValue(where predicate: (ValueSyntax) -> Bool) -> Bool {
         if case .some(let value) = fields.stored.fromOrBy, predicate(value) { return true }
         if case .some(let value) = to, predicate(value) { return true }
-        if let boxed = fields.stored.boxedBy, predicate(boxed.value) { return true }
+        if case .some(let value) = fields.stored.rare?.by, predicate(value) { return true }
         return keyframes?.contains { predicate($0.value) } ?? false
     }
 
