@@ -46,7 +46,7 @@ public struct Lowering: Sendable {
     public let terms: [String: Term]
     /// The program's bindings (where each is written: a failure in a term
     /// the lowering did not locate is shown at its binding).
-    let bindings: [String: Binding]
+    let bindings: BindingTable
     public let diagnostics: [Diagnostic]
     /// Where term nodes that the lowering built were written: each `x in
     /// DUR` and `x with E` (the nodes whose mistakes are located by their term).
