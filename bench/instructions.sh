@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Callgrind instruction counts per workload (repeatable to 0.01 %, unlike wall
-# time on a shared machine). Uses the release binaries that bench/run.sh builds.
+# time on a shared machine). Uses the release binaries that bench/run.sh builds
+# (by default its static build; give .build-bench/... for ANIMC_LINK=dynamic's).
 #
 #   bash bench/instructions.sh [BIN_DIR] > bench/instructions-LABEL.txt
 #
@@ -8,7 +9,7 @@
 # the animc-bench rows, input generation included).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin=${1:-.build-bench/x86_64-unknown-linux-gnu/release}
+bin=${1:-.build-static/x86_64-unknown-linux-gnu/release}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -30,7 +31,7 @@ printf 'let left = shrink circle from radius 100 to 10 with an ease-in-out\nlet 
 
 printf '%-18s %8s %16s\n' workload N instructions
 count startup-animc 3 "$bin/animc" eval "$work/three.anim" --format csv
-hello=${HELLO:-.build-bench/hello/hello}
+hello=${HELLO:-$bin/../../hello/hello}
 [ -x "$hello" ] && count startup-hello 0 "$hello"
 count chain-animc 20000 "$bin/animc" eval "$work/chain-20000.anim" --fps 10 --format csv
 for w in chain-script:20000 chain-api:20000 stagger-script:1000 script-1mb:1048576 parallel-api:2000 ${EXTRA_WORKLOADS:-}; do
