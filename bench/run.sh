@@ -27,6 +27,39 @@ bin=$(swift build -c release "${link[@]}" --scratch-path "$scratch" --show-bin-p
 mkdir -p "$scratch/hello" "$scratch/callgrind"
 swiftc -O "${hello_link[@]}" bench/hello/main.swift -o "$scratch/hello/hello"
 
+# Start-up is also measured for the other way of linking, again against a
+# hello world linked the same way (an animc is only ever compared with a hello
+# world built alike): both ratios are targets.
+other_startup() {
+    local other other_link=() other_hello=() label
+    if [ "${ANIMC_LINK:-static}" = static ]; then
+        other=.build-bench; label="as shared libraries"
+    else
+        other=.build-static; other_link=(--static-swift-stdlib); other_hello=(-static-stdlib); label="linked in"
+    fi
+    swift build -c release "${other_link[@]}" --scratch-path "$other" --product animc >&2
+    mkdir -p "$other/hello"
+    swiftc -O "${other_hello[@]}" bench/hello/main.swift -o "$other/hello/hello"
+    local obin work animc hello
+    obin=$(swift build -c release "${other_link[@]}" --scratch-path "$other" --show-bin-path)
+    work=$(mktemp -d)
+    printf 'let left = shrink circle from radius 100 to 10 with an ease-in-out\nlet right = rotate square from 0 to 2*pi radians with a high ease-out\nlet final = fadeIn all views * ((left + right) looped once)\n' > "$work/three.anim"
+    animc=$(valgrind --tool=callgrind --callgrind-out-file="$work/a.cg" "$obin/animc" eval "$work/three.anim" --format csv 2>&1 >/dev/null \
+        | grep -o 'Collected : [0-9]*' | awk '{ print $3 }')
+    hello=$(valgrind --tool=callgrind --callgrind-out-file="$work/h.cg" "$other/hello/hello" 2>&1 >/dev/null \
+        | grep -o 'Collected : [0-9]*' | awk '{ print $3 }')
+    rm -rf "$work"
+    local ratio
+    ratio=$(awk -v a="$animc" -v h="$hello" 'BEGIN { printf "%.2f", a / h }')
+    echo "start-up with the standard library $label (animc and hello world alike): animc $animc instructions, hello world $hello"
+    if awk -v r="$ratio" 'BEGIN { exit !(r <= 1.5) }'; then
+        echo "  ok      start-up, standard library $label: animc/hello instructions ${ratio}× ≤ 1.5×"
+    else
+        echo "  MISSED  start-up, standard library $label: animc/hello instructions ${ratio}× ≤ 1.5×"
+        return 1
+    fi
+}
+
 extra=()
 command -v valgrind >/dev/null && extra+=(--instructions)
 
@@ -58,6 +91,10 @@ results=bench/results.txt
     echo
     "$bin/animc-bench" --animc "$bin/animc" --hello "$scratch/hello/hello" \
         --callgrind-dir "$scratch/callgrind" "${extra[@]}" "$@" || status=$?
+    if command -v valgrind >/dev/null && { [ $# -eq 0 ] || [[ "$*" == *startup* ]]; }; then
+        echo
+        other_startup || status=1
+    fi
     if [ -f "$scratch/callgrind/callgrind.out.animc" ]; then
         echo
         echo "where animc's start-up instructions go (callgrind_annotate --inclusive=yes, top entries):"
