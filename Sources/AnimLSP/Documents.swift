@@ -45,8 +45,8 @@ public final class OpenDocument {
         let starts = file.lineStarts
         guard line >= 0 else { return 0 }
         guard line < starts.count else { return file.bytes.count }
-        let lineStart = starts[line]
-        let lineEnd = line + 1 < starts.count ? starts[line + 1] - 1 : file.bytes.count
+        let lineStart = Int(starts[line])
+        let lineEnd = line + 1 < starts.count ? Int(starts[line + 1]) - 1 : file.bytes.count
         var index = lineStart
         var units = 0
         while index < lineEnd, units < character {
