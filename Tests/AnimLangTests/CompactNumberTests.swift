@@ -179,3 +179,28 @@ struct CompactNumberTests {
         #expect(changed != ColorSyntax(Color(red: 4, green: 5, blue: 6, alpha: 0.5)))
     }
 }
+
+/// The line table is counted first and stored as 32-bit offsets: the same
+/// lines and locations as a table built by appending.
+struct SourceLineTableTests {
+    @Test func lineStartsAreEveryNewlinePlusOne() {
+        for text in ["", "\n", "a", "a\n", "a\nb", "\n\n\n", "let a = fadeIn v\r\n  ; fadeOut v\r\n", "é\nx\n\ny"] {
+            let file = SourceFile(name: "t.anim", text: text)
+            let bytes = Array(text.utf8)
+            let expected = [0] + bytes.indices.filter { bytes[$0] == UInt8(ascii: "\n") }.map { $0 + 1 }
+            #expect(file.lineCount == expected.count)
+            #expect((0..<file.lineCount).map(file.lineStart) == expected)
+            for offset in 0...bytes.count {
+                let line = expected.lastIndex { $0 <= offset } ?? 0
+                #expect(file.line(containing: offset).index == line)
+                #expect(file.location(of: offset).line == line + 1)
+            }
+        }
+        let file = SourceFile(name: "t.anim", text: "ab\r\ncd\nef")
+        #expect(Array(file.lineBytes(1)) == Array("ab".utf8))
+        #expect(Array(file.lineBytes(2)) == Array("cd".utf8))
+        #expect(Array(file.lineBytes(3)) == Array("ef".utf8))
+        #expect(file.lineBytes(4).isEmpty)
+        #expect(file.location(of: 5) == SourceLocation(line: 2, column: 2))
+    }
+}
