@@ -42,11 +42,10 @@ public final class OpenDocument {
     /// past the last line is the end of the file, and a column inside a
     /// character's surrogate pair is that character's start.
     public func offset(line: Int, character: Int) -> Int {
-        let starts = file.lineStarts
         guard line >= 0 else { return 0 }
-        guard line < starts.count else { return file.bytes.count }
-        let lineStart = Int(starts[line])
-        let lineEnd = line + 1 < starts.count ? Int(starts[line + 1]) - 1 : file.bytes.count
+        guard line < file.lineCount else { return file.bytes.count }
+        let lineStart = file.lineStart(line)
+        let lineEnd = line + 1 < file.lineCount ? file.lineStart(line + 1) - 1 : file.bytes.count
         var index = lineStart
         var units = 0
         while index < lineEnd, units < character {

@@ -343,24 +343,98 @@ public struct Placement: Equatable, Sendable {
 /// `value` is the nearest `Double`. `mentionsPi` records whether `pi` or `tau`
 /// appeared (for the `2*pi degrees` warning).
 public struct Number: Equatable, Sendable {
-    // Stored compactly (a tween holds several numbers): the exact value
-    // without an optional's padding (`hasExact` says whether it is one), and
-    // the range as 32-bit offsets (``PackedRange``).
-    private var exactValue: Time
-    public var value: Double
+    // Stored in 16 bytes (a tween holds several numbers, and a smaller
+    // number makes ``ValueSyntax``, ``Duration`` and the tween's fields
+    // smaller): the range as 32-bit offsets (``PackedRange``), and the
+    // common case — an exact value whose numerator fits in 32 bits and
+    // denominator in 24, whose `value` is that fraction's correctly rounded
+    // `Double` bit for bit, with no formula and no `pi` — inline; every
+    // other number (inexact, written with names or `pi`, large, `-0.0`, a
+    // hand-built `value` that is not the fraction's) in a shared immutable box.
     private var packedRange: PackedRange
+    private var storage: Storage
+
+    private enum Storage: Sendable {
+        /// `numerator / (low + high << 16)`, in lowest terms, the denominator ≥ 1.
+        /// (Three parts, not a `UInt32`, so the case leaves a spare byte and the
+        /// enum stays 8 bytes.)
+        case small(numerator: Int32, low: UInt16, high: UInt8)
+        case general(General)
+    }
+
+    private final class General: Sendable {
+        let exact: Time?
+        let value: Double
+        let formula: Formula?
+        let mentionsPi: Bool
+        init(exact: Time?, value: Double, formula: Formula?, mentionsPi: Bool) {
+            self.exact = exact
+            self.value = value
+            self.formula = formula
+            self.mentionsPi = mentionsPi
+        }
+    }
+
+    /// The one place a number's parts are stored: inline when they are the
+    /// common case (see above), boxed otherwise.
+    private static func storage(exact: Time?, value: Double, formula: Formula?, mentionsPi: Bool) -> Storage {
+        if case .none = formula, !mentionsPi, let exact, let numerator = Int32(exactly: exact.numerator),
+           exact.denominator >= 1, exact.denominator < 1 << 24,
+           (Double(numerator) / Double(exact.denominator)).bitPattern == value.bitPattern {
+            let denominator = UInt32(truncatingIfNeeded: exact.denominator)
+            return .small(numerator: numerator, low: UInt16(truncatingIfNeeded: denominator),
+                          high: UInt8(truncatingIfNeeded: denominator >> 16))
+        }
+        return .general(General(exact: exact, value: value, formula: formula, mentionsPi: mentionsPi))
+    }
+
+    /// Whether it is stored inline (for the tests of the representation).
+    var isCompact: Bool {
+        if case .small = storage { return true }
+        return false
+    }
+
+    /// The exact rational value, when the number has one.
+    public var exact: Time? {
+        get {
+            switch storage {
+            case .small(let numerator, let low, let high):
+                return Time(unchecked: Int64(numerator), Int64(low) | Int64(high) << 16)
+            case .general(let general): return general.exact
+            }
+        }
+        set { storage = Number.storage(exact: newValue, value: value, formula: formula, mentionsPi: mentionsPi) }
+    }
+
+    /// The nearest `Double` (NaN while a formula is not folded).
+    public var value: Double {
+        get {
+            switch storage {
+            case .small(let numerator, let low, let high):
+                return Double(numerator) / Double(UInt32(low) | UInt32(high) << 16)
+            case .general(let general): return general.value
+            }
+        }
+        set { storage = Number.storage(exact: exact, value: newValue, formula: formula, mentionsPi: mentionsPi) }
+    }
+
     /// When the number is written with names (`lift * 2`, a parameter): its
     /// formula, folded where the names have values. `value` is NaN until then.
-    public var formula: Formula?
-    public var mentionsPi: Bool
-    private var hasExact: Bool
-
-    public var exact: Time? {
-        get { hasExact ? exactValue : nil }
-        set {
-            hasExact = newValue != nil
-            exactValue = newValue ?? .zero
+    public var formula: Formula? {
+        get {
+            if case .general(let general) = storage { return general.formula }
+            return nil
         }
+        set { storage = Number.storage(exact: exact, value: value, formula: newValue, mentionsPi: mentionsPi) }
+    }
+
+    /// Whether `pi` or `tau` appeared (for the `2*pi degrees` warning).
+    public var mentionsPi: Bool {
+        get {
+            if case .general(let general) = storage { return general.mentionsPi }
+            return false
+        }
+        set { storage = Number.storage(exact: exact, value: value, formula: formula, mentionsPi: newValue) }
     }
 
     public var range: SourceRange {
@@ -369,17 +443,14 @@ public struct Number: Equatable, Sendable {
     }
 
     public init(exact: Time?, value: Double, mentionsPi: Bool = false, range: SourceRange = .none) {
-        exactValue = exact ?? .zero
-        hasExact = exact != nil
-        self.value = value
-        self.mentionsPi = mentionsPi
         packedRange = PackedRange(range)
+        storage = Number.storage(exact: exact, value: value, formula: nil, mentionsPi: mentionsPi)
     }
 
     /// A number written with names.
     public init(formula: Formula) {
-        self.init(exact: nil, value: .nan, range: formula.range)
-        self.formula = formula
+        packedRange = PackedRange(formula.range)
+        storage = Number.storage(exact: nil, value: .nan, formula: formula, mentionsPi: false)
     }
 
     /// The name, when the number is a name alone (which may stand for any kind of value).
@@ -402,6 +473,10 @@ public struct Number: Equatable, Sendable {
     /// known, the exact values agree. (`2*pi` has no exact value; printed and
     /// read back it becomes the decimal `6.283185307179586`, which has one.)
     public static func == (lhs: Number, rhs: Number) -> Bool {
+        // Two inline numbers are equal when their parts are (lowest terms, and `value` follows from them).
+        if case .small(let a, let b, let c) = lhs.storage, case .small(let d, let e, let f) = rhs.storage {
+            return a == d && b == e && c == f
+        }
         if lhs.formula != nil || rhs.formula != nil { return lhs.formula == rhs.formula }
         guard lhs.value.bitPattern == rhs.value.bitPattern else { return false }
         if let a = lhs.exact, let b = rhs.exact { return a == b }
@@ -530,7 +605,7 @@ public struct TweenSyntax: Equatable, Sendable {
     // `from` (only built by hand) goes in a box, with the keyframes (one
     // reference for both). The ranges are 32-bit offsets; the target is
     // stored as its parts (``target``). The one-byte fields sit in the
-    // padding after ``fromOrBy``: 152 bytes, not 184.
+    // padding after ``fromOrBy``: 96 bytes (16-byte values), not 128.
     // The fields live in one object shared by copies (copy-on-write): a
     // copy of a tween (matching `.tween(let tween)`, passing it on) is one
     // retain, not a copy of 152 bytes and its references, and the object
@@ -844,8 +919,48 @@ public enum ValueSyntax: Equatable, Sendable {
 
 /// A colour literal: `red`, `#ff8000`, `rgb(255 128 0 / 0.5)`, `hsl(30, 100%, 50%)`.
 public struct ColorSyntax: Equatable, Sendable {
-    public var color: Color
+    // Stored in 16 bytes, so ``ValueSyntax`` is a ``Number``'s size: the
+    // common colour — opaque, each channel a whole number 0–255 (a name, a
+    // `#rrggbb`) — as three bytes inline; any other in a shared immutable box.
     private var packedRange: PackedRange
+    private var storage: Storage
+
+    private enum Storage: Sendable {
+        case opaque(red: UInt8, green: UInt8, blue: UInt8)
+        case general(General)
+    }
+
+    private final class General: Sendable {
+        let color: Color
+        init(_ color: Color) { self.color = color }
+    }
+
+    /// The one place a colour is stored: inline when every channel reads back bit for bit.
+    private static func storage(_ color: Color) -> Storage {
+        if color.alpha.bitPattern == Double(1).bitPattern, let red = UInt8(exactly: color.red),
+           let green = UInt8(exactly: color.green), let blue = UInt8(exactly: color.blue),
+           Double(red).bitPattern == color.red.bitPattern, Double(green).bitPattern == color.green.bitPattern,
+           Double(blue).bitPattern == color.blue.bitPattern {
+            return .opaque(red: red, green: green, blue: blue)
+        }
+        return .general(General(color))
+    }
+
+    /// Whether it is stored inline (for the tests of the representation).
+    var isCompact: Bool {
+        if case .opaque = storage { return true }
+        return false
+    }
+
+    public var color: Color {
+        get {
+            switch storage {
+            case .opaque(let red, let green, let blue): return Color(red: Double(red), green: Double(green), blue: Double(blue))
+            case .general(let general): return general.color
+            }
+        }
+        set { storage = ColorSyntax.storage(newValue) }
+    }
     /// How it was written, when it was (the printer prefers a name it knows).
     public var range: SourceRange {
         get { packedRange.range }
@@ -855,13 +970,14 @@ public struct ColorSyntax: Equatable, Sendable {
     /// Every colour with no alpha is one colour, `transparent`: what it
     /// mixes is `(0, r·0, g·0, b·0)` whatever its channels.
     public init(_ color: Color, range: SourceRange = .none) {
-        self.color = color.alpha == 0 ? Color(red: 0, green: 0, blue: 0, alpha: 0) : color
+        storage = ColorSyntax.storage(color.alpha == 0 ? Color(red: 0, green: 0, blue: 0, alpha: 0) : color)
         packedRange = PackedRange(range)
     }
 
     public static func == (lhs: ColorSyntax, rhs: ColorSyntax) -> Bool {
-        lhs.color.red.bitPattern == rhs.color.red.bitPattern && lhs.color.green.bitPattern == rhs.color.green.bitPattern
-            && lhs.color.blue.bitPattern == rhs.color.blue.bitPattern && lhs.color.alpha.bitPattern == rhs.color.alpha.bitPattern
+        let a = lhs.color, b = rhs.color
+        return a.red.bitPattern == b.red.bitPattern && a.green.bitPattern == b.green.bitPattern
+            && a.blue.bitPattern == b.blue.bitPattern && a.alpha.bitPattern == b.alpha.bitPattern
     }
 }
 

@@ -954,10 +954,13 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
 public struct SourceFile: Sendable {
     public let name: String
     public let bytes: [UInt8]
-    /// Byte offset at which each line starts, as 32-bit offsets (offsets past
-    /// 4 GiB are clamped, as ``PackedRange`` clamps them): one per line of the
-    /// file, reserved exactly, so a long script's table is 4 bytes a line.
-    package let lineStarts: [UInt32]
+    /// Byte offset at which each line starts, as 32-bit offsets (a script of
+    /// 80k lines holds its source and this table until its scene is sampled,
+    /// so the table is a third of an `[Int]` that grew by doubling). Offsets
+    /// past 4 GiB, which no script that fits in memory with its syntax
+    /// reaches, are clamped (as ``PackedRange`` does): lines are then found
+    /// wrongly, never out of bounds.
+    private let lineStarts: [UInt32]
 
     /// Decodes nothing: the lexer works on bytes and reports invalid UTF-8 itself.
     public init(name: String, bytes: [UInt8]) {
@@ -965,28 +968,33 @@ public struct SourceFile: Sendable {
         self.bytes = bytes
         // The C library's memchr (vectorised): about 1 instruction per 10
         // bytes of a script where a loop over the bytes takes 8 (26 M of
-        // reading a 3 MB script). One pass counts the lines, so the table is
-        // allocated once at its size; the second records where they start.
-        // Bounds: each search covers `[offset, count)` of the buffer, so the
-        // newline found is inside it.
-        lineStarts = bytes.withUnsafeBufferPointer { buffer -> [UInt32] in
-            guard let base = buffer.baseAddress else { return [0] }
-            func eachNewline(_ body: (Int) -> Void) {
+        // reading a 3 MB script). Bounds: each search covers
+        // `[offset, count)` of the buffer, so the newline found is inside it.
+        // Two passes: the lines are counted first, so the table is allocated once, to size.
+        func eachLineStart(_ body: (Int) -> Void) {
+            bytes.withUnsafeBufferPointer { buffer in
+                guard let base = buffer.baseAddress else { return }
                 var offset = 0
                 while offset < buffer.count, let found = memchr(base + offset, Int32(UInt8(ascii: "\n")), buffer.count - offset) {
                     offset = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found)) + 1
                     body(offset)
                 }
             }
-            var lines = 1
-            eachNewline { _ in lines += 1 }
-            var starts: [UInt32] = []
-            starts.reserveCapacity(lines)
-            starts.append(0)
-            eachNewline { starts.append(UInt32(clamping: $0)) }
-            return starts
         }
+        var count = 1
+        eachLineStart { _ in count += 1 }
+        var starts: [UInt32] = []
+        starts.reserveCapacity(count)
+        starts.append(0)
+        eachLineStart { starts.append(UInt32(clamping: $0)) }
+        lineStarts = starts
     }
+
+    /// How many lines (one more than the newlines).
+    package var lineCount: Int { lineStarts.count }
+
+    /// The byte offset at which line `index` (0-based, below ``lineCount``) starts.
+    package func lineStart(_ index: Int) -> Int { Int(lineStarts[index]) }
 
     public init(name: String, text: String) {
         self.init(name: name, bytes: Array(text.utf8))
@@ -999,9 +1007,9 @@ public struct SourceFile: Sendable {
         var low = 0, high = lineStarts.count - 1
         while low < high {
             let mid = (low + high + 1) / 2
-            if Int(lineStarts[mid]) <= clamped { low = mid } else { high = mid - 1 }
+            if lineStart(mid) <= clamped { low = mid } else { high = mid - 1 }
         }
-        return (low, Int(lineStarts[low]))
+        return (low, lineStart(low))
     }
 
     /// Line and column of a byte offset.
@@ -1027,8 +1035,8 @@ public struct SourceFile: Sendable {
     /// The bytes of line `line` (1-based) without its terminator (`\n` or `\r\n`).
     func lineBytes(_ line: Int) -> ArraySlice<UInt8> {
         guard line >= 1, line <= lineStarts.count else { return [] }
-        let start = Int(lineStarts[line - 1])
-        var end = line < lineStarts.count ? Int(lineStarts[line]) - 1 : bytes.count
+        let start = lineStart(line - 1)
+        var end = line < lineStarts.count ? lineStart(line) - 1 : bytes.count
         if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
         return bytes[start..<max(start, end)]
     }

@@ -115,8 +115,8 @@ private final class SpellingMemo {
     }
     struct Literal {
         var key: UInt64 = 0
-        var exact = Time.zero
-        var value = 0.0
+        /// The literal's number as first read (its range is the first occurrence's).
+        var number = Number(Time.zero)
     }
     static let size = 64
     // (Unchecked: the parser reads and writes them one access at a time, never
@@ -1561,11 +1561,15 @@ private struct Parser {
         let key = SpellingMemo.key(bytes, token.range)
         let slot = SpellingMemo.slot(key)
         if key != 0, memo.literals[slot].key == key {
-            return Number(exact: memo.literals[slot].exact, value: memo.literals[slot].value, range: token.range)
+            // (The number as stored, moved here: no second look at which representation it takes.)
+            var number = memo.literals[slot].number
+            number.range = token.range
+            return number
         }
         if let (exact, value) = plainDecimal(token.range) {
-            if key != 0 { memo.literals[slot] = SpellingMemo.Literal(key: key, exact: exact, value: value) }
-            return Number(exact: exact, value: value, range: token.range)
+            let number = Number(exact: exact, value: value, range: token.range)
+            if key != 0 { memo.literals[slot] = SpellingMemo.Literal(key: key, number: number) }
+            return number
         }
         let text = self.text(token)
         let value = Double(text) ?? .nan

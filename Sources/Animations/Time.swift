@@ -25,8 +25,11 @@ public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// One second.
     public static let one = Time(unchecked: 1, 1)
 
+    /// `numerator / denominator` as given: the caller vouches that it is in
+    /// lowest terms with a positive denominator (AnimLang's compact numbers
+    /// give back the parts of a time they stored, without a gcd per read).
     @inline(__always)
-    init(unchecked numerator: Int64, _ denominator: Int64) {
+    package init(unchecked numerator: Int64, _ denominator: Int64) {
         self.numerator = numerator
         self.denominator = denominator
     }

@@ -286,25 +286,6 @@ private let cases: [DiagnosticCase] = [
         #expect(diagnostics.isEmpty, "\(diagnostics.map(\.message))")
     }
 
-    /// The line table: one start per line (a file of k newlines has k + 1
-    /// lines, the last possibly empty), each just after a `\n`, and every
-    /// offset located on the line that holds it, against a count by hand.
-    @Test(arguments: ["", "a", "\n", "a\nb", "a\r\nbc\n", "\n\n\nlet x = one\n", "é\nß\r\n\nz",
-                      String(repeating: "let a = one\n", count: 1_100)])
-    func lineTableMatchesACountByHand(_ text: String) {
-        let file = SourceFile(name: "t.anim", text: text)
-        let bytes = Array(text.utf8)
-        var expected = [0]
-        for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "\n") { expected.append(index + 1) }
-        #expect(file.lineStarts.map(Int.init) == expected)
-        // Reserved at its size (malloc may round up by a few elements), not grown by doubling.
-        #expect(file.lineStarts.capacity <= file.lineStarts.count + 4)
-        for offset in 0...bytes.count {
-            let line = expected.lastIndex { $0 <= offset } ?? 0
-            #expect(file.location(of: offset).line == line + 1)
-        }
-    }
-
     @Test func everyIndependentErrorIsReportedWithoutCascades() {
         let source = """
             let a = b revesed ; c

@@ -72,9 +72,9 @@ import Animations
 
     @Test func tokensStayCompact() {
         #expect(MemoryLayout<Token>.stride == 24)
-        #expect(MemoryLayout<Number>.stride <= 48)
+        #expect(MemoryLayout<Number>.stride <= 16)
         #expect(MemoryLayout<Expr>.stride <= 24)
-        #expect(MemoryLayout<ValueSyntax>.stride <= 48)
+        #expect(MemoryLayout<ValueSyntax>.stride <= 16)
         #expect(MemoryLayout<TweenSyntax>.stride <= 160)
         // A tween is one reference to its shared fields, and the kind of an
         // expression one word: `tween` is its one case held unboxed.
