@@ -206,7 +206,11 @@ struct Lexer {
             let byte = bytes[index]
             if Lexer.isLetterByte(byte) || byte == UInt8(ascii: "_") { return name() }
             if byte &- UInt8(ascii: "0") < 10 { return number(start: index) }
-            // Punctuation but `.` (`.5`) and `/` (`//`), which ``nextOther()`` reads.
+            // Punctuation but `/` (`//`), which ``nextOther()`` reads, and `.` before a digit (`.5`).
+            if byte == UInt8(ascii: "."), !isDigit(peek(1)) {
+                index &+= 1   // (below `bytes.count`)
+                return made(.dot, from: index &- 1)
+            }
             if byte != UInt8(ascii: "."), byte != UInt8(ascii: "/"), let kind = Lexer.punctuation(byte) {
                 index &+= 1   // (below `bytes.count`)
                 return made(kind, from: index &- 1)
@@ -263,11 +267,13 @@ struct Lexer {
             while position < buffer.count {
                 let byte = buffer[position]
                 if byte == UInt8(ascii: " ") {   // (the most common blank, alone first)
-                    position += 1
+                    position &+= 1
+                } else if byte > UInt8(ascii: " ") {   // (every token starts above the blanks: one test)
+                    break
                 } else if byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\r") {
-                    position += 1
+                    position &+= 1
                 } else if byte == UInt8(ascii: "\n") {
-                    position += 1
+                    position &+= 1
                     line = position
                 } else {
                     break
@@ -316,23 +322,35 @@ struct Lexer {
         (byte | 0x20) &- UInt8(ascii: "a") < 26
     }
 
-    /// `digits [. digits] [(e|E) [+-] digits]`; the scan starts at a digit or at the `.` of `.5`.
+    /// `digits [. digits] [(e|E) [+-] digits]`; the scan starts at a digit or at the `.` of `.5`
+    /// (`start`; `index` is at a digit).
     @inline(__always)
     mutating func number(start: Int) -> Token {
-        while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-        if peek(0) == UInt8(ascii: "."), isDigit(peek(1)) {
-            index += 1
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-        }
-        if peek(0) == UInt8(ascii: "e") || peek(0) == UInt8(ascii: "E") {
-            if isDigit(peek(1)) {
-                index += 1
-            } else if peek(1) == UInt8(ascii: "+") || peek(1) == UInt8(ascii: "-"), isDigit(peek(2)) {
-                index += 2
+        let from = index
+        let end = bytes.withUnsafeBufferPointer { buffer in
+            // Every read is at an offset checked below `count` just before: in bounds (and no sum
+            // overflows, each offset being below `count`).
+            let count = buffer.count
+            var end = from
+            while end < count, buffer[end] &- UInt8(ascii: "0") < 10 { end &+= 1 }
+            if end &+ 1 < count, buffer[end] == UInt8(ascii: "."), buffer[end &+ 1] &- UInt8(ascii: "0") < 10 {
+                end &+= 2
+                while end < count, buffer[end] &- UInt8(ascii: "0") < 10 { end &+= 1 }
             }
-            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            if end < count, buffer[end] | 0x20 == UInt8(ascii: "e") {   // (`e` or `E`: no other byte)
+                if end &+ 1 < count, buffer[end &+ 1] &- UInt8(ascii: "0") < 10 {
+                    end &+= 1
+                } else if end &+ 2 < count, buffer[end &+ 1] == UInt8(ascii: "+") || buffer[end &+ 1] == UInt8(ascii: "-"),
+                          buffer[end &+ 2] &- UInt8(ascii: "0") < 10 {
+                    end &+= 2
+                }
+                while end < count, buffer[end] &- UInt8(ascii: "0") < 10 { end &+= 1 }
+            }
+            return end
         }
-        return made(.number, from: start)
+        index = end
+        lastEnd = end
+        return Token(.number, SourceRange(start, end))
     }
 
     /// `.5`: reported, then read as the number it plainly means.
@@ -480,6 +498,7 @@ struct Lexer {
             || byte == UInt8(ascii: "|") || byte == UInt8(ascii: ".") || Lexer.punctuation(byte) != nil
     }
 
+    @inline(__always)
     static func punctuation(_ byte: UInt8) -> Token.Kind? {
         switch byte {
         case UInt8(ascii: "("): return .leftParen
