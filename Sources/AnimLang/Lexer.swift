@@ -65,7 +65,18 @@ private func nextLet(in bytes: [UInt8], from start: Int) -> Int? {
     bytes.withUnsafeBytes { raw in
         let count = raw.count
         var position = start
-        // Eight bytes at a time while none is an `l` (every load ends at or before `count`).
+        // 32 bytes at a time while none is an `l`, then eight (every load ends at or before `count`;
+        // `w ^ 0x6C…` has a zero byte where `w` has an `l`, and `(x - 0x01…) & ~x & 0x80…` finds one).
+        while position &+ 32 <= count {
+            let ls: UInt64 = 0x6C6C_6C6C_6C6C_6C6C, ones: UInt64 = 0x0101_0101_0101_0101
+            let a = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self) ^ ls
+            let b = raw.loadUnaligned(fromByteOffset: position &+ 8, as: UInt64.self) ^ ls
+            let c = raw.loadUnaligned(fromByteOffset: position &+ 16, as: UInt64.self) ^ ls
+            let d = raw.loadUnaligned(fromByteOffset: position &+ 24, as: UInt64.self) ^ ls
+            let found = ((a &- ones) & ~a) | ((b &- ones) & ~b) | ((c &- ones) & ~c) | ((d &- ones) & ~d)
+            if found & 0x8080_8080_8080_8080 != 0 { break }
+            position &+= 32
+        }
         while position + 8 <= count {
             let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self) ^ 0x6C6C_6C6C_6C6C_6C6C
             if (word &- 0x0101_0101_0101_0101) & ~word & 0x8080_8080_8080_8080 != 0 { break }
@@ -314,7 +325,9 @@ struct Lexer {
     /// A letter, a digit or `_`.
     @inline(__always)
     static func isNameByte(_ byte: UInt8) -> Bool {
-        (byte | 0x20) &- UInt8(ascii: "a") < 26 || byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: "_")
+        // (A lower-case letter first, alone: most bytes of most names are.)
+        byte &- UInt8(ascii: "a") < 26
+            || (byte | 0x20) &- UInt8(ascii: "a") < 26 || byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: "_")
     }
 
     @inline(__always)
@@ -410,10 +423,24 @@ struct Lexer {
     static func plainASCIIRun(_ bytes: [UInt8], from start: Int) -> Int {
         bytes.withUnsafeBytes { raw in
             var position = start
+            let high: UInt64 = 0x8080_8080_8080_8080
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            // 32 bytes at a time while all are plain (each load reads bytes below
+            // `position + 32 <= count`: in bounds), then 8 at a time.
+            while position &+ 32 <= raw.count {
+                let a = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
+                let b = raw.loadUnaligned(fromByteOffset: position &+ 8, as: UInt64.self)
+                let c = raw.loadUnaligned(fromByteOffset: position &+ 16, as: UInt64.self)
+                let d = raw.loadUnaligned(fromByteOffset: position &+ 24, as: UInt64.self)
+                // A byte ≥ 0x80 sets its high bit in `w`; a zero byte in `(w - 0x01…) & ~w`.
+                let flags = (a | ((a &- ones) & ~a)) | (b | ((b &- ones) & ~b))
+                    | (c | ((c &- ones) & ~c)) | (d | ((d &- ones) & ~d))
+                if flags & high != 0 { break }
+                position &+= 32
+            }
             // Each load reads bytes `position ..< position + 8 <= count`: in bounds.
             while position + 8 <= raw.count {
                 let word = raw.loadUnaligned(fromByteOffset: position, as: UInt64.self)
-                let high: UInt64 = 0x8080_8080_8080_8080
                 // A byte ≥ 0x80, or a zero byte (the classic test: `(w - 0x01…) & ~w & 0x80…`).
                 if word & high != 0 || (word &- 0x0101_0101_0101_0101) & ~word & high != 0 { break }
                 position += 8
@@ -684,12 +711,15 @@ struct KeywordTable {
         guard end - start <= KeywordTable.maxLength else { return .none }
         let (low, high) = KeywordTable.pack(bytes, start, end)
         var slot = KeywordTable.hash(low, high)
-        // The table is at most a third full, so an empty slot ends every probe.
-        while true {
-            let entry = entries[slot]
-            if entry.word == .none { return .none }
-            if entry.low == low, entry.high == high { return entry.word }
-            slot = (slot + 1) & (KeywordTable.size - 1)
+        return entries.withUnsafeBufferPointer { table in
+            // Every slot is in `0..<size` (a hash is 8 bits, a step wraps), and the table holds `size`
+            // entries: in bounds. The table is at most a third full, so an empty slot ends every probe.
+            while true {
+                let entry = table[slot]
+                if entry.word == .none { return .none }
+                if entry.low == low, entry.high == high { return entry.word }
+                slot = (slot &+ 1) & (KeywordTable.size - 1)
+            }
         }
     }
 }

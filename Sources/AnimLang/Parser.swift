@@ -1528,7 +1528,8 @@ private struct Parser {
     /// the parser to hold the receiver while the argument changes it, measured.)
     @inline(__always)
     static func settled(_ value: consuming Number) -> Number {
-        if value.value.isFinite { return value }
+        // (A number stored inline is an exact fraction, so finite: no division to find out.)
+        if value.isCompact || value.value.isFinite { return value }
         return value.formula != nil ? value : Number(exact: .zero, value: 0, range: value.range)
     }
 

@@ -123,6 +123,23 @@ private func lexDiagnostics(_ source: String) -> [Diagnostic] {
         #expect(tokens.map(\.kind) == [.eof])
     }
 
+    /// The first bad byte is found wherever it is (the scan reads 32 and 8 bytes at a time).
+    @Test func aBadByteIsFoundAtEveryOffset() {
+        for bad: UInt8 in [0, 0xFF, 0x80] {
+            for offset in 0..<100 {
+                var bytes = Array(repeating: UInt8(ascii: "a"), count: 100)
+                bytes[offset] = bad
+                if offset + 1 < 100 { bytes[offset + 1] = 0xFE }   // (a second bad byte, never reported)
+                let (tokens, diagnostics) = tokenize(SourceFile(name: "t", bytes: bytes))
+                #expect(diagnostics.map(\.range.start) == [offset], "byte \(bad) at \(offset)")
+                #expect(tokens.map(\.kind) == [.eof])
+            }
+        }
+        // High bytes of valid UTF-8 are text: the scan goes on past them.
+        let text = String(repeating: "é", count: 40) + String(repeating: "a", count: 40)
+        #expect(lexDiagnostics(text).map(\.id).allSatisfy { $0 != "invalid-utf8" && $0 != "nul-byte" })
+    }
+
     @Test func tokenText() {
         let file = SourceFile(name: "t", text: "grow c")
         let (tokens, _) = tokenize(file)
