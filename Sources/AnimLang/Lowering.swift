@@ -248,8 +248,7 @@ private struct Lowerer {
         var kinds: [String: ParameterKind] = [:]
         terms.reserveCapacity(resolved.order.count)
         for name in resolved.order {
-            guard let index = resolved.bindings.index(forKey: name) else { continue }
-            let binding = resolved.bindings.values[index]
+            guard let index = resolved.bindings.index(forKey: name), let binding = resolved.bindings[number: index] else { continue }
             guard binding.parameters == nil else { continue }
             if namesValue(binding) {
                 if let value = valueOfBinding(name) { kinds[name] = value.kind }
@@ -259,10 +258,9 @@ private struct Lowerer {
                 if let term = lower(binding.value) { terms[name] = term }
                 continue
             }
-            // Taken out (in place, by index): `binding` and the table release it, leaving `expr` its only holder.
-            var expr = binding.value
+            // Taken out (in place, by number): `binding` and the table release it, leaving `expr` its only holder.
             _ = consume binding
-            resolved.bindings.values[index].value = Expr(.one, range: expr.range, modifier: expr.modifier)
+            guard var expr = resolved.bindings.takeExpression(index) else { continue }
             if let term = lower(taking: &expr) { terms[name] = term }
         }
         return Lowering(terms: terms, bindings: resolved.bindings, diagnostics: diagnostics, origins: origins, located: located,
