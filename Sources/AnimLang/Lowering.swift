@@ -42,8 +42,12 @@ func lower(taking resolved: inout ResolvedProgram) -> Lowering {
 
 /// The terms of a program's bindings, and where each term was written.
 public struct Lowering: Sendable {
-    /// The term of each binding that lowered without errors.
-    public let terms: [String: Term]
+    /// The term of each binding that lowered without errors, by its
+    /// number in ``bindings`` (an array, not a table by name: 80k `let`s
+    /// hold 0.6 MB of it, not 3 MB of hashed names).
+    let termsByNumber: [Term?]
+    /// How many bindings have a term.
+    let termCount: Int
     /// The program's bindings (where each is written: a failure in a term
     /// the lowering did not locate is shown at its binding).
     let bindings: BindingTable
@@ -60,6 +64,22 @@ public struct Lowering: Sendable {
     let tweens: [PlacedTween]
     /// The kind of each `let` that names a value (`let gap = 80ms`).
     public let valueKinds: [String: ParameterKind]
+
+    /// The term of each binding that lowered without errors, by name.
+    public var terms: [String: Term] {
+        var terms: [String: Term] = [:]
+        terms.reserveCapacity(termCount)
+        for (number, term) in termsByNumber.enumerated() {
+            if let term { terms[bindings.name(number)] = term }
+        }
+        return terms
+    }
+
+    /// The term of the binding `name`, when it lowered without errors.
+    func term(named name: String) -> Term? {
+        guard let number = bindings.index(forKey: name), termsByNumber.indices.contains(number) else { return nil }
+        return termsByNumber[number]
+    }
 
     /// Where `term` was written, when this lowering built it.
     public func origin(of term: Term) -> Origin? {
@@ -194,7 +214,9 @@ private struct Lowerer {
     /// Whether each animation binding's expression is taken out of
     /// ``resolved`` to be lowered, and freed as it is (``lower(taking:)``).
     var takesSyntax = false
-    var terms: [String: Term] = [:]
+    /// The term of each binding lowered so far, by number (``Lowering/termsByNumber``).
+    var terms: [Term?] = []
+    var termCount = 0
     /// The parameters in scope: those of the call being expanded (`nil` at the top level).
     private var frame: Frame?
     /// Each value `let` evaluated so far (`nil`: it has an error, reported).
@@ -246,7 +268,7 @@ private struct Lowerer {
 
     mutating func run() -> Lowering {
         var kinds: [String: ParameterKind] = [:]
-        terms.reserveCapacity(resolved.order.count)
+        terms = Array(repeating: nil, count: resolved.bindings.count)
         for name in resolved.order {
             guard let index = resolved.bindings.index(forKey: name), let binding = resolved.bindings[number: index] else { continue }
             guard binding.parameters == nil else { continue }
@@ -255,15 +277,21 @@ private struct Lowerer {
                 continue
             }
             guard takesSyntax else {
-                if let term = lower(binding.value) { terms[name] = term }
+                if let term = lower(binding.value) {
+                    terms[index] = term
+                    termCount += 1
+                }
                 continue
             }
             // Taken out (in place, by number): `binding` and the table release it, leaving `expr` its only holder.
             _ = consume binding
             guard var expr = resolved.bindings.takeExpression(index) else { continue }
-            if let term = lower(taking: &expr) { terms[name] = term }
+            if let term = lower(taking: &expr) {
+                terms[index] = term
+                termCount += 1
+            }
         }
-        return Lowering(terms: terms, bindings: resolved.bindings, diagnostics: diagnostics, origins: origins, located: located,
+        return Lowering(termsByNumber: terms, termCount: termCount, bindings: resolved.bindings, diagnostics: diagnostics, origins: origins, located: located,
                         tweens: tweens, valueKinds: kinds)
     }
 
@@ -661,7 +689,7 @@ private struct Lowerer {
                 _ = wrongKind(name, bound.article, .animation, at: expr.range)
                 return nil
             }
-            if let term = terms[name] { return term }
+            if let number = resolved.bindings.index(forKey: name), terms.indices.contains(number), let term = terms[number] { return term }
             if let binding = resolved.bindings[name] {
                 if binding.parameters != nil {
                     diagnostics.append(Diagnostic(.needsArguments(name), at: expr.range,
