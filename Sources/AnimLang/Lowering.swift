@@ -856,8 +856,9 @@ private struct Lowerer {
         for index in parts.indices {
             let term: Term?
             if taking {
-                let part = parts[index]
-                parts[index] = Expr(.one, range: part.range)
+                // Swapped out, not copied and overwritten: no retain and release of each operand.
+                var part = Expr(.one, range: parts[index].range)
+                swap(&part, &parts[index])
                 term = lower(part)
             } else {
                 term = lower(parts[index])
@@ -930,11 +931,11 @@ private struct Lowerer {
     /// they are, for `in` to retime.
     private mutating func lowerTween(_ tween: TweenSyntax, range: SourceRange) -> Term? {
         var applied = false
-        return lowerTween(tween, range: range, retimed: nil, applied: &applied)
+        return lowerTween(tween, range: range, retimed: .none, applied: &applied)
     }
 
     private mutating func lowerTween(_ tween: TweenSyntax, range: SourceRange,
-                                     retimed: Retiming?, applied: inout Bool) -> Term? {
+                                     retimed: Retiming, applied: inout Bool) -> Term? {
         var single: String?
         var views: [String] = []
         switch tween.target {
@@ -987,7 +988,7 @@ private struct Lowerer {
         var parts: [Term] = []
         for view in single.map({ [$0] }) ?? views {
             for channel in 0..<shape.channels {
-                guard let term = channelTerm(shape, view: view, channel: channel, range: range, retimed: nil, applied: &applied) else { return nil }
+                guard let term = channelTerm(shape, view: view, channel: channel, range: range, retimed: .none, applied: &applied) else { return nil }
                 parts.append(term)
             }
         }
@@ -999,10 +1000,10 @@ private struct Lowerer {
     /// tween of one piece on one view and channel, see ``lowerTween(_:range:)``),
     /// the leaf at the length `in` asks for.
     private mutating func channelTerm(_ shape: TweenShape, view: String, channel: Int, range: SourceRange,
-                                      retimed: Retiming?, applied: inout Bool) -> Term? {
+                                      retimed: Retiming, applied: inout Bool) -> Term? {
         let property = Property(view: view, name: shape.split ? (channel == 0 ? "x" : "y") : shape.property)
         guard checkKind(shape.value(0, channel: channel).kind, of: property, at: shape.stops[0].range) else { return nil }
-        if shape.lengths.count == 1, let retimed {
+        if shape.lengths.count == 1, retimed.isWritten {
             // What `lower` does with `(tween) in DUR`, without the leaf of length 1 in between.
             applied = true
             // A duration written without names has its length found with no
@@ -1023,11 +1024,12 @@ private struct Lowerer {
                 diagnostics.append(evaluationDiagnostic(error, origin: Origin(construct: .tween, range: range)))
                 return nil
             }
-            if direct { return recordedLeaf(Term.tween(made), retimed.range) }
+            // (Moved into the leaf, `consume`: not copied, then destroyed.)
+            if direct { return recordedLeaf(Term.tween(consume made), retimed.range) }
             if !early { target = seconds(retimed.duration) }
             guard let target else { return nil }
             if let retimedTween = made.retimed(to: target) { return recordedLeaf(Term.tween(retimedTween), retimed.range) }
-            let body = recordedLeaf(Term.tween(made), range)
+            let body = recordedLeaf(Term.tween(consume made), range)
             guard let term = built(.retimed, retimed.range, detail: retimed.duration.range,
                                    { () throws(AnimationError) in try Term.retimed(body, to: target) }) else { return nil }
             origins[ObjectIdentifier(term)]?.target = target
@@ -1308,6 +1310,12 @@ private enum PieceLengths {
 private struct Retiming {
     let duration: Duration
     let range: SourceRange
+    /// Whether `in` is written (``none``: a tween alone). Not an optional
+    /// `Retiming`: unwrapping one copies its duration, and destroys the copy.
+    var isWritten = true
+
+    /// No `in` written.
+    static let none = Retiming(duration: Duration(number: Number(Time(0)), unit: .implicit), range: .none, isWritten: false)
 }
 
 /// A tween's stops as written: the first two kept in place (most tweens
