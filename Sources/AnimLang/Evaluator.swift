@@ -143,7 +143,7 @@ extension ResolvedProgram {
     /// without its items, bindings and their order either (80k `let`s: 6.4 MB
     /// of items and 3 MB of names by number, kept until the process ends).
     func withoutSyntax() -> ResolvedProgram {
-        var stripped = ResolvedProgram(program: Program(items: []), bindings: BindingTable(), order: [],
+        var stripped = ResolvedProgram(program: Program(items: []), bindings: BindingTable(), orderNumbers: [],
                                        views: views, mentionOrder: mentionOrder, initial: initial, initialRanges: initialRanges,
                                        diagnostics: diagnostics, mentionsAllViews: mentionsAllViews, parameterKinds: parameterKinds)
         stripped.placements = placements

@@ -269,9 +269,10 @@ private struct Lowerer {
     mutating func run() -> Lowering {
         var kinds: [String: ParameterKind] = [:]
         terms = Array(repeating: nil, count: resolved.bindings.count)
-        for name in resolved.order {
-            guard let index = resolved.bindings.index(forKey: name), let binding = resolved.bindings[number: index] else { continue }
+        for index in resolved.orderNumbers {
+            guard let binding = resolved.bindings[number: index] else { continue }
             guard binding.parameters == nil else { continue }
+            let name = binding.name
             if namesValue(binding) {
                 if let value = valueOfBinding(name) { kinds[name] = value.kind }
                 continue

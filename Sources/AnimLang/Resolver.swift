@@ -93,7 +93,10 @@ public struct ResolvedProgram: Sendable {
     public internal(set) var bindings: BindingTable
     /// Names of well-formed bindings, each after the bindings it refers to.
     /// Bindings in a cycle, or referring to unknown names, are left out.
-    public let order: [String]
+    public var order: [String] { orderNumbers.map { bindings.name($0) } }
+    /// ``order`` by number in ``bindings`` (what the lowering walks: no
+    /// name looked up again, and 8 bytes a binding rather than a name's 16).
+    let orderNumbers: [Int]
     /// Every view named anywhere in the file, sorted: what `all views` means.
     public let views: [String]
     /// Every view in order of its first mention in the file (a `view`
@@ -564,7 +567,7 @@ private struct Resolver {
         uses.mentions = []
         uses.durations = BindingUses.DurationSummary()
         let order = orderBindings(targets: edgeTargets, starts: spanStarts, ends: spanEnds, broken: &broken)
-        let kinds = anyParameters ? inferParameterKinds(order: order) : [:]
+        let kinds = anyParameters ? inferParameterKinds(order: order.map { bindings.name($0) }) : [:]
         // Views, now that the arguments that are views are known.
         for use in uses.viewUses where BindingUses.isView(use.argumentOf, kinds: kinds) && targeted.insert(use.name).inserted {
             mentionedViews.append(use.name)
@@ -578,7 +581,7 @@ private struct Resolver {
         views.formUnion(targeted)
         // The keys sorted (not the (key, value) pairs: their tuple's metadata is built at run time, on every start-up).
         let mentionOrder = firstMention.keys.sorted { (firstMention[$0, default: 0], $0) < (firstMention[$1, default: 0], $1) }
-        var resolved = ResolvedProgram(program: program, bindings: bindings, order: order, views: views.sorted(),
+        var resolved = ResolvedProgram(program: program, bindings: bindings, orderNumbers: order, views: views.sorted(),
                                        mentionOrder: mentionOrder, initial: initial, initialRanges: initialRanges, diagnostics: diagnostics,
                                        mentionsAllViews: mentionsAllViews, parameterKinds: kinds)
         resolved.placements = placements
@@ -851,10 +854,10 @@ private struct Resolver {
     /// A topological order of the bindings (each after what it uses), reporting
     /// each cycle once, at the binding where it closes. `targets[starts[id]..<ends[id]]`:
     /// the bindings binding `id` uses, by number (where it names them: ``edgeRange(_:offset:)``).
-    private mutating func orderBindings(targets: [Int], starts: [Int], ends: [Int], broken: inout [Bool]) -> [String] {
+    private mutating func orderBindings(targets: [Int], starts: [Int], ends: [Int], broken: inout [Bool]) -> [Int] {
         // 0: not reached, 1: being explored, 2: done.
         var marks = [UInt8](repeating: 0, count: bindings.count)
-        var order: [String] = []
+        var order: [Int] = []
         order.reserveCapacity(bindings.count)
         // Iterative depth-first search; `path` is the chain being explored, with `next` the next edge of each.
         var path: [Int] = [], next: [Int] = []
@@ -891,7 +894,7 @@ private struct Resolver {
                     path.removeLast()
                     next.removeLast()
                     if let parent = path.last, broken[top] { broken[parent] = true }
-                    if !broken[top] { order.append(bindings.name(top)) }
+                    if !broken[top] { order.append(top) }
                 }
             }
         }
