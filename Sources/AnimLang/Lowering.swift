@@ -217,6 +217,13 @@ private struct Lowerer {
     /// The term of each binding lowered so far, by number (``Lowering/termsByNumber``).
     var terms: [Term?] = []
     var termCount = 0
+    /// The binding lowered last, with its term (what ``terms`` holds for its name).
+    private var lastLowered: LastLowered?
+    /// A struct, not a tuple: an optional tuple is copied through its metadata, found at run time.
+    private struct LastLowered {
+        let name: String
+        let term: Term
+    }
     /// The parameters in scope: those of the call being expanded (`nil` at the top level).
     private var frame: Frame?
     /// Each value `let` evaluated so far (`nil`: it has an error, reported).
@@ -281,6 +288,7 @@ private struct Lowerer {
                 if let term = lower(binding.value) {
                     terms[index] = term
                     termCount += 1
+                    lastLowered = LastLowered(name: name, term: term)
                 }
                 continue
             }
@@ -290,6 +298,7 @@ private struct Lowerer {
             if let term = lower(taking: &expr) {
                 terms[index] = term
                 termCount += 1
+                lastLowered = LastLowered(name: name, term: term)
             }
         }
         return Lowering(termsByNumber: terms, termCount: termCount, bindings: resolved.bindings, diagnostics: diagnostics, origins: origins, located: located,
@@ -690,6 +699,9 @@ private struct Lowerer {
                 _ = wrongKind(name, bound.article, .animation, at: expr.range)
                 return nil
             }
+            // Most often the binding just lowered (`let c5 = c4 ; …`): no look-up by name, which
+            // in a table of many names is a miss in the cache (a fifth of lowering 80k such `let`s).
+            if case .some(let last) = lastLowered, last.name == name { return last.term }
             if let number = resolved.bindings.index(forKey: name), terms.indices.contains(number), let term = terms[number] { return term }
             if let binding = resolved.bindings[name] {
                 if binding.parameters != nil {

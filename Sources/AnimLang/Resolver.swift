@@ -481,6 +481,12 @@ private struct Resolver {
     // Tables of the resolver kept as arrays side by side, not arrays of
     // tuples: each tuple type builds its metadata (and its array's) at run
     // time, 20 to 60 k instructions of every start-up.
+    /// A binding's name and number. (A struct, not a tuple: see above.)
+    struct NumberedName {
+        let name: String
+        let id: Int
+    }
+
     /// Whether the first binding of each name has parameters, by number.
     var parameterised: [Bool] = []
     /// The bindings whose names the checks read, in source order: each
@@ -523,6 +529,8 @@ private struct Resolver {
         edgeTargets.reserveCapacity(bindings.count)
         // Two arrays of Int, not one of `Range<Int>`: that would look up `Int: Comparable` at run time (~0.1 M instructions of every start-up).
         var spanStarts = [Int](repeating: 0, count: bindings.count), spanEnds = spanStarts
+        /// The binding walked last, and its number (`-1`: none yet).
+        var last = NumberedName(name: "", id: -1)
         for visit in 0..<(visitedIDs?.count ?? bindings.count) {
             let id = visitedIDs?[visit] ?? visit
             let item = visitedIDs == nil ? bindings.position(of: visit) : visitedItems[visit]
@@ -533,6 +541,12 @@ private struct Resolver {
             uses.add(binding)
             let start = edgeTargets.count
             for (name, range) in uses.names {
+                // The binding walked before this one, most often (`let c5 = c4 ; …`): not looked up by
+                // name, which in a table of many names is a miss in the cache.
+                if last.id >= 0, name == last.name {
+                    edgeTargets.append(last.id)
+                    continue
+                }
                 if let target = bindings.numbers[name] {
                     edgeTargets.append(target)
                     continue
@@ -546,6 +560,7 @@ private struct Resolver {
             }
             spanStarts[id] = start
             spanEnds[id] = edgeTargets.count
+            last = NumberedName(name: binding.name, id: id)
         }
         let mentionsAllViews = !uses.allViews.isEmpty
         // Only the first ones can be shown (`run` keeps the first

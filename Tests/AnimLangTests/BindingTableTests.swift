@@ -76,4 +76,42 @@ struct BindingTableTests {
         let rendered = render(run(file).diagnostics, in: file)
         #expect(rendered.hasPrefix(expected))
     }
+
+    /// A name is the term of the binding it names, whether that binding is
+    /// the one lowered just before (looked up without the table) or not,
+    /// and an argument of the same name inside a call is the argument.
+    @Test func namesAreTheTermsTheyName() {
+        let source = """
+            let a = fadeIn v
+            let b = a ; fadeOut v
+            let c = a ; b
+            let f(b) = b || a
+            let d = f(grow w from 1 to 2)
+            """
+        let file = SourceFile(name: "t.anim", text: source)
+        for taking in [false, true] {
+            var resolved = resolve(parse(file).program)
+            let lowering: Lowering
+            if taking {
+                resolved.program = Program(items: [])
+                lowering = lower(taking: &resolved)
+            } else {
+                lowering = lower(resolved)
+            }
+            #expect(lowering.diagnostics.isEmpty)
+            let terms = lowering.terms
+            guard let a = terms["a"], let b = terms["b"], let c = terms["c"], let d = terms["d"] else {
+                Issue.record("missing terms: \(terms.keys.sorted())")
+                continue
+            }
+            #expect(b.children.first === a)
+            #expect(c.children.count == 2)
+            #expect(c.children.first === a)
+            #expect(c.children.last === b)
+            // In the body of `f`, `b` is the argument, not the binding lowered before.
+            #expect(d.children.count == 2)
+            #expect(d.children.first !== b)
+            #expect(d.children.last === a)
+        }
+    }
 }
