@@ -42,8 +42,12 @@ func lower(taking resolved: inout ResolvedProgram) -> Lowering {
 
 /// The terms of a program's bindings, and where each term was written.
 public struct Lowering: Sendable {
-    /// The term of each binding that lowered without errors.
-    public let terms: [String: Term]
+    /// The term of each binding that lowered without errors, by its
+    /// number in ``bindings`` (an array, not a table by name: 80k `let`s
+    /// hold 0.6 MB of it, not 3 MB of hashed names).
+    let termsByNumber: [Term?]
+    /// How many bindings have a term.
+    let termCount: Int
     /// The program's bindings (where each is written: a failure in a term
     /// the lowering did not locate is shown at its binding).
     let bindings: BindingTable
@@ -60,6 +64,22 @@ public struct Lowering: Sendable {
     let tweens: [PlacedTween]
     /// The kind of each `let` that names a value (`let gap = 80ms`).
     public let valueKinds: [String: ParameterKind]
+
+    /// The term of each binding that lowered without errors, by name.
+    public var terms: [String: Term] {
+        var terms: [String: Term] = [:]
+        terms.reserveCapacity(termCount)
+        for (number, term) in termsByNumber.enumerated() {
+            if let term { terms[bindings.name(number)] = term }
+        }
+        return terms
+    }
+
+    /// The term of the binding `name`, when it lowered without errors.
+    func term(named name: String) -> Term? {
+        guard let number = bindings.index(forKey: name), termsByNumber.indices.contains(number) else { return nil }
+        return termsByNumber[number]
+    }
 
     /// Where `term` was written, when this lowering built it.
     public func origin(of term: Term) -> Origin? {
@@ -194,7 +214,16 @@ private struct Lowerer {
     /// Whether each animation binding's expression is taken out of
     /// ``resolved`` to be lowered, and freed as it is (``lower(taking:)``).
     var takesSyntax = false
-    var terms: [String: Term] = [:]
+    /// The term of each binding lowered so far, by number (``Lowering/termsByNumber``).
+    var terms: [Term?] = []
+    var termCount = 0
+    /// The binding lowered last, with its term (what ``terms`` holds for its name).
+    private var lastLowered: LastLowered?
+    /// A struct, not a tuple: an optional tuple is copied through its metadata, found at run time.
+    private struct LastLowered {
+        let name: String
+        let term: Term
+    }
     /// The parameters in scope: those of the call being expanded (`nil` at the top level).
     private var frame: Frame?
     /// Each value `let` evaluated so far (`nil`: it has an error, reported).
@@ -246,26 +275,33 @@ private struct Lowerer {
 
     mutating func run() -> Lowering {
         var kinds: [String: ParameterKind] = [:]
-        terms.reserveCapacity(resolved.order.count)
-        for name in resolved.order {
-            guard let index = resolved.bindings.index(forKey: name) else { continue }
-            let binding = resolved.bindings.values[index]
+        terms = Array(repeating: nil, count: resolved.bindings.count)
+        for index in resolved.orderNumbers {
+            guard let binding = resolved.bindings[number: index] else { continue }
             guard binding.parameters == nil else { continue }
+            let name = binding.name
             if namesValue(binding) {
                 if let value = valueOfBinding(name) { kinds[name] = value.kind }
                 continue
             }
             guard takesSyntax else {
-                if let term = lower(binding.value) { terms[name] = term }
+                if let term = lower(binding.value) {
+                    terms[index] = term
+                    termCount += 1
+                    lastLowered = LastLowered(name: name, term: term)
+                }
                 continue
             }
-            // Taken out (in place, by index): `binding` and the table release it, leaving `expr` its only holder.
-            var expr = binding.value
+            // Taken out (in place, by number): `binding` and the table release it, leaving `expr` its only holder.
             _ = consume binding
-            resolved.bindings.values[index].value = Expr(.one, range: expr.range, modifier: expr.modifier)
-            if let term = lower(taking: &expr) { terms[name] = term }
+            guard var expr = resolved.bindings.takeExpression(index) else { continue }
+            if let term = lower(taking: &expr) {
+                terms[index] = term
+                termCount += 1
+                lastLowered = LastLowered(name: name, term: term)
+            }
         }
-        return Lowering(terms: terms, bindings: resolved.bindings, diagnostics: diagnostics, origins: origins, located: located,
+        return Lowering(termsByNumber: terms, termCount: termCount, bindings: resolved.bindings, diagnostics: diagnostics, origins: origins, located: located,
                         tweens: tweens, valueKinds: kinds)
     }
 
@@ -663,7 +699,10 @@ private struct Lowerer {
                 _ = wrongKind(name, bound.article, .animation, at: expr.range)
                 return nil
             }
-            if let term = terms[name] { return term }
+            // Most often the binding just lowered (`let c5 = c4 ; …`): no look-up by name, which
+            // in a table of many names is a miss in the cache (a fifth of lowering 80k such `let`s).
+            if case .some(let last) = lastLowered, last.name == name { return last.term }
+            if let number = resolved.bindings.index(forKey: name), terms.indices.contains(number), let term = terms[number] { return term }
             if let binding = resolved.bindings[name] {
                 if binding.parameters != nil {
                     diagnostics.append(Diagnostic(.needsArguments(name), at: expr.range,
@@ -830,8 +869,9 @@ private struct Lowerer {
         for index in parts.indices {
             let term: Term?
             if taking {
-                let part = parts[index]
-                parts[index] = Expr(.one, range: part.range)
+                // Swapped out, not copied and overwritten: no retain and release of each operand.
+                var part = Expr(.one, range: parts[index].range)
+                swap(&part, &parts[index])
                 term = lower(part)
             } else {
                 term = lower(parts[index])
@@ -904,11 +944,11 @@ private struct Lowerer {
     /// they are, for `in` to retime.
     private mutating func lowerTween(_ tween: TweenSyntax, range: SourceRange) -> Term? {
         var applied = false
-        return lowerTween(tween, range: range, retimed: nil, applied: &applied)
+        return lowerTween(tween, range: range, retimed: .none, applied: &applied)
     }
 
     private mutating func lowerTween(_ tween: TweenSyntax, range: SourceRange,
-                                     retimed: Retiming?, applied: inout Bool) -> Term? {
+                                     retimed: Retiming, applied: inout Bool) -> Term? {
         var single: String?
         var views: [String] = []
         switch tween.target {
@@ -961,7 +1001,7 @@ private struct Lowerer {
         var parts: [Term] = []
         for view in single.map({ [$0] }) ?? views {
             for channel in 0..<shape.channels {
-                guard let term = channelTerm(shape, view: view, channel: channel, range: range, retimed: nil, applied: &applied) else { return nil }
+                guard let term = channelTerm(shape, view: view, channel: channel, range: range, retimed: .none, applied: &applied) else { return nil }
                 parts.append(term)
             }
         }
@@ -973,10 +1013,10 @@ private struct Lowerer {
     /// tween of one piece on one view and channel, see ``lowerTween(_:range:)``),
     /// the leaf at the length `in` asks for.
     private mutating func channelTerm(_ shape: TweenShape, view: String, channel: Int, range: SourceRange,
-                                      retimed: Retiming?, applied: inout Bool) -> Term? {
+                                      retimed: Retiming, applied: inout Bool) -> Term? {
         let property = Property(view: view, name: shape.split ? (channel == 0 ? "x" : "y") : shape.property)
         guard checkKind(shape.value(0, channel: channel).kind, of: property, at: shape.stops[0].range) else { return nil }
-        if shape.lengths.count == 1, let retimed {
+        if shape.lengths.count == 1, retimed.isWritten {
             // What `lower` does with `(tween) in DUR`, without the leaf of length 1 in between.
             applied = true
             // A duration written without names has its length found with no
@@ -997,11 +1037,12 @@ private struct Lowerer {
                 diagnostics.append(evaluationDiagnostic(error, origin: Origin(construct: .tween, range: range)))
                 return nil
             }
-            if direct { return recordedLeaf(Term.tween(made), retimed.range) }
+            // (Moved into the leaf, `consume`: not copied, then destroyed.)
+            if direct { return recordedLeaf(Term.tween(consume made), retimed.range) }
             if !early { target = seconds(retimed.duration) }
             guard let target else { return nil }
             if let retimedTween = made.retimed(to: target) { return recordedLeaf(Term.tween(retimedTween), retimed.range) }
-            let body = recordedLeaf(Term.tween(made), range)
+            let body = recordedLeaf(Term.tween(consume made), range)
             guard let term = built(.retimed, retimed.range, detail: retimed.duration.range,
                                    { () throws(AnimationError) in try Term.retimed(body, to: target) }) else { return nil }
             origins[ObjectIdentifier(term)]?.target = target
@@ -1282,6 +1323,12 @@ private enum PieceLengths {
 private struct Retiming {
     let duration: Duration
     let range: SourceRange
+    /// Whether `in` is written (``none``: a tween alone). Not an optional
+    /// `Retiming`: unwrapping one copies its duration, and destroys the copy.
+    var isWritten = true
+
+    /// No `in` written.
+    static let none = Retiming(duration: Duration(number: Number(Time(0)), unit: .implicit), range: .none, isWritten: false)
 }
 
 /// A tween's stops as written: the first two kept in place (most tweens

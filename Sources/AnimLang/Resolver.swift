@@ -21,28 +21,66 @@ public func resolve(_ program: Program, broken: Set<String> = []) -> ResolvedPro
 }
 
 /// Bindings by name (the first, when a name is bound twice): each name's
-/// number, in order of first binding, and the bindings by number. Not a
-/// `[String: Binding]`: its buckets hold whole bindings (~100 bytes each,
-/// a power of two of them), 12.6 MB for 80k `let`s; this is 3.1 + 6.4 MB,
-/// and the resolver's numbering is this table's.
+/// number, in order of first binding, and where that binding is among the
+/// program's items. The items are the program's own array (shared, not
+/// copied: a copy of each binding was ~80 bytes, 6.4 MB for 80k `let`s,
+/// alive with the whole syntax tree), and the resolver's numbering is this table's.
 public struct BindingTable: Sendable {
-    /// Each name's number: its binding's index in ``values``.
+    /// Each name's number: its binding's index in ``positions``.
     var numbers: [String: Int] = [:]
-    /// The first binding of each name, by number.
-    public internal(set) var values: [Binding] = []
+    /// The program's items (the same array: see ``ResolvedProgram/program``).
+    private(set) var items: [Item] = []
+    /// Where the first binding of each name is in ``items``, by number:
+    /// always a binding's place (``append(_:at:)`` checks it).
+    private var positions: [Int] = []
+
+    init() {}
+
+    /// The table over `items`, with room for each item to be a binding.
+    init(items: [Item]) {
+        self.items = items
+        numbers.reserveCapacity(items.count)
+        positions.reserveCapacity(items.count)
+    }
 
     public subscript(name: String) -> Binding? {
-        guard let number = numbers[name], values.indices.contains(number) else { return nil }
-        return values[number]
+        guard let number = numbers[name] else { return nil }
+        return self[number: number]
     }
-    /// The number of `name`'s binding: its index in ``values``.
+
+    /// The binding numbered `number` (`nil` past the last).
+    subscript(number number: Int) -> Binding? {
+        guard positions.indices.contains(number), items.indices.contains(positions[number]),
+              case .binding(let binding) = items[positions[number]] else { return nil }
+        return binding
+    }
+
+    /// The number of `name`'s binding.
     func index(forKey name: String) -> Int? { numbers[name] }
-    public var count: Int { values.count }
+    /// Where the binding numbered `number` (below ``count``) is among the items.
+    func position(of number: Int) -> Int { positions[number] }
+    /// The name of the binding numbered `number` (below ``count``).
+    func name(_ number: Int) -> String { self[number: number]?.name ?? "" }
+    public var count: Int { positions.count }
     /// The bound names (in no particular order).
     public var keys: Dictionary<String, Int>.Keys { numbers.keys }
-    /// The table with `transform` applied to each binding.
-    func mapValues(_ transform: (Binding) -> Binding) -> BindingTable {
-        BindingTable(numbers: numbers, values: values.map(transform))
+
+    /// Numbers the binding at `position` among the items (the next number), when it is one.
+    mutating func append(at position: Int) {
+        guard items.indices.contains(position), case .binding = items[position] else { return }
+        positions.append(position)
+    }
+
+    /// The expression of the binding numbered `number`, taken out of the
+    /// table (left `one`, its ranges kept): when the table holds the only
+    /// reference to the items, the caller then holds the only one to the expression.
+    mutating func takeExpression(_ number: Int) -> Expr? {
+        guard positions.indices.contains(number), items.indices.contains(positions[number]),
+              case .binding(var binding) = items[positions[number]] else { return nil }
+        let expr = binding.value
+        binding.value = Expr(.one, range: expr.range, modifier: expr.modifier)
+        items[positions[number]] = .binding(binding)
+        return expr
     }
 }
 
@@ -55,7 +93,10 @@ public struct ResolvedProgram: Sendable {
     public internal(set) var bindings: BindingTable
     /// Names of well-formed bindings, each after the bindings it refers to.
     /// Bindings in a cycle, or referring to unknown names, are left out.
-    public let order: [String]
+    public var order: [String] { orderNumbers.map { bindings.name($0) } }
+    /// ``order`` by number in ``bindings`` (what the lowering walks: no
+    /// name looked up again, and 8 bytes a binding rather than a name's 16).
+    let orderNumbers: [Int]
     /// Every view named anywhere in the file, sorted: what `all views` means.
     public let views: [String]
     /// Every view in order of its first mention in the file (a `view`
@@ -440,13 +481,20 @@ private struct Resolver {
     // Tables of the resolver kept as arrays side by side, not arrays of
     // tuples: each tuple type builds its metadata (and its array's) at run
     // time, 20 to 60 k instructions of every start-up.
-    /// The first binding of each name, by number: its name, and whether it has parameters.
-    var firstBindings: [String] = []
+    /// A binding's name and number. (A struct, not a tuple: see above.)
+    struct NumberedName {
+        let name: String
+        let id: Int
+    }
+
+    /// Whether the first binding of each name has parameters, by number.
     var parameterised: [Bool] = []
-    /// The bindings whose names the checks read: each name's first binding
-    /// (and a later one of the same name and place, which only a hand-built
-    /// program has), by number, in source order, with its place in the program's items.
-    var visitedIDs: [Int] = []
+    /// The bindings whose names the checks read, in source order: each
+    /// name's first binding, the table's numbering (number `i`, at its
+    /// position among the items) — and, in a hand-built program, a later
+    /// binding of the same name and place. Only then are they listed, by
+    /// number and place among the items (`nil`: the first bindings alone, by number).
+    var visitedIDs: [Int]?
     var visitedItems: [Int] = []
     /// Whether some binding has parameters.
     var anyParameters = false
@@ -474,21 +522,33 @@ private struct Resolver {
         // dependency graph, by number), its views, and what the warnings read.
         var uses = BindingUses()
         uses.everyMention = false   // the warnings read runs
-        var broken = [Bool](repeating: false, count: firstBindings.count)
+        var broken = [Bool](repeating: false, count: bindings.count)
         var unknown: [(String, SourceRange)] = []
-        var edgeTargets: [Int] = [], edgeRanges: [SourceRange] = []
+        // The targets alone: where each edge is written is read again for the one edge a cycle report shows (``edgeRange(_:offset:)``).
+        var edgeTargets: [Int] = []
+        edgeTargets.reserveCapacity(bindings.count)
         // Two arrays of Int, not one of `Range<Int>`: that would look up `Int: Comparable` at run time (~0.1 M instructions of every start-up).
-        var spanStarts = [Int](repeating: 0, count: firstBindings.count), spanEnds = spanStarts
-        for (id, item) in zip(visitedIDs, visitedItems) {
+        var spanStarts = [Int](repeating: 0, count: bindings.count), spanEnds = spanStarts
+        /// The binding walked last, and its number (`-1`: none yet).
+        var last = NumberedName(name: "", id: -1)
+        for visit in 0..<(visitedIDs?.count ?? bindings.count) {
+            let id = visitedIDs?[visit] ?? visit
+            let item = visitedIDs == nil ? bindings.position(of: visit) : visitedItems[visit]
             guard case .binding(let binding) = program.items[item] else { continue }
-            uses.names.removeAll(keepingCapacity: true)
-            uses.argumentUses.removeAll(keepingCapacity: true)
+            // (Most bindings name one binding, or none: emptied by `removeLast`, not the general `removeAll`, ~200 instructions.)
+            if uses.names.count == 1 { uses.names.removeLast() } else if !uses.names.isEmpty { uses.names.removeAll(keepingCapacity: true) }
+            if !uses.argumentUses.isEmpty { uses.argumentUses.removeAll(keepingCapacity: true) }
             uses.add(binding)
             let start = edgeTargets.count
             for (name, range) in uses.names {
+                // The binding walked before this one, most often (`let c5 = c4 ; …`): not looked up by
+                // name, which in a table of many names is a miss in the cache.
+                if last.id >= 0, name == last.name {
+                    edgeTargets.append(last.id)
+                    continue
+                }
                 if let target = bindings.numbers[name] {
                     edgeTargets.append(target)
-                    edgeRanges.append(range)
                     continue
                 }
                 broken[id] = true
@@ -496,13 +556,11 @@ private struct Resolver {
                 unknown.append((name, range))
             }
             for argument in uses.argumentUses {
-                if let target = bindings.numbers[argument.name] {
-                    edgeTargets.append(target)
-                    edgeRanges.append(argument.range)
-                }
+                if let target = bindings.numbers[argument.name] { edgeTargets.append(target) }
             }
             spanStarts[id] = start
             spanEnds[id] = edgeTargets.count
+            last = NumberedName(name: binding.name, id: id)
         }
         let mentionsAllViews = !uses.allViews.isEmpty
         // Only the first ones can be shown (`run` keeps the first
@@ -523,8 +581,8 @@ private struct Resolver {
         warnOfBareDurations(uses.durations)
         uses.mentions = []
         uses.durations = BindingUses.DurationSummary()
-        let order = orderBindings(targets: edgeTargets, ranges: edgeRanges, starts: spanStarts, ends: spanEnds, broken: &broken)
-        let kinds = anyParameters ? inferParameterKinds(order: order) : [:]
+        let order = orderBindings(targets: edgeTargets, starts: spanStarts, ends: spanEnds, broken: &broken)
+        let kinds = anyParameters ? inferParameterKinds(order: order.map { bindings.name($0) }) : [:]
         // Views, now that the arguments that are views are known.
         for use in uses.viewUses where BindingUses.isView(use.argumentOf, kinds: kinds) && targeted.insert(use.name).inserted {
             mentionedViews.append(use.name)
@@ -538,7 +596,7 @@ private struct Resolver {
         views.formUnion(targeted)
         // The keys sorted (not the (key, value) pairs: their tuple's metadata is built at run time, on every start-up).
         let mentionOrder = firstMention.keys.sorted { (firstMention[$0, default: 0], $0) < (firstMention[$1, default: 0], $1) }
-        var resolved = ResolvedProgram(program: program, bindings: bindings, order: order, views: views.sorted(),
+        var resolved = ResolvedProgram(program: program, bindings: bindings, orderNumbers: order, views: views.sorted(),
                                        mentionOrder: mentionOrder, initial: initial, initialRanges: initialRanges, diagnostics: diagnostics,
                                        mentionsAllViews: mentionsAllViews, parameterKinds: kinds)
         resolved.placements = placements
@@ -747,28 +805,32 @@ private struct Resolver {
     }
 
     private mutating func collectBindings() {
-        bindings.numbers.reserveCapacity(program.items.count)
-        bindings.values.reserveCapacity(program.items.count)
+        bindings = BindingTable(items: program.items)
         for item in program.items.indices {
             guard case .binding(let binding) = program.items[item] else { continue }
             if binding.parameters != nil { anyParameters = true }
             // The name's number, numbered here when it is new (one look-up: most names are).
-            if let id = Resolver.number(&bindings.numbers[binding.name, default: -1], next: firstBindings.count),
-               bindings.values.indices.contains(id) {   // always: a number is given with its binding
-                let first = bindings.values[id]
+            let next = bindings.count
+            if let id = Resolver.number(&bindings.numbers[binding.name, default: -1], next: next),
+               let first = bindings[number: id] {   // always: a number is given with its binding
                 report(.duplicateLet(binding.name), at: binding.nameRange, hint: "rename one of the two bindings",
                        notes: [.init(.firstDefined, at: first.nameRange)])
                 if first.range == binding.range {
-                    visitedIDs.append(id)
+                    if visitedIDs == nil {
+                        visitedIDs = Array(0..<next)
+                        visitedItems = (0..<next).map { bindings.position(of: $0) }
+                    }
+                    visitedIDs?.append(id)
                     visitedItems.append(item)
                 }
                 continue
             }
-            visitedIDs.append(firstBindings.count)
-            visitedItems.append(item)
-            firstBindings.append(binding.name)
+            if visitedIDs != nil {
+                visitedIDs?.append(next)
+                visitedItems.append(item)
+            }
             parameterised.append(binding.parameters != nil)
-            bindings.values.append(binding)
+            bindings.append(at: item)
         }
     }
 
@@ -784,30 +846,50 @@ private struct Resolver {
         diagnostics.append(Diagnostic(kind, at: range, hint: hint, notes: notes))
     }
 
+    /// Where binding `id`'s edge number `offset` (of those ``run()`` lists
+    /// for it: the bindings it names, then the arguments naming bindings)
+    /// is written: its uses walked again, for the one edge a cycle report shows.
+    private func edgeRange(_ id: Int, offset: Int) -> SourceRange {
+        // The binding whose walk gave `id` its edges: the last one visited with that number.
+        let item = visitedIDs.flatMap { ids in ids.lastIndex(of: id).map { visitedItems[$0] } } ?? bindings.position(of: id)
+        guard case .binding(let binding) = program.items[item] else { return .none }
+        let uses = BindingUses(of: binding, warnings: false)
+        var remaining = offset
+        for (name, range) in uses.names where bindings.numbers[name] != nil {
+            if remaining == 0 { return range }
+            remaining -= 1
+        }
+        for use in uses.argumentUses where bindings.numbers[use.name] != nil {
+            if remaining == 0 { return use.range }
+            remaining -= 1
+        }
+        return .none
+    }
+
     /// A topological order of the bindings (each after what it uses), reporting
     /// each cycle once, at the binding where it closes. `targets[starts[id]..<ends[id]]`:
-    /// the bindings binding `id` uses, by number, and `ranges` where it names them.
-    private mutating func orderBindings(targets: [Int], ranges: [SourceRange], starts: [Int], ends: [Int],
-                                        broken: inout [Bool]) -> [String] {
+    /// the bindings binding `id` uses, by number (where it names them: ``edgeRange(_:offset:)``).
+    private mutating func orderBindings(targets: [Int], starts: [Int], ends: [Int], broken: inout [Bool]) -> [Int] {
         // 0: not reached, 1: being explored, 2: done.
-        var marks = [UInt8](repeating: 0, count: firstBindings.count)
-        var order: [String] = []
-        order.reserveCapacity(firstBindings.count)
+        var marks = [UInt8](repeating: 0, count: bindings.count)
+        var order: [Int] = []
+        order.reserveCapacity(bindings.count)
         // Iterative depth-first search; `path` is the chain being explored, with `next` the next edge of each.
         var path: [Int] = [], next: [Int] = []
-        for root in 0..<firstBindings.count where marks[root] == 0 {
+        for root in 0..<bindings.count where marks[root] == 0 {
             path.append(root)
             next.append(starts[root])
             marks[root] = 1
             while let top = path.last, let edge = next.last {
                 if edge < ends[top] {
                     next[next.count - 1] += 1
-                    let target = targets[edge], range = ranges[edge]
+                    let target = targets[edge]
                     switch marks[target] {
                     case 1:
                         let cycle = path.drop { $0 != target }
                         for id in cycle { broken[id] = true }
-                        let names = cycle.map { firstBindings[$0] }
+                        let names = cycle.map { bindings.name($0) }
+                        let range = edgeRange(top, offset: edge - starts[top])
                         if cycle.contains(where: { parameterised[$0] }) {
                             report(.recursion(names[0], through: Array(names.dropFirst())), at: range,
                                    hint: "a call means its body written out, so a `let` cannot call itself; repeat with `^ N` or `repeated forever`")
@@ -827,7 +909,7 @@ private struct Resolver {
                     path.removeLast()
                     next.removeLast()
                     if let parent = path.last, broken[top] { broken[parent] = true }
-                    if !broken[top] { order.append(firstBindings[top]) }
+                    if !broken[top] { order.append(top) }
                 }
             }
         }

@@ -288,8 +288,8 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
         return Term(.wait(duration), duration: duration, leafCount: 0, warpDepth: 0, height: 1, hasLeaves: false, isLeaf: true)
     }
 
-    /// A tween leaf.
-    public static func tween(_ tween: Tween) -> Term {
+    /// A tween leaf. (`consuming`: a caller's tween made for the leaf is moved in, not copied and destroyed.)
+    public static func tween(_ tween: consuming Tween) -> Term {
         let relatives: UInt8
         switch tween.relative {
         case .absolute: relatives = 0
