@@ -102,12 +102,21 @@ public struct TableWriter: Sendable {
     /// One row: the time, then one value per column, then (when the table
     /// has them) the events that fired since the row before.
     public func writeRow(time: Time, values: [Value], events: [EventFiring] = [], into out: inout [UInt8]) {
+        writeRow(time: time, values: values, first: 0, stride: 1, count: values.count, events: events, into: &out)
+    }
+
+    /// ``writeRow(time:values:events:into:)`` with the row's `count` values
+    /// read in place at `values[first + k·stride]` (a block of rows sampled
+    /// column by column: no row copied out of it).
+    func writeRow(time: Time, values: [Value], first: Int, stride: Int, count: Int, events: [EventFiring],
+                  into out: inout [UInt8]) {
         switch format {
         case .table:
             var cell: [UInt8] = []
             writeFixed(time.seconds, decimals: timeDecimals, into: &cell)
             pad(cell, to: timeWidth, into: &out)
-            for (index, (value, width)) in zip(values, widths).enumerated() {
+            for index in 0..<min(count, widths.count) {
+                let value = values[first + index * stride], width = widths[index]
                 out.append(contentsOf: "  ".utf8)
                 cell.removeAll(keepingCapacity: true)
                 if case .number(let number) = value,
@@ -126,9 +135,9 @@ public struct TableWriter: Sendable {
             out.append(newline)
         case .csv:
             writeTime(time, into: &out)
-            for value in values {
+            for index in 0..<count {
                 out.append(comma)
-                value.write(.lossless, into: &out)
+                values[first + index * stride].write(.lossless, into: &out)
             }
             if hasEvents {
                 out.append(comma)
@@ -138,11 +147,11 @@ public struct TableWriter: Sendable {
         case .json:
             out.append(contentsOf: "{\"time\":".utf8)
             writeTime(time, into: &out)
-            for (name, value) in zip(names, values) {
+            for index in 0..<min(count, names.count) {
                 out.append(contentsOf: ",\"".utf8)
-                out.append(contentsOf: name)
+                out.append(contentsOf: names[index])
                 out.append(contentsOf: "\":".utf8)
-                value.write(.json, into: &out)
+                values[first + index * stride].write(.json, into: &out)
             }
             if hasEvents {
                 out.append(contentsOf: ",\"events\":[".utf8)
@@ -340,8 +349,7 @@ private struct RowWriter: @unchecked Sendable {
         var blockTimes: [Time] = []
         blockTimes.reserveCapacity(RowWriter.blockSize)
         var values: [Value] = []
-        var row: [Value] = []
-        row.reserveCapacity(sampler.columns.count)
+        let columns = sampler.columns.count
         var start = range.lowerBound
         while start < range.upperBound {
             let end = min(start + RowWriter.blockSize, range.upperBound)
@@ -354,11 +362,11 @@ private struct RowWriter: @unchecked Sendable {
             }
             sampler.sample(columnsAt: instants, into: &values)
             for (offset, t) in blockTimes.enumerated() {
-                row.removeAll(keepingCapacity: true)
-                for column in sampler.columns.indices { row.append(values[column * blockTimes.count + offset]) }
                 let now = instants[offset]
                 let events = hasEvents ? scene.events(after: previous, through: now) : []
-                writer.writeRow(time: t, values: row, events: events, into: &out)
+                // Column `c` of this row is `values[c·k + offset]` for a block of `k` rows.
+                writer.writeRow(time: t, values: values, first: offset, stride: blockTimes.count, count: columns, events: events,
+                                into: &out)
                 previous = now
                 if out.count >= 1 << 16 { flush(&out) }
             }

@@ -102,10 +102,6 @@ public struct FrameTimes: Sequence, Sendable {
         return Int(exactly: rows)
     }
 
-    /// ``count`` (0 on overflow): how many rows a table will have, so that
-    /// it can decide how to split them before reading them.
-    public var underestimatedCount: Int { count ?? 0 }
-
     public struct Iterator: IteratorProtocol {
         let duration: Time
         let fps: Int64
