@@ -313,7 +313,9 @@ public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
                 position -= 1
                 buffer[position] = UInt8(ascii: "-")
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[position...]))
+            // Byte by byte: a table's times are a few bytes, cheaper so than appending a buffer in one piece.
+            out.reserveCapacity(out.count + buffer.count - position)
+            for index in position..<buffer.count { out.append(buffer[index]) }
         }
     }
 
