@@ -278,8 +278,9 @@ public func tabulate<Times: Sequence<Time>>(_ scene: CompiledScene, initial: [Pr
             rows.write(start..<middle, into: &out, flush: flush)
             break
         }
-        // Room for the other chunk's bytes, guessed generously (untouched capacity costs no page).
-        other.bytes.reserveCapacity((end - middle) * (columns * 32 + 32))
+        // Room for the other chunk's bytes, guessed generously (untouched capacity costs no page), 4 MB at most.
+        let guess = (end - middle).multipliedReportingOverflow(by: min(columns, 1 << 20) * 32 + 32)
+        other.bytes.reserveCapacity(guess.overflow ? 1 << 22 : min(guess.partialValue, 1 << 22))
         let first = start..<middle, second = middle..<end
         bothAtOnce({ rows.write(second, into: &other.bytes, flush: { _ in }) },
                    { rows.write(first, into: &out, flush: flush) })
