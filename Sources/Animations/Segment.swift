@@ -664,15 +664,17 @@ final class SegmentList {
         capacity *= 2
     }
 
-    /// Reorders the segments so that their `keys` (one each, distinct)
-    /// ascend: the order of a walk in order, for segments placed out of it.
-    /// In place, cycle by cycle (no second list of segments).
-    func permute(byAscending keys: [Int]) {
-        precondition(keys.count == count, "one key per segment")
-        // order[i]: the segment that goes to position i.
-        var order = Array(0..<count)
+    /// Reorders the segments from `first` on so that their `keys` (one
+    /// each, distinct, `keys[k]` for segment `first + k`) ascend: the order
+    /// of a walk in order, for segments placed out of it. In place, cycle by
+    /// cycle (no second list of segments).
+    func permute(from first: Int, byAscending keys: [Int]) {
+        precondition(first >= 0 && keys.count == count - first, "one key per segment from the first")
+        // order[i]: the segment (counted from `first`) that goes to position first + i.
+        var order = Array(0..<keys.count)
         order.sort { keys[$0] < keys[$1] }
-        for position in 0..<count where order[position] != position {
+        let base = self.base + first   // [base, base + keys.count) is initialized
+        for position in 0..<order.count where order[position] != position {
             let held = (base + position).move()
             var hole = position
             while true {
@@ -682,7 +684,7 @@ final class SegmentList {
                     (base + hole).initialize(to: held)
                     break
                 }
-                (base + hole).moveInitialize(from: base + source, count: 1)   // source < count, still initialized
+                (base + hole).moveInitialize(from: base + source, count: 1)   // source < keys.count, still initialized
                 hole = source
             }
         }
