@@ -102,12 +102,21 @@ public struct TableWriter: Sendable {
     /// One row: the time, then one value per column, then (when the table
     /// has them) the events that fired since the row before.
     public func writeRow(time: Time, values: [Value], events: [EventFiring] = [], into out: inout [UInt8]) {
+        writeRow(time: time, values: values, first: 0, stride: 1, count: values.count, events: events, into: &out)
+    }
+
+    /// ``writeRow(time:values:events:into:)`` with the row's `count` values
+    /// read in place at `values[first + k·stride]` (a block of rows sampled
+    /// column by column: no row copied out of it).
+    func writeRow(time: Time, values: [Value], first: Int, stride: Int, count: Int, events: [EventFiring],
+                  into out: inout [UInt8]) {
         switch format {
         case .table:
             var cell: [UInt8] = []
             writeFixed(time.seconds, decimals: timeDecimals, into: &cell)
             pad(cell, to: timeWidth, into: &out)
-            for (index, (value, width)) in zip(values, widths).enumerated() {
+            for index in 0..<min(count, widths.count) {
+                let value = values[first + index * stride], width = widths[index]
                 out.append(contentsOf: "  ".utf8)
                 cell.removeAll(keepingCapacity: true)
                 if case .number(let number) = value,
@@ -126,9 +135,9 @@ public struct TableWriter: Sendable {
             out.append(newline)
         case .csv:
             writeTime(time, into: &out)
-            for value in values {
+            for index in 0..<count {
                 out.append(comma)
-                value.write(.lossless, into: &out)
+                values[first + index * stride].write(.lossless, into: &out)
             }
             if hasEvents {
                 out.append(comma)
@@ -138,11 +147,11 @@ public struct TableWriter: Sendable {
         case .json:
             out.append(contentsOf: "{\"time\":".utf8)
             writeTime(time, into: &out)
-            for (name, value) in zip(names, values) {
+            for index in 0..<min(count, names.count) {
                 out.append(contentsOf: ",\"".utf8)
-                out.append(contentsOf: name)
+                out.append(contentsOf: names[index])
                 out.append(contentsOf: "\":".utf8)
-                value.write(.json, into: &out)
+                values[first + index * stride].write(.json, into: &out)
             }
             if hasEvents {
                 out.append(contentsOf: ",\"events\":[".utf8)
@@ -218,110 +227,151 @@ public struct TableWriter: Sendable {
 /// When the scene has events, each row lists those that fired since the
 /// row before (the first row: at or before its time).
 ///
-/// A wide table (many cells per row) is sampled and written on two threads:
-/// rows are taken in chunks, each chunk written into a buffer of its own, two
-/// chunks at a time, and the buffers flushed in order, so the bytes are the
-/// same as on one thread.
+/// A large table (many cells: wide, long or both) is sampled and written on
+/// two threads: rows are taken two chunks at a time, the first written here
+/// straight into the output, the second meanwhile on another thread into a
+/// buffer of its own, flushed after the first, so the bytes are the same as
+/// on one thread. A chunk is about 32k cells and at most half the table, so
+/// a long table of one column is split in two halves. Frame times are
+/// computed by row number (no list of them is kept).
 public func tabulate<Times: Sequence<Time>>(_ scene: CompiledScene, initial: [Property: Value], at times: Times,
                                             format: TableFormat, timeDecimals: Int = 3, latest: Time? = nil,
                                             flush: (inout [UInt8]) -> Void) {
     let sampler = scene.sampler(initial: initial)
+    let rowTimes: RowTimes
+    if let frames = times as? FrameTimes, let count = frames.count {
+        rowTimes = .frames(frames, count: count)
+    } else {
+        rowTimes = .list(times as? [Time] ?? Array(times))
+    }
     // Frame times end where they say; explicit times may go past the duration.
-    let latest = latest ?? (times is FrameTimes ? scene.duration : max(scene.duration, times.max() ?? .zero))
+    let latest = latest ?? {
+        if case .list(let list) = rowTimes { return max(scene.duration, list.max() ?? .zero) }
+        return scene.duration
+    }()
     let magnitudes = format == .table ? sampler.columns.map { column in
         max(scene.magnitude(of: column), initial[column]?.number.map(abs) ?? 0)
     } : []
     let writer = TableWriter(format: format, columns: sampler.columns, timeDecimals: timeDecimals, latest: latest,
                              hasEvents: scene.hasEvents, magnitudes: magnitudes)
-    let rows = RowWriter(scene: scene, sampler: sampler, writer: writer)
+    let rows = RowWriter(scene: scene, sampler: sampler, writer: writer, times: rowTimes)
     var out: [UInt8] = []
     out.reserveCapacity(1 << 16)
     writer.writeHeader(into: &out)
-    // Rows per chunk: about 32k cells (16 rows at least), so a chunk's buffer
-    // is a few hundred KB and a thread's start costs little against it.
+    let count = rowTimes.count, block = RowWriter.blockSize
     let columns = max(1, sampler.columns.count)
-    let chunkRows = max(RowWriter.blockSize, (1 << 15) / columns / RowWriter.blockSize * RowWriter.blockSize)
-    let parallel = columns >= RowWriter.parallelColumns && processorCount() >= 2
-    var pending: [Time] = []
-    pending.reserveCapacity(parallel ? 2 * chunkRows : RowWriter.blockSize)
-    var previous: Instant?
-    // On one thread: blocks of 16 rows straight into `out`.
-    func writeSequentially() {
-        rows.write(pending[...], after: previous, into: &out, flush: flush)
-        previous = pending.last.map(Instant.init)
-        pending.removeAll(keepingCapacity: true)
+    let cells = columns.multipliedReportingOverflow(by: count)
+    guard cells.overflow || cells.partialValue >= RowWriter.parallelCells, processorCount() >= 2 else {
+        rows.write(0..<count, into: &out, flush: flush)
+        flush(&out)
+        return
     }
-    // On two: the first chunk on another thread, the second here, then both in order.
-    let other = ChunkBuffer(), mine = ChunkBuffer()
-    func writeInParallel() {
-        let split = min(chunkRows, pending.count)
-        let first = pending[..<split], second = pending[split...]
-        let before = previous, middle = first.last.map(Instant.init)
-        let noFlush: (inout [UInt8]) -> Void = { _ in }
-        bothAtOnce({ rows.write(first, after: before, into: &other.bytes, flush: noFlush) },
-                   { rows.write(second, after: middle, into: &mine.bytes, flush: noFlush) })
-        for buffer in [other, mine] {
-            out.append(contentsOf: buffer.bytes)
-            buffer.bytes.removeAll(keepingCapacity: true)
-            if out.count >= 1 << 16 { flush(&out) }
+    // Rows per chunk: about 32k cells (whole blocks of 16 rows, one at
+    // least), so the other thread's buffer is a few hundred KB and its start
+    // costs little against it; at most half the rows, so both threads get work.
+    let chunkRows = min(max(block, (1 << 15) / columns / block * block), ((count + 1) / 2 + block - 1) / block * block)
+    let other = ChunkBuffer()
+    var start = 0
+    while start < count {
+        let middle = min(start + chunkRows, count), end = min(middle + chunkRows, count)
+        guard middle < end else {
+            rows.write(start..<middle, into: &out, flush: flush)
+            break
         }
-        previous = pending.last.map(Instant.init)
-        pending.removeAll(keepingCapacity: true)
-    }
-    for t in times {
-        pending.append(t)
-        if parallel {
-            if pending.count == 2 * chunkRows { writeInParallel() }
-        } else if pending.count == RowWriter.blockSize {
-            writeSequentially()
+        // Room for the other chunk's bytes, guessed generously (untouched capacity costs no page), 4 MB at most.
+        let guess = (end - middle).multipliedReportingOverflow(by: min(columns, 1 << 20) * 32 + 32)
+        other.bytes.reserveCapacity(guess.overflow ? 1 << 22 : min(guess.partialValue, 1 << 22))
+        let first = start..<middle, second = middle..<end
+        bothAtOnce({ rows.write(second, into: &other.bytes, flush: { _ in }) },
+                   { rows.write(first, into: &out, flush: flush) })
+        if out.count + other.bytes.count < 1 << 16 {
+            out.append(contentsOf: other.bytes)
+        } else {
+            if !out.isEmpty { flush(&out) }
+            flush(&other.bytes)
         }
-    }
-    if !pending.isEmpty {
-        if parallel && pending.count > chunkRows { writeInParallel() } else { writeSequentially() }
+        other.bytes.removeAll(keepingCapacity: true)
+        start = end
     }
     flush(&out)
+}
+
+/// The times of a table's rows, by row number.
+private enum RowTimes: @unchecked Sendable {
+    /// Frame `k` at `k / fps`, the last row at the duration.
+    case frames(FrameTimes, count: Int)
+    case list([Time])
+
+    var count: Int {
+        switch self {
+        case .frames(_, let count): return count
+        case .list(let list): return list.count
+        }
+    }
+
+    /// The time of row `row` (`0 ≤ row < count`).
+    @inline(__always)
+    subscript(row: Int) -> Time {
+        switch self {
+        case .frames(let frames, let count):
+            // As ``FrameTimes``' iterator: frames while before the duration, then the duration.
+            guard row < count - 1 else { return frames.duration }
+            return Time(numerator: Int64(row), denominator: frames.fps) ?? frames.duration
+        case .list(let list):
+            return list[row]
+        }
+    }
 }
 
 /// Samples rows and writes them: the work of ``tabulate``, for any run of rows.
 private struct RowWriter: @unchecked Sendable {
     /// Rows sampled at once, column by column (see ``RowSampler/sample(columnsAt:into:)``).
     static let blockSize = 16
-    /// From this many columns, ``tabulate`` uses two threads (measured: the
-    /// stagger table of 3,000 columns and the parallel tree's 1,000 gain,
-    /// a table of a few columns would only pay for the threads).
-    static let parallelColumns = 64
+    /// From this many cells (rows × columns), ``tabulate`` uses two threads
+    /// (measured on the static build: 4,096 rows of one column take 0.75 ms
+    /// of CPU on one thread, and the same on two, the other thread's start
+    /// and join lost in the noise; stagger's 3,000 columns and the parallel
+    /// tree's 1,000 gain as before).
+    static let parallelCells = 4096
 
     let scene: CompiledScene
     let sampler: RowSampler
     let writer: TableWriter
+    let times: RowTimes
 
-    /// Writes the rows at `times` (the row before them at `previous`, for
-    /// the events), calling `flush` whenever `out` holds 64 KiB.
-    func write(_ times: ArraySlice<Time>, after previous: Instant?, into out: inout [UInt8],
-               flush: (inout [UInt8]) -> Void) {
+    /// Writes rows `range` (for the events, the row before the first is
+    /// the one before it in the table), calling `flush` whenever `out`
+    /// holds 64 KiB.
+    func write(_ range: Range<Int>, into out: inout [UInt8], flush: (inout [UInt8]) -> Void) {
         let hasEvents = writer.hasEvents
-        var previous = previous
+        var previous = range.lowerBound > 0 ? Instant(times[range.lowerBound - 1]) : nil
         var instants: [Instant] = []
         instants.reserveCapacity(RowWriter.blockSize)
+        var blockTimes: [Time] = []
+        blockTimes.reserveCapacity(RowWriter.blockSize)
         var values: [Value] = []
-        var row: [Value] = []
-        row.reserveCapacity(sampler.columns.count)
-        var start = times.startIndex
-        while start < times.endIndex {
-            let block = times[start..<min(start + RowWriter.blockSize, times.endIndex)]
+        let columns = sampler.columns.count
+        var start = range.lowerBound
+        while start < range.upperBound {
+            let end = min(start + RowWriter.blockSize, range.upperBound)
             instants.removeAll(keepingCapacity: true)
-            for t in block { instants.append(Instant(t)) }
+            blockTimes.removeAll(keepingCapacity: true)
+            for index in start..<end {
+                let t = times[index]
+                blockTimes.append(t)
+                instants.append(Instant(t))
+            }
             sampler.sample(columnsAt: instants, into: &values)
-            for (offset, t) in block.enumerated() {
-                row.removeAll(keepingCapacity: true)
-                for column in sampler.columns.indices { row.append(values[column * block.count + offset]) }
+            for (offset, t) in blockTimes.enumerated() {
                 let now = instants[offset]
                 let events = hasEvents ? scene.events(after: previous, through: now) : []
-                writer.writeRow(time: t, values: row, events: events, into: &out)
+                // Column `c` of this row is `values[c·k + offset]` for a block of `k` rows.
+                writer.writeRow(time: t, values: values, first: offset, stride: blockTimes.count, count: columns, events: events,
+                                into: &out)
                 previous = now
                 if out.count >= 1 << 16 { flush(&out) }
             }
-            start = block.endIndex
+            start = end
         }
     }
 }

@@ -424,10 +424,13 @@ private struct Compiler {
         // everything downstream sees them as a walk in order would. (Not
         // when the term has too many leaves to number: then in order.)
         let mayDefer = root.map { $0.leafCount < Int.max } ?? false
-        var deferred = false
+        // Until a node is first deferred, segments are placed in walk order,
+        // and every one placed later comes after them in it: only the
+        // segments from `firstDeferred` on carry their key, and only they
+        // are put back in order (a flat chain defers nothing: no keys).
+        var firstDeferred: Int?
         var keys: [Int] = []
         var blockKeys: [Int] = []
-        if mayDefer { keys.reserveCapacity(root.map { $0.leafCount <= Scene.segmentLimit ? $0.leafCount : 0 } ?? 0) }
         var stack = WorkList()
         if let root { stack.nodes.append((root, .identity, 0)) }
         while let (term, path, key) = try stack.next() {
@@ -437,7 +440,7 @@ private struct Compiler {
                 guard listed <= Scene.segmentLimit else {
                     throw .invalidSampling("the animation has more than \(Scene.segmentLimit) segments")
                 }
-                if term.placeTween(at: path, into: placed), mayDefer { keys.append(key) }
+                if term.placeTween(at: path, into: placed), firstDeferred != nil { keys.append(key) }
                 continue
             }
             switch term.kind {
@@ -451,9 +454,13 @@ private struct Compiler {
                 // (Events need no order: they are sorted by time, rank and name, all their content.)
                 events.append(PlacedEvent(name: name, time: path.placeInstant(), rank: path.firing.rank))
             case .sequence(let parts):
-                deferred = try stack.open(PartCursor(sequence: term, parts, at: path), key: key, mayDefer: mayDefer) || deferred
+                if try stack.open(PartCursor(sequence: term, parts, at: path), key: key, mayDefer: mayDefer), firstDeferred == nil {
+                    firstDeferred = placed.count
+                }
             case .parallel(let parts):
-                deferred = try stack.open(PartCursor(parallel: term, parts, at: path), key: key, mayDefer: mayDefer) || deferred
+                if try stack.open(PartCursor(parallel: term, parts, at: path), key: key, mayDefer: mayDefer), firstDeferred == nil {
+                    firstDeferred = placed.count
+                }
             case .forever(let body) where path.collapse == nil:
                 let period = body.duration ?? .zero
                 if let horizon = unrollingThrough, let count = copies(of: period, at: path, reaching: horizon) {
@@ -497,8 +504,8 @@ private struct Compiler {
         }
         // The work list is empty now, but keeps its capacity.
         stack = WorkList()
-        if deferred {
-            placed.permute(byAscending: keys)
+        if let firstDeferred {
+            placed.permute(from: firstDeferred, byAscending: keys)
             if blocks.count > 1 {
                 blocks = blocks.indices.sorted { blockKeys[$0] < blockKeys[$1] }.map { blocks[$0] }
             }

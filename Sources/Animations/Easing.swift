@@ -393,6 +393,12 @@ public struct Easing: Hashable, Sendable {
     /// reversal can be absorbed into a tween without the wrapper).
     public var hasFamilyMirror: Bool { familyMirror != nil }
 
+    /// Whether this is the plain `linear` curve (`E(p) = p`).
+    var isLinear: Bool {
+        if case .linear = kind { return true }
+        return false
+    }
+
     private var familyMirror: Easing? {
         switch kind {
         case .linear, .easeInOut:

@@ -42,7 +42,10 @@ public struct Instant: Sendable, Comparable, Hashable, CustomStringConvertible {
     }
 
     public static func == (lhs: Instant, rhs: Instant) -> Bool {
-        if let a = lhs.exact, let b = rhs.exact { return a == b }
+        // Exact times are in lowest terms: equal exactly when their parts are.
+        if lhs.denominator != 0, rhs.denominator != 0 {
+            return lhs.numerator == rhs.numerator && lhs.denominator == rhs.denominator
+        }
         return lhs.seconds == rhs.seconds
     }
 

@@ -54,12 +54,17 @@ final class Track: @unchecked Sendable {
         Array(UnsafeBufferPointer(start: storage, count: count))
     }
 
-    /// Indices into `segments`, sorted by (end, start).
-    private let byEnd: [Int32]
+    /// Whether the segments' own order is also their order by (end, start)
+    /// (windows that follow one another: a chain). Then ``byEnd(_:)`` is
+    /// the identity and the ends never decrease, so no permutation and no
+    /// max-tree is kept (a chain of 20k tweens: 600 KB less).
+    private let endsInOrder: Bool
+    /// Indices into `segments`, sorted by (end, start); empty when `endsInOrder`.
+    private let byEndOrder: [Int32]
     /// A max-tree over `segments[i].end`, for "the last segment started by t
     /// that has not ended before t": its inner nodes `1..<leaves` (node `n`
     /// covers `2n` and `2n + 1`; leaf `leaves + i` is segment `i`'s end,
-    /// read from the segment: ``maxEnd(_:)``).
+    /// read from the segment: ``maxEnd(_:)``). Empty when `endsInOrder`.
     private let innerMaxEnd: [Instant]
     private let leaves: Int
     private(set) var blocks: [BlockReference]
@@ -90,19 +95,27 @@ final class Track: @unchecked Sendable {
         self.blocks = blocks
         hasDrift = (0..<kept).contains { storage[$0].drift != nil }
         readsInput = hasDrift || blocks.contains { $0.input != nil }
-        var byEnd = Array(0..<Int32(truncatingIfNeeded: count))
         let ends = WindowColumn(base: storage, count: kept, ends: true)
         let starts = WindowColumn(base: storage, count: kept, ends: false)
-        let byEndOrder = { (a: Int32, b: Int32) -> Bool in
+        let endOrder = { (a: Int32, b: Int32) -> Bool in
             let x = Int(a), y = Int(b)
             return ends[x] != ends[y] ? ends[x] < ends[y] : starts[x] < starts[y]
         }
         // Windows that follow one another (a chain) already end in order:
-        // the stable sort would change nothing, and is skipped.
-        if (1..<max(1, kept)).contains(where: { byEndOrder(Int32(truncatingIfNeeded: $0), Int32(truncatingIfNeeded: $0 - 1)) }) {
-            byEnd.sort(by: byEndOrder)
+        // the stable sort would change nothing, and neither it nor the tree is made.
+        endsInOrder = !(1..<max(1, kept)).contains(where: { endOrder(Int32(truncatingIfNeeded: $0), Int32(truncatingIfNeeded: $0 - 1)) })
+        if endsInOrder {
+            self.byEndOrder = []
+            innerMaxEnd = []
+            leaves = 0
+            firstListed = computeFirstListed(.none)
+            first = computeFirst(.none)
+            last = computeLast(.none)
+            return
         }
-        self.byEnd = byEnd
+        var byEnd = Array(0..<Int32(truncatingIfNeeded: count))
+        byEnd.sort(by: endOrder)
+        self.byEndOrder = byEnd
         var size = 1
         while size < count { size *= 2 }
         leaves = size
@@ -178,8 +191,8 @@ final class Track: @unchecked Sendable {
                     return Segment.activeValue(of: storage + last, at: t).canonical
                 }
             case .finished:
-                let position = winners.last, winner = Int(byEnd[position])
-                if position == 0 || ends[Int(byEnd[position - 1])] != ends[winner] || starts[Int(byEnd[position - 1])] != starts[winner] {
+                let position = winners.last, winner = byEnd(position)
+                if position == 0 || ends[byEnd(position - 1)] != ends[winner] || starts[byEnd(position - 1)] != starts[winner] {
                     return storage[winner].endValue.canonical
                 }
             }
@@ -274,7 +287,7 @@ final class Track: @unchecked Sendable {
         high = count
         while low < high {
             let mid = (low + high) / 2
-            if ends[Int(byEnd[mid])] < t { low = mid + 1 } else { high = mid }
+            if ends[byEnd(mid)] < t { low = mid + 1 } else { high = mid }
         }
         // (A limit leaves out only segments that start at `t` or later: none has finished.)
         guard low > 0 else { return nil }
@@ -300,11 +313,11 @@ final class Track: @unchecked Sendable {
                 index -= 1
             }
         case .finished:
-            let winner = Int(byEnd[winners.last])
+            let winner = byEnd(winners.last)
             let end = ends[winner], start = starts[winner]
             var position = winners.last
             while position >= 0 {
-                let candidate = Int(byEnd[position])
+                let candidate = byEnd(position)
                 guard ends[candidate] == end, starts[candidate] == start else { break }
                 body(candidate)
                 position -= 1
@@ -346,6 +359,8 @@ final class Track: @unchecked Sendable {
         guard limit > 0 else { return nil }
         // Most often the segment that started last is still running (a chain).
         if !(ends[limit - 1] < t) { return limit - 1 }
+        // Ends in order: none before it ends later.
+        if endsInOrder { return nil }
         return search(node: 1, low: 0, high: leaves, limit: limit - 1, t: t)
     }
 
@@ -355,6 +370,12 @@ final class Track: @unchecked Sendable {
         let mid = (low + high) / 2
         return search(node: 2 * node + 1, low: mid, high: high, limit: limit, t: t)
             ?? search(node: 2 * node, low: low, high: mid, limit: limit, t: t)
+    }
+
+    /// The index of the segment at `position` in the order by (end, start).
+    @inline(__always)
+    private func byEnd(_ position: Int) -> Int {
+        endsInOrder ? position : Int(byEndOrder[position])
     }
 
     /// Node `node` of the max-tree over the ends (see ``innerMaxEnd``).
@@ -390,9 +411,10 @@ final class Track: @unchecked Sendable {
 
     private func computeLast(_ input: TrackInput) -> Group? {
         var group: Group?
-        if let tail = byEnd.last.map({ storage[Int($0)] }) {
-            for index in byEnd.reversed() {
-                let segment = storage[Int(index)]
+        if count > 0 {
+            let tail = storage[byEnd(count - 1)]
+            for position in stride(from: count - 1, through: 0, by: -1) {
+                let segment = storage[byEnd(position)]
                 guard segment.end == tail.end, segment.start == tail.start else { break }
                 Group.merge(&group, Group(tail.end, tail.start, segment.endValue(input), keyIsEnd: true), keepLatest: true)
             }

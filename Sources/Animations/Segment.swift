@@ -12,16 +12,15 @@ import Darwin
 /// set of these.
 public struct Segment: Hashable, Sendable, CustomStringConvertible {
     // Stored compactly (a track keeps every segment, so each byte counts N
-    // times): the tween leaf it places (whose property it reads there, not
-    // a copy of it), its window, its easing (read by every sample), its
-    // ends (a relative tween's are resolved here), and the rare parts (a
-    // warp's clock, a drift) in one optional box. 88 bytes.
+    // times): the tween leaf it places (whose property and easing it reads
+    // there, not a copy of them), its window, its ends (a relative tween's
+    // are resolved here), whether its easing is linear (most are: a sample
+    // then needs no easing), and the rare parts (a warp's clock, a drift)
+    // in one optional box. 72 bytes.
     /// The tween leaf placed here (a term whose kind is `.tween`).
     private let source: Term
     public let start: Instant
     public let end: Instant
-    /// Its own easing (its tween's).
-    public let easing: Easing
     /// The warp's clock and the drift, when either is there.
     private let rare: Rare?
     private let ends: Ends
@@ -32,9 +31,13 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     /// relative segment's ``from`` and ``to`` hold the values it resolved to
     /// (the tag stays, for `timeline`); before, they hold the tween's own.
     public let relative: Tween.Relative
+    /// Whether ``easing`` is linear (read without reaching into the leaf).
+    private let isLinear: Bool
 
     /// The property it animates (its tween's).
     public var property: Property { source.leafProperty }
+    /// Its own easing (its tween's, read in its leaf).
+    public var easing: Easing { source.leafEasing }
     /// Whether it animates `property` (read in its leaf, without a copy).
     func animates(_ property: Property) -> Bool { source.isTween(of: property) }
     /// The tween leaf placed here (its term's identity), so tools can say
@@ -71,10 +74,10 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
 
     /// `source` placed over `[start, end]`, with the ends of its tween (a
     /// colour tween's box shared, not copied) or resolved ones.
-    init(source: Term, ends: Ends, easing: Easing, start: Instant, end: Instant, isForward: Bool, warp: Clock?,
+    init(source: Term, ends: Ends, isLinear: Bool, start: Instant, end: Instant, isForward: Bool, warp: Clock?,
          relative: Tween.Relative, drift: Drift? = nil) {
         self.source = source
-        self.easing = easing
+        self.isLinear = isLinear
         self.ends = ends
         self.relative = relative
         self.start = start
@@ -86,7 +89,8 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     /// The same tween with the same ends over another window, on a plain
     /// clock, as an absolute one (a piece of an exported timeline).
     func moved(start: Instant, end: Instant) -> Segment {
-        Segment(source: source, ends: ends, easing: easing, start: start, end: end, isForward: isForward, warp: nil, relative: .absolute)
+        Segment(source: source, ends: ends, isLinear: isLinear, start: start, end: end, isForward: isForward, warp: nil,
+                relative: .absolute)
     }
 
     public static func == (lhs: Segment, rhs: Segment) -> Bool {
@@ -162,6 +166,11 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
             progress = warp.progress(at: t)
         } else {
             let fraction = Segment.fraction(t, start: start, end: end)
+            if segment.pointee.isLinear {
+                // As below for linear (its own mirror, no clamp then): no easing read.
+                return isForward ? Value.interpolate(from: from, to: to, progress: clampUnit(fraction))
+                    : Value.interpolate(from: to, to: from, progress: fraction)
+            }
             let easing = segment.pointee.easing
             if !isForward, easing.hasFamilyMirror {
                 // Played backwards with a curve that has a mirror of its family: as
@@ -174,7 +183,8 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
             }
             progress = isForward ? fraction : 1 - fraction
         }
-        return Value.interpolate(from: from, to: to, progress: segment.pointee.easing(clampUnit(progress)))
+        let eased = segment.pointee.isLinear ? clampUnit(progress) : segment.pointee.easing(clampUnit(progress))
+        return Value.interpolate(from: from, to: to, progress: eased)
     }
 
     /// Its ends for `input` (see ``TrackInput``).
@@ -205,7 +215,7 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
 
     /// The same segment with other ends (a relative one, resolved).
     func resolved(from: Value, to: Value, drift: Drift?) -> Segment {
-        Segment(source: source, ends: Ends(from, to), easing: easing, start: start, end: end, isForward: isForward,
+        Segment(source: source, ends: Ends(from, to), isLinear: isLinear, start: start, end: end, isForward: isForward,
                 warp: warp, relative: relative, drift: drift)
     }
 
@@ -540,13 +550,13 @@ struct Path: Hashable, Sendable {
 
     /// The segment the tween leaf `leaf` (whose tween is `tween`) becomes at the end of this path.
     func place(_ leaf: Term, _ tween: Tween) -> Segment {
-        place(leaf, ends: tween.ends, easing: tween.easing, duration: tween.duration, relative: tween.relative)
+        place(leaf, ends: tween.ends, isLinear: tween.easing.isLinear, duration: tween.duration, relative: tween.relative)
     }
 
     /// ``place(_:_:)`` given the parts of the tween it reads.
-    func place(_ leaf: Term, ends: Ends, easing: Easing, duration: Time, relative: Tween.Relative) -> Segment {
+    func place(_ leaf: Term, ends: Ends, isLinear: Bool, duration: Time, relative: Tween.Relative) -> Segment {
         if let collapse {
-            return Segment(source: leaf, ends: ends, easing: easing, start: collapse.point, end: collapse.point, isForward: collapse.forward,
+            return Segment(source: leaf, ends: ends, isLinear: isLinear, start: collapse.point, end: collapse.point, isForward: collapse.forward,
                            warp: nil, relative: relative)
         }
         let forward = affine.isIncreasing
@@ -560,7 +570,7 @@ struct Path: Hashable, Sendable {
             if end < start { end = start }
             clock = Clock(path: self, length: duration)
         }
-        return Segment(source: leaf, ends: ends, easing: easing, start: start, end: end, isForward: forward, warp: clock,
+        return Segment(source: leaf, ends: ends, isLinear: isLinear, start: start, end: end, isForward: forward, warp: clock,
                        relative: relative)
     }
 
@@ -654,15 +664,17 @@ final class SegmentList {
         capacity *= 2
     }
 
-    /// Reorders the segments so that their `keys` (one each, distinct)
-    /// ascend: the order of a walk in order, for segments placed out of it.
-    /// In place, cycle by cycle (no second list of segments).
-    func permute(byAscending keys: [Int]) {
-        precondition(keys.count == count, "one key per segment")
-        // order[i]: the segment that goes to position i.
-        var order = Array(0..<count)
+    /// Reorders the segments from `first` on so that their `keys` (one
+    /// each, distinct, `keys[k]` for segment `first + k`) ascend: the order
+    /// of a walk in order, for segments placed out of it. In place, cycle by
+    /// cycle (no second list of segments).
+    func permute(from first: Int, byAscending keys: [Int]) {
+        precondition(first >= 0 && keys.count == count - first, "one key per segment from the first")
+        // order[i]: the segment (counted from `first`) that goes to position first + i.
+        var order = Array(0..<keys.count)
         order.sort { keys[$0] < keys[$1] }
-        for position in 0..<count where order[position] != position {
+        let base = self.base + first   // [base, base + keys.count) is initialized
+        for position in 0..<order.count where order[position] != position {
             let held = (base + position).move()
             var hole = position
             while true {
@@ -672,7 +684,7 @@ final class SegmentList {
                     (base + hole).initialize(to: held)
                     break
                 }
-                (base + hole).moveInitialize(from: base + source, count: 1)   // source < count, still initialized
+                (base + hole).moveInitialize(from: base + source, count: 1)   // source < keys.count, still initialized
                 hole = source
             }
         }

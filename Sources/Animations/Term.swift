@@ -131,17 +131,24 @@ extension Term {
     /// the tween's ends and easing are read from ``kind`` (its duration and
     /// kind of start are in the flags), without a copy of the whole kind.
     func placeTween(at path: Path, into list: SegmentList) -> Bool {
-        guard let (ends, easing) = leafEndsAndEasing, let duration else { return false }
+        guard let (ends, isLinear) = leafEndsAndLinearity, let duration else { return false }
         let relative: Tween.Relative = relatives == 1 ? .to : relatives == 2 ? .by : .absolute
-        list.append(path.place(self, ends: ends, easing: easing, duration: duration, relative: relative))
+        list.append(path.place(self, ends: ends, isLinear: isLinear, duration: duration, relative: relative))
         return true
     }
 
-    private var leafEndsAndEasing: (Ends, Easing)? {
+    private var leafEndsAndLinearity: (Ends, Bool)? {
         switch storage {
-        case .tween(let tween): return (tween.ends, tween.easing)
+        case .tween(let tween): return (tween.ends, tween.easing.isLinear)
         case .zero, .one, .wait, .event, .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased: return nil
         }
+    }
+
+    /// A tween leaf's easing, read in place (a ``Segment`` reads it here);
+    /// for any other node, which no segment places, linear.
+    var leafEasing: Easing {
+        if case .tween(let tween) = storage { return tween.easing }
+        return .linear
     }
 
     /// `self with E` written on the leaf, when `self` is a tween: the tween

@@ -260,19 +260,21 @@ public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// (tables print a time per row); `false`, appending nothing, when the
     /// value has no finite decimal expansion of at most 30 places.
     public func writeDecimal(into out: inout [UInt8]) -> Bool {
-        var twos = 0, fives = 0
-        var rest = denominator
-        while rest % 2 == 0 { rest /= 2; twos += 1 }
+        // (The denominator is positive: its twos are its trailing zero bits.)
+        let twos = denominator.trailingZeroBitCount
+        var rest = denominator >> twos, fives = 0
         while rest % 5 == 0 { rest /= 5; fives += 1 }
         let places = max(twos, fives)
         // Past 30 places the expansion is unreadable anyway (and 10^places would overflow).
         guard rest == 1, places <= 30 else { return false }
         // numerator / denominator = numerator * (10^places / denominator) / 10^places,
-        // in 64 bits when 10^places and the product fit (a table's times), else in 128.
+        // in 64 bits when 10^places and the product fit (a table's times), else in 128;
+        // 10^places / denominator = 2^(places − twos) · 5^(places − fives), no division.
         if places <= 18 {
-            var scale: Int64 = 1
-            for _ in 0..<places { scale &*= 10 }   // ≤ 10^18 < 2^63
-            let (scaled, overflow) = numerator.multipliedReportingOverflow(by: scale / denominator)
+            var factor: Int64 = 1
+            for _ in 0..<(places - twos) { factor &*= 2 }
+            for _ in 0..<(places - fives) { factor &*= 5 }   // ≤ 10^18 < 2^63
+            let (scaled, overflow) = numerator.multipliedReportingOverflow(by: factor)
             if !overflow {
                 Time.writeDigits(of: scaled.magnitude, negative: scaled < 0, places: places, into: &out)
                 return true
@@ -314,7 +316,9 @@ public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
                 position -= 1
                 buffer[position] = UInt8(ascii: "-")
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[position...]))
+            // Byte by byte: a table's times are a few bytes, cheaper so than appending a buffer in one piece.
+            out.reserveCapacity(out.count + buffer.count - position)
+            for index in position..<buffer.count { out.append(buffer[index]) }
         }
     }
 

@@ -310,9 +310,10 @@ let interface = Interface(
                                times: at?.times, until: until?.times.first,
                                timeDecimals: max(at?.decimals ?? 3, until?.decimals ?? 3), maximumRows: maximumRows)
     let errors = writeTable(outcome, request) { chunk in
-        standardOutput.buffer.append(contentsOf: chunk)
-        chunk.removeAll(keepingCapacity: true)
+        // Straight to the descriptor: a chunk is 64 KiB or more (a long table's half), no copy into the buffer.
         standardOutput.flush()
+        System.writeAll(System.standardOutput, chunk)
+        chunk.removeAll(keepingCapacity: true)
     }
     if !errors.isEmpty {
         report(errors, in: file)

@@ -3,8 +3,8 @@ import Animations
 @testable import AnimLang
 import AnimOutputs
 
-/// A wide table (at least ``RowWriter`` `parallelColumns` columns) is written
-/// on two threads, a chunk of rows each: its bytes must be those of the table
+/// A table of at least ``RowWriter`` `parallelCells` cells, wide or long, is
+/// written on two threads, a chunk of rows each: its bytes must be those of the table
 /// built one row at a time through the public pieces (``RowSampler`` and
 /// ``TableWriter``), in every format, events included, for frame times and
 /// for explicit times, whatever the number of rows (a part of a chunk, an
@@ -66,6 +66,55 @@ struct WideTableTests {
                 chunk.removeAll(keepingCapacity: true)
             }
             #expect(atTimes == Self.rowByRow(scene, explicit, format: format, latest: Time(3)), "\(format), explicit times")
+        }
+    }
+
+    /// A chain of `tweens` tweens on each of `columns` properties, of
+    /// lengths that do not divide the frame period (so rows fall inside
+    /// segments, not only on their ends), with an event now and then.
+    static func longScript(columns: Int, tweens: Int) -> String {
+        var text = ""
+        for index in 0..<columns { text += "view v\(index)\n" }
+        let chains = (0..<columns).map { column in
+            (0..<tweens).map { index in
+                "animate v\(column).x from \(index % 9) to \(index % 5 + column) in \(30 + (index * 7 + column) % 90)ms"
+                    + (index % 3 == 0 ? " with ease-in-out" : "") + (index % 400 == 0 ? " ; emit e\(index % 3)" : "")
+            }.joined(separator: " ; ")
+        }
+        text += "let final = (" + chains.joined(separator: ") || (") + ")\n"
+        return text
+    }
+
+    /// Long tables of few columns: split in two halves (or chunks) on two
+    /// threads from `parallelCells` cells, on one below; the bytes are those
+    /// of the table written row by row either way, in every format (three
+    /// columns at 400 fps: several rounds of two chunks, and a tail).
+    @Test(arguments: [(1, 2_000, 60), (1, 300, 10), (2, 1_000, 100), (3, 1_000, 400)])
+    func longTableIsWrittenAsRowByRow(columns: Int, tweens: Int, fps: Int64) throws {
+        let file = SourceFile(name: "long.anim", text: Self.longScript(columns: columns, tweens: tweens))
+        let outcome = run(file)
+        #expect(!outcome.hasErrors, "\(render(outcome.diagnostics, in: file))")
+        let scene = try #require(try outcome.compiledScene())
+        #expect(scene.properties.count == columns && scene.hasEvents)
+        let frames = FrameTimes(duration: scene.duration, fps: fps)
+        let all = Array(frames)
+        // Explicit times out of order and repeated, past the end too.
+        let explicit: [Time] = Array(all.reversed()) + Array(all.prefix(5_000)) + [Time(1_000_000)]
+        for format in TableFormat.allCases {
+            var written: [UInt8] = []
+            tabulate(scene, initial: [:], at: frames, format: format) { chunk in
+                written += chunk
+                chunk.removeAll(keepingCapacity: true)
+            }
+            #expect(written == Self.rowByRow(scene, all, format: format, latest: scene.duration),
+                    "\(format), \(columns) columns, \(all.count) rows")
+            var atTimes: [UInt8] = []
+            tabulate(scene, initial: [:], at: explicit, format: format) { chunk in
+                atTimes += chunk
+                chunk.removeAll(keepingCapacity: true)
+            }
+            #expect(atTimes == Self.rowByRow(scene, explicit, format: format, latest: Time(1_000_000)),
+                    "\(format), \(explicit.count) explicit times")
         }
     }
 }
