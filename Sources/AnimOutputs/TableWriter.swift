@@ -108,8 +108,10 @@ public struct TableWriter: Sendable {
     /// ``writeRow(time:values:events:into:)`` with the row's `count` values
     /// read in place at `values[first + k·stride]` (a block of rows sampled
     /// column by column: no row copied out of it).
+    /// `frame` ≥ 0: the row's time is that frame of `frames`, whose text
+    /// they write (the same bytes as from `time`, in fewer steps).
     func writeRow(time: Time, values: [Value], first: Int, stride: Int, count: Int, events: [EventFiring],
-                  into out: inout [UInt8]) {
+                  frames: FrameDecimals? = nil, frame: Int64 = -1, into out: inout [UInt8]) {
         switch format {
         case .table:
             var cell: [UInt8] = []
@@ -134,7 +136,7 @@ public struct TableWriter: Sendable {
             }
             out.append(newline)
         case .csv:
-            writeTime(time, into: &out)
+            if !(frame >= 0 && frames?.write(frame: frame, into: &out) == true) { writeTime(time, into: &out) }
             for index in 0..<count {
                 out.append(comma)
                 values[first + index * stride].write(.lossless, into: &out)
@@ -146,7 +148,7 @@ public struct TableWriter: Sendable {
             out.append(newline)
         case .json:
             out.append(contentsOf: "{\"time\":".utf8)
-            writeTime(time, into: &out)
+            if !(frame >= 0 && frames?.write(frame: frame, into: &out) == true) { writeTime(time, into: &out) }
             for index in 0..<min(count, names.count) {
                 out.append(contentsOf: ",\"".utf8)
                 out.append(contentsOf: names[index])
@@ -254,7 +256,9 @@ public func tabulate<Times: Sequence<Time>>(_ scene: CompiledScene, initial: [Pr
     } : []
     let writer = TableWriter(format: format, columns: sampler.columns, timeDecimals: timeDecimals, latest: latest,
                              hasEvents: scene.hasEvents, magnitudes: magnitudes)
-    let rows = RowWriter(scene: scene, sampler: sampler, writer: writer, times: rowTimes)
+    let frameDecimals: FrameDecimals?
+    if case .frames(let frames, let count) = rowTimes { frameDecimals = FrameDecimals(fps: frames.fps, rows: count) } else { frameDecimals = nil }
+    let rows = RowWriter(scene: scene, sampler: sampler, writer: writer, times: rowTimes, frameDecimals: frameDecimals)
     var out: [UInt8] = []
     out.reserveCapacity(1 << 16)
     writer.writeHeader(into: &out)
@@ -338,6 +342,8 @@ private struct RowWriter: @unchecked Sendable {
     let sampler: RowSampler
     let writer: TableWriter
     let times: RowTimes
+    /// For a frame table: its time column's text (see ``FrameDecimals``).
+    let frameDecimals: FrameDecimals?
 
     /// Writes rows `range` (for the events, the row before the first is
     /// the one before it in the table), calling `flush` whenever `out`
@@ -366,13 +372,79 @@ private struct RowWriter: @unchecked Sendable {
                 let now = instants[offset]
                 let events = hasEvents ? scene.events(after: previous, through: now) : []
                 // Column `c` of this row is `values[c·k + offset]` for a block of `k` rows.
+                // Frame rows but the last (the duration) are frame `row` of the frame decimals.
+                let row = start + offset
                 writer.writeRow(time: t, values: values, first: offset, stride: blockTimes.count, count: columns, events: events,
-                                into: &out)
+                                frames: frameDecimals, frame: row < times.count - 1 ? Int64(row) : -1, into: &out)
                 previous = now
                 if out.count >= 1 << 16 { flush(&out) }
             }
             start = end
         }
+    }
+}
+
+/// The time column's text of frame tables, once per frame of a second: frame
+/// `k` at `k / fps` prints as its whole seconds `k / fps` (rounded down) and
+/// the decimals of `(k mod fps) / fps` (`.25`; none for a whole second),
+/// which are the bytes ``TableWriter``'s time of `k / fps` has when it is a
+/// short decimal (and nothing is written when it is not: that time is
+/// written as usual). No reduction, no decimal expansion per row.
+struct FrameDecimals: Sendable {
+    let fps: Int64
+    /// The decimals of each residue, one after another; `offsets[r]..<offsets[r + 1]`.
+    private let bytes: [UInt8]
+    private let offsets: [Int]
+    /// Per residue: the whole seconds below which the text is short (18
+    /// bytes at most, as ``TableWriter`` requires), 0 when `r / fps` has no
+    /// finite decimal (the time is then written as usual).
+    private let limits: [Int64]
+
+    /// Frame decimals for `fps` frames a second, when worth it: a table of
+    /// at least two seconds of rows at up to 1,000 fps.
+    init?(fps: Int64, rows: Int) {
+        guard fps >= 2, fps <= 1_000, rows >= 2 * Int(fps) else { return nil }
+        self.fps = fps
+        var bytes: [UInt8] = [], offsets = [0], limits: [Int64] = []
+        var text: [UInt8] = []
+        for residue in 0..<fps {
+            text.removeAll(keepingCapacity: true)
+            if residue == 0 {
+                limits.append(Int64.max)   // a whole second: an integer, whatever its length
+            } else if let time = Time(numerator: residue, denominator: fps), time.writeDecimal(into: &text),
+                      text.count >= 3, text[0] == UInt8(ascii: "0"), text[1] == UInt8(ascii: ".") {
+                // `0.25` → `.25`: whole seconds q print in d digits, d + count ≤ 18 ⇔ q < 10^(18 − count).
+                let count = text.count - 1
+                var limit: Int64 = 1
+                for _ in 0..<max(0, 18 - count) { limit &*= 10 }   // count ≥ 2: at most 10^16
+                limits.append(count <= 17 ? limit : 0)
+                bytes.append(contentsOf: text[1...])
+            } else {
+                limits.append(0)
+            }
+            offsets.append(bytes.count)
+        }
+        self.bytes = bytes
+        self.offsets = offsets
+        self.limits = limits
+    }
+
+    /// Writes the time of frame `frame` (≥ 0) and returns true, or writes
+    /// nothing and returns false when it is not a short decimal.
+    @inline(__always)
+    func write(frame: Int64, into out: inout [UInt8]) -> Bool {
+        let whole = frame / fps, residue = Int(frame % fps)
+        guard frame >= 0, whole < limits[residue] else { return false }
+        if whole < 1000 {
+            // Most rows: byte by byte, cheaper than a buffer appended in one piece.
+            if whole >= 100 { out.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: whole / 100)) }
+            if whole >= 10 { out.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: whole / 10 % 10)) }
+            out.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: whole % 10))
+        } else {
+            writeInteger(whole, into: &out)
+        }
+        for index in offsets[residue]..<offsets[residue + 1] { out.append(bytes[index]) }
+        return true
     }
 }
 

@@ -88,8 +88,11 @@ struct WideTableTests {
     /// Long tables of few columns: split in two halves (or chunks) on two
     /// threads from `parallelCells` cells, on one below; the bytes are those
     /// of the table written row by row either way, in every format (three
-    /// columns at 400 fps: several rounds of two chunks, and a tail).
-    @Test(arguments: [(1, 2_000, 60), (1, 300, 10), (2, 1_000, 100), (3, 1_000, 400)])
+    /// columns at 400 fps: several rounds of two chunks, and a tail). The
+    /// time column of frame rows is written from ``FrameDecimals``, which
+    /// must give the bytes of the time itself: at frame rates whose frames
+    /// are short decimals (8, 10, 100, 250, 400 fps) and not (60 fps).
+    @Test(arguments: [(1, 2_000, 60), (1, 300, 10), (2, 1_000, 100), (3, 1_000, 400), (2, 500, 8), (1, 400, 250)])
     func longTableIsWrittenAsRowByRow(columns: Int, tweens: Int, fps: Int64) throws {
         let file = SourceFile(name: "long.anim", text: Self.longScript(columns: columns, tweens: tweens))
         let outcome = run(file)
