@@ -28,16 +28,20 @@ func evaluate(_ lowering: Lowering, keeping kept: String?) -> Evaluation {
     var scenes: [String: Scene] = [:]
     scenes.reserveCapacity(kept == nil ? lowering.termCount : 1)
     var diagnostics: [Diagnostic] = []
-    // By number: in order of first binding.
-    for (number, term) in lowering.termsByNumber.enumerated() {
-        guard let term else { continue }
-        let binding = lowering.bindings[number: number]
-        let name = binding?.name ?? ""
+    // By number, in order of first binding: each walk stops at the scenes
+    // the bindings before made. (The last binding first would walk them all
+    // at once, 9 M instructions fewer for 20k `let`s in a chain, but holds
+    // the whole walk at once: 80k such `let`s peak 3 MB higher.) A binding
+    // is read (copied out of the table) only for its scene, or for the place of a failure.
+    let keptNumber = kept.flatMap { lowering.bindings.index(forKey: $0) }
+    for number in lowering.termsByNumber.indices {
+        guard let term = lowering.termsByNumber[number] else { continue }
         let scene = term.evaluate(memo: &memo) { failed, error in
-            let origin = lowering.origin(of: failed) ?? Origin(construct: .sequence, range: binding?.range ?? .none)
+            let origin = lowering.origin(of: failed)
+                ?? Origin(construct: .sequence, range: lowering.bindings[number: number]?.range ?? .none)
             diagnostics.append(evaluationDiagnostic(error, origin: origin))
         }
-        if let scene, kept == nil || kept == name { scenes[name] = scene }
+        if let scene, kept == nil || number == keptNumber { scenes[lowering.bindings.name(number)] = scene }
     }
     return Evaluation(scenes: scenes, diagnostics: diagnostics)
 }
