@@ -1567,6 +1567,13 @@ private struct Parser {
             number.range = token.range
             return number
         }
+        return literalRead(token, key: key, slot: slot)
+    }
+
+    /// ``literal(_:)`` for a literal not in the memo: read from its bytes (and
+    /// remembered when short). Apart, so the memo's hit (most literals) stays small.
+    @inline(never)
+    mutating func literalRead(_ token: Token, key: UInt64, slot: Int) -> Number {
         if let (exact, value) = plainDecimal(token.range) {
             let number = Number(exact: exact, value: value, range: token.range)
             if key != 0 { memo.literals[slot] = SpellingMemo.Literal(key: key, number: number) }
@@ -2247,10 +2254,21 @@ private struct Parser {
         isWord(peek(), word)
     }
 
+    /// Consumes the token here (not the end of file), and returns it.
     @discardableResult
+    @inline(__always)
     mutating func advance() -> Token {
         let token = ahead0
-        if token.kind == .eof { return token }
+        skip()
+        return token
+    }
+
+    /// Consumes the token here (not the end of file). (Apart from ``advance()``,
+    /// which reads the token before: no token to hand back from this call.)
+    @inline(never)
+    mutating func skip() {
+        let token = ahead0
+        if token.kind == .eof { return }
         if startsItem(token) { itemStart = (current, token.range.start) }
         // (Wrapping arithmetic: no file holds 2^63 tokens.)
         if token.kind == .number { numbersConsumed &+= 1 }
@@ -2259,7 +2277,6 @@ private struct Parser {
         ahead0 = ahead1
         ahead1 = ahead2
         ahead2 = lexer.next()
-        return token
     }
 
     /// Consumes the token here when it is of `kind`.
