@@ -665,7 +665,7 @@ private struct Parser {
 
     /// modifier = "reversed" | "looped" … | "repeated" … | "delayed" "by" duration
     ///          | "in" duration | "with" [ "a" | "an" ] [ "high" ] easing ;
-    mutating func modifiers(on operand: Parsed) throws(SyntaxError) -> Parsed {
+    mutating func modifiers(on operand: consuming Parsed) throws(SyntaxError) -> Parsed {
         var result = operand
         while peek().kind == .name {
             let token = peek()
@@ -954,38 +954,20 @@ private struct Parser {
         return tweenList(first, rest)
     }
 
+    /// A view's property that `animate` animates (`box.x`).
+    struct PropertyTarget {
+        let view: String
+        let range: SourceRange
+        let property: String
+    }
+
     /// "animate" NAME "." NAME { "," NAME "." NAME } values
     mutating func animate() throws(SyntaxError) -> Parsed {
         let start = advance()
-        struct PropertyTarget {
-            let view: String
-            let range: SourceRange
-            let property: String
-        }
-        var first: PropertyTarget?
+        // (The first target apart: most tweens have one, and then no array is made.)
+        let first = try propertyTarget()
         var others: [PropertyTarget] = []
-        repeat {
-            let viewToken = peek()
-            guard !isWord(viewToken, .all) else {
-                throw error(.expectedTarget(found: describe(viewToken)), at: viewToken,
-                            hint: "`animate` animates one property of one view: `animate V.PROP from A to B`")
-            }
-            guard viewToken.kind == .name, !isReserved(viewToken) else {
-                throw error(.expectedTarget(found: describe(viewToken)), at: viewToken, hint: Hint.animateProperty())
-            }
-            advance()
-            let view = text(viewToken)
-            try consume(.dot, after: "`animate \(view)`", hint: Hint.animateProperty(of: view))
-            let propertyToken = peek()
-            guard propertyToken.kind == .name, !isReserved(propertyToken) else {
-                throw error(.expectedPropertyName(view: view, found: describe(propertyToken)), at: propertyToken,
-                            hint: Hint.animateProperty(of: view))
-            }
-            advance()
-            let target = PropertyTarget(view: view, range: viewToken.range, property: text(propertyToken))
-            if first == nil { first = target } else { others.append(target) }
-        } while continuesTargetList()
-        guard let first else { throw SyntaxError() }   // (the loop ran once)
+        while continuesTargetList() { others.append(try propertyTarget()) }
         stopKind = .value
         // Built in place: a tween is large, and each copy of it costs.
         var tween = TweenSyntax(verb: .animate, target: .view(first.view, first.range), property: first.property)
@@ -1004,6 +986,28 @@ private struct Parser {
             rest.append(other)
         }
         return tweenList(tween, rest)
+    }
+
+    /// NAME "." NAME, after `animate` or a `,` in its list.
+    mutating func propertyTarget() throws(SyntaxError) -> PropertyTarget {
+        let viewToken = peek()
+        guard !isWord(viewToken, .all) else {
+            throw error(.expectedTarget(found: describe(viewToken)), at: viewToken,
+                        hint: "`animate` animates one property of one view: `animate V.PROP from A to B`")
+        }
+        guard viewToken.kind == .name, !isReserved(viewToken) else {
+            throw error(.expectedTarget(found: describe(viewToken)), at: viewToken, hint: Hint.animateProperty())
+        }
+        advance()
+        let view = text(viewToken)
+        try consume(.dot, after: "`animate \(view)`", hint: Hint.animateProperty(of: view))
+        let propertyToken = peek()
+        guard propertyToken.kind == .name, !isReserved(propertyToken) else {
+            throw error(.expectedPropertyName(view: view, found: describe(propertyToken)), at: propertyToken,
+                        hint: Hint.animateProperty(of: view))
+        }
+        advance()
+        return PropertyTarget(view: view, range: viewToken.range, property: text(propertyToken))
     }
 
     /// targets = target { "," target } [ "and" target ] ;  target = NAME | "all" [ "views" ] ;
@@ -1082,7 +1086,7 @@ private struct Parser {
         } else {
             let from = try value(what: "a start value", after: values.property.map { "`\($0)`" } ?? "`from`", colour: colours)
             let fromRange = from.range
-            values.from = from
+            values.from = consume from
             let unitHint = unitOnValueHint(after: fromRange)
             try consumeWord(.to, after: "the start value", hint: unitHint)
             values.to = try value(what: "an end value", after: "`to`", colour: colours)
@@ -1567,6 +1571,13 @@ private struct Parser {
             number.range = token.range
             return number
         }
+        return literalRead(token, key: key, slot: slot)
+    }
+
+    /// ``literal(_:)`` for a literal not in the memo: read from its bytes (and
+    /// remembered when short). Apart, so the memo's hit (most literals) stays small.
+    @inline(never)
+    mutating func literalRead(_ token: Token, key: UInt64, slot: Int) -> Number {
         if let (exact, value) = plainDecimal(token.range) {
             let number = Number(exact: exact, value: value, range: token.range)
             if key != 0 { memo.literals[slot] = SpellingMemo.Literal(key: key, number: number) }
@@ -2247,10 +2258,21 @@ private struct Parser {
         isWord(peek(), word)
     }
 
+    /// Consumes the token here (not the end of file), and returns it.
     @discardableResult
+    @inline(__always)
     mutating func advance() -> Token {
         let token = ahead0
-        if token.kind == .eof { return token }
+        skip()
+        return token
+    }
+
+    /// Consumes the token here (not the end of file). (Apart from ``advance()``,
+    /// which reads the token before: no token to hand back from this call.)
+    @inline(never)
+    mutating func skip() {
+        let token = ahead0
+        if token.kind == .eof { return }
         if startsItem(token) { itemStart = (current, token.range.start) }
         // (Wrapping arithmetic: no file holds 2^63 tokens.)
         if token.kind == .number { numbersConsumed &+= 1 }
@@ -2259,7 +2281,6 @@ private struct Parser {
         ahead0 = ahead1
         ahead1 = ahead2
         ahead2 = lexer.next()
-        return token
     }
 
     /// Consumes the token here when it is of `kind`.
