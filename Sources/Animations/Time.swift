@@ -201,21 +201,23 @@ public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
             if ad == 1 { return sum == Int64.min ? nil : Time(unchecked: sum, 1) }
             (t, g, aScale) = (sum, ad, 1)
         } else {
-            // (Euclid takes one or two steps when one denominator divides the other.)
-            var common: UInt64 = 1
-            if ad != 1, bd != 1 {
+            // a′ and b′ (at most the denominators: below 2^63), with one
+            // division when a denominator divides the other (1/5 + 1/10).
+            var aPart = ad, bPart = bd, common: UInt64 = 1
+            if ad < bd, bd % ad == 0 {
+                (aPart, bPart, common) = (1, bd / ad, ad)
+            } else if bd < ad, ad % bd == 0 {
+                (aPart, bPart, common) = (ad / bd, 1, bd)
+            } else if ad != 1, bd != 1 {
                 var x = ad, y = bd
                 while y != 0 { (x, y) = (y, x % y) }
-                common = x
+                if x != 1 { (aPart, bPart, common) = (ad / x, bd / x, x) }
             }
-            // a′ and b′ are at most the denominators: below 2^63.
-            let aPart = Int64(bitPattern: common == 1 ? ad : ad / common)
-            let bPart = Int64(bitPattern: common == 1 ? bd : bd / common)
-            let (x, o1) = a.numerator.multipliedReportingOverflow(by: bPart)
-            let (y, o2) = b.numerator.multipliedReportingOverflow(by: aPart)
+            let (x, o1) = a.numerator.multipliedReportingOverflow(by: Int64(bitPattern: bPart))
+            let (y, o2) = b.numerator.multipliedReportingOverflow(by: Int64(bitPattern: aPart))
             let (sum, o3) = x.addingReportingOverflow(y)
             guard !(o1 || o2 || o3) else { return nil }
-            (t, g, aScale) = (sum, common, UInt64(bitPattern: aPart))
+            (t, g, aScale) = (sum, common, aPart)
         }
         if t == 0 { return .zero }
         guard t != Int64.min else { return nil }
