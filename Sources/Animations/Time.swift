@@ -158,9 +158,9 @@ public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var isPositive: Bool { numerator > 0 }
 
     /// `self + other`; throws ``AnimationError/overflow(_:)`` when it does not fit.
-    /// (Inlined: half the sums a compile takes have a zero operand — a
-    /// path's first offset, a start at 0 — and those need no call.)
-    @inline(__always)
+    /// (The 64-bit work is in ``sum(_:_:)``: this stays small enough for the
+    /// optimizer to inline where it pays — forcing it into the samplers'
+    /// hot loops cost more than it saved in compile.)
     public func adding(_ other: Time) throws(AnimationError) -> Time {
         // (Both in lowest terms: adding 0 gives the other as it is.)
         if other.numerator == 0 { return self }
@@ -236,7 +236,6 @@ public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 
     /// `self - other`; throws ``AnimationError/overflow(_:)`` when it does not fit.
-    @inline(__always)
     public func subtracting(_ other: Time) throws(AnimationError) -> Time {
         guard other.numerator != Int64.min else { throw .overflow("\(self) - \(other)") }
         return try adding(Time(unchecked: -other.numerator, other.denominator))
