@@ -363,7 +363,8 @@ private struct RowWriter: @unchecked Sendable {
             instants.removeAll(keepingCapacity: true)
             blockTimes.removeAll(keepingCapacity: true)
             for index in start..<end {
-                let t = times[index]
+                // Frame rows but the last (the duration) from the frame decimals' residues: no gcd per row.
+                let t = if let frameDecimals, index < times.count - 1 { frameDecimals.time(ofFrame: Int64(index)) } else { times[index] }
                 blockTimes.append(t)
                 instants.append(Instant(t))
             }
@@ -399,6 +400,10 @@ struct FrameDecimals: Sendable {
     /// bytes at most, as ``TableWriter`` requires), 0 when `r / fps` has no
     /// finite decimal (the time is then written as usual).
     private let limits: [Int64]
+    /// Per residue r: `r / fps` in lowest terms, numerator and denominator
+    /// (see ``time(ofFrame:)``).
+    private let residueNumerators: [Int64]
+    private let residueDenominators: [Int64]
 
     /// Frame decimals for `fps` frames a second, when worth it: a table of
     /// at least two seconds of rows at up to 1,000 fps.
@@ -406,12 +411,17 @@ struct FrameDecimals: Sendable {
         guard fps >= 2, fps <= 1_000, rows >= 2 * Int(fps) else { return nil }
         self.fps = fps
         var bytes: [UInt8] = [], offsets = [0], limits: [Int64] = []
+        var numerators: [Int64] = [], denominators: [Int64] = []
         var text: [UInt8] = []
         for residue in 0..<fps {
             text.removeAll(keepingCapacity: true)
+            // (0 ≤ residue < fps ≤ 1,000: always a time.)
+            let time = Time(numerator: residue, denominator: fps) ?? .zero
+            numerators.append(time.numerator)
+            denominators.append(time.denominator)
             if residue == 0 {
                 limits.append(Int64.max)   // a whole second: an integer, whatever its length
-            } else if let time = Time(numerator: residue, denominator: fps), time.writeDecimal(into: &text),
+            } else if time.writeDecimal(into: &text),
                       text.count >= 3, text[0] == UInt8(ascii: "0"), text[1] == UInt8(ascii: ".") {
                 // `0.25` → `.25`: whole seconds q print in d digits, d + count ≤ 18 ⇔ q < 10^(18 − count).
                 let count = text.count - 1
@@ -427,6 +437,19 @@ struct FrameDecimals: Sendable {
         self.bytes = bytes
         self.offsets = offsets
         self.limits = limits
+        residueNumerators = numerators
+        residueDenominators = denominators
+    }
+
+    /// `frame / fps` (`frame ≥ 0`) in lowest terms without a gcd: with
+    /// `frame = q·fps + r` and `r / fps = n / d` in lowest terms, it is
+    /// `(q·d + n) / d`, and gcd(q·d + n, d) = gcd(n, d) = 1.
+    @inline(__always)
+    func time(ofFrame frame: Int64) -> Time {
+        let whole = frame / fps, residue = Int(frame % fps)
+        let d = residueDenominators[residue]
+        // (q·d + n ≤ q·fps + r = frame, as d divides fps and n = r·d / fps: no overflow.)
+        return Time(unchecked: whole &* d &+ residueNumerators[residue], d)
     }
 
     /// Writes the time of frame `frame` (≥ 0) and returns true, or writes

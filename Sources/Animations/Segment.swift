@@ -560,8 +560,15 @@ struct Path: Hashable, Sendable {
                            warp: nil, relative: relative)
         }
         let forward = affine.isIncreasing
-        var start = affine.invert(Instant(.zero))
-        var end = affine.invert(Instant(duration))
+        var start: Instant, end: Instant
+        // Most paths only shift (a part of a sequence): `invert` of 0 and of
+        // the duration, inline (the same values; where either fails, `invert` decides).
+        if affine.scale == .one, let first = try? affine.offset.negated(), let last = try? duration.subtracting(affine.offset) {
+            (start, end) = (Instant(first), Instant(last))
+        } else {
+            start = affine.invert(Instant(.zero))
+            end = affine.invert(Instant(duration))
+        }
         if !forward { swap(&start, &end) }
         var clock: Clock?
         if !hasNoStages {

@@ -158,25 +158,81 @@ public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var isPositive: Bool { numerator > 0 }
 
     /// `self + other`; throws ``AnimationError/overflow(_:)`` when it does not fit.
+    /// (The 64-bit work is in ``sum(_:_:)``: this stays small enough for the
+    /// optimizer to inline where it pays — forcing it into the samplers'
+    /// hot loops cost more than it saved in compile.)
     public func adding(_ other: Time) throws(AnimationError) -> Time {
         // (Both in lowest terms: adding 0 gives the other as it is.)
         if other.numerator == 0 { return self }
         if numerator == 0 { return other }
-        if denominator == other.denominator {
-            let (sum, overflow) = numerator.addingReportingOverflow(other.numerator)
-            if !overflow, denominator == 1, sum != Int64.min { return Time(unchecked: sum, 1) }
-            if !overflow, let value = Time.reduced(small: sum, denominator) { return value }
-        } else {
-            let (a, o1) = numerator.multipliedReportingOverflow(by: other.denominator)
-            let (b, o2) = other.numerator.multipliedReportingOverflow(by: denominator)
-            let (n, o3) = a.addingReportingOverflow(b)
-            let (d, o4) = denominator.multipliedReportingOverflow(by: other.denominator)
-            if !(o1 || o2 || o3 || o4), let value = Time.reduced(small: n, d) { return value }
-        }
-        let n = Int128(numerator) * Int128(other.denominator) + Int128(other.numerator) * Int128(denominator)
-        let d = Int128(denominator) * Int128(other.denominator)
-        guard let value = Time.reduced(n, d) else { throw .overflow("\(self) + \(other)") }
+        return try Time.sum(self, other)
+    }
+
+    /// ``adding(_:)`` of two nonzero times.
+    static func sum(_ a: Time, _ b: Time) throws(AnimationError) -> Time {
+        if let value = Time.sum(small: a, b) { return value }
+        let n = Int128(a.numerator) * Int128(b.denominator) + Int128(b.numerator) * Int128(a.denominator)
+        let d = Int128(a.denominator) * Int128(b.denominator)
+        guard let value = Time.reduced(n, d) else { throw .overflow("\(a) + \(b)") }
         return value
+    }
+
+    /// `a + b` in 64 bits, the fast path of ``adding(_:)``: `nil` when a
+    /// product or the sum does not fit, and then the caller takes the exact
+    /// 128-bit path (which decides what fits).
+    ///
+    /// Knuth's addition (TAOCP 4.5.1): with g = gcd(a.d, b.d), a.d = g·a′ and
+    /// b.d = g·b′, the sum is t / (g·a′·b′) with t = a.n·b′ + b.n·a′. Both
+    /// operands are in lowest terms, so t shares no factor with a′ nor b′
+    /// (t ≡ a.n·b′ mod a′, each factor prime to a′; likewise for b′), and
+    /// the one gcd left to take is gcd(t, g), of the small g: none when the
+    /// denominators are coprime (integers among them). With equal
+    /// denominators that is the sum of the numerators reduced by its gcd
+    /// with the denominator; when one denominator divides the other, g is
+    /// the smaller one.
+    @inline(__always)
+    static func sum(small a: Time, _ b: Time) -> Time? {
+        // (Denominators are positive: the arithmetic on them is unsigned, and no division traps.)
+        let ad = UInt64(bitPattern: a.denominator), bd = UInt64(bitPattern: b.denominator)
+        let t: Int64, g: UInt64, aScale: UInt64
+        if ad == bd {
+            let (sum, overflow) = a.numerator.addingReportingOverflow(b.numerator)
+            guard !overflow else { return nil }
+            if ad == 1 { return sum == Int64.min ? nil : Time(unchecked: sum, 1) }
+            (t, g, aScale) = (sum, ad, 1)
+        } else {
+            // a′ and b′ (at most the denominators: below 2^63), with one
+            // division when a denominator divides the other (1/5 + 1/10).
+            var aPart = ad, bPart = bd, common: UInt64 = 1
+            if ad < bd, bd % ad == 0 {
+                (aPart, bPart, common) = (1, bd / ad, ad)
+            } else if bd < ad, ad % bd == 0 {
+                (aPart, bPart, common) = (ad / bd, 1, bd)
+            } else if ad != 1, bd != 1 {
+                var x = ad, y = bd
+                while y != 0 { (x, y) = (y, x % y) }
+                if x != 1 { (aPart, bPart, common) = (ad / x, bd / x, x) }
+            }
+            let (x, o1) = a.numerator.multipliedReportingOverflow(by: Int64(bitPattern: bPart))
+            let (y, o2) = b.numerator.multipliedReportingOverflow(by: Int64(bitPattern: aPart))
+            let (sum, o3) = x.addingReportingOverflow(y)
+            guard !(o1 || o2 || o3) else { return nil }
+            (t, g, aScale) = (sum, common, aPart)
+        }
+        if t == 0 { return .zero }
+        guard t != Int64.min else { return nil }
+        var h: UInt64 = 1
+        if g != 1 {
+            var x = g, y = t.magnitude % g
+            while y != 0 { (x, y) = (y, x % y) }
+            h = x
+        }
+        // The denominator a′ · (b.d / h), positive; it may not fit (then nothing does).
+        let (denominator, overflow) = aScale.multipliedReportingOverflow(by: h == 1 ? bd : bd / h)
+        guard !overflow, denominator <= UInt64(Int64.max) else { return nil }
+        // (|t| / h < 2^63: the sign goes back on without overflow.)
+        let numerator = h == 1 ? t : t < 0 ? 0 &- Int64(bitPattern: t.magnitude / h) : Int64(bitPattern: t.magnitude / h)
+        return Time(unchecked: numerator, Int64(bitPattern: denominator))
     }
 
     /// `self - other`; throws ``AnimationError/overflow(_:)`` when it does not fit.

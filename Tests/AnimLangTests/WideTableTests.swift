@@ -1,7 +1,7 @@
 import Testing
 import Animations
 @testable import AnimLang
-import AnimOutputs
+@testable import AnimOutputs
 
 /// A table of at least ``RowWriter`` `parallelCells` cells, wide or long, is
 /// written on two threads, a chunk of rows each: its bytes must be those of the table
@@ -118,6 +118,20 @@ struct WideTableTests {
             }
             #expect(atTimes == Self.rowByRow(scene, explicit, format: format, latest: Time(1_000_000)),
                     "\(format), \(explicit.count) explicit times")
+        }
+    }
+
+    /// The frame times ``FrameDecimals`` gives without a gcd are `k / fps`
+    /// in lowest terms, at every frame rate it takes and far out.
+    @Test func frameTimesFromResiduesAreTheReducedFractions() throws {
+        for fps: Int64 in [2, 3, 6, 8, 10, 12, 24, 25, 30, 48, 60, 97, 100, 120, 240, 250, 360, 400, 997, 1_000] {
+            let decimals = try #require(FrameDecimals(fps: fps, rows: 2 * Int(fps)))
+            let far: [Int64] = [Int64.max / 3, Int64.max - 1, Int64.max]
+            for frame in Array(0..<(3 * fps + 1)) + [12_345_678, 999_999_999_999] + far {
+                let time = decimals.time(ofFrame: frame)
+                let expected = try #require(Time(numerator: frame, denominator: fps))
+                #expect((time.numerator, time.denominator) == (expected.numerator, expected.denominator), "\(frame) / \(fps)")
+            }
         }
     }
 }

@@ -66,6 +66,49 @@ struct ExactTimeTests {
         }
     }
 
+    /// Pairs whose denominators share factors, as the fast paths of `+`
+    /// see them: equal, one dividing the other, a common factor, integers,
+    /// coprime — with numerators small and near the limits of Int64.
+    @Test(arguments: [11, 12, 13, 14, 15, 16] as [UInt64])
+    func sumsOfRelatedDenominatorsAreTheReducedRational(seed: UInt64) {
+        var state = seed &* 0x9E3779B97F4A7C15 | 1
+        func next() -> UInt64 {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return state
+        }
+        let bases: [Int64] = [1, 2, 3, 5, 6, 10, 12, 1000, 1 << 31, 3_000_000_019, Int64.max / 2, Int64.max]
+        func numerator() -> Int64 {
+            switch next() % 4 {
+            case 0: return Int64(next() % 41) - 20
+            case 1: return (next() % 2 == 0 ? 1 : -1) * (Int64.max - Int64(next() % 8))
+            case 2: return Int64(bitPattern: next()) >> (next() % 64)
+            default: return Int64(bitPattern: next()) / 7 + Int64(next() % 3)
+            }
+        }
+        func factor() -> Int64 { [1, 1, 2, 3, 4, 5, 7, 10, 1 << 20][Int(next() % 9)] }
+        var checked = 0
+        for _ in 0..<4000 {
+            let base = bases[Int(next() % UInt64(bases.count))]
+            let (fa, fb) = (factor(), factor())
+            // Denominators base·fa and base·fb (equal, dividing, sharing base), or unrelated.
+            let (ad, o1) = base.multipliedReportingOverflow(by: fa)
+            let (bd, o2) = next() % 5 == 0 ? (Int64(next() % 1000) + 1, false) : base.multipliedReportingOverflow(by: fb)
+            if o1 || o2 { continue }
+            guard let a = Time(numerator: numerator(), denominator: ad),
+                  let b = Time(numerator: numerator(), denominator: bd) else { continue }
+            let (an, adw, bn, bdw) = (Int128(a.numerator), Int128(a.denominator), Int128(b.numerator), Int128(b.denominator))
+            for (x, y, expected) in [(a, b, Self.reference(an * bdw + bn * adw, adw * bdw)),
+                                     (b, a, Self.reference(an * bdw + bn * adw, adw * bdw)),
+                                     (a, a, Self.reference(2 * an, adw))] {
+                let sum = try? x.adding(y)
+                #expect(sum.map { ($0.numerator, $0.denominator) } ?? (0, 0) == expected ?? (0, 0), "\(x) + \(y)")
+                #expect((sum == nil) == (expected == nil), "\(x) + \(y)")
+            }
+            checked += 1
+        }
+        #expect(checked > 1000)
+    }
+
     @Test func smallCasesByHand() throws {
         let tenth = try #require(Time(numerator: 1, denominator: 10))
         let fifth = try #require(Time(numerator: 1, denominator: 5))
