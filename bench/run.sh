@@ -79,10 +79,12 @@ describe_tree() {
     fi
 }
 
+# The static build (as installed) writes bench/results.txt, the shared-library build bench/results-dynamic.txt.
 results=bench/results.txt
+[ "${ANIMC_LINK:-static}" = dynamic ] && results=bench/results-dynamic.txt
 {
     status=0
-    echo "# bench/results.txt: written by bench/run.sh"
+    echo "# $results: written by bench/run.sh"
     echo "# $(date -u +%Y-%m-%dT%H:%MZ); $(describe_tree)"
     echo "# $(swift --version 2>&1 | head -n 1)"
     echo "# $(nproc) cores; load average before the run: $(cut -d ' ' -f 1-3 /proc/loadavg)"
