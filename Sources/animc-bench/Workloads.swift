@@ -82,6 +82,7 @@ let workloads: [String: @Sendable (Int) -> Measurement] = [
     "repeat-by-script": workloadRepetitionBy,
     "chain-api": workloadChainAPI,
     "chain-closures": workloadChainClosures,
+    "chain-closures-time": workloadChainClosuresTime,
     "parallel-script": workloadParallelScript,
     "parallel-api": workloadParallelAPI,
     "repeat-script": workloadRepetition,
