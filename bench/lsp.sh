@@ -6,8 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch=.build-static
-swift build -c release --static-swift-stdlib --scratch-path "$scratch" --product animc >&2
-bin=$(swift build -c release --static-swift-stdlib --scratch-path "$scratch" --show-bin-path)
+bash scripts/release.sh --scratch-path "$scratch" --product animc >&2
+bin=$(bash scripts/release.sh --scratch-path "$scratch" --show-bin-path)
 {
     echo "# $(date -u +%Y-%m-%dT%H:%MZ); commit $(git rev-parse --short HEAD 2>/dev/null || echo '?'); $(nproc) cores; load average $(cut -d ' ' -f 1-3 /proc/loadavg)"
     python3 bench/lsp.py --animc "$bin/animc" "$@"

@@ -12,20 +12,22 @@ cd "$(dirname "$0")/.."
 
 # The binary measured is the one README installs: the Swift standard library
 # linked in (`--static-swift-stdlib`, a build option), in its own scratch path.
-# ANIMC_LINK=dynamic measures the default `swift build` instead (the standard
-# library as shared libraries) in .build-bench. Either way the hello world of
+# ANIMC_LINK=dynamic measures the build with the standard library as shared
+# libraries (`scripts/release.sh --shared`) in .build-bench. Either way the hello world of
 # the start-up comparison is linked the same way as animc.
+# Both are built with the flags of scripts/release.sh, the hello world alike.
+source scripts/release.sh --flags-only
 case "${ANIMC_LINK:-static}" in
     static)  scratch=.build-static; link=(--static-swift-stdlib); hello_link=(-static-stdlib) ;;
     dynamic) scratch=.build-bench;  link=();                      hello_link=() ;;
     *) echo "ANIMC_LINK must be static or dynamic" >&2; exit 2 ;;
 esac
-swift build -c release "${link[@]}" --scratch-path "$scratch" --product animc >&2
-swift build -c release "${link[@]}" --scratch-path "$scratch" --product animc-bench >&2
-bin=$(swift build -c release "${link[@]}" --scratch-path "$scratch" --show-bin-path)
+swift build "${release_flags[@]}" "${link[@]}" --scratch-path "$scratch" --product animc >&2
+swift build "${release_flags[@]}" "${link[@]}" --scratch-path "$scratch" --product animc-bench >&2
+bin=$(swift build "${release_flags[@]}" "${link[@]}" --scratch-path "$scratch" --show-bin-path)
 
 mkdir -p "$scratch/hello" "$scratch/callgrind"
-swiftc -O "${hello_link[@]}" bench/hello/main.swift -o "$scratch/hello/hello"
+swiftc "${hello_flags[@]}" "${hello_link[@]}" bench/hello/main.swift -o "$scratch/hello/hello"
 
 # Start-up is also measured for the other way of linking, again against a
 # hello world linked the same way (an animc is only ever compared with a hello
@@ -37,11 +39,11 @@ other_startup() {
     else
         other=.build-static; other_link=(--static-swift-stdlib); other_hello=(-static-stdlib); label="linked in"
     fi
-    swift build -c release "${other_link[@]}" --scratch-path "$other" --product animc >&2
+    swift build "${release_flags[@]}" "${other_link[@]}" --scratch-path "$other" --product animc >&2
     mkdir -p "$other/hello"
-    swiftc -O "${other_hello[@]}" bench/hello/main.swift -o "$other/hello/hello"
+    swiftc "${hello_flags[@]}" "${other_hello[@]}" bench/hello/main.swift -o "$other/hello/hello"
     local obin work animc hello
-    obin=$(swift build -c release "${other_link[@]}" --scratch-path "$other" --show-bin-path)
+    obin=$(swift build "${release_flags[@]}" "${other_link[@]}" --scratch-path "$other" --show-bin-path)
     work=$(mktemp -d)
     printf 'let left = shrink circle from radius 100 to 10 with an ease-in-out\nlet right = rotate square from 0 to 2*pi radians with a high ease-out\nlet final = fadeIn all views * ((left + right) looped once)\n' > "$work/three.anim"
     animc=$(valgrind --tool=callgrind --callgrind-out-file="$work/a.cg" "$obin/animc" eval "$work/three.anim" --format csv 2>&1 >/dev/null \
