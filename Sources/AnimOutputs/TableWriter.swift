@@ -19,6 +19,18 @@ public enum TableFormat: String, Sendable, CaseIterable {
     /// JSON Lines: one object per row, `{"time":0.5,"circle.radius":55}`.
     /// JSON has no infinities or NaN: a value that is not finite is `null`.
     case json
+
+    /// The format named `rawValue` (`--format csv`). Written out: the
+    /// synthesized one looks the name up in an array of the cases' names,
+    /// whose type's metadata is built at run time, on every start-up.
+    public init?(rawValue: String) {
+        switch rawValue {
+        case "table": self = .table
+        case "csv": self = .csv
+        case "json": self = .json
+        default: return nil
+        }
+    }
 }
 
 /// Writes a sampled table as bytes, row by row, into a caller-owned buffer

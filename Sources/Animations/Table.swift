@@ -42,7 +42,7 @@ public struct RowSampler: Sendable {
 
     /// Replaces `row` with the value of every column at `t`.
     public func sample(at t: Instant, into row: inout [Value]) {
-        sample(columnsAt: CollectionOfOne(t), into: &row)
+        withUnsafePointer(to: t) { sample(columnsAt: UnsafeBufferPointer(start: $0, count: 1), into: &row) }
     }
 
     /// Replaces `values` with every column's value at each of `times`,
@@ -50,14 +50,12 @@ public struct RowSampler: Sendable {
     /// for `k` times. Sampling a few rows at once this way reads each
     /// column's segments once per block instead of once per row, so a wide
     /// table's segments stay in cache (``tabulate`` samples 16 rows at a time).
-    public func sample<Times: Collection<Instant>>(columnsAt times: Times, into values: inout [Value]) {
-        // Read through a buffer: iterating `Times` itself from another module
-        // goes through its witness table for every element.
-        if times.count == 1, let only = times.first {
-            withUnsafePointer(to: only) { sample(columnsAt: UnsafeBufferPointer(start: $0, count: 1), into: &values) }
-        } else if times.withContiguousStorageIfAvailable({ sample(columnsAt: $0, into: &values) }) == nil {
-            Array(times).withUnsafeBufferPointer { sample(columnsAt: $0, into: &values) }
-        }
+    ///
+    /// An array, not any collection: called from another module, a generic
+    /// one would read the times through their collection's witness table
+    /// and build the array type's metadata at run time, on every start-up.
+    public func sample(columnsAt times: [Instant], into values: inout [Value]) {
+        times.withUnsafeBufferPointer { sample(columnsAt: $0, into: &values) }
     }
 
     private func sample(columnsAt times: UnsafeBufferPointer<Instant>, into values: inout [Value]) {
