@@ -113,6 +113,12 @@ public struct ResolvedProgram: Sendable {
     /// How many tweens the bindings write (each once, calls not expanded):
     /// what the lowering reserves for its list of tween leaves.
     var tweenCount = 0
+    /// The bindings each binding names, by number (binding `n`'s are
+    /// `namedTargets[namedStarts[n]..<namedEnds[n]]`), kept by the resolver when
+    /// some binding says `all views` and no call gives a binding as an argument
+    /// (its edges are then the names alone): what ``strayViewsWarning(for:)``
+    /// follows, without walking the bindings again. Empty otherwise.
+    var namedTargets: [Int] = [], namedStarts: [Int] = [], namedEnds: [Int] = []
     public let diagnostics: [Diagnostic]
     /// Whether some binding's expression says `all views`.
     let mentionsAllViews: Bool
@@ -139,39 +145,44 @@ public struct ResolvedProgram: Sendable {
     /// whose metadata, built at run time, cost every such start-up ~50 k instructions).
     func strayViewsWarning(for target: Binding) -> Diagnostic? {
         guard mentionsAllViews, let targetNumber = bindings.numbers[target.name] else { return nil }
+        let count = bindings.count
         // Binding `n` (each name's first binding, numbered in source order) names the bindings
-        // `edges[edgeEnds[n - 1]..<edgeEnds[n]]`, its `all views` are `allViews[…]` and its views
-        // (each where it first names it) `viewsUsed[…]`, alike (from 0 for `n` = 0).
-        var edges: [Int] = [], edgeEnds: [Int] = []
-        var allViews: [SourceRange] = [], allViewsEnds: [Int] = []
-        var viewsUsed: [BindingUses.NameUse] = [], viewsUsedEnds: [Int] = []
-        for number in 0..<bindings.count {
-            if let binding = bindings[number: number] {
-                let found = BindingUses(of: binding, warnings: false)
-                for use in found.names { if let next = bindings.numbers[use.name] { edges.append(next) } }
-                // (Appended one by one: `+=` here builds the array type's metadata at run time.)
-                for range in found.allViews { allViews.append(range) }
-                for use in found.views(kinds: parameterKinds) { viewsUsed.append(use) }
-            }
-            edgeEnds.append(edges.count)
-            allViewsEnds.append(allViews.count)
-            viewsUsedEnds.append(viewsUsed.count)
-        }
-        func span(_ number: Int, _ ends: [Int]) -> Range<Int> { (number == 0 ? 0 : ends[number - 1])..<ends[number] }
-        var reachable = [Bool](repeating: false, count: bindings.count)
+        // `targets[starts[n]..<ends[n]]`: the resolver's (``namedTargets``), or else read here.
+        let read = namedStarts.count == count ? nil : namedBindings()
+        let targets = read?.targets ?? namedTargets, starts = read?.starts ?? namedStarts, ends = read?.ends ?? namedEnds
+        var reachable = [Bool](repeating: false, count: count)
         reachable[targetNumber] = true
         var stack = [targetNumber]
         while let number = stack.popLast() {
-            for next in edges[span(number, edgeEnds)] where !reachable[next] {
+            for next in targets[starts[number]..<ends[number]] where !reachable[next] {
                 reachable[next] = true
                 stack.append(next)
             }
         }
+        // Every binding reached: each view the file names is named by one of them (or declared), so none is stray.
+        guard reachable.contains(false) else { return nil }
+        // Binding `n`'s `all views` are `allViews[allViewsEnds[n - 1]..<allViewsEnds[n]]`
+        // and its views (each where it first names it) `viewsUsed[…]`, alike (from 0 for `n` = 0).
+        var allViews: [SourceRange] = [], allViewsEnds: [Int] = []
+        var viewsUsed: [BindingUses.NameUse] = [], viewsUsedEnds: [Int] = []
+        for number in 0..<count {
+            if let binding = bindings[number: number] {
+                let found = BindingUses(of: binding, warnings: false)
+                for range in found.allViews { allViews.append(range) }
+                for use in found.views(kinds: parameterKinds) { viewsUsed.append(use) }
+            }
+            allViewsEnds.append(allViews.count)
+            viewsUsedEnds.append(viewsUsed.count)
+        }
+        func span(_ number: Int, _ ends: [Int]) -> Range<Int> { (number == 0 ? 0 : ends[number - 1])..<ends[number] }
         var first: SourceRange?
         var named: Set<String> = []
         for item in program.items { if case .view(let view) = item { named.insert(view.name) } }
         for number in reachable.indices where reachable[number] {
-            for range in allViews[span(number, allViewsEnds)] where first.map({ range.start < $0.start }) ?? true { first = range }
+            for range in allViews[span(number, allViewsEnds)] {
+                if let earliest = first, earliest.start <= range.start { continue }
+                first = range
+            }
             for use in viewsUsed[span(number, viewsUsedEnds)] { named.insert(use.name) }
         }
         guard let first else { return nil }
@@ -192,6 +203,22 @@ public struct ResolvedProgram: Sendable {
         let hint = "to include \(one ? "it" : "them"), declare \(one ? "it" : "them") (`view \(shown[0])`); "
             + "to leave \(one ? "it" : "them") out, name the views `\(target.name)` animates instead of `all views`"
         return Diagnostic(.strayViews(views: shown, bindings: lets, target: target.name), at: first, hint: hint, notes: notes)
+    }
+
+    /// The bindings each binding names, by number, read from the bindings
+    /// (as ``namedTargets``, which the resolver keeps when it can).
+    private func namedBindings() -> (targets: [Int], starts: [Int], ends: [Int]) {
+        var targets: [Int] = [], starts: [Int] = [], ends: [Int] = []
+        for number in 0..<bindings.count {
+            starts.append(targets.count)
+            if let binding = bindings[number: number] {
+                for use in BindingUses(of: binding, warnings: false).names {
+                    if let next = bindings.numbers[use.name] { targets.append(next) }
+                }
+            }
+            ends.append(targets.count)
+        }
+        return (targets, starts, ends)
     }
 
     /// The hint for `name` when the file binds no such name: the binding it
@@ -555,6 +582,8 @@ private struct Resolver {
         // The targets alone: where each edge is written is read again for the one edge a cycle report shows (``edgeRange(_:offset:)``).
         var edgeTargets: [Int] = []
         edgeTargets.reserveCapacity(bindings.count)
+        /// Whether a call gives a binding as an argument (an edge that is not a name).
+        var argumentEdges = false
         // Two arrays of Int, not one of `Range<Int>`: that would look up `Int: Comparable` at run time (~0.1 M instructions of every start-up).
         var spanStarts = [Int](repeating: 0, count: bindings.count), spanEnds = spanStarts
         /// The binding walked last, and its number (`-1`: none yet).
@@ -585,7 +614,10 @@ private struct Resolver {
                 unknown.append((name, use.range))
             }
             for argument in uses.argumentUses {
-                if let target = bindings.numbers[argument.name] { edgeTargets.append(target) }
+                if let target = bindings.numbers[argument.name] {
+                    edgeTargets.append(target)
+                    argumentEdges = true
+                }
             }
             spanStarts[id] = start
             spanEnds[id] = edgeTargets.count
@@ -630,6 +662,10 @@ private struct Resolver {
                                        mentionsAllViews: mentionsAllViews, parameterKinds: kinds)
         resolved.placements = placements
         resolved.tweenCount = tweenCount
+        // Only the stray-views warning reads them, and only then are they the names alone.
+        if mentionsAllViews, !argumentEdges, visitedIDs == nil {
+            (resolved.namedTargets, resolved.namedStarts, resolved.namedEnds) = (edgeTargets, spanStarts, spanEnds)
+        }
         return resolved
     }
 

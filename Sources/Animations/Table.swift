@@ -23,9 +23,12 @@ public struct RowSampler: Sendable {
         // A column exists because a declaration or a segment names it, so one of the two gives its value before.
         // Three arrays filled side by side: an array of tuples would build its type at run time (~40 k of start-up).
         var columns: [Property] = [], tracks: [Track?] = [], before: [Value] = []
-        for property in Set(scene.properties).union(initial.keys).sorted() {
+        // The scene's properties are sorted and distinct (what ``CompiledScene/track(for:)``
+        // searches): only declared properties without a track are merged in (no set, no sort, most often).
+        let declaredOnly = initial.isEmpty ? [] : initial.keys.filter { scene.track(for: $0) == nil }
+        for property in declaredOnly.isEmpty ? scene.properties : (scene.properties + declaredOnly).sorted() {
             let track = scene.track(for: property)
-            guard let value = initial[property] ?? track?.first?.values.mean else { continue }
+            guard let value = (initial.isEmpty ? nil : initial[property]) ?? track?.first?.values.mean else { continue }
             columns.append(property)
             tracks.append(track)
             before.append(value)
