@@ -739,8 +739,9 @@ private struct Resolver {
             if propertiesMayWarn { propertyCounts[Property(view: mention.view, name: mention.property), default: 0] += mention.count }
         }
         // A mention naming what the one before it names is not the only one: skipped unread.
-        let views = viewCounts.count <= Resolver.namedOnceViewLimit ? viewCounts.filter { $0.value >= 2 }.keys.sorted() : []
-        if !views.isEmpty, viewCounts.values.contains(1) {
+        // (The established views listed only when some view is named once and another twice or more.)
+        if viewCounts.count <= Resolver.namedOnceViewLimit, viewCounts.values.contains(1), viewCounts.values.contains(where: { $0 >= 2 }) {
+            let views = viewCounts.filter { $0.value >= 2 }.keys.sorted()
             for (index, mention) in mentions.enumerated() where mention.view.utf8.count >= 3
                 && (index == 0 || mentions[index - 1].view != mention.view) && viewCounts[mention.view] == 1 {
                 if let match = views.first(where: { isOneEditAway($0, mention.view) }) {

@@ -364,34 +364,38 @@ private struct RowWriter: @unchecked Sendable {
     func write(_ range: Range<Int>, into out: inout [UInt8], flush: (inout [UInt8]) -> Void) {
         let hasEvents = writer.hasEvents
         var previous = range.lowerBound > 0 ? Instant(times[range.lowerBound - 1]) : nil
-        // The block's instants, each made from the row's time (so exact: `exact` gives that time back).
-        // (Not their times too: an array of them would be one more array type built at run time.)
-        var instants: [Instant] = []
-        instants.reserveCapacity(RowWriter.blockSize)
         var values: [Value] = []
         let columns = sampler.columns.count
         var start = range.lowerBound
-        while start < range.upperBound {
-            let end = min(start + RowWriter.blockSize, range.upperBound)
-            instants.removeAll(keepingCapacity: true)
-            for index in start..<end {
-                // Frame rows but the last (the duration) from the frame decimals' residues: no gcd per row.
-                let t = if let frameDecimals, index < times.count - 1 { frameDecimals.time(ofFrame: Int64(index)) } else { times[index] }
-                instants.append(Instant(t))
+        // The block's instants, each made from the row's time (so exact: `exact` gives that time
+        // back), in a buffer on the stack: an array of them (or of their times) would be one more
+        // array type whose metadata is built at run time, on every start-up. (`Instant` is a
+        // trivial type: nothing to deinitialize.)
+        withUnsafeTemporaryAllocation(of: Instant.self, capacity: RowWriter.blockSize) { buffer in
+            while start < range.upperBound {
+                let end = min(start + RowWriter.blockSize, range.upperBound)
+                for index in start..<end {
+                    // Frame rows but the last (the duration) from the frame decimals' residues: no gcd per row.
+                    let t = if let frameDecimals, index < times.count - 1 { frameDecimals.time(ofFrame: Int64(index)) } else { times[index] }
+                    // (0 ≤ index − start < end − start ≤ blockSize, the buffer's count.)
+                    buffer.initializeElement(at: index - start, to: Instant(t))
+                }
+                let instants = UnsafeBufferPointer(rebasing: buffer[..<(end - start)])
+                sampler.sample(columnsAt: instants, into: &values)
+                for offset in instants.indices {
+                    let now = instants[offset]
+                    let t = now.exact ?? .zero   // (always exact: see above)
+                    let events = hasEvents ? scene.events(after: previous, through: now) : []
+                    // Column `c` of this row is `values[c·k + offset]` for a block of `k` rows.
+                    // Frame rows but the last (the duration) are frame `row` of the frame decimals.
+                    let row = start + offset
+                    writer.writeRow(time: t, values: values, first: offset, stride: instants.count, count: columns, events: events,
+                                    frames: frameDecimals, frame: row < times.count - 1 ? Int64(row) : -1, into: &out)
+                    previous = now
+                    if out.count >= 1 << 16 { flush(&out) }
+                }
+                start = end
             }
-            sampler.sample(columnsAt: instants, into: &values)
-            for (offset, now) in instants.enumerated() {
-                let t = now.exact ?? .zero   // (always exact: see above)
-                let events = hasEvents ? scene.events(after: previous, through: now) : []
-                // Column `c` of this row is `values[c·k + offset]` for a block of `k` rows.
-                // Frame rows but the last (the duration) are frame `row` of the frame decimals.
-                let row = start + offset
-                writer.writeRow(time: t, values: values, first: offset, stride: instants.count, count: columns, events: events,
-                                frames: frameDecimals, frame: row < times.count - 1 ? Int64(row) : -1, into: &out)
-                previous = now
-                if out.count >= 1 << 16 { flush(&out) }
-            }
-            start = end
         }
     }
 }

@@ -61,7 +61,9 @@ public struct RowSampler: Sendable {
         times.withUnsafeBufferPointer { sample(columnsAt: $0, into: &values) }
     }
 
-    private func sample(columnsAt times: UnsafeBufferPointer<Instant>, into values: inout [Value]) {
+    /// ``sample(columnsAt:into:)`` at the times in a buffer (``tabulate``'s
+    /// block of rows, on the stack: no array type's metadata built at run time).
+    public func sample(columnsAt times: UnsafeBufferPointer<Instant>, into values: inout [Value]) {
         values.removeAll(keepingCapacity: true)
         values.reserveCapacity(columns.count * times.count)
         for index in columns.indices {
