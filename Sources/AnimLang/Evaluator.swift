@@ -14,26 +14,26 @@ import Animations
 /// if let final = evaluation.scenes["final"] { … }
 /// ```
 public func evaluate(_ lowering: Lowering) -> Evaluation {
-    evaluate(lowering, keeping: nil)
+    var scenes: [String: Scene] = Dictionary(minimumCapacity: lowering.termCount)
+    let diagnostics = evaluateBindings(lowering) { number, scene in scenes[lowering.bindings.name(number)] = scene }
+    return Evaluation(scenes: scenes, diagnostics: diagnostics)
 }
 
-/// ``evaluate(_:)``, keeping only the scene of the binding `kept` (every
-/// binding is still evaluated, for its diagnostics) when it is given:
-/// ``run(_:binding:keepingSyntax:)`` samples one binding, and a file of
-/// many `let`s then keeps no table of the others' scenes.
-func evaluate(_ lowering: Lowering, keeping kept: String?) -> Evaluation {
+/// Evaluates every binding, handing each scene that evaluated to `keep`
+/// with its binding's number, and returns the diagnostics. What to keep is
+/// the caller's: ``run(_:binding:keepingSyntax:)`` samples one binding, and
+/// keeps its scene alone (no table of the others' scenes, nor the table's
+/// generic metadata, built at run time on every start-up).
+func evaluateBindings(_ lowering: Lowering, _ keep: (_ number: Int, Scene) -> Void) -> [Diagnostic] {
     // About one entry per binding's root (leaves are not memoized), so the
     // table is not rehashed as it grows.
     var memo = IdentityTable<Scene?>(capacity: lowering.termCount)
-    var scenes: [String: Scene] = [:]
-    scenes.reserveCapacity(kept == nil ? lowering.termCount : 1)
     var diagnostics: [Diagnostic] = []
     // By number, in order of first binding: each walk stops at the scenes
     // the bindings before made. (The last binding first would walk them all
     // at once, 9 M instructions fewer for 20k `let`s in a chain, but holds
     // the whole walk at once: 80k such `let`s peak 3 MB higher.) A binding
-    // is read (copied out of the table) only for its scene, or for the place of a failure.
-    let keptNumber = kept.flatMap { lowering.bindings.index(forKey: $0) }
+    // is read (copied out of the table) only for the place of a failure.
     for number in lowering.termsByNumber.indices {
         guard let term = lowering.termsByNumber[number] else { continue }
         let scene = term.evaluate(memo: &memo) { failed, error in
@@ -41,9 +41,9 @@ func evaluate(_ lowering: Lowering, keeping kept: String?) -> Evaluation {
                 ?? Origin(construct: .sequence, range: lowering.bindings[number: number]?.range ?? .none)
             diagnostics.append(evaluationDiagnostic(error, origin: origin))
         }
-        if let scene, kept == nil || number == keptNumber { scenes[lowering.bindings.name(number)] = scene }
+        if let scene { keep(number, scene) }
     }
-    return Evaluation(scenes: scenes, diagnostics: diagnostics)
+    return diagnostics
 }
 
 /// The scenes of every binding that evaluated, with the diagnostics.
@@ -76,7 +76,8 @@ public func run(_ file: SourceFile, binding name: String? = nil, keepingSyntax: 
     let initial = front.resolved.initial
     let compilation = front.scene.map { scene in Result { () throws(AnimationError) in try scene.compile(initial: initial) } }
     if case .success(let compiled?) = compilation, let target = front.target, let term = front.term {
-        diagnostics += tieWarnings(compiled, binding: target, term: term, tweens: front.tweens)
+        // (Appended one by one: `+=` here builds the array type's metadata at run time.)
+        for warning in tieWarnings(compiled, binding: target, term: term, tweens: front.tweens) { diagnostics.append(warning) }
     }
     // A relative tween that cannot resolve is the script's mistake: say so where the tween is written.
     var unresolved = false
@@ -183,10 +184,13 @@ private func analyze(_ file: SourceFile, binding name: String?, keepingSyntax: B
     } else {
         lowering = lower(resolved)
     }
-    let evaluation = evaluate(lowering, keeping: target?.name ?? "")
+    // Every binding is evaluated, for its diagnostics; the target's scene alone is kept.
+    let keptNumber = target.flatMap { lowering.bindings.index(forKey: $0.name) }
+    var keptScene: Scene?
+    let evaluationDiagnostics = evaluateBindings(lowering) { number, scene in if number == keptNumber { keptScene = scene } }
     // Each check runs once, in the stage that owns it (counts in the
     // parser, which stores them validated), so no two stages report the same mistake.
-    var diagnostics = parsed.diagnostics + resolved.diagnostics + lowering.diagnostics + evaluation.diagnostics
+    var diagnostics = parsed.diagnostics + resolved.diagnostics + lowering.diagnostics + evaluationDiagnostics
     if let name {
         if target == nil, !diagnostics.contains(where: { $0.severity == .error }), !parsed.brokenBindings.contains(name) {
             diagnostics.append(Diagnostic(.unknownBinding(name), at: SourceRange(0, 0), hint: unknownHint))
@@ -213,7 +217,7 @@ private func analyze(_ file: SourceFile, binding name: String?, keepingSyntax: B
     }
     let hasErrors = diagnostics.contains { $0.severity == .error }
     let term = hasErrors ? nil : target.flatMap { lowering.term(named: $0.name) }
-    let scene = hasErrors ? nil : target.flatMap { evaluation.scenes[$0.name] }
+    let scene = hasErrors ? nil : keptScene
     return FrontEnd(diagnostics: diagnostics, resolved: resolved, target: target, term: term, scene: scene,
                     tweens: scene == nil ? [] : lowering.tweens)
 }

@@ -46,11 +46,11 @@ public struct NameIndex: Sendable {
                 for use in parameter.uses { found.append(Occurrence(symbol: symbol, range: use.range, isDeclaration: false)) }
             }
             let uses = BindingUses(of: binding)
-            for (name, range) in uses.names { found.append(Occurrence(symbol: .binding(name), range: range, isDeclaration: false)) }
+            for use in uses.names { found.append(Occurrence(symbol: .binding(use.name), range: use.range, isDeclaration: false)) }
             for mention in uses.mentions {
                 found.append(Occurrence(symbol: .view(mention.view), range: mention.viewRange, isDeclaration: false))
             }
-            for (name, range) in uses.views(kinds: resolved.parameterKinds) { found.append(Occurrence(symbol: .view(name), range: range, isDeclaration: false)) }
+            for use in uses.views(kinds: resolved.parameterKinds) { found.append(Occurrence(symbol: .view(use.name), range: use.range, isDeclaration: false)) }
             for (name, range) in uses.arguments(kinds: resolved.parameterKinds) {
                 if resolved.bindings[name] != nil {
                     found.append(Occurrence(symbol: .binding(name), range: range, isDeclaration: false))

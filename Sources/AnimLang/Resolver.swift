@@ -39,7 +39,9 @@ public struct BindingTable: Sendable {
     /// The table over `items`, with room for each item to be a binding.
     init(items: [Item]) {
         self.items = items
-        numbers.reserveCapacity(items.count)
+        // (Not `reserveCapacity`, which the standard library does not inline:
+        // a generic call, building two dictionary types' metadata at run time.)
+        numbers = Dictionary(minimumCapacity: items.count)
         positions.reserveCapacity(items.count)
     }
 
@@ -111,6 +113,12 @@ public struct ResolvedProgram: Sendable {
     /// How many tweens the bindings write (each once, calls not expanded):
     /// what the lowering reserves for its list of tween leaves.
     var tweenCount = 0
+    /// The bindings each binding names, by number (binding `n`'s are
+    /// `namedTargets[namedStarts[n]..<namedEnds[n]]`), kept by the resolver when
+    /// some binding says `all views` and no call gives a binding as an argument
+    /// (its edges are then the names alone): what ``strayViewsWarning(for:)``
+    /// follows, without walking the bindings again. Empty otherwise.
+    var namedTargets: [Int] = [], namedStarts: [Int] = [], namedEnds: [Int] = []
     public let diagnostics: [Diagnostic]
     /// Whether some binding's expression says `all views`.
     let mentionsAllViews: Bool
@@ -132,40 +140,85 @@ public struct ResolvedProgram: Sendable {
     ///
     /// Free for a file without `all views`; otherwise it reads the
     /// bindings' expressions again (``BindingUses``), which are not kept.
+    /// What each binding uses is kept by number, in flat arrays of types
+    /// the resolver already uses (not tables by name of arrays of tuples,
+    /// whose metadata, built at run time, cost every such start-up ~50 k instructions).
     func strayViewsWarning(for target: Binding) -> Diagnostic? {
-        guard mentionsAllViews else { return nil }
-        var uses: [String: BindingUses] = [:]
-        var viewsUsed: [String: [(name: String, range: SourceRange)]] = [:]
-        for binding in program.bindings where bindings[binding.name]?.range == binding.range {
-            let found = BindingUses(of: binding, warnings: false)
-            uses[binding.name] = found
-            viewsUsed[binding.name] = found.views(kinds: parameterKinds)
+        guard mentionsAllViews, let targetNumber = bindings.numbers[target.name] else { return nil }
+        let count = bindings.count
+        // Binding `n` (each name's first binding, numbered in source order) names the bindings
+        // `targets[starts[n]..<ends[n]]`: the resolver's (``namedTargets``), or else read here.
+        let read = namedStarts.count == count ? nil : namedBindings()
+        let targets = read?.targets ?? namedTargets, starts = read?.starts ?? namedStarts, ends = read?.ends ?? namedEnds
+        var reachable = [Bool](repeating: false, count: count)
+        reachable[targetNumber] = true
+        var stack = [targetNumber]
+        while let number = stack.popLast() {
+            for next in targets[starts[number]..<ends[number]] where !reachable[next] {
+                reachable[next] = true
+                stack.append(next)
+            }
         }
-        var reachable: Set<String> = [target.name]
-        var stack = [target.name]
-        while let name = stack.popLast() {
-            for (next, _) in uses[name]?.names ?? [] where reachable.insert(next).inserted { stack.append(next) }
+        // Every binding reached: each view the file names is named by one of them (or declared), so none is stray.
+        guard reachable.contains(false) else { return nil }
+        // Binding `n`'s `all views` are `allViews[allViewsEnds[n - 1]..<allViewsEnds[n]]`
+        // and its views (each where it first names it) `viewsUsed[…]`, alike (from 0 for `n` = 0).
+        var allViews: [SourceRange] = [], allViewsEnds: [Int] = []
+        var viewsUsed: [BindingUses.NameUse] = [], viewsUsedEnds: [Int] = []
+        for number in 0..<count {
+            if let binding = bindings[number: number] {
+                let found = BindingUses(of: binding, warnings: false)
+                for range in found.allViews { allViews.append(range) }
+                for use in found.views(kinds: parameterKinds) { viewsUsed.append(use) }
+            }
+            allViewsEnds.append(allViews.count)
+            viewsUsedEnds.append(viewsUsed.count)
         }
-        let everywhere = reachable.flatMap { uses[$0]?.allViews ?? [] }
-        guard let first = everywhere.min(by: { $0.start < $1.start }) else { return nil }
-        var named = Set(program.views.map(\.name))
-        for name in reachable { named.formUnion((viewsUsed[name] ?? []).map(\.name)) }
+        func span(_ number: Int, _ ends: [Int]) -> Range<Int> { (number == 0 ? 0 : ends[number - 1])..<ends[number] }
+        var first: SourceRange?
+        var named: Set<String> = []
+        for item in program.items { if case .view(let view) = item { named.insert(view.name) } }
+        for number in reachable.indices where reachable[number] {
+            for range in allViews[span(number, allViewsEnds)] {
+                if let earliest = first, earliest.start <= range.start { continue }
+                first = range
+            }
+            for use in viewsUsed[span(number, viewsUsedEnds)] { named.insert(use.name) }
+        }
+        guard let first else { return nil }
         let stray = Set(views).subtracting(named)
         guard !stray.isEmpty else { return nil }
         var shown: [String] = []
         var lets: [String] = []
         var notes: [Diagnostic.Note] = []
-        for binding in program.bindings where bindings[binding.name]?.range == binding.range {
-            for (view, range) in viewsUsed[binding.name] ?? [] where stray.contains(view) && !shown.contains(view) {
-                shown.append(view)
-                if !lets.contains(binding.name) { lets.append(binding.name) }
-                if notes.count < 3 { notes.append(Diagnostic.Note(.namedHere(view), at: range)) }
+        for number in 0..<bindings.count {
+            for use in viewsUsed[span(number, viewsUsedEnds)] where stray.contains(use.name) && !shown.contains(use.name) {
+                shown.append(use.name)
+                let name = bindings.name(number)
+                if !lets.contains(name) { lets.append(name) }
+                if notes.count < 3 { notes.append(Diagnostic.Note(.namedHere(use.name), at: use.range)) }
             }
         }
         let one = shown.count == 1
         let hint = "to include \(one ? "it" : "them"), declare \(one ? "it" : "them") (`view \(shown[0])`); "
             + "to leave \(one ? "it" : "them") out, name the views `\(target.name)` animates instead of `all views`"
         return Diagnostic(.strayViews(views: shown, bindings: lets, target: target.name), at: first, hint: hint, notes: notes)
+    }
+
+    /// The bindings each binding names, by number, read from the bindings
+    /// (as ``namedTargets``, which the resolver keeps when it can).
+    private func namedBindings() -> (targets: [Int], starts: [Int], ends: [Int]) {
+        var targets: [Int] = [], starts: [Int] = [], ends: [Int] = []
+        for number in 0..<bindings.count {
+            starts.append(targets.count)
+            if let binding = bindings[number: number] {
+                for use in BindingUses(of: binding, warnings: false).names {
+                    if let next = bindings.numbers[use.name] { targets.append(next) }
+                }
+            }
+            ends.append(targets.count)
+        }
+        return (targets, starts, ends)
     }
 
     /// The hint for `name` when the file binds no such name: the binding it
@@ -236,7 +289,9 @@ struct BindingUses {
         }
     }
 
-    var names: [(String, SourceRange)] = []
+    /// The bindings named (and called), where (never arguments: `argumentOf` is `nil`).
+    /// (Name uses, not `(String, SourceRange)` tuples: one array type fewer built at run time.)
+    var names: [NameUse] = []
     /// Each place a tween names a view (a tween naming the view the tween
     /// before it named is left out: it is never the first place), and each
     /// name given alone as an argument of a call (`argumentOf`).
@@ -311,11 +366,11 @@ struct BindingUses {
 
     /// The views named, each where first named (an argument when the
     /// callee's parameter is a view, by `kinds`).
-    func views(kinds: [String: [ParameterKind?]]) -> [(name: String, range: SourceRange)] {
+    func views(kinds: [String: [ParameterKind?]]) -> [NameUse] {
         var seen: Set<String> = []
-        var result: [(name: String, range: SourceRange)] = []
+        var result: [NameUse] = []
         for use in viewUses where BindingUses.isView(use.argumentOf, kinds: kinds) && seen.insert(use.name).inserted {
-            result.append((use.name, use.range))
+            result.append(use)
         }
         return result
     }
@@ -385,7 +440,7 @@ struct BindingUses {
                 case .name(let name):
                     guard !isParameter(name) else { break }
                     guard let argumentOf else {
-                        names.append((name, node.range))
+                        names.append(NameUse(name, node.range, nil))
                         break
                     }
                     viewUses.append(NameUse(name, node.range, argumentOf))
@@ -405,7 +460,7 @@ struct BindingUses {
                 case .value(.easing):
                     break
                 case .call(let callee, let given):
-                    names.append((callee, node.modifier == .none ? node.range : node.modifier))
+                    names.append(NameUse(callee, node.modifier == .none ? node.range : node.modifier, nil))
                     for (index, argument) in given.enumerated().reversed() { stack.append(.node(argument, argumentOf: ArgumentOf(callee: callee, index: index))) }
                 case .easedByName(let inner, let name, let range):
                     if !isParameter(name) { argumentUses.append(NameUse(name, range, nil)) }
@@ -527,6 +582,8 @@ private struct Resolver {
         // The targets alone: where each edge is written is read again for the one edge a cycle report shows (``edgeRange(_:offset:)``).
         var edgeTargets: [Int] = []
         edgeTargets.reserveCapacity(bindings.count)
+        /// Whether a call gives a binding as an argument (an edge that is not a name).
+        var argumentEdges = false
         // Two arrays of Int, not one of `Range<Int>`: that would look up `Int: Comparable` at run time (~0.1 M instructions of every start-up).
         var spanStarts = [Int](repeating: 0, count: bindings.count), spanEnds = spanStarts
         /// The binding walked last, and its number (`-1`: none yet).
@@ -540,7 +597,8 @@ private struct Resolver {
             if !uses.argumentUses.isEmpty { uses.argumentUses.removeAll(keepingCapacity: true) }
             uses.add(binding)
             let start = edgeTargets.count
-            for (name, range) in uses.names {
+            for use in uses.names {
+                let name = use.name
                 // The binding walked before this one, most often (`let c5 = c4 ; …`): not looked up by
                 // name, which in a table of many names is a miss in the cache.
                 if last.id >= 0, name == last.name {
@@ -553,10 +611,13 @@ private struct Resolver {
                 }
                 broken[id] = true
                 if brokenNames.contains(name) { continue }
-                unknown.append((name, range))
+                unknown.append((name, use.range))
             }
             for argument in uses.argumentUses {
-                if let target = bindings.numbers[argument.name] { edgeTargets.append(target) }
+                if let target = bindings.numbers[argument.name] {
+                    edgeTargets.append(target)
+                    argumentEdges = true
+                }
             }
             spanStarts[id] = start
             spanEnds[id] = edgeTargets.count
@@ -601,6 +662,10 @@ private struct Resolver {
                                        mentionsAllViews: mentionsAllViews, parameterKinds: kinds)
         resolved.placements = placements
         resolved.tweenCount = tweenCount
+        // Only the stray-views warning reads them, and only then are they the names alone.
+        if mentionsAllViews, !argumentEdges, visitedIDs == nil {
+            (resolved.namedTargets, resolved.namedStarts, resolved.namedEnds) = (edgeTargets, spanStarts, spanEnds)
+        }
         return resolved
     }
 
@@ -656,20 +721,27 @@ private struct Resolver {
     /// ``namedOnceViewLimit`` views is not checked for misspelt views (each
     /// would be compared with every other: generated files, not typing).
     private mutating func warnOfNamesNamedOnce(_ mentions: [BindingUses.Mention]) {
+        // Only a property written out (`propertyRange`), of 3 letters or more and not drawn, can
+        // be flagged: when no mention names one, the properties are not counted at all.
+        let propertiesMayWarn = mentions.contains { mention in
+            mention.propertyRange != nil && mention.property.utf8.count >= 3 && !Drawing.properties.contains(mention.property)
+        }
         var viewCounts: [String: Int] = [:]
         var propertyCounts: [Property: Int] = [:]
         for view in programViews {
             viewCounts[view.name, default: 0] += 1
+            guard propertiesMayWarn else { continue }
             for value in view.initials { propertyCounts[Property(view: view.name, name: value.property), default: 0] += 1 }
         }
         // Counted a run at a time: consecutive tweens mostly name the same view and property.
         for mention in mentions {
             viewCounts[mention.view, default: 0] += mention.count
-            propertyCounts[Property(view: mention.view, name: mention.property), default: 0] += mention.count
+            if propertiesMayWarn { propertyCounts[Property(view: mention.view, name: mention.property), default: 0] += mention.count }
         }
         // A mention naming what the one before it names is not the only one: skipped unread.
-        let views = viewCounts.count <= Resolver.namedOnceViewLimit ? viewCounts.filter { $0.value >= 2 }.keys.sorted() : []
-        if !views.isEmpty, viewCounts.values.contains(1) {
+        // (The established views listed only when some view is named once and another twice or more.)
+        if viewCounts.count <= Resolver.namedOnceViewLimit, viewCounts.values.contains(1), viewCounts.values.contains(where: { $0 >= 2 }) {
+            let views = viewCounts.filter { $0.value >= 2 }.keys.sorted()
             for (index, mention) in mentions.enumerated() where mention.view.utf8.count >= 3
                 && (index == 0 || mentions[index - 1].view != mention.view) && viewCounts[mention.view] == 1 {
                 if let match = views.first(where: { isOneEditAway($0, mention.view) }) {
@@ -678,7 +750,7 @@ private struct Resolver {
                 }
             }
         }
-        guard propertyCounts.values.contains(1) else { return }
+        guard propertiesMayWarn, propertyCounts.values.contains(1) else { return }
         // Each view's properties named twice or more.
         var established: [String: Set<String>] = [:]
         for (property, count) in propertyCounts where count >= 2 { established[property.view, default: []].insert(property.name) }
@@ -855,8 +927,8 @@ private struct Resolver {
         guard case .binding(let binding) = program.items[item] else { return .none }
         let uses = BindingUses(of: binding, warnings: false)
         var remaining = offset
-        for (name, range) in uses.names where bindings.numbers[name] != nil {
-            if remaining == 0 { return range }
+        for use in uses.names where bindings.numbers[use.name] != nil {
+            if remaining == 0 { return use.range }
             remaining -= 1
         }
         for use in uses.argumentUses where bindings.numbers[use.name] != nil {

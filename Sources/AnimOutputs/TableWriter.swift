@@ -19,6 +19,18 @@ public enum TableFormat: String, Sendable, CaseIterable {
     /// JSON Lines: one object per row, `{"time":0.5,"circle.radius":55}`.
     /// JSON has no infinities or NaN: a value that is not finite is `null`.
     case json
+
+    /// The format named `rawValue` (`--format csv`). Written out: the
+    /// synthesized one looks the name up in an array of the cases' names,
+    /// whose type's metadata is built at run time, on every start-up.
+    public init?(rawValue: String) {
+        switch rawValue {
+        case "table": self = .table
+        case "csv": self = .csv
+        case "json": self = .json
+        default: return nil
+        }
+    }
 }
 
 /// Writes a sampled table as bytes, row by row, into a caller-owned buffer
@@ -54,7 +66,8 @@ public struct TableWriter: Sendable {
         self.timeDecimals = max(0, min(timeDecimals, 9))
         names = columns.map { Array($0.description.utf8) }
         var widths: [Int] = [], scientific: [Bool] = []
-        for (index, name) in names.enumerated() {
+        // Widths and notation line up the aligned table alone: CSV and JSON Lines read none of them.
+        for (index, name) in names.enumerated() where format == .table {
             let magnitude = magnitudes.indices.contains(index) ? magnitudes[index] : 0
             let tiny = magnitude > 0 && magnitude < 1e-3
             let huge = !(magnitude < TableWriter.largestFixed)
@@ -71,7 +84,7 @@ public struct TableWriter: Sendable {
         self.widths = widths
         self.scientific = scientific
         var cell: [UInt8] = []
-        writeFixed(latest.seconds, decimals: self.timeDecimals, into: &cell)
+        if format == .table { writeFixed(latest.seconds, decimals: self.timeDecimals, into: &cell) }
         timeWidth = max(4, cell.count)
     }
 
@@ -351,36 +364,38 @@ private struct RowWriter: @unchecked Sendable {
     func write(_ range: Range<Int>, into out: inout [UInt8], flush: (inout [UInt8]) -> Void) {
         let hasEvents = writer.hasEvents
         var previous = range.lowerBound > 0 ? Instant(times[range.lowerBound - 1]) : nil
-        var instants: [Instant] = []
-        instants.reserveCapacity(RowWriter.blockSize)
-        var blockTimes: [Time] = []
-        blockTimes.reserveCapacity(RowWriter.blockSize)
         var values: [Value] = []
         let columns = sampler.columns.count
         var start = range.lowerBound
-        while start < range.upperBound {
-            let end = min(start + RowWriter.blockSize, range.upperBound)
-            instants.removeAll(keepingCapacity: true)
-            blockTimes.removeAll(keepingCapacity: true)
-            for index in start..<end {
-                // Frame rows but the last (the duration) from the frame decimals' residues: no gcd per row.
-                let t = if let frameDecimals, index < times.count - 1 { frameDecimals.time(ofFrame: Int64(index)) } else { times[index] }
-                blockTimes.append(t)
-                instants.append(Instant(t))
+        // The block's instants, each made from the row's time (so exact: `exact` gives that time
+        // back), in a buffer on the stack: an array of them (or of their times) would be one more
+        // array type whose metadata is built at run time, on every start-up. (`Instant` is a
+        // trivial type: nothing to deinitialize.)
+        withUnsafeTemporaryAllocation(of: Instant.self, capacity: RowWriter.blockSize) { buffer in
+            while start < range.upperBound {
+                let end = min(start + RowWriter.blockSize, range.upperBound)
+                for index in start..<end {
+                    // Frame rows but the last (the duration) from the frame decimals' residues: no gcd per row.
+                    let t = if let frameDecimals, index < times.count - 1 { frameDecimals.time(ofFrame: Int64(index)) } else { times[index] }
+                    // (0 ≤ index − start < end − start ≤ blockSize, the buffer's count.)
+                    buffer.initializeElement(at: index - start, to: Instant(t))
+                }
+                let instants = UnsafeBufferPointer(rebasing: buffer[..<(end - start)])
+                sampler.sample(columnsAt: instants, into: &values)
+                for offset in instants.indices {
+                    let now = instants[offset]
+                    let t = now.exact ?? .zero   // (always exact: see above)
+                    let events = hasEvents ? scene.events(after: previous, through: now) : []
+                    // Column `c` of this row is `values[c·k + offset]` for a block of `k` rows.
+                    // Frame rows but the last (the duration) are frame `row` of the frame decimals.
+                    let row = start + offset
+                    writer.writeRow(time: t, values: values, first: offset, stride: instants.count, count: columns, events: events,
+                                    frames: frameDecimals, frame: row < times.count - 1 ? Int64(row) : -1, into: &out)
+                    previous = now
+                    if out.count >= 1 << 16 { flush(&out) }
+                }
+                start = end
             }
-            sampler.sample(columnsAt: instants, into: &values)
-            for (offset, t) in blockTimes.enumerated() {
-                let now = instants[offset]
-                let events = hasEvents ? scene.events(after: previous, through: now) : []
-                // Column `c` of this row is `values[c·k + offset]` for a block of `k` rows.
-                // Frame rows but the last (the duration) are frame `row` of the frame decimals.
-                let row = start + offset
-                writer.writeRow(time: t, values: values, first: offset, stride: blockTimes.count, count: columns, events: events,
-                                frames: frameDecimals, frame: row < times.count - 1 ? Int64(row) : -1, into: &out)
-                previous = now
-                if out.count >= 1 << 16 { flush(&out) }
-            }
-            start = end
         }
     }
 }
@@ -399,33 +414,39 @@ struct FrameDecimals: Sendable {
     /// Per residue: the whole seconds below which the text is short (18
     /// bytes at most, as ``TableWriter`` requires), 0 when `r / fps` has no
     /// finite decimal (the time is then written as usual).
-    private let limits: [Int64]
+    /// (The tables below hold `Int`s, 64 bits as the `Int64`s they stand
+    /// for: an array of `Int64` would be one more array type whose metadata
+    /// is built at run time, on every start-up.)
+    private let limits: [Int]
     /// Per residue r: `r / fps` in lowest terms, numerator and denominator
     /// (see ``time(ofFrame:)``).
-    private let residueNumerators: [Int64]
-    private let residueDenominators: [Int64]
+    private let residueNumerators: [Int]
+    private let residueDenominators: [Int]
 
     /// Frame decimals for `fps` frames a second, when worth it: a table of
-    /// at least two seconds of rows at up to 1,000 fps.
+    /// at least ten seconds of rows at up to 1,000 fps. (Measured, static
+    /// build, CSV at 10 fps: the residues cost about 1,300 instructions
+    /// each, and save about 120 to 180 a row, so they pay for themselves
+    /// after some nine seconds of rows.)
     init?(fps: Int64, rows: Int) {
-        guard fps >= 2, fps <= 1_000, rows >= 2 * Int(fps) else { return nil }
+        guard fps >= 2, fps <= 1_000, rows >= 10 * Int(fps) else { return nil }
         self.fps = fps
-        var bytes: [UInt8] = [], offsets = [0], limits: [Int64] = []
-        var numerators: [Int64] = [], denominators: [Int64] = []
+        var bytes: [UInt8] = [], offsets = [0], limits: [Int] = []
+        var numerators: [Int] = [], denominators: [Int] = []
         var text: [UInt8] = []
         for residue in 0..<fps {
             text.removeAll(keepingCapacity: true)
             // (0 ≤ residue < fps ≤ 1,000: always a time.)
             let time = Time(numerator: residue, denominator: fps) ?? .zero
-            numerators.append(time.numerator)
-            denominators.append(time.denominator)
+            numerators.append(Int(time.numerator))
+            denominators.append(Int(time.denominator))
             if residue == 0 {
-                limits.append(Int64.max)   // a whole second: an integer, whatever its length
+                limits.append(Int.max)   // a whole second: an integer, whatever its length
             } else if time.writeDecimal(into: &text),
                       text.count >= 3, text[0] == UInt8(ascii: "0"), text[1] == UInt8(ascii: ".") {
                 // `0.25` → `.25`: whole seconds q print in d digits, d + count ≤ 18 ⇔ q < 10^(18 − count).
                 let count = text.count - 1
-                var limit: Int64 = 1
+                var limit = 1
                 for _ in 0..<max(0, 18 - count) { limit &*= 10 }   // count ≥ 2: at most 10^16
                 limits.append(count <= 17 ? limit : 0)
                 bytes.append(contentsOf: text[1...])
@@ -447,9 +468,9 @@ struct FrameDecimals: Sendable {
     @inline(__always)
     func time(ofFrame frame: Int64) -> Time {
         let whole = frame / fps, residue = Int(frame % fps)
-        let d = residueDenominators[residue]
+        let d = Int64(residueDenominators[residue])
         // (q·d + n ≤ q·fps + r = frame, as d divides fps and n = r·d / fps: no overflow.)
-        return Time(unchecked: whole &* d &+ residueNumerators[residue], d)
+        return Time(unchecked: whole &* d &+ Int64(residueNumerators[residue]), d)
     }
 
     /// Writes the time of frame `frame` (≥ 0) and returns true, or writes
@@ -457,7 +478,7 @@ struct FrameDecimals: Sendable {
     @inline(__always)
     func write(frame: Int64, into out: inout [UInt8]) -> Bool {
         let whole = frame / fps, residue = Int(frame % fps)
-        guard frame >= 0, whole < limits[residue] else { return false }
+        guard frame >= 0, whole < Int64(limits[residue]) else { return false }
         if whole < 1000 {
             // Most rows: byte by byte, cheaper than a buffer appended in one piece.
             if whole >= 100 { out.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: whole / 100)) }

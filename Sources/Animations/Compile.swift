@@ -575,8 +575,9 @@ private struct Compiler {
         let lists = counts.map { SegmentList(capacity: $0) }
         for index in 0..<placed.count { lists[Int(owners[index])].append(movingFrom: placed.base + index) }
         placed.forgetMovedElements()
-        var split: [Property: SegmentList] = [:]
-        split.reserveCapacity(lists.count)
+        // (Not `reserveCapacity`, which the standard library does not inline: a generic
+        // call, building two dictionary types' metadata at run time on every start-up.)
+        var split = [Property: SegmentList](minimumCapacity: lists.count)
         for (property, number) in numbers { split[property] = lists[Int(number)] }
         return split
     }

@@ -23,9 +23,12 @@ public struct RowSampler: Sendable {
         // A column exists because a declaration or a segment names it, so one of the two gives its value before.
         // Three arrays filled side by side: an array of tuples would build its type at run time (~40 k of start-up).
         var columns: [Property] = [], tracks: [Track?] = [], before: [Value] = []
-        for property in Set(scene.properties).union(initial.keys).sorted() {
+        // The scene's properties are sorted and distinct (what ``CompiledScene/track(for:)``
+        // searches): only declared properties without a track are merged in (no set, no sort, most often).
+        let declaredOnly = initial.isEmpty ? [] : initial.keys.filter { scene.track(for: $0) == nil }
+        for property in declaredOnly.isEmpty ? scene.properties : (scene.properties + declaredOnly).sorted() {
             let track = scene.track(for: property)
-            guard let value = initial[property] ?? track?.first?.values.mean else { continue }
+            guard let value = (initial.isEmpty ? nil : initial[property]) ?? track?.first?.values.mean else { continue }
             columns.append(property)
             tracks.append(track)
             before.append(value)
@@ -42,7 +45,7 @@ public struct RowSampler: Sendable {
 
     /// Replaces `row` with the value of every column at `t`.
     public func sample(at t: Instant, into row: inout [Value]) {
-        sample(columnsAt: CollectionOfOne(t), into: &row)
+        withUnsafePointer(to: t) { sample(columnsAt: UnsafeBufferPointer(start: $0, count: 1), into: &row) }
     }
 
     /// Replaces `values` with every column's value at each of `times`,
@@ -50,17 +53,17 @@ public struct RowSampler: Sendable {
     /// for `k` times. Sampling a few rows at once this way reads each
     /// column's segments once per block instead of once per row, so a wide
     /// table's segments stay in cache (``tabulate`` samples 16 rows at a time).
-    public func sample<Times: Collection<Instant>>(columnsAt times: Times, into values: inout [Value]) {
-        // Read through a buffer: iterating `Times` itself from another module
-        // goes through its witness table for every element.
-        if times.count == 1, let only = times.first {
-            withUnsafePointer(to: only) { sample(columnsAt: UnsafeBufferPointer(start: $0, count: 1), into: &values) }
-        } else if times.withContiguousStorageIfAvailable({ sample(columnsAt: $0, into: &values) }) == nil {
-            Array(times).withUnsafeBufferPointer { sample(columnsAt: $0, into: &values) }
-        }
+    ///
+    /// An array, not any collection: called from another module, a generic
+    /// one would read the times through their collection's witness table
+    /// and build the array type's metadata at run time, on every start-up.
+    public func sample(columnsAt times: [Instant], into values: inout [Value]) {
+        times.withUnsafeBufferPointer { sample(columnsAt: $0, into: &values) }
     }
 
-    private func sample(columnsAt times: UnsafeBufferPointer<Instant>, into values: inout [Value]) {
+    /// ``sample(columnsAt:into:)`` at the times in a buffer (``tabulate``'s
+    /// block of rows, on the stack: no array type's metadata built at run time).
+    public func sample(columnsAt times: UnsafeBufferPointer<Instant>, into values: inout [Value]) {
         values.removeAll(keepingCapacity: true)
         values.reserveCapacity(columns.count * times.count)
         for index in columns.indices {
