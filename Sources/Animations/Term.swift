@@ -315,39 +315,19 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
     /// `parts[0] ; parts[1] ; …` (`one` for no parts is the caller's choice:
     /// this builds the node as given). Throws when the total overflows.
     public static func sequence(_ parts: [Term]) throws(AnimationError) -> Term {
-        var duration: Time? = .zero
         var infinite = false, cancelled = false
         var leaves = 0, warps = 0, height = 0
         var hasLeaves = false
         var relatives: UInt8 = 0
-        // The total so far, `sum / over`, kept over a common denominator and
-        // reduced once at the end while the parts' denominators divide it
-        // (a chain of equal tweens: no gcd per part); any other part, or a
-        // sum that would overflow, first reduces it to `duration`, the exact
-        // total the parts so far make, and adds the part as ``Time/adding(_:)``
-        // does (which throws where that total overflows, as always).
-        var sum: Int64 = 0, over: Int64 = 1
+        // (Added up over a common denominator: no gcd per part, ``RunningTotal``.)
+        var total = RunningTotal()
         for part in parts {
             if part.isInfinite {
                 infinite = true
             } else if part.duration == nil {
                 cancelled = true
             } else if !infinite, let d = part.duration {
-                // (Denominators are positive: no remainder or quotient here traps.)
-                var added = false
-                if over % d.denominator == 0 {
-                    let (scaled, o1) = d.numerator.multipliedReportingOverflow(by: over / d.denominator)
-                    let (next, o2) = sum.addingReportingOverflow(scaled)
-                    if !(o1 || o2) { (sum, added) = (next, true) }
-                } else if d.denominator % over == 0 {
-                    let (scaled, o1) = sum.multipliedReportingOverflow(by: d.denominator / over)
-                    let (next, o2) = scaled.addingReportingOverflow(d.numerator)
-                    if !(o1 || o2) { (sum, over, added) = (next, d.denominator, true) }
-                }
-                if !added {
-                    let next = try sumSoFar(sum, over).adding(d)
-                    (sum, over) = (next.numerator, next.denominator)
-                }
+                try total.add(d)
             }
             leaves = leaves.addingSaturating(part.leafCount)
             warps = max(warps, part.warpDepth)
@@ -355,15 +335,8 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
             hasLeaves = hasLeaves || part.hasLeaves
             relatives |= part.inherited
         }
-        duration = try sumSoFar(sum, over)
-        return Term(.sequence(parts), duration: cancelled ? nil : duration, isInfinite: infinite && !cancelled,
+        return Term(.sequence(parts), duration: cancelled ? nil : total.time, isInfinite: infinite && !cancelled,
                     leafCount: leaves, warpDepth: warps, height: height + 1, hasLeaves: hasLeaves, relatives: relatives)
-    }
-
-    /// `sum / over` in lowest terms: a total of durations (`sum ≥ 0`, `over ≥ 1`), which fits.
-    private static func sumSoFar(_ sum: Int64, _ over: Int64) throws(AnimationError) -> Time {
-        guard let total = Time(numerator: sum, denominator: over) else { throw .overflow("\(sum) / \(over)") }
-        return total
     }
 
     /// `parts[0] || parts[1] || …`.
