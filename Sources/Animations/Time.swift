@@ -414,44 +414,42 @@ public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 }
 
-/// A sum of times added one by one (a sequence's parts),
-/// kept as `sum / over` over a common denominator while each time's
-/// denominator divides it or it divides theirs: a chain of equal parts adds
-/// with no gcd, which ``time`` takes once. Any other time, or a sum that
-/// would overflow, first reduces it to the exact total so far and adds as
-/// ``Time/adding(_:)`` does, so it throws where adding one by one throws,
-/// with the same operands.
+/// A sum of times added one by one (a sequence's parts), kept as
+/// `sum / over` while the times share a denominator: a chain of equal parts
+/// adds its numerators, with no gcd per part, and ``time`` reduces once.
+/// Any other time, or a sum that would overflow, first reduces it to the
+/// exact total so far and adds as ``Time/adding(_:)`` does, so it throws
+/// where adding one by one throws, with the same operands.
 struct RunningTotal {
     private var sum: Int64 = 0
-    /// Positive (the denominator of a `Time`, or 1): no remainder or quotient below traps.
+    /// Positive (the denominator of a `Time`, or 1).
     private var over: Int64 = 1
+    /// Whether `sum / over` is in lowest terms (a `Time` as it is).
+    private var isReduced = true
 
     /// The total so far, in lowest terms.
     var time: Time {
-        // (`sum / over` fits: it is a `Time` reduced, or a sum whose reduced form `adding` found to fit,
-        // scaled by a factor that fits; `reduced(small:)` declines only `Int64.min`, which no such sum is.)
-        Time.reduced(small: sum, over) ?? Time.reduced(Int128(sum), Int128(over)) ?? .zero
+        if isReduced { return Time(unchecked: sum, over) }
+        // (`sum / over` fits: a sum whose every step fitted; `reduced(small:)` declines only
+        // `Int64.min`, which no such sum is, so the rest is never reached.)
+        return Time.reduced(small: sum, over) ?? Time.reduced(Int128(sum), Int128(over)) ?? .zero
     }
 
     mutating func add(_ time: Time) throws(AnimationError) {
-        let n = time.numerator, d = time.denominator
-        if over % d == 0 {
-            let (scaled, o1) = n.multipliedReportingOverflow(by: over / d)
-            let (next, o2) = sum.addingReportingOverflow(scaled)
-            if !(o1 || o2), next != Int64.min {
-                sum = next
-                return
-            }
-        } else if d % over == 0 {
-            let (scaled, o1) = sum.multipliedReportingOverflow(by: d / over)
-            let (next, o2) = scaled.addingReportingOverflow(n)
-            if !(o1 || o2), next != Int64.min {
-                (sum, over) = (next, d)
+        // Zero plus a time is that time (what `adding` does first).
+        if sum == 0 {
+            (sum, over, isReduced) = (time.numerator, time.denominator, true)
+            return
+        }
+        if time.denominator == over {
+            let (next, overflow) = sum.addingReportingOverflow(time.numerator)
+            if !overflow, next != Int64.min {
+                (sum, isReduced) = (next, over == 1)
                 return
             }
         }
         let next = try self.time.adding(time)
-        (sum, over) = (next.numerator, next.denominator)
+        (sum, over, isReduced) = (next.numerator, next.denominator, true)
     }
 }
 

@@ -41,6 +41,9 @@ struct CompactTermTests {
         }
         let thrown = try #require(expectedError)
         #expect(throws: thrown) { try Term.sequence(parts) }
+        // A cancelled part makes no duration, and the total still overflows as the parts are added.
+        #expect(throws: thrown) { try Term.sequence([big, Term.zero, big, try wait(1, 3), big]) }
+        #expect(try Term.sequence([try wait(2, 1), Term.zero, try wait(1, 3)]).duration == nil)
         // An endless part ends the sum: nothing after it is added.
         let endless = Term.forever(try wait(1, 1))
         #expect(try Term.sequence([big, endless, big, big, big]).duration == nil)
