@@ -520,7 +520,9 @@ private struct Lowerer {
     }
 
     /// Whether a tween needs ``substituted(_:)``: it names a value, or a parameter may be its target.
-    func needsSubstitution(_ tween: TweenSyntax) -> Bool {
+    // (`mutating` though it changes nothing: a non-mutating method called from a mutating one
+    // gets a copy of the whole lowerer, 296 bytes, measured; `inout` passes it by address.)
+    mutating func needsSubstitution(_ tween: TweenSyntax) -> Bool {
         if frame != nil, case .view(let name, _) = tween.target, frame?.arguments[name] != nil { return true }
         func named(_ value: ValueSyntax?) -> Bool {
             switch value {
@@ -692,7 +694,15 @@ private struct Lowerer {
                                           hint: "the bodies of the calls here, written out, nest this deep; split them into several `let`s"))
             return nil
         }
-        switch expr.kind {
+        let kind: Expr.Kind
+        switch expr.storage {
+        case .plain(let plain):
+            kind = plain
+        case .retimedTween(let tween):
+            // `tween in DUR` held folded: the `retimed` node it stands for, without making it.
+            return lowerRetimed(Expr(.tween(tween), range: tween.range), expr.retiming(of: tween), expr)
+        }
+        switch kind {
         case .name(let name):
             if let bound = frame?.arguments[name] {
                 if case .term(let term) = bound { return term }
@@ -751,24 +761,7 @@ private struct Lowerer {
             guard let wait = built(.delayed, expr.range, { () throws(AnimationError) in try Term.wait(delay) }) else { return nil }
             return built(.delayed, expr.range) { () throws(AnimationError) in try Term.sequence([wait, body]) }
         case .retimed(let inner, let duration):
-            // A tween retimed (`tween in d`, most tweens): lowered at its length
-            // at once, as `lower(inner)` would (its depth within bounds), then retimed.
-            let lowered: Term?
-            if case .tween(let tween) = inner.kind, nesting < maxExpandedNesting || callDepth == 0, !needsSubstitution(tween) {
-                var applied = false
-                lowered = lowerTween(tween, range: inner.range, retimed: Retiming(duration: duration, range: expr.range), applied: &applied)
-                if applied { return lowered }
-            } else {
-                lowered = lower(inner)
-            }
-            guard let body = lowered, let target = seconds(duration), finite(body, expr, "retime") else { return nil }
-            // A tween lasts what `in` says: `tween in d` is the tween of length d.
-            if let leaf = body.retimedLeaf(to: target) { return replacingLeaf(body, with: leaf, range: expr.range) }
-            guard let term = built(.retimed, expr.range, detail: duration.range, { () throws(AnimationError) in try Term.retimed(body, to: target) }) else {
-                return nil
-            }
-            origins[ObjectIdentifier(term)]?.target = target
-            return term
+            return lowerRetimed(inner, duration, expr)
         case .emit(let name):
             return Term.event(name)
         case .staggered(let inner, let duration, let backwards):
@@ -816,6 +809,28 @@ private struct Lowerer {
         }
     }
 
+    /// `inner in duration`, written as `expr` (a `retimed` node, or a tween folded with its `in`).
+    private mutating func lowerRetimed(_ inner: Expr, _ duration: Duration, _ expr: Expr) -> Term? {
+        // A tween retimed (`tween in d`, most tweens): lowered at its length
+        // at once, as `lower(inner)` would (its depth within bounds), then retimed.
+        let lowered: Term?
+        if case .tween(let tween) = inner.kind, nesting < maxExpandedNesting || callDepth == 0, !needsSubstitution(tween) {
+            var applied = false
+            lowered = lowerTween(tween, range: inner.range, retimed: Retiming(duration: duration, range: expr.range), applied: &applied)
+            if applied { return lowered }
+        } else {
+            lowered = lower(inner)
+        }
+        guard let body = lowered, let target = seconds(duration), finite(body, expr, "retime") else { return nil }
+        // A tween lasts what `in` says: `tween in d` is the tween of length d.
+        if let leaf = body.retimedLeaf(to: target) { return replacingLeaf(body, with: leaf, range: expr.range) }
+        guard let term = built(.retimed, expr.range, detail: duration.range, { () throws(AnimationError) in try Term.retimed(body, to: target) }) else {
+            return nil
+        }
+        origins[ObjectIdentifier(term)]?.target = target
+        return term
+    }
+
     /// Whether `body` ends; if not, reports that `operation` needs an end.
     private mutating func finite(_ body: Term, _ expr: Expr, _ operation: String) -> Bool {
         guard body.isInfinite else { return true }
@@ -841,6 +856,11 @@ private struct Lowerer {
     /// syntax freed once it is lowered (when `expr` held the only reference);
     /// anything else as ``lower(_:)`` does. `expr` is left `one`.
     private mutating func lower(taking expr: inout Expr) -> Term? {
+        if case .retimedTween = expr.storage {   // (a tween folded with its `in`: no chain, and ``kind`` would unfold it)
+            let whole = expr
+            expr = Expr(.one, range: whole.range)
+            return lower(whole)
+        }
         var kind = expr.kind
         let range = expr.range, modifier = expr.modifier
         expr = Expr(.one, range: range)

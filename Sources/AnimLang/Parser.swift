@@ -705,7 +705,15 @@ private struct Parser {
             case .in:
                 advance()
                 let duration = try duration(after: "`in`")
-                result = try wrap(.retimed(result.expr, duration), around: result, through: duration.range, at: token)
+                let height = result.height + 1
+                guard height <= maxExpressionNesting else { throw nestingTooDeep(at: token) }
+                // (What ``wrap`` makes, `tween in DUR` folded into the tween's node: see ``Expr/retimed``.)
+                let range = result.expr.range.union(duration.range)
+                // (Moved out, not copied: the tween's fields, held once, take the duration in place.)
+                var operand = Expr(.one)
+                swap(&operand, &result.expr)
+                result = Parsed(expr: Expr.retimed(consume operand, duration, range: range, modifier: token.range.union(duration.range)),
+                                height: height)
             case .with:
                 advance()
                 let skip = isWord(peek(), .a) || isWord(peek(), .an) ? 1 : 0
@@ -820,8 +828,10 @@ private struct Parser {
         defer { depth -= 1 }
         let inner = try expression()
         let close = try closing(open)
-        return Parsed(expr: Expr(inner.expr.kind, range: open.range.union(close.range), modifier: inner.expr.modifier),
-                      height: inner.height)
+        // (The node itself, its range widened: a folded `tween in DUR` stays folded.)
+        var expr = inner.expr
+        expr.range = open.range.union(close.range)
+        return Parsed(expr: expr, height: inner.height)
     }
 
     // MARK: Tweens

@@ -315,7 +315,6 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
     /// `parts[0] ; parts[1] ; …` (`one` for no parts is the caller's choice:
     /// this builds the node as given). Throws when the total overflows.
     public static func sequence(_ parts: [Term]) throws(AnimationError) -> Term {
-        var duration: Time? = .zero
         var infinite = false, cancelled = false
         var leaves = 0, warps = 0, height = 0
         var hasLeaves = false
@@ -325,8 +324,6 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
                 infinite = true
             } else if part.duration == nil {
                 cancelled = true
-            } else if !infinite, let total = duration, let d = part.duration {
-                duration = try total.adding(d)
             }
             leaves = leaves.addingSaturating(part.leafCount)
             warps = max(warps, part.warpDepth)
@@ -334,8 +331,22 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
             hasLeaves = hasLeaves || part.hasLeaves
             relatives |= part.inherited
         }
+        // (Added up even when a part is cancelled: a total that overflows throws, as it always did.)
+        let duration = try sequenceTotal(parts)
         return Term(.sequence(parts), duration: cancelled ? nil : duration, isInfinite: infinite && !cancelled,
                     leafCount: leaves, warpDepth: warps, height: height + 1, hasLeaves: hasLeaves, relatives: relatives)
+    }
+
+    /// The parts' durations added up to the first endless part (which ends the
+    /// sum: nothing after it plays), over a common denominator (``RunningTotal``:
+    /// no gcd per part); throws where adding them one by one overflows.
+    private static func sequenceTotal(_ parts: [Term]) throws(AnimationError) -> Time {
+        var total = RunningTotal()
+        for part in parts {
+            if part.isInfinite { break }
+            if let d = part.duration { try total.add(d) }
+        }
+        return total.time
     }
 
     /// `parts[0] || parts[1] || …`.

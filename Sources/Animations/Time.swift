@@ -414,6 +414,45 @@ public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 }
 
+/// A sum of times added one by one (a sequence's parts), kept as
+/// `sum / over` while the times share a denominator: a chain of equal parts
+/// adds its numerators, with no gcd per part, and ``time`` reduces once.
+/// Any other time, or a sum that would overflow, first reduces it to the
+/// exact total so far and adds as ``Time/adding(_:)`` does, so it throws
+/// where adding one by one throws, with the same operands.
+struct RunningTotal {
+    private var sum: Int64 = 0
+    /// Positive (the denominator of a `Time`, or 1).
+    private var over: Int64 = 1
+    /// Whether `sum / over` is in lowest terms (a `Time` as it is).
+    private var isReduced = true
+
+    /// The total so far, in lowest terms.
+    var time: Time {
+        if isReduced { return Time(unchecked: sum, over) }
+        // (`sum / over` fits: a sum whose every step fitted; `reduced(small:)` declines only
+        // `Int64.min`, which no such sum is, so the rest is never reached.)
+        return Time.reduced(small: sum, over) ?? Time.reduced(Int128(sum), Int128(over)) ?? .zero
+    }
+
+    mutating func add(_ time: Time) throws(AnimationError) {
+        // Zero plus a time is that time (what `adding` does first).
+        if sum == 0 {
+            (sum, over, isReduced) = (time.numerator, time.denominator, true)
+            return
+        }
+        if time.denominator == over {
+            let (next, overflow) = sum.addingReportingOverflow(time.numerator)
+            if !overflow, next != Int64.min {
+                (sum, isReduced) = (next, over == 1)
+                return
+            }
+        }
+        let next = try self.time.adding(time)
+        (sum, over, isReduced) = (next.numerator, next.denominator, true)
+    }
+}
+
 /// Binary GCD on 128-bit magnitudes (division on `UInt128` is slow in software).
 @usableFromInline
 func gcd(_ a: UInt128, _ b: UInt128) -> UInt128 {

@@ -12,6 +12,43 @@ struct CompactTermTests {
         Term.tween(try Tween(property: property, from: .number(from), to: .number(to), easing: easing, duration: Time(1)))
     }
 
+    /// A sequence's duration is the exact sum of its parts' (kept over a
+    /// common denominator while the parts' divide it, reduced once): the
+    /// same as adding them one by one, whatever the denominators, and an
+    /// overflow is the one adding them throws.
+    @Test func sequenceDurationIsTheExactSum() throws {
+        func wait(_ n: Int64, _ d: Int64) throws -> Term { try Term.wait(try #require(Time(numerator: n, denominator: d))) }
+        let lists: [[(Int64, Int64)]] = [
+            Array(repeating: (1, 10), count: 25), [(1, 3), (1, 6), (1, 2), (2, 7), (5, 1), (0, 1), (1, 10), (3, 10)],
+            [(7, 1), (1, 4), (1, 2), (3, 8), (1, 1_000_000_007), (2, 1_000_000_007), (1, 5)],
+            [(1 << 58, 1), (1 << 58, 1), (1, 2), (1, 3)], [(1, 1 << 40), (1, 3), (1, 1 << 40), (5, 1 << 41)],
+        ]
+        for list in lists {
+            var expected = Time.zero
+            for (n, d) in list { expected = try expected.adding(try #require(Time(numerator: n, denominator: d))) }
+            let term = try Term.sequence(try list.map { try wait($0.0, $0.1) })
+            #expect(term.duration == expected)
+        }
+        // Past `Int64.max`: the overflow adding them throws, at the part where the total stops fitting.
+        let big = try wait(Int64.max / 2, 1)
+        let parts = [big, big, try wait(1, 3), big]
+        var total = Time.zero
+        var expectedError: AnimationError?
+        do {
+            for part in parts { total = try total.adding(try #require(part.duration)) }
+        } catch let error as AnimationError {
+            expectedError = error
+        }
+        let thrown = try #require(expectedError)
+        #expect(throws: thrown) { try Term.sequence(parts) }
+        // A cancelled part makes no duration, and the total still overflows as the parts are added.
+        #expect(throws: thrown) { try Term.sequence([big, Term.zero, big, try wait(1, 3), big]) }
+        #expect(try Term.sequence([try wait(2, 1), Term.zero, try wait(1, 3)]).duration == nil)
+        // An endless part ends the sum: nothing after it is added.
+        let endless = Term.forever(try wait(1, 1))
+        #expect(try Term.sequence([big, endless, big, big, big]).duration == nil)
+    }
+
     /// `evaluate` is the fold into scenes: the same scenes, a chain reused
     /// as it is, and only composite nodes in the memo.
     @Test func evaluateIsTheFold() throws {
