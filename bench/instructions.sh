@@ -20,14 +20,10 @@ count() {   # LABEL N COMMAND...
     printf '%-18s %8s %16s\n' "$label" "$n" "$(grep -o 'Collected : [0-9]*' "$work/cg.err" | awk '{ print $3 }')"
 }
 
-# The chain script `animc eval` reads (the same text as chainScript(n) in the bench).
-chain() {
-    printf '# a chain of %d tweens on box.x, 0.1s each\nlet final =\n    ' "$1"
-    awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) { if (i > 0) printf "\n  ; "; printf (i % 2 == 0 ? "animate box.x from 0 to 1 in 0.1s" : "animate box.x from 1 to 0 in 0.1s") } printf "\n" }'
-}
-chain 20000 > "$work/chain-20000.anim"
-# The start-up script of animc-bench (startupScript).
-printf 'let left = shrink circle from radius 100 to 10 with an ease-in-out\nlet right = rotate square from 0 to 2*pi radians with a high ease-out\nlet final = fadeIn all views * ((left + right) looped once)\n' > "$work/three.anim"
+# The scripts `animc eval` reads, written by the bench itself: the chain and
+# the start-up workload's three lines.
+"$bin/animc-bench" --write-script chain 20000 >"$work/chain-20000.anim"
+"$bin/animc-bench" --write-script startup 1 >"$work/three.anim"
 
 printf '%-18s %8s %16s\n' workload N instructions
 count startup-animc 3 "$bin/animc" eval "$work/three.anim" --format csv

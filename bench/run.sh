@@ -22,9 +22,19 @@ case "${ANIMC_LINK:-static}" in
     dynamic) scratch=.build-bench;  link=();                      hello_link=() ;;
     *) echo "ANIMC_LINK must be static or dynamic" >&2; exit 2 ;;
 esac
+# SwiftPM relinks when sources or flags change, not when the list of functions
+# the linker orders (scripts/startup.order) does: a binary older than the list
+# is removed, so that it is linked again.
+relink_if_stale() {   # BIN_DIR
+    [ -f scripts/startup.order ] || return 0
+    for product in animc animc-bench; do
+        if [ scripts/startup.order -nt "$1/$product" ]; then rm -f "$1/$product"; fi
+    done
+}
+bin=$(swift build "${release_flags[@]}" "${link[@]}" --scratch-path "$scratch" --show-bin-path)
+relink_if_stale "$bin"
 swift build "${release_flags[@]}" "${link[@]}" --scratch-path "$scratch" --product animc >&2
 swift build "${release_flags[@]}" "${link[@]}" --scratch-path "$scratch" --product animc-bench >&2
-bin=$(swift build "${release_flags[@]}" "${link[@]}" --scratch-path "$scratch" --show-bin-path)
 
 mkdir -p "$scratch/hello" "$scratch/callgrind"
 swiftc "${hello_flags[@]}" "${hello_link[@]}" bench/hello/main.swift -o "$scratch/hello/hello"
@@ -39,13 +49,14 @@ other_startup() {
     else
         other=.build-static; other_link=(--static-swift-stdlib); other_hello=(-static-stdlib); label="linked in"
     fi
+    local obin work animc hello
+    obin=$(swift build "${release_flags[@]}" "${other_link[@]}" --scratch-path "$other" --show-bin-path)
+    relink_if_stale "$obin"
     swift build "${release_flags[@]}" "${other_link[@]}" --scratch-path "$other" --product animc >&2
     mkdir -p "$other/hello"
     swiftc "${hello_flags[@]}" "${other_hello[@]}" bench/hello/main.swift -o "$other/hello/hello"
-    local obin work animc hello
-    obin=$(swift build "${release_flags[@]}" "${other_link[@]}" --scratch-path "$other" --show-bin-path)
     work=$(mktemp -d)
-    printf 'let left = shrink circle from radius 100 to 10 with an ease-in-out\nlet right = rotate square from 0 to 2*pi radians with a high ease-out\nlet final = fadeIn all views * ((left + right) looped once)\n' > "$work/three.anim"
+    "$bin/animc-bench" --write-script startup 1 >"$work/three.anim"
     animc=$(valgrind --tool=callgrind --callgrind-out-file="$work/a.cg" "$obin/animc" eval "$work/three.anim" --format csv 2>&1 >/dev/null \
         | grep -o 'Collected : [0-9]*' | awk '{ print $3 }')
     hello=$(valgrind --tool=callgrind --callgrind-out-file="$work/h.cg" "$other/hello/hello" 2>&1 >/dev/null \
@@ -92,6 +103,11 @@ results=bench/results.txt
     echo "# $(nproc) cores; load average before the run: $(cut -d ' ' -f 1-3 /proc/loadavg)"
     echo "# animc built with the standard library linked ${ANIMC_LINK:-static}ally; it links: $(ldd "$bin/animc" | awk '{ print $1 }' | sed 's/\.so.*//' | tr '\n' ' ')"
     if ldd "$bin/animc" | grep -qi foundation; then echo "# WARNING: animc links Foundation"; fi
+    if [ -f scripts/startup.order ] && command -v nm >/dev/null; then
+        # How much of the start-up order (scripts/startup-order.sh) the binary still has.
+        echo "# code ordered for start-up: $(nm --defined-only "$bin/animc" | awk '{ print $3 }' | sort -u \
+            | comm -12 - <(grep -v '^#' scripts/startup.order | sort -u) | wc -l) of the $(grep -vc '^#' scripts/startup.order) functions in scripts/startup.order are in animc"
+    fi
     echo
     "$bin/animc-bench" --animc "$bin/animc" --hello "$scratch/hello/hello" \
         --callgrind-dir "$scratch/callgrind" "${extra[@]}" "$@" || status=$?

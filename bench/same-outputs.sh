@@ -43,7 +43,7 @@ done
 
 # The bench's generated scripts (smaller sizes, so this takes seconds).
 if [ -x "$bench" ]; then
-    for spec in chain:2000 chain-by:2000 chain-lets:1000 parallel:2000 stagger:50 large:200000; do
+    for spec in chain:2000 chain-by:2000 chain-lets:1000 parallel:2000 stagger:50 large:200000 startup:1; do
         kind=${spec%%:*} n=${spec#*:}
         "$bench" --write-script "$kind" "$n" >"$work/$kind.anim"
         compare "$kind" eval "$work/$kind.anim" --fps 10 --format csv

@@ -52,13 +52,16 @@ if let index = arguments.firstIndex(of: "--workload"), index + 1 < arguments.cou
 // MARK: - Script mode
 
 // `animc-bench --write-script KIND N`: the generated script of a workload on
-// standard output (chain, chain-by, chain-lets, parallel, stagger, large), so
-// that `bench/same-outputs.sh` can run `animc` on exactly what the bench measures.
+// standard output (chain, chain-by, chain-lets, parallel, stagger, large, and
+// startup, the talk's three lines, whatever N), so that `bench/same-outputs.sh`,
+// `bench/instructions.sh` and `scripts/startup-order.sh` run `animc` on exactly
+// what the bench measures.
 if let index = arguments.firstIndex(of: "--write-script"), index + 2 < arguments.count,
    let n = Int(arguments[index + 2]) {
     let generators: [String: (Int) -> [UInt8]] = [
         "chain": chainScript, "chain-by": chainByScript, "chain-lets": chainLetsScript,
         "parallel": parallelScript, "stagger": staggerScript, "large": { largeScript(bytes: $0) },
+        "startup": { _ in Array(startupScript.utf8) },
     ]
     guard let generate = generators[arguments[index + 1]] else { fail("unknown script \(arguments[index + 1])") }
     let text = generate(n)
