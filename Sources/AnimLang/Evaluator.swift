@@ -15,7 +15,8 @@ import Animations
 /// ```
 public func evaluate(_ lowering: Lowering) -> Evaluation {
     var scenes: [String: Scene] = Dictionary(minimumCapacity: lowering.termCount)
-    let diagnostics = evaluateBindings(lowering) { number, scene in scenes[lowering.bindings.name(number)] = scene }
+    var evaluated = lowering
+    let diagnostics = evaluateBindings(&evaluated, releasingAllBut: nil) { number, scene in scenes[lowering.bindings.name(number)] = scene }
     return Evaluation(scenes: scenes, diagnostics: diagnostics)
 }
 
@@ -24,10 +25,17 @@ public func evaluate(_ lowering: Lowering) -> Evaluation {
 /// the caller's: ``run(_:binding:keepingSyntax:)`` samples one binding, and
 /// keeps its scene alone (no table of the others' scenes, nor the table's
 /// generic metadata, built at run time on every start-up).
-func evaluateBindings(_ lowering: Lowering, _ keep: (_ number: Int, Scene) -> Void) -> [Diagnostic] {
+///
+/// With `releasingAllBut` a number, `lowering` lets go of each other
+/// binding's term as soon as it is evaluated, while the node is in the
+/// cache, rather than all at once when the lowering goes (80k `let`s: 80k
+/// releases of nodes long out of the cache); only that binding's term is
+/// then left in ``Lowering/termsByNumber`` (a term used by others stays
+/// alive in them).
+func evaluateBindings(_ lowering: inout Lowering, releasingAllBut kept: Int?, _ keep: (_ number: Int, Scene) -> Void) -> [Diagnostic] {
     // About one entry per binding's root (leaves are not memoized), so the
     // table is not rehashed as it grows.
-    var memo = IdentityTable<Scene?>(capacity: lowering.termCount)
+    var memo = EvaluationMemo(capacity: lowering.termCount)
     var diagnostics: [Diagnostic] = []
     // By number, in order of first binding: each walk stops at the scenes
     // the bindings before made. (The last binding first would walk them all
@@ -42,6 +50,7 @@ func evaluateBindings(_ lowering: Lowering, _ keep: (_ number: Int, Scene) -> Vo
             diagnostics.append(evaluationDiagnostic(error, origin: origin))
         }
         if let scene { keep(number, scene) }
+        if let kept, number != kept { lowering.termsByNumber[number] = nil }
     }
     return diagnostics
 }
@@ -176,7 +185,7 @@ private func analyze(_ file: SourceFile, binding name: String?, keepingSyntax: B
     } else {
         target = resolved.program.lastBinding
     }
-    let lowering: Lowering
+    var lowering: Lowering
     if !keepingSyntax, !resolved.mentionsAllViews {
         resolved.program = Program(items: [])
         target = target?.withoutSyntax()
@@ -187,7 +196,10 @@ private func analyze(_ file: SourceFile, binding name: String?, keepingSyntax: B
     // Every binding is evaluated, for its diagnostics; the target's scene alone is kept.
     let keptNumber = target.flatMap { lowering.bindings.index(forKey: $0.name) }
     var keptScene: Scene?
-    let evaluationDiagnostics = evaluateBindings(lowering) { number, scene in if number == keptNumber { keptScene = scene } }
+    // (Only the target's term is read after this.)
+    let evaluationDiagnostics = evaluateBindings(&lowering, releasingAllBut: keptNumber ?? -1) { number, scene in
+        if number == keptNumber { keptScene = scene }
+    }
     // Each check runs once, in the stage that owns it (counts in the
     // parser, which stores them validated), so no two stages report the same mistake.
     var diagnostics = parsed.diagnostics + resolved.diagnostics + lowering.diagnostics + evaluationDiagnostics

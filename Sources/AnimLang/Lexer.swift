@@ -29,13 +29,49 @@ public func tokenize(_ file: SourceFile) -> (tokens: [Token], diagnostics: [Diag
     return (tokens, lexer.diagnostics)
 }
 
+/// Every NAME that a `let` token directly precedes (``namesAfterLet(in:)``):
+/// as a set, and in the order written, so that the parser finds a name
+/// bound by a `let` just before where it reads without hashing it.
+///
+/// Nearly every script names the `let` it just wrote (`let c5 = c4 ; …`).
+/// The set's table holds every name of the file at a place its hash picks,
+/// so in a long script each lookup is a read from memory, not from the
+/// cache (80k `let`s: the parser's lookups cost about as much as the rest
+/// of the parse grew per doubling); the names in order sit where the
+/// parser reads.
+struct LetNames {
+    /// Every name after a `let`.
+    let all: Set<String>
+    /// The name after each `let` token that has one, in the file's order (repeats kept).
+    let inOrder: [String]
+
+    /// How many distinct names.
+    var count: Int { all.count }
+
+    /// Whether a `let` binds `word`: first compared with the names after the
+    /// `let` tokens numbered `index - 1` and `index - 2` in ``inOrder``
+    /// (where they exist; any entry of it is in ``all``, so a match is an
+    /// answer whatever `index` is), then looked up in ``all``.
+    /// (Not inlined: in the parser's callers it made their other calls cost more than it saves.)
+    @inline(never)
+    func contains(_ word: String, near index: Int) -> Bool {
+        if index >= 1, index <= inOrder.count {
+            if inOrder[index - 1] == word { return true }
+            if index >= 2, inOrder[index - 2] == word { return true }
+        }
+        return all.contains(word)
+    }
+}
+
 /// Every NAME that a `let` token directly precedes, as ``tokenize(_:)`` reads the
 /// file (what the parser needs before it starts), without lexing all of it: only from each line holding the bytes
 /// `let` up to them (no token spans two lines, so a line start is a token
-/// boundary). The scan only moves forward, so this reads each byte at most twice.
-func namesAfterLet(in file: SourceFile) -> Set<String> {
+/// boundary). The scan only moves forward, so this reads each byte at most
+/// twice, and meets the `let` tokens in order, each once.
+func namesAfterLet(in file: SourceFile) -> LetNames {
     let bytes = file.bytes
     var names: Set<String> = []
+    var inOrder: [String] = []
     var scan = Lexer(bytes: bytes, resumingAt: 0)
     var search = 0
     while let candidate = nextLet(in: bytes, from: search) {
@@ -50,14 +86,18 @@ func namesAfterLet(in file: SourceFile) -> Set<String> {
             var token = scan.next()
             while token.word == .let {
                 let next = scan.next()
-                if next.kind == .name { names.insert(file.text(next.range)) }
+                if next.kind == .name {
+                    let name = file.text(next.range)
+                    inOrder.append(name)
+                    names.insert(name)
+                }
                 token = next
             }
             if token.kind == .eof || token.range.end > candidate { break }
         }
         search = max(candidate + 1, scan.index)
     }
-    return names
+    return LetNames(all: names, inOrder: inOrder)
 }
 
 /// The first offset at or after `start` where the bytes `let` are.

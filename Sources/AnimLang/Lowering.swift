@@ -44,8 +44,9 @@ func lower(taking resolved: inout ResolvedProgram) -> Lowering {
 public struct Lowering: Sendable {
     /// The term of each binding that lowered without errors, by its
     /// number in ``bindings`` (an array, not a table by name: 80k `let`s
-    /// hold 0.6 MB of it, not 3 MB of hashed names).
-    let termsByNumber: [Term?]
+    /// hold 0.6 MB of it, not 3 MB of hashed names). (Emptied but for the
+    /// target's by ``run(_:binding:keepingSyntax:)`` as it evaluates them.)
+    internal(set) var termsByNumber: [Term?]
     /// How many bindings have a term.
     let termCount: Int
     /// The program's bindings (where each is written: a failure in a term

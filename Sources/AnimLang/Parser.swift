@@ -184,7 +184,10 @@ private struct Parser {
     /// Every name a `let` binds in the file (found before parsing): a name
     /// among these where a number, a duration or an easing is written is a
     /// named value.
-    var letNames: Set<String> = []
+    var letNames = LetNames(all: [], inOrder: [])
+    /// How many `let` keywords ``binding()`` has read: where in
+    /// ``LetNames/inOrder`` the names bound just before are (``isLetName(_:)``).
+    var letsRead = 0
     /// The parameters of the parameterised `let` whose body is being parsed,
     /// by name, with their uses so far.
     var parameters: [String: Int] = [:]
@@ -264,6 +267,7 @@ private struct Parser {
 
     mutating func binding() throws(SyntaxError) -> Binding {
         let keyword = advance()
+        letsRead += 1
         let (name, nameRange) = try declaredName(after: keyword, role: .binding)
         defer {
             parameters = [:]
@@ -366,7 +370,13 @@ private struct Parser {
     func isValueName(_ token: Token) -> Bool {
         guard token.kind == .name, namesAllowed, !isReserved(token) else { return false }
         let word = text(token)
-        return letNames.contains(word) || parameters[word] != nil
+        return isLetName(word) || parameters[word] != nil
+    }
+
+    /// Whether a `let` in the file binds `word` (``letNames``), looking first
+    /// at the names of the `let` being read and the one before it.
+    func isLetName(_ word: String) -> Bool {
+        letNames.contains(word, near: letsRead)
     }
 
     /// A `let`'s right-hand side or an argument: a value (a number, a
@@ -384,7 +394,7 @@ private struct Parser {
             return try valueArgument(ends: ends)
         case .name where peek(1).kind == .leftParen && colorFunctions.contains(text(token)):
             return try valueArgument(ends: ends)
-        case .name where !token.word.isVerb && ColorNames.color(named: text(token)) != nil && !letNames.contains(text(token))
+        case .name where !token.word.isVerb && ColorNames.color(named: text(token)) != nil && !isLetName(text(token))
             && ends(Parser(copying: self, advancedBy: 1)):
             // `let brand = rebeccapurple`: a colour, unless a `let` has that name.
             return try valueArgument(ends: ends)
@@ -1166,7 +1176,7 @@ private struct Parser {
             if constants[word] != nil {
                 return .number(Parser.settled(try arithmetic(grouped: false)))
             }
-            if letNames.contains(word) {
+            if isLetName(word) {
                 throw error(.expectedNumber(what: what, after: context(), found: describe(token)), at: token,
                             hint: "here a named value must be a number named before: `\(word)` is not")
             }
@@ -1457,7 +1467,7 @@ private struct Parser {
         let token = peek()
         guard startsNumber(token) || isValueName(token) || isConstant(token) else {
             var hint: String?
-            if token.kind == .name, !namesAllowed, letNames.contains(text(token)) || parameters[text(token)] != nil {
+            if token.kind == .name, !namesAllowed, isLetName(text(token)) || parameters[text(token)] != nil {
                 hint = "inside an easing's or a colour's arguments, in an offset or a `view`, a name must be a number named before it; "
                     + "`\(text(token))` is not"
             }

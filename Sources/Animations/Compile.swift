@@ -381,6 +381,33 @@ private struct WorkList {
     }
 }
 
+/// Whether the tween leaves placed so far all animate one property, noted
+/// one by one as each is placed (``Term/placeTween(at:into:)`` has just read
+/// the leaf, so it is in cache; a long chain's leaves read again afterwards
+/// are not). A leaf placed some other way must be noted too, or it is not
+/// known (``property`` is then wrong): the compiler places them only there.
+struct SoleProperty {
+    /// The property of the first leaf noted.
+    private var first: Property?
+    /// Whether some leaf animates another.
+    private var mixed = false
+
+    /// Notes a tween leaf placed. (Not inlined: in the compiler's loop the
+    /// leaf's kind was then copied out, 2 M instructions more on a chain of 20k.)
+    @inline(never)
+    mutating func note(_ leaf: Term) {
+        guard !mixed else { return }
+        if let first {
+            if !leaf.isTween(of: first) { mixed = true }
+        } else {
+            first = leaf.leafProperty
+        }
+    }
+
+    /// The property every leaf noted animates; `nil` when none was noted or they differ.
+    var property: Property? { mixed ? nil : first }
+}
+
 private struct Compiler {
     private struct BodyKey: Hashable {
         let term: ObjectIdentifier
@@ -432,6 +459,9 @@ private struct Compiler {
         var keys: [Int] = []
         var blockKeys: [Int] = []
         var stack = WorkList()
+        // Whether every tween placed animates one property, noted as each is
+        // placed (its leaf just read): the split by property then reads no leaf again.
+        var sole = SoleProperty()
         if let root { stack.nodes.append((root, .identity, 0)) }
         while let (term, path, key) = try stack.next() {
             // A tween (most nodes of a chain) is placed without a copy of its kind.
@@ -440,7 +470,10 @@ private struct Compiler {
                 guard listed <= Scene.segmentLimit else {
                     throw .invalidSampling("the animation has more than \(Scene.segmentLimit) segments")
                 }
-                if term.placeTween(at: path, into: placed), firstDeferred != nil { keys.append(key) }
+                if term.placeTween(at: path, into: placed) {
+                    if firstDeferred != nil { keys.append(key) }
+                    sole.note(term)
+                }
                 continue
             }
             switch term.kind {
@@ -511,7 +544,7 @@ private struct Compiler {
             }
         }
         keys = []
-        var segments = Compiler.byProperty(placed)
+        var segments = Compiler.byProperty(placed, sole: sole.property)
         placed = SegmentList()
         let unique = PlacedEvent.inFiringOrder(events)
         var byProperty: [Property: [RepetitionBlock]] = [:]
@@ -549,9 +582,11 @@ private struct Compiler {
 
     /// The placed segments of each property, in the order placed: `placed`
     /// itself when there is one property, else moved out of it (left empty)
-    /// into a list per property.
-    private static func byProperty(_ placed: SegmentList) -> [Property: SegmentList] {
+    /// into a list per property. `sole`: the property every segment is known
+    /// to animate, if it is known (``SoleProperty``); else each leaf is read.
+    private static func byProperty(_ placed: SegmentList, sole: Property?) -> [Property: SegmentList] {
         guard placed.count > 0 else { return [:] }
+        if let sole { return [sole: placed] }
         let first = placed.base.pointee.property
         if !placed.contains(where: { !$0.pointee.animates(first) }) { return [first: placed] }
         // One hash per segment: each property's number, then the count of each.

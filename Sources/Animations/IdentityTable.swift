@@ -7,13 +7,25 @@
 /// process has loaded (some 130,000 instructions of start-up), and hashes
 /// each key with SipHash; here a key is hashed by one multiplication.
 ///
-/// Open addressing with linear probing: `slots` holds, for each slot, the
-/// key's address (0: empty: no object lives at address 0) and, next to
-/// it, the index of its value in `values` (which grows in insertion order).
-/// At most three quarters of the slots are full, so every probe ends at an empty slot.
+/// Open addressing with linear probing over one word per slot: 0 when the
+/// slot is empty (an entry's word is never 0), else the entry's number
+/// plus one in the low 32 bits and 32 bits of its key's hash (the tag) in
+/// the high ones. The keys (their addresses) and values are in arrays of
+/// their own, in insertion order; a probe reads a key only where the tag
+/// matches. At most three quarters of the slots are full, so every probe
+/// ends at an empty slot.
+///
+/// (One word a slot, not the key and the number in two: a fresh key's
+/// probe lands anywhere in the slots, and a table of 80k entries, one per
+/// `let` of a long script, is then 1 MB rather than 2, read from the
+/// cache rather than from memory; a key found again is mostly a recent one,
+/// whose key and value were just written.)
 public struct IdentityTable<Value> {
-    /// Pairs (address, index into `values`); `2 * capacity` integers, a power of two of slots.
-    private var slots: [Int]
+    /// A power of two of slot words (see above).
+    private var slots: [UInt64]
+    /// Each entry's key's address, by entry number.
+    private var keys: [Int] = []
+    /// Each entry's value, by entry number.
     private var values: [Value] = []
     /// log2 of the number of slots.
     private var shift: Int
@@ -23,7 +35,8 @@ public struct IdentityTable<Value> {
         var bits = 3
         while (3 << bits) / 4 < capacity, bits < 40 { bits += 1 }
         shift = bits
-        slots = [Int](repeating: 0, count: 2 << bits)
+        slots = [UInt64](repeating: 0, count: 1 << bits)
+        keys.reserveCapacity(capacity)
         values.reserveCapacity(capacity)
     }
 
@@ -32,7 +45,9 @@ public struct IdentityTable<Value> {
 
     /// The value of `key`, if it has one.
     public subscript(key: ObjectIdentifier) -> Value? {
-        value(at: Int(bitPattern: key))
+        let (_, entry) = find(Int(bitPattern: key))
+        guard let entry else { return nil }
+        return values[entry]
     }
 
     /// Gives `key` the value `value` (replacing the one it had).
@@ -42,54 +57,71 @@ public struct IdentityTable<Value> {
 
     /// Every entry of `other` whose key this table lacks.
     public mutating func merge(_ other: IdentityTable) {
-        for index in 0..<(1 << other.shift) where other.slots[2 * index] != 0 {
-            let address = other.slots[2 * index]
-            if value(at: address) == nil { set(other.values[other.slots[2 * index + 1]], at: address) }
+        for entry in other.keys.indices where find(other.keys[entry]).entry == nil {
+            set(other.values[entry], at: other.keys[entry])
         }
     }
 
-    /// The slot holding the key at `address`, or the empty one where it would go.
-    private func slot(of address: Int) -> Int {
-        // Fibonacci hashing: the top `shift` bits of the product.
+    /// The key's hash: Fibonacci hashing, one multiplication. The top
+    /// `shift` bits pick the first slot; bits 16–47 are the tag.
+    @inline(__always)
+    private static func hash(_ address: Int) -> UInt64 {
+        UInt64(bitPattern: Int64(address)) &* 0x9E37_79B9_7F4A_7C15
+    }
+
+    /// A slot word's tag part for `hash`.
+    @inline(__always)
+    private static func tag(_ hash: UInt64) -> UInt64 {
+        (hash >> 16) << 32
+    }
+
+    /// The slot of the key at `address` and its entry, or the empty slot where it would go and `nil`.
+    private func find(_ address: Int) -> (slot: Int, entry: Int?) {
+        let hash = IdentityTable.hash(address)
+        let tag = IdentityTable.tag(hash)
         let mask = (1 << shift) - 1
-        var index = Int(truncatingIfNeeded: (UInt(bitPattern: address) &* 0x9E37_79B9_7F4A_7C15) >> UInt(64 - shift))
+        var index = Int(truncatingIfNeeded: hash >> UInt64(64 - shift))
         // Ends: at most three quarters of the slots are full.
         while true {
-            let found = slots[2 * index]
-            if found == address || found == 0 { return index }
+            let word = slots[index]
+            if word == 0 { return (index, nil) }
+            if word & 0xFFFF_FFFF_0000_0000 == tag {
+                // (An entry's word holds its number plus one, below `keys.count`.)
+                let entry = Int(truncatingIfNeeded: word & 0xFFFF_FFFF) - 1
+                if keys[entry] == address { return (index, entry) }
+            }
             index = (index + 1) & mask
         }
     }
 
-    private func value(at address: Int) -> Value? {
-        let index = slot(of: address)
-        return slots[2 * index] == 0 ? nil : values[slots[2 * index + 1]]
-    }
-
     private mutating func set(_ value: Value, at address: Int) {
-        var index = slot(of: address)
-        if slots[2 * index] != 0 {
-            values[slots[2 * index + 1]] = value
+        var (index, entry) = find(address)
+        if let entry {
+            values[entry] = value
             return
         }
         if 4 * (values.count + 1) > 3 << shift {
             grow()
-            index = slot(of: address)
+            index = find(address).slot
         }
-        slots[2 * index] = address
-        slots[2 * index + 1] = values.count
+        // An entry's number plus one fits in the word's low 32 bits: each key is a
+        // live object (at least 16 bytes), so 2^32 of them do not fit in memory.
+        precondition(values.count < Int(UInt32.max), "an identity table of 2^32 entries")
+        slots[index] = IdentityTable.tag(IdentityTable.hash(address)) | UInt64(values.count + 1)
+        keys.append(address)
         values.append(value)
     }
 
-    /// Twice the slots, every key placed again (the values stay where they are).
+    /// Twice the slots, every entry placed again (the keys and values stay where they are).
     private mutating func grow() {
-        let old = slots
         shift += 1
-        slots = [Int](repeating: 0, count: 2 << shift)
-        for index in 0..<(old.count / 2) where old[2 * index] != 0 {
-            let target = slot(of: old[2 * index])
-            slots[2 * target] = old[2 * index]
-            slots[2 * target + 1] = old[2 * index + 1]
+        slots = [UInt64](repeating: 0, count: 1 << shift)
+        let mask = (1 << shift) - 1
+        for entry in keys.indices {
+            let hash = IdentityTable.hash(keys[entry])
+            var index = Int(truncatingIfNeeded: hash >> UInt64(64 - shift))
+            while slots[index] != 0 { index = (index + 1) & mask }
+            slots[index] = IdentityTable.tag(hash) | UInt64(entry + 1)
         }
     }
 }

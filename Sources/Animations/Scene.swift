@@ -396,6 +396,34 @@ extension Scene: AnimationAlgebra {
     }
 }
 
+/// The memo of ``Term/evaluate(memo:report:)``, shared across the terms of
+/// one program: each composite node walked, with its scene or that it
+/// failed. A node whose scene is the node itself (a chain reused as it is
+/// written: every `let c5 = c4 ; …` of a long script) is noted without a
+/// reference to it, so the memo takes no retain of it, nor a release when
+/// it goes, long after the node left the cache (80k such `let`s: 80k
+/// releases of cold nodes). The memo holds no key: the caller keeps every
+/// term it evaluates alive while it uses the memo.
+public struct EvaluationMemo {
+    enum Entry {
+        /// The node's scene is the node itself.
+        case itself
+        case scene(Scene)
+        /// The node, or something inside it, failed (reported once, where it failed).
+        case failed
+    }
+
+    var table: IdentityTable<Entry>
+
+    /// A memo that takes `capacity` nodes before it grows.
+    public init(capacity: Int = 0) {
+        table = IdentityTable(capacity: capacity)
+    }
+
+    /// How many composite nodes it holds.
+    public var count: Int { table.count }
+}
+
 extension Term {
     /// The scene this term means (evaluation: the fold into ``Scene``), with
     /// `memo` shared across the terms of one program; `report` hears of each
@@ -405,13 +433,13 @@ extension Term {
     /// event) *is* its scene and cannot fail (``Scene/interpret(_:_:_:)``), so
     /// only composite nodes are walked and kept in `memo` (a chain of n
     /// tweens makes one entry, not n + 1).
-    public func evaluate(memo: inout IdentityTable<Scene?>, report: (Term, AnimationError) -> Void) -> Scene? {
+    public func evaluate(memo: inout EvaluationMemo, report: (Term, AnimationError) -> Void) -> Scene? {
         if isLeaf { return Scene(root: self) }
-        let value = bottomUp(memo: &memo, operands: { term in term.children.filter { !$0.isLeaf } }) {
-            (term: Term, operands: [Scene?]) -> Scene? in
+        let value = bottomUp(memo: &memo.table, operands: { term in term.children.filter { !$0.isLeaf } }) {
+            (term: Term, operands: [EvaluationMemo.Entry]) -> EvaluationMemo.Entry in
             let kind = term.kind
-            if case .sequence(let parts) = kind, let reused = Term.reusedChain(term, parts, operands) { return reused }
-            if case .parallel(let parts) = kind, let reused = Term.reusedChain(term, parts, operands) { return reused }
+            if case .sequence(let parts) = kind, let reused = Term.reusedChain(parts, operands) { return reused }
+            if case .parallel(let parts) = kind, let reused = Term.reusedChain(parts, operands) { return reused }
             // The children's values, leaves as themselves (whatever contains a failure fails quietly).
             var values: [Scene] = []
             var next = 0
@@ -419,34 +447,49 @@ extension Term {
                 if child.isLeaf {
                     values.append(Scene(root: child))
                 } else {
-                    guard next < operands.count, let value = operands[next] else { return nil }
+                    guard next < operands.count else { return .failed }
+                    switch operands[next] {
+                    case .itself: values.append(Scene(root: child))
+                    case .scene(let scene): values.append(scene)
+                    case .failed: return .failed
+                    }
                     next += 1
-                    values.append(value)
                 }
             }
             do throws(AnimationError) {
-                return try Scene.interpret(term, kind, values)
+                let scene = try Scene.interpret(term, kind, values)
+                return scene.root === term ? .itself : .scene(scene)
             } catch {
                 report(term, error)
-                return nil
+                return .failed
             }
         }
-        return value ?? nil
+        switch value {
+        case .itself: return Scene(root: self)
+        case .scene(let scene): return scene
+        case .failed, nil: return nil
+        }
     }
 
-    /// For a `;` or `||` node whose non-leaf `parts` have the values
+    /// For a `;` or `||` node whose non-leaf `parts` have the entries
     /// `operands` (in order): the node itself when ``Scene/interpret(_:_:_:)``
     /// would reuse it (every part evaluated to itself, none `one`, no endless
-    /// part before the last), `.some(nil)` when a part failed, else `nil`
+    /// part before the last), `.failed` when a part failed, else `nil`
     /// (build it by the operations). Leaves are always reusable.
-    private static func reusedChain(_ term: Term, _ parts: [Term], _ operands: [Scene?]) -> Scene?? {
+    private static func reusedChain(_ parts: [Term], _ operands: [EvaluationMemo.Entry]) -> EvaluationMemo.Entry? {
         var next = 0
         var reusable = true
         for (index, part) in parts.enumerated() where !part.isLeaf {
-            guard next < operands.count, let value = operands[next] else { return .some(nil) }
+            guard next < operands.count else { return .failed }
+            let isItself: Bool
+            switch operands[next] {
+            case .itself: isItself = true
+            case .scene(let scene): isItself = scene.root === part
+            case .failed: return .failed
+            }
             next += 1
-            if value.root !== part || Scene.isOne(part) || (part.isInfinite && index < parts.count - 1) { reusable = false }
+            if !isItself || Scene.isOne(part) || (part.isInfinite && index < parts.count - 1) { reusable = false }
         }
-        return reusable ? .some(Scene(root: term)) : nil
+        return reusable ? .itself : nil
     }
 }

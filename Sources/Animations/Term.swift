@@ -216,11 +216,6 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
         case eased(Term, Easing)
     }
 
-    /// (A `var` only so that ``deinit`` can drop a subterm's children early:
-    /// it changes a node no one else holds, so reads need no dynamic
-    /// exclusivity check.)
-    @exclusivity(unchecked) private var storage: Kind
-
     // Stored compactly (a long chain is one node per step): the flags and
     // small counts in one word, the duration as its two integers.
     private let flags: UInt8
@@ -231,6 +226,10 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
     /// ``duration``'s numerator and denominator; the denominator is 0 for `nil`.
     private let durationNumerator: Int64
     private let durationDenominator: Int64
+    /// (A `var` only so that ``deinit`` can drop a subterm's children early:
+    /// it changes a node no one else holds, so reads need no dynamic
+    /// exclusivity check.)
+    @exclusivity(unchecked) private var storage: Kind
 
     private static let infiniteFlag: UInt8 = 4, leavesFlag: UInt8 = 8, eventsFlag: UInt8 = 16, leafFlag: UInt8 = 32
     /// The flags a node takes from its children: the relative tweens and the events inside.

@@ -7,14 +7,25 @@ import Animations
 /// ahead and back, and the lexer resumed in the middle of a file must agree
 /// with ``tokenize(_:)``.
 @Suite struct TokenStreamTests {
-    /// The names after `let` tokens, from the whole token list.
-    static func reference(_ file: SourceFile) -> Set<String> {
+    /// The names after `let` tokens, from the whole token list, in order (repeats kept).
+    static func reference(_ file: SourceFile) -> [String] {
         let tokens = tokenize(file).tokens
-        var names: Set<String> = []
+        var names: [String] = []
         for index in tokens.indices.dropLast() where tokens[index].word == .let && tokens[index + 1].kind == .name {
-            names.insert(tokens[index + 1].text(in: file))
+            names.append(tokens[index + 1].text(in: file))
         }
         return names
+    }
+
+    /// What the prescan found is what the tokens say: the set of the names,
+    /// and each name in the order of its `let` (which the parser's look-up
+    /// near the `let` being read relies on).
+    static func check(_ file: SourceFile, _ source: String) {
+        let found = namesAfterLet(in: file)
+        let expected = reference(file)
+        #expect(found.inOrder == expected, "\(source.debugDescription)")
+        #expect(found.all == Set(expected), "\(source.debugDescription)")
+        #expect(found.count == Set(expected).count)
     }
 
     static let tricky: [String] = [
@@ -28,7 +39,7 @@ import Animations
     @Test func namesAfterLetMatchTheTokens() {
         for source in TokenStreamTests.tricky {
             let file = SourceFile(name: "t.anim", text: source)
-            #expect(namesAfterLet(in: file) == TokenStreamTests.reference(file), "\(source)")
+            TokenStreamTests.check(file, source)
         }
     }
 
@@ -42,7 +53,21 @@ import Animations
                 source += pieces[Int((state >> 33) % UInt64(pieces.count))]
             }
             let file = SourceFile(name: "g.anim", text: source)
-            #expect(namesAfterLet(in: file) == TokenStreamTests.reference(file), "\(source.debugDescription)")
+            TokenStreamTests.check(file, source)
+        }
+    }
+
+    /// The look-up near a `let` answers what the set answers, wherever it looks first.
+    @Test func letNamesLookUpNearAnyLetIsSetMembership() {
+        let sources = TokenStreamTests.tricky + ["let c0 = a\nlet c1 = c0 ; b\nlet c2 = c1 ; c0\nlet c1 = c2", "let a = b\nlet b = a"]
+        for source in sources {
+            let names = namesAfterLet(in: SourceFile(name: "t.anim", text: source))
+            let words = Array(names.all) + ["", "let", "c3", "zz", "a ", "é"]
+            for index in -2...(names.inOrder.count + 2) {
+                for word in words {
+                    #expect(names.contains(word, near: index) == names.all.contains(word), "\(source.debugDescription) \(word) \(index)")
+                }
+            }
         }
     }
 

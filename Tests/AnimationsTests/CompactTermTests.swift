@@ -54,7 +54,7 @@ struct CompactTermTests {
     @Test func evaluateIsTheFold() throws {
         let a = try tween(x, 0, 1), b = try tween(y, 1, 0), c = try tween(x, 1, 2)
         let chain = try Term.sequence([a, b, c])
-        var memo = IdentityTable<Scene?>()
+        var memo = EvaluationMemo()
         let scene = chain.evaluate(memo: &memo) { _, _ in Issue.record("nothing fails") }
         #expect(scene?.term === chain)
         #expect(memo.count == 1)
@@ -79,7 +79,7 @@ struct CompactTermTests {
     @Test func evaluateReportsTheFailingSubterm() throws {
         let stretched = try Term.retimed(.one, to: Time(2))
         let term = try Term.sequence([try tween(x, 0, 1), Term.parallel([stretched, try tween(y, 0, 1)])])
-        var memo = IdentityTable<Scene?>()
+        var memo = EvaluationMemo()
         var reported: [Term] = []
         let scene = term.evaluate(memo: &memo) { failed, _ in reported.append(failed) }
         #expect(scene == nil)
