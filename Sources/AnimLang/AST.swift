@@ -185,11 +185,31 @@ public indirect enum Formula: Equatable, Sendable {
     case name(String, SourceRange)
     case negated(Formula, SourceRange)
     case binary(ArithmeticOperator, Formula, Formula, SourceRange)
+    /// `250ms`, `(1 + 2)s`, `lift ms` inside duration arithmetic (semantics
+    /// §8.4): a unit belongs to the literal, the parenthesised number or the
+    /// name just before it, which must be a number; the result is a duration.
+    case unit(Formula, Duration.Unit, SourceRange)
+
+    /// What a number written with units is: a plain number, or a duration
+    /// (in seconds). A bare number where a duration is expected means seconds.
+    public enum Measure: Equatable, Sendable {
+        case number, duration
+    }
 
     public var range: SourceRange {
         switch self {
         case .literal(let number): return number.range
-        case .name(_, let range), .negated(_, let range), .binary(_, _, _, let range): return range
+        case .name(_, let range), .negated(_, let range), .binary(_, _, _, let range), .unit(_, _, let range): return range
+        }
+    }
+
+    /// Whether a unit is written anywhere in it.
+    public var hasUnit: Bool {
+        switch self {
+        case .literal, .name: return false
+        case .negated(let inner, _): return inner.hasUnit
+        case .binary(_, let left, let right, _): return left.hasUnit || right.hasUnit
+        case .unit: return true
         }
     }
 
@@ -198,7 +218,7 @@ public indirect enum Formula: Equatable, Sendable {
         switch self {
         case .literal: return []
         case .name(let name, let range): return [(name, range)]
-        case .negated(let inner, _): return inner.names
+        case .negated(let inner, _), .unit(let inner, _, _): return inner.names
         case .binary(_, let left, let right, _): return left.names + right.names
         }
     }
@@ -209,7 +229,8 @@ public indirect enum Formula: Equatable, Sendable {
         case (.name(let a, _), .name(let b, _)): return a == b
         case (.negated(let a, _), .negated(let b, _)): return a == b
         case (.binary(let o, let a, let b, _), .binary(let p, let c, let d, _)): return o == p && a == c && b == d
-        case (.literal, _), (.name, _), (.negated, _), (.binary, _): return false
+        case (.unit(let a, let u, _), .unit(let b, let v, _)): return u == v && a == b
+        case (.literal, _), (.name, _), (.negated, _), (.binary, _), (.unit, _): return false
         }
     }
 }
@@ -220,24 +241,73 @@ extension Formula {
     /// by zero or a result too large goes to `failed`, located.
     func folded<Context>(_ context: inout Context, value: (inout Context, String, SourceRange) -> Number?,
                          failed: (inout Context, Diagnostic) -> Void) -> Number? {
+        measured(&context, value: { context, name, range in value(&context, name, range).map { ($0, .number) } },
+                 failed: failed)?.number
+    }
+
+    /// ``folded(_:value:failed:)`` with each part's measure (semantics §8.4):
+    /// `value` gives each name's number and whether it is a duration (in
+    /// seconds). Duration ± duration, duration × or ÷ number and number ×
+    /// duration are durations, a bare number in a sum with a duration is
+    /// seconds, duration ÷ duration is a number (a ratio); a duration times a
+    /// duration, a number divided by a duration and a unit on a duration go
+    /// to `failed`, located.
+    func measured<Context>(_ context: inout Context, value: (inout Context, String, SourceRange) -> (Number, Measure)?,
+                           failed: (inout Context, Diagnostic) -> Void) -> (number: Number, measure: Measure)? {
         switch self {
         case .literal(let literal):
-            return literal
+            return (literal, .number)
         case .name(let name, let range):
-            return value(&context, name, range)
+            return value(&context, name, range).map { (number: $0.0, measure: $0.1) }
         case .negated(let inner, let range):
-            return inner.folded(&context, value: value, failed: failed).map { negatedNumber($0, range: range) }
+            return inner.measured(&context, value: value, failed: failed).map { (negatedNumber($0.number, range: range), $0.measure) }
+        case .unit(let inner, let unit, let range):
+            guard let (number, measure) = inner.measured(&context, value: value, failed: failed) else { return nil }
+            guard measure == .number else {
+                let name = inner.names.first?.0
+                failed(&context, Diagnostic(.unitOnDuration(name), at: range,
+                                            hint: name == nil ? "write the unit once" : "a named duration carries its unit: leave out `\(unit.rawValue)`"))
+                return nil
+            }
+            switch unit {
+            case .implicit, .seconds:
+                return (Number(exact: number.exact, value: number.value, mentionsPi: number.mentionsPi, range: range), .duration)
+            case .milliseconds:
+                guard case .number(let seconds) = combineNumbers(number, .divided, Number(Time(1000)), range: range) else {
+                    failed(&context, Diagnostic(.notFiniteNumber(formatNumber(number.value) + "ms"), at: range))
+                    return nil
+                }
+                return (seconds, .duration)
+            }
         case .binary(let op, let left, let right, let range):
-            guard let a = left.folded(&context, value: value, failed: failed),
-                  let b = right.folded(&context, value: value, failed: failed) else { return nil }
-            let written = "\(formatNumber(a.value)) \(op.rawValue) \(formatNumber(b.value))"
+            guard let (a, am) = left.measured(&context, value: value, failed: failed),
+                  let (b, bm) = right.measured(&context, value: value, failed: failed) else { return nil }
+            let written = "\(formatNumber(a.value))\(am == .duration ? "s" : "") \(op.rawValue) \(formatNumber(b.value))\(bm == .duration ? "s" : "")"
+            guard let measure = Formula.measure(am, op, bm) else {
+                failed(&context, Diagnostic(.durationArithmetic(written, divides: op == .divided), at: range,
+                                            hint: op == .divided ? "divide a duration by a number: `gap / 2`"
+                                                : "multiply a duration by a number: `gap * 2`"))
+                return nil
+            }
             switch combineNumbers(a, op, b, range: range) {
-            case .number(let result): return result
+            case .number(let result): return (result, measure)
             case .divisionByZero: failed(&context, Diagnostic(.divisionByZero(written), at: range))
             case .notFinite, .quietlyNotFinite:
                 failed(&context, Diagnostic(.notFiniteNumber(written), at: range))
             }
             return nil
+        }
+    }
+
+    /// The measure of `left op right`, `nil` when it has none (a duration
+    /// times a duration, a number divided by a duration).
+    static func measure(_ left: Measure, _ op: ArithmeticOperator, _ right: Measure) -> Measure? {
+        switch (left, op, right) {
+        case (.number, _, .number): return .number
+        case (.duration, .plus, _), (.duration, .minus, _), (_, .plus, .duration), (_, .minus, .duration): return .duration
+        case (.duration, .times, .number), (.number, .times, .duration), (.duration, .divided, .number): return .duration
+        case (.duration, .divided, .duration): return .number
+        case (.duration, .times, .duration), (.number, .divided, .duration): return nil
         }
     }
 }

@@ -465,22 +465,20 @@ private struct Lowerer {
     /// says whether one was. A number without names is itself.
     mutating func fold(_ number: Number, context: ParameterKind) -> (Number, isDuration: Bool)? {
         guard let formula = number.formula else { return (number, false) }
-        var sawDuration = false
-        let folded = formula.folded(&self) { lowerer, name, range in
+        // (One fold for numbers and durations: its measures decide, semantics §8.4.)
+        let folded = formula.measured(&self) { lowerer, name, range in
             switch lowerer.lookUp(name, at: range, expected: context) {
-            case .number(let value)?: return Number(exact: value.exact, value: value.value, range: range)
-            case .duration(let time)?:
-                sawDuration = true
-                return Number(time, range: range)
+            case .number(let value)?: return (Number(exact: value.exact, value: value.value, range: range), .number)
+            case .duration(let time)?: return (Number(time, range: range), .duration)
             case .color?, .point?, .easing?, nil: return nil
             }
         } failed: { lowerer, diagnostic in
             lowerer.diagnostics.append(diagnostic)
         }
-        guard var result = folded else { return nil }
+        guard var (result, measure) = folded else { return nil }
         result.range = number.range
         result.mentionsPi = number.mentionsPi
-        return (result, sawDuration)
+        return (result, measure == .duration)
     }
 
     /// `tween` with its parameters replaced by their arguments and its named values by their values.

@@ -123,6 +123,8 @@ private final class SpellingMemo {
     // overlapping; checking each access at run time costs more than the memo saves, measured.)
     @exclusivity(unchecked) var names = [Name](repeating: Name(), count: SpellingMemo.size)
     @exclusivity(unchecked) var literals = [Literal](repeating: Literal(), count: SpellingMemo.size)
+    /// ``quantityLets(in:)`` of the file, read the first time a clause asks.
+    var quantityLets: Set<String>?
 
     /// The key of `bytes[range]`, or 0 when it is empty or longer than 8 bytes.
     @inline(__always)
@@ -198,6 +200,9 @@ private struct Parser {
     /// Whether names may stand in numbers here (not inside an easing's or a
     /// colour's arguments, nor in an offset: those are read at once).
     var namesAllowed = true
+    /// Whether a unit may follow a literal, a parenthesised number or a name
+    /// (inside a duration: semantics §8.4).
+    var unitsAllowed = false
     /// The number each `let` before here names, when it names a number
     /// (`let lift = 12`, `let twice = lift * 2`): where a number is read at
     /// once (an easing's or a colour's arguments, an offset, a `view`'s
@@ -431,6 +436,17 @@ private struct Parser {
         if first.kind == .name, startsEasingValue() {
             let (easing, range) = try self.easing(high: nil)
             value = .easing(easing, range)
+        } else if startsQuantity(first) {
+            // A number or a duration, with arithmetic and units (semantics §8.4: `0.1s + 0.2s`, `1 + 2ms`, `gap * 2`).
+            let context = current > 0 ? describe(previous).description : "`=`"
+            let measured = try measuredDuration(after: context, hintUnits: false)
+            if measured.unit == .implicit, measured.number.formula?.hasUnit != true {
+                noteUses(in: measured.number, bare: first.kind == .name ? stopKind : .number)
+                value = .plain(.number(measured.number))
+            } else {
+                noteUses(in: measured.number, bare: .duration, inArithmetic: .duration)
+                value = .duration(measured)
+            }
         } else {
             let context = current > 0 ? describe(previous).description : "`=`"
             let plain = try self.value(what: "a value", after: context)
@@ -443,6 +459,23 @@ private struct Parser {
         }
         guard ends(self) else { throw strayAfterExpression() }
         return Parsed(expr: Expr(.value(value), range: value.range), height: 1)
+    }
+
+    /// Whether a number (and so perhaps a duration) starts here, as a value
+    /// is written: a literal, `-`, `pi`, `tau`, a `(` that is no point, or a
+    /// name standing for a number or a duration.
+    // (`mutating` though it changes nothing: see ``continuesSequence()``.)
+    mutating func startsQuantity(_ token: Token) -> Bool {
+        switch token.kind {
+        case .number, .minus: return true
+        case .leftParen: return !isPoint()
+        case .name:
+            if isWord(token, .pi) || isWord(token, .tau) { return true }
+            return (isValueName(token) || isConstant(token)) && ColorNames.color(named: text(token)) == nil
+        case .rightParen, .comma, .dot, .equals, .semicolon, .star, .plus, .slash, .caret, .parallel, .percent, .color,
+             .invalid, .eof:
+            return false
+        }
     }
 
     /// The unit `token` spells, if it is one (`s`, `sec`, `seconds`, `ms`).
@@ -1375,34 +1408,81 @@ private struct Parser {
 
     /// duration = number [ "s" | "sec" | "seconds" | "ms" ] ;
     mutating func duration(after context: @autoclosure () -> String) throws(SyntaxError) -> Duration {
-        // A literal alone first: what ``number(what:after:grouped:)`` would give, without its levels.
-        let value: Number
-        if let literal = loneLiteral() {
-            value = literal
-        } else {
-            value = try number(what: "a duration", after: context())
-        }
-        noteUses(in: value, bare: .duration, inArithmetic: .duration)
-        var unit = Duration.Unit.implicit
-        var range = value.range
-        let token = peek()
-        if token.kind == .name {
-            if let known = durationUnit(token) {
-                unit = known
-            } else {
-                let word = text(token)
-                if let hint = unknownUnitHint(word, at: token, after: value) {
-                    report(.unknownUnit(word), at: token.range, hint: hint)
+        let duration = try measuredDuration(after: context())
+        noteUses(in: duration.number, bare: .duration, inArithmetic: .duration)
+        return duration
+    }
+
+    /// duration = a number, with units on its literals (semantics §8.4):
+    /// `250ms`, `0.1s + 0.2s`, `gap * 2`, `(gap + 50ms) * 3`, `1 + 2ms`.
+    /// A literal alone, with or without a unit (most durations), is read as
+    /// before; arithmetic is read by ``number(what:after:grouped:)`` with
+    /// units allowed, and, when it names nothing, folded here with the
+    /// measures of ``Formula/measured(_:value:failed:)``: a duration in
+    /// seconds, or a number (seconds too, where a duration is expected).
+    mutating func measuredDuration(after context: @autoclosure () -> String, hintUnits: Bool = true) throws(SyntaxError) -> Duration {
+        if check(.number), !continuesNumber(at: 1), durationUnit(peek(1)) == nil || !continuesNumber(at: 2) {
+            let value = literal(advance())
+            var unit = Duration.Unit.implicit
+            var range = value.range
+            let token = peek()
+            if token.kind == .name {
+                if let known = durationUnit(token) {
+                    unit = known
                     advance()
+                    range = range.union(token.range)
+                } else if hintUnits {
+                    let word = text(token)
+                    if let hint = unknownUnitHint(word, at: token, after: value) {
+                        report(.unknownUnit(word), at: token.range, hint: hint)
+                        advance()
+                    }
                 }
             }
-            if unit != .implicit {
+            // A negative duration is the evaluator's to report (grammar.md: "an error"), with its own hint.
+            return Duration(number: Parser.settled(value), unit: unit, range: range)
+        }
+        let allowed = unitsAllowed
+        unitsAllowed = true
+        let value: Number
+        do {
+            value = try number(what: "a duration", after: context())
+            unitsAllowed = allowed
+        } catch {
+            unitsAllowed = allowed
+            throw error
+        }
+        let token = peek()
+        if hintUnits, token.kind == .name, durationUnit(token) == nil {
+            let word = text(token)
+            if let hint = unknownUnitHint(word, at: token, after: value) {
+                report(.unknownUnit(word), at: token.range, hint: hint)
                 advance()
-                range = range.union(token.range)
             }
         }
-        // A negative duration is the evaluator's to report (grammar.md: "an error"), with its own hint.
-        return Duration(number: Parser.settled(value), unit: unit, range: range)
+        guard let formula = value.formula, formula.hasUnit, formula.names.isEmpty else {
+            return Duration(number: Parser.settled(value), unit: .implicit, range: value.range)
+        }
+        // Units and no names: the length is known now, and so is a mistake in its measures.
+        let folded = formula.measured(&self, value: { _, _, _ in nil }, failed: { parser, diagnostic in
+            parser.diagnostics.append(diagnostic)
+        })
+        guard let (number, measure) = folded, number.value.isFinite else {
+            return Duration(number: Number(exact: .zero, value: 0, range: value.range), unit: .implicit, range: value.range)
+        }
+        return Duration(number: Number(exact: number.exact, value: number.value, mentionsPi: value.mentionsPi, range: value.range),
+                        unit: measure == .duration ? .seconds : .implicit, range: value.range)
+    }
+
+    /// `number` with the unit after it, when units are allowed here and
+    /// one follows (a unit belongs to the literal, the parenthesised number
+    /// or the name just before it: `1 + 2ms` is 1.002 s).
+    @inline(__always)
+    mutating func withUnit(_ number: Number) -> Number {
+        guard unitsAllowed, let unit = durationUnit(peek()) else { return number }
+        let token = advance()
+        let range = number.range.union(token.range)
+        return Number(formula: .unit(number.formula ?? .literal(number), unit, range))
     }
 
     /// The hint for a name right after a duration's number that is not a
@@ -1478,7 +1558,7 @@ private struct Parser {
 
     /// number = term { ( "+" | "-" ) term } ;
     mutating func arithmetic(grouped: Bool) throws(SyntaxError) -> Number {
-        if let number = loneLiteral() { return number }
+        if !unitsAllowed, let number = loneLiteral() { return number }
         var result = try term(grouped: grouped)
         while check(.plus) || check(.minus), continuesNumber(grouped: grouped) {
             let op = advance()
@@ -1521,7 +1601,7 @@ private struct Parser {
             return negate(operand, from: token)
         case .number:
             advance()
-            return literal(token)
+            return withUnit(literal(token))
         case .leftParen:
             advance()
             try enterNesting(at: token)
@@ -1529,18 +1609,18 @@ private struct Parser {
             var inner = try arithmetic(grouped: true)
             let close = try closing(token)
             inner.range = token.range.union(close.range)
-            return inner
+            return withUnit(inner)
         case .name where isWord(token, .pi) || isWord(token, .tau):
             advance()
             let value = isWord(token, .pi) ? Double.pi : 2 * Double.pi
-            return Number(exact: nil, value: value, mentionsPi: true, range: token.range)
+            return withUnit(Number(exact: nil, value: value, mentionsPi: true, range: token.range))
         case .name where isValueName(token):
             advance()
-            return Number(formula: .name(text(token), token.range))
+            return withUnit(Number(formula: .name(text(token), token.range)))
         case .name where constants[text(token)] != nil:
             advance()
             guard let known = constants[text(token)] else { return literal(token) }
-            return Number(exact: known.exact, value: known.value, range: token.range)
+            return withUnit(Number(exact: known.exact, value: known.value, range: token.range))
         default:
             throw error(.expectedNumber(what: "a number", after: describe(previous).description, found: describe(token)), at: token)
         }
@@ -1575,11 +1655,33 @@ private struct Parser {
         case .minus:
             return startsNumber(next) || isValueName(next)
         case .star, .plus:
-            return next.kind == .number || next.kind == .minus || isWord(next, .pi) || isWord(next, .tau)
+            if next.kind == .number || next.kind == .minus || isWord(next, .pi) || isWord(next, .tau) { return true }
+            // The kinds decide (semantics §8.4): a name bound to a number or a duration, or a `(` before a number.
+            if next.kind == .name { return namesQuantity(next) }
+            if next.kind == .leftParen {
+                let inner = peek(offset + 2)
+                return startsNumber(inner) && inner.kind != .leftParen || namesQuantity(inner)
+            }
+            return false
         case .name, .number, .leftParen, .rightParen, .comma, .dot, .equals, .semicolon, .caret, .parallel, .percent, .color,
              .invalid, .eof:
             return false
         }
+    }
+
+    /// Whether `token` names a number or a duration a `let` binds (before
+    /// here, or anywhere: ``quantityLets(in:)``), so that `*` and `+` before
+    /// it are arithmetic. A parameter's kind comes from its uses, so it
+    /// keeps the reading of a name there: `;` and `||`.
+    @inline(never)
+    func namesQuantity(_ token: Token) -> Bool {
+        guard token.kind == .name, namesAllowed, !isReserved(token) else { return false }
+        let word = text(token)
+        if parameters[word] != nil { return false }
+        if constants[word] != nil { return true }
+        guard isLetName(word) else { return false }
+        if memo.quantityLets == nil { memo.quantityLets = quantityLets(in: file) }
+        return memo.quantityLets?.contains(word) ?? false
     }
 
     mutating func literal(_ token: Token) -> Number {

@@ -431,6 +431,15 @@ private struct Printer {
         case .name(let name, _): return name
         case .negated(let inner, _): return "-" + self.formula(inner)
         case .binary(let op, let left, let right, _): return "(" + self.formula(left) + " \(op.rawValue) " + self.formula(right) + ")"
+        case .unit(let inner, let unit, _):
+            switch inner {
+            case .literal:
+                let text = self.formula(inner)
+                return (text.contains("/") || text.hasPrefix("-") ? "(" + text + ")" : text) + unit.rawValue
+            case .binary: return self.formula(inner) + unit.rawValue
+            case .name: return self.formula(inner) + " " + unit.rawValue
+            case .negated, .unit: return "(" + self.formula(inner) + ")" + unit.rawValue
+            }
         }
     }
 
