@@ -285,7 +285,7 @@ extension Formula {
             let written = "\(formatNumber(a.value))\(am == .duration ? "s" : "") \(op.rawValue) \(formatNumber(b.value))\(bm == .duration ? "s" : "")"
             guard let measure = Formula.measure(am, op, bm) else {
                 failed(&context, Diagnostic(.durationArithmetic(written, divides: op == .divided), at: range,
-                                            hint: op == .divided ? "divide a duration by a number: `gap / 2`"
+                                            hint: op == .divided ? "a unit belongs to the number just before it: write `(1/4)s` for a fraction of a second, or divide a duration by a number, `gap / 2`"
                                                 : "multiply a duration by a number: `gap * 2`"))
                 return nil
             }
@@ -1135,6 +1135,10 @@ public struct Expr: Equatable, Sendable {
         indirect case easedByName(Expr, String, SourceRange)
         /// A value (a `let`'s right-hand side, or an argument), not an animation.
         indirect case value(ValueExpr)
+        /// `pk overlapping by D`: a part of a `;` chain after the first,
+        /// starting D before the end of the parts before it (semantics §8.1);
+        /// only meaningful as such an operand of ``sequence(_:)``.
+        indirect case overlapping(Expr, Duration)
 
         public static func == (lhs: Kind, rhs: Kind) -> Bool {
             switch lhs {
@@ -1159,6 +1163,7 @@ public struct Expr: Equatable, Sendable {
             case .call(let f, let a): if case .call(let g, let b) = rhs { return f == g && a == b }
             case .easedByName(let x, let e, _): if case .easedByName(let y, let f, _) = rhs { return e == f && x == y }
             case .value(let a): if case .value(let b) = rhs { return a == b }
+            case .overlapping(let x, let d): if case .overlapping(let y, let e) = rhs { return d == e && x == y }
             }
             return false
         }

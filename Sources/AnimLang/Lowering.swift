@@ -315,7 +315,7 @@ private struct Lowerer {
         switch binding.value.kind {
         case .value, .name: break
         case .zero, .one, .wait, .tween, .parallel, .sequence, .power, .reversed, .looped, .repeated, .delayed, .retimed, .eased, .emit,
-             .staggered, .forever, .call, .easedByName:
+             .staggered, .forever, .call, .easedByName, .overlapping:
             return false   // (what the walk below finds for it, without the memo)
         }
         // Follows a chain of aliases (`let a = b`) to its end, remembering the answer for each.
@@ -399,7 +399,7 @@ private struct Lowerer {
             report(expr, found: ParameterKind.target.article, expected: expected, callee: callee)
             return nil
         case .zero, .one, .wait, .tween, .parallel, .sequence, .power, .reversed, .looped, .repeated, .delayed, .retimed, .eased, .emit,
-             .staggered, .forever, .call, .easedByName:
+             .staggered, .forever, .call, .easedByName, .overlapping:
             report(expr, found: ParameterKind.animation.article, expected: expected, callee: callee)
             return nil
         }
@@ -642,7 +642,7 @@ private struct Lowerer {
                 report(argument, found: valueArticle(value), expected: .target, callee: callee)
                 return nil
             case .zero, .one, .wait, .tween, .parallel, .sequence, .power, .reversed, .looped, .repeated, .delayed, .retimed, .eased, .emit,
-                 .staggered, .forever, .call, .easedByName:
+                 .staggered, .forever, .call, .easedByName, .overlapping:
                 report(argument, found: ParameterKind.animation.article, expected: .target, callee: callee)
                 return nil
             }
@@ -763,6 +763,13 @@ private struct Lowerer {
             return lowerRetimed(inner, duration, expr)
         case .emit(let name):
             return Term.event(name)
+        case .overlapping(let inner, let duration):
+            // Not a part of a `;` chain after its first (those ``lowerChain`` reads): `(b overlapping by D)`, a `let` of one.
+            _ = lower(inner)
+            _ = seconds(duration)
+            diagnostics.append(Diagnostic(.overlapWithoutBefore(first: false), at: expr.modifier == .none ? expr.range : expr.modifier,
+                                          hint: "write it after `;` in a chain: `a ; b overlapping by 0.2s`"))
+            return nil
         case .staggered(let inner, let duration, let backwards):
             guard let body = lower(inner), let step = seconds(duration) else { return nil }
             if body.duration != nil || body.isInfinite, !body.hasViewsWithSegments {
@@ -873,7 +880,7 @@ private struct Lowerer {
             defer { nesting -= 1 }
             return lowerChain(&parts, parallel: parallel, range: range, taking: true)
         case .name, .zero, .one, .wait, .tween, .power, .reversed, .looped, .repeated, .delayed, .retimed, .eased, .emit, .staggered,
-             .forever, .call, .easedByName, .value:
+             .forever, .call, .easedByName, .value, .overlapping:
             return lower(Expr(kind, range: range, modifier: modifier))
         }
     }
@@ -885,9 +892,20 @@ private struct Lowerer {
         var terms: [Term] = []
         terms.reserveCapacity(parts.count)
         var failed = false
+        /// The parts written `pk overlapping by D` (semantics §8.1): where, and D's clause.
+        var overlaps: [(index: Int, part: Expr)] = []
         for index in parts.indices {
             let term: Term?
-            if taking {
+            if !parallel, case .plain(.overlapping(let inner, _)) = parts[index].storage,
+               parts[index].modifier.end == parts[index].range.end {
+                overlaps.append((index, parts[index]))
+                term = lower(inner)
+                if index == 0 {
+                    failed = true
+                    diagnostics.append(Diagnostic(.overlapWithoutBefore(first: true), at: parts[index].modifier,
+                                                  hint: "the first part starts the chain; overlap a later part with the ones before it"))
+                }
+            } else if taking {
                 // Swapped out, not copied and overwritten: no retain and release of each operand.
                 var part = Expr(.one, range: parts[index].range)
                 swap(&part, &parts[index])
@@ -899,6 +917,7 @@ private struct Lowerer {
         }
         if failed { return nil }
         if parallel { return record(Term.parallel(terms), .parallel, range) }
+        if !overlaps.isEmpty { return lowerOverlaps(terms, overlaps, range: range) }
         // `(x forever) ; y`: y never starts (unless a cancelled part cancels it all).
         if let endless = terms.firstIndex(where: \.isInfinite), endless + 1 < parts.count,
            !terms.contains(where: { $0.duration == nil && !$0.isInfinite }) {
@@ -906,6 +925,44 @@ private struct Lowerer {
             diagnostics.append(Diagnostic(.neverStarts, at: rest, hint: "to run it beside the endless part, use `||`"))
         }
         return built(.sequence, range) { () throws(AnimationError) in try Term.sequence(terms) }
+    }
+
+    /// A `;` chain some of whose parts overlap the parts before them
+    /// (semantics §8.1), its parts lowered: each overlap's D checked against
+    /// the chain so far, where it is written, then ``Term/chain(_:)``.
+    private mutating func lowerOverlaps(_ terms: [Term], _ overlaps: [(index: Int, part: Expr)], range: SourceRange) -> Term? {
+        var parts: [(part: Term, overlap: Time?)] = terms.map { ($0, nil) }
+        var failed = false
+        for (index, part) in overlaps {
+            guard case .plain(.overlapping(_, let duration)) = part.storage, let overlap = seconds(duration) else {
+                failed = true
+                continue
+            }
+            parts[index].overlap = overlap
+        }
+        if failed { return nil }
+        // The chain so far, as ``Term/chain(_:)`` builds it, to say which D is too long and where.
+        var end = Time.zero
+        var endless = false
+        for (index, part) in parts.enumerated() {
+            if let overlap = part.overlap, let clause = overlaps.first(where: { $0.index == index })?.part {
+                if endless {
+                    diagnostics.append(Diagnostic(.overlapAfterEndless, at: clause.modifier,
+                                                  hint: "the parts before it repeat forever; run it beside them with `||`"))
+                    return nil
+                }
+                if end < overlap {
+                    diagnostics.append(Diagnostic(.overlapTooLong(overlap: overlap.description, before: end.description), at: clause.modifier,
+                                                  hint: "overlap by at most \(end.description)s, or delay the parts before it instead"))
+                    return nil
+                }
+                guard let start = try? end.subtracting(overlap) else { break }
+                if part.part.isInfinite { endless = true } else if let length = part.part.duration, let stop = try? start.adding(length) { end = max(end, stop) }
+            } else if !endless {
+                if part.part.isInfinite { endless = true } else if let length = part.part.duration, let stop = try? end.adding(length) { end = stop }
+            }
+        }
+        return built(.sequence, range) { () throws(AnimationError) in try Term.chain(parts) }
     }
 
     /// Records where `term` was written, when evaluating it can fail: only

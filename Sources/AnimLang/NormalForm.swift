@@ -96,6 +96,10 @@ private struct Parts {
             let (cutOperand, operandHeight) = part(operand)
             if changed { result.kind = .delayed(cutOperand, duration) }
             height = operandHeight
+        case .overlapping(let operand, let duration):
+            let (cutOperand, operandHeight) = part(operand)
+            if changed { result.kind = .overlapping(cutOperand, duration) }
+            height = operandHeight
         case .retimed(let operand, let duration):
             let (cutOperand, operandHeight) = part(operand)
             if changed { result.kind = .retimed(cutOperand, duration) }

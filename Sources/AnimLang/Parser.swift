@@ -662,18 +662,48 @@ private struct Parser {
 
     /// sequence = power { ( ";" | "*" ) power } ;
     mutating func sequence() throws(SyntaxError) -> Parsed {
-        let first = try power()
-        guard continuesSequence() else { return first }
+        var first = try power()
+        if startsOverlap() { first = try overlapping(first, first: true) }
+        guard continuesSequence() else {
+            if case .plain(.overlapping(let part, _)) = first.expr.storage {
+                report(.overlapWithoutBefore(first: false), at: first.expr.modifier,
+                       hint: "write it after `;` in a chain, at the same level of parentheses: `a ; b overlapping by 0.2s`")
+                return Parsed(expr: part, height: first.height - 1)
+            }
+            return first
+        }
         var operands = [first.expr]
         var height = first.height
+        if case .plain(.overlapping(let part, _)) = first.expr.storage {
+            report(.overlapWithoutBefore(first: true), at: first.expr.modifier,
+                   hint: "the first part starts the chain; overlap a later part with the ones before it")
+            operands[0] = part
+        }
         while continuesSequence() {
             advance()
-            let next = try power()
+            var next = try power()
+            if startsOverlap() { next = try overlapping(next, first: false) }
             height = max(height, next.height)
             operands.append(next.expr)
         }
         let last = operands[operands.count - 1].range
         return try chain(.sequence(operands), height: height, first: first.expr.range, last: last)
+    }
+
+    /// Whether `overlapping by` follows a part of a chain.
+    // (`mutating` though it changes nothing: see ``continuesSequence()``.)
+    @inline(__always)
+    mutating func startsOverlap() -> Bool {
+        peek().kind == .name && peek().word == .none && isWord(peek(1), .by) && text(peek()) == "overlapping"
+    }
+
+    /// part = power [ "overlapping" "by" duration ] ; a part of a `;` chain
+    /// that starts D before the end of the parts before it (semantics §8.1).
+    mutating func overlapping(_ part: Parsed, first: Bool) throws(SyntaxError) -> Parsed {
+        let token = advance()
+        advance()   // `by`
+        let duration = try duration(after: "`overlapping by`")
+        return try wrap(.overlapping(part.expr, duration), around: part, through: duration.range, at: token)
     }
 
     /// A `;` right before `let` or `view` separates items instead.

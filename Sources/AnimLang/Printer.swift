@@ -141,12 +141,16 @@ private struct Printer {
             return chain(operands.map(measure), separator: " ; ", parent: .sequence, empty: "one")
         case .power(let operand, _), .reversed(let operand), .looped(let operand, _), .repeated(let operand, _),
              .delayed(let operand, _), .retimed(let operand, _), .eased(let operand, _, _), .staggered(let operand, _, _),
-             .forever(let operand, _), .easedByName(let operand, _, _):
+             .forever(let operand, _), .easedByName(let operand, _, _), .overlapping(let operand, _):
             let measured = measure(operand)
             let suffix = self.suffix(expr)
             let parentheses = measured.precedence <= .power ? 2 : 0
             let precedence: Precedence
-            if case .power = expr.kind { precedence = .power } else { precedence = .postfix }
+            // (`overlapping by` closes a part of a `;` chain, which binds no tighter than `^`.)
+            switch expr.kind {
+            case .power, .overlapping: precedence = .power
+            default: precedence = .postfix
+            }
             return Measured(.unary(measured, suffix: suffix), width: measured.width + parentheses + suffix.utf8.count,
                             precedence: precedence)
         }
@@ -303,6 +307,7 @@ private struct Printer {
         case .staggered(_, let duration, let backwards): return " staggered by " + self.duration(duration) + (backwards ? " backwards" : "")
         case .forever(_, let looped): return looped ? " looped forever" : " repeated forever"
         case .easedByName(_, let name, _): return " with \(name)"
+        case .overlapping(_, let duration): return " overlapping by " + self.duration(duration)
         case .name, .zero, .one, .wait, .tween, .emit, .parallel, .sequence, .call, .value: return ""
         }
     }
@@ -410,13 +415,16 @@ private struct Printer {
         return formatNumber(value.value)
     }
 
-    /// Every duration in seconds: exact ones exactly (`2s`, `0.5s`, `1/3s`),
-    /// others as the nearest `Double` number of seconds.
+    /// Every duration in seconds: exact ones exactly (`2s`, `0.5s`, `(1/3)s`:
+    /// a unit belongs to the number just before it), others as the nearest
+    /// `Double` number of seconds.
     func duration(_ duration: Duration) -> String {
         if duration.number.formula != nil {
             return number(duration.number) + (duration.unit == .implicit ? "" : " " + duration.unit.rawValue)
         }
-        if let seconds = duration.exactSeconds, let text = exactText(seconds, matching: nil) { return text + "s" }
+        if let seconds = duration.exactSeconds, let text = exactText(seconds, matching: nil) {
+            return text.contains("/") ? "(" + text + ")s" : text + "s"
+        }
         if duration.unit == .milliseconds {
             return number(Number(exact: nil, value: duration.approximateSeconds)) + "s"
         }
@@ -509,7 +517,7 @@ private struct Printer {
             }
         case .power(let operand, _), .reversed(let operand), .looped(let operand, _), .repeated(let operand, _),
              .delayed(let operand, _), .retimed(let operand, _), .eased(let operand, _, _), .staggered(let operand, _, _),
-             .forever(let operand, _), .easedByName(let operand, _, _):
+             .forever(let operand, _), .easedByName(let operand, _, _), .overlapping(let operand, _):
             out += String(suffix(expr).dropFirst()) + "\n"
             tree(operand, level: level + 1, into: &out)
         }

@@ -348,6 +348,50 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
         return total.time
     }
 
+    /// A chain of sequenced parts of which some overlap what comes before
+    /// them (semantics §8.1): a part `(p, nil)` follows the chain so far `S`
+    /// (`S ; p`), a part `(p, D)` starts `D` before its end,
+    /// `S || (wait (|S| − D) ; p)`, lasting `max(|S|, |S| − D + |p|)`.
+    ///
+    /// Built flat: the parts before the first overlap as one sequence, then
+    /// each later part `wait o ; p` at its start `o` in one `||`, which has
+    /// the same meaning Σ as the nested form, so 20k overlapping parts make
+    /// no 20k-deep term. Laws: with no overlap it is ``sequence(_:)``; `(p, 0)`
+    /// is `S ; p` when `p` lasts no less than nothing after it; a cancelled
+    /// part without overlap cancels the chain (`;`'s annihilator), a
+    /// cancelled overlapping part is `S || zero = S`. Throws
+    /// `negativeDuration` for a `D` below zero or above `|S|` (the part would
+    /// start before the chain does) and `infinite` for an overlap after parts
+    /// that never end.
+    public static func chain(_ parts: [(part: Term, overlap: Time?)]) throws(AnimationError) -> Term {
+        guard let firstOverlap = parts.firstIndex(where: { $0.overlap != nil }) else { return try sequence(parts.map(\.part)) }
+        if parts.contains(where: { $0.overlap == nil && $0.part.duration == nil && !$0.part.isInfinite }) { return .zero }
+        let before = firstOverlap == 0 ? Term.one : try sequence(parts[..<firstOverlap].map(\.part))
+        var items = firstOverlap == 0 ? [] : [before]
+        var end = before.duration ?? .zero
+        var endless = before.isInfinite
+        for (part, overlap) in parts[firstOverlap...] {
+            var start = end
+            if let overlap {
+                if endless { throw .infinite("overlap") }
+                guard !overlap.isNegative, !(end < overlap) else {
+                    throw .negativeDuration(try end.subtracting(overlap).description)
+                }
+                start = try end.subtracting(overlap)
+                if part.duration == nil, !part.isInfinite { continue }
+            } else if endless {
+                continue   // never starts
+            }
+            items.append(start.isZero ? part : try sequence([try wait(start), part]))
+            if part.isInfinite {
+                endless = true
+            } else if let length = part.duration {
+                end = max(end, try start.adding(length))
+            }
+        }
+        return items.count == 1 ? items[0] : parallel(items)
+    }
+
     /// `parts[0] || parts[1] || …`.
     public static func parallel(_ parts: [Term]) -> Term {
         var duration: Time?

@@ -40,7 +40,7 @@ struct SourceGenerator {
     mutating func below(_ n: Int) -> Int { Int(random.next() % UInt64(n)) }
     mutating func pick<T>(_ options: [T]) -> T { options[below(options.count)] }
 
-    static let durations = ["0s", "0.25s", "0.5s", "1s", "1.5s", "1/3s", "2s", "250ms"]
+    static let durations = ["0s", "0.25s", "0.5s", "1s", "1.5s", "(1/3)s", "2s", "250ms"]
     static let values = ["0", "1", "-2", "0.5", "3", "10", "-7.5"]
     static let anyEasings = ["linear", "ease-in", "ease-out(1.5)", "ease-in-out", "ease", "css-ease-in",
                              "cubic-bezier(0.1, 0.7, 0.6, 1.2)", "steps(3)", "steps(2, jump-start)", "ease-in-quad",

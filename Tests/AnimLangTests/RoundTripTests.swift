@@ -148,7 +148,7 @@ private func reformatExpr(_ source: String) -> String {
         ("wait 500ms", "wait 0.5s"),
         ("wait 2", "wait 2s"),
         ("wait 1.5 sec", "wait 1.5s"),
-        ("wait 1/3", "wait 1/3s"),
+        ("wait 1/3", "wait (1/3)s"),
         ("wait 1 seconds", "wait 1s"),
         ("x looped once", "x looped"),
         ("x looped", "x looped"),
