@@ -25,6 +25,9 @@ func hover(_ analysis: Analysis, _ document: OpenDocument, at offset: Int) -> JS
     } else if let (word, wordRange) = word(at: offset, in: analysis.file.bytes), let easing = EasingNames.easing(named: word) {
         range = wordRange
         text = easingHover(word, easing)
+    } else if let (word, wordRange) = word(at: offset, in: analysis.file.bytes), let words = keywordHovers[word] {
+        range = wordRange
+        text = "```anim\n\(word)\n```\n\(words)"
     } else {
         return .null
     }
@@ -100,6 +103,18 @@ func viewHover(_ name: String, _ analysis: Analysis) -> String {
     if let origin = declared.compactMap(\.origin).first { lines.append("origin `\(analysis.file.text(origin.range))`") }
     return lines.joined(separator: "\n\n")
 }
+
+/// What the words of timelines (semantics §8) mean, for hover.
+let keywordHovers: [String: String] = [
+    "overlapping": "`pk overlapping by D` in a `;` chain: the part starts D before the end of the parts before it, "
+        + "`S || (wait (|S| − D) ; pk)`, lasting max(|S|, |S| − D + |pk|)",
+    "staggered": "`x staggered by DUR` shifts each view's tweens DUR after the one before; `staggered over TOTAL` spreads them over TOTAL; "
+        + "then `from start|end|center|edges` and `spaced E`",
+    "spaced": "`staggered … spaced E`: the offsets follow the easing E, `E((d − dmin)/r)`",
+    "each": "`through v0, v1, … with each E`: E eases every piece that has no `with` of its own",
+    "edges": "`staggered … from edges`: the outer views start first, the middle ones last",
+    "center": "`staggered … from center`: the middle view starts first, the outer ones last (also `origin center` of a view)",
+]
 
 func easingHover(_ name: String, _ easing: Easing) -> String {
     "```anim\n\(name)\n```\n\(family(of: easing))\n\n```\n\(curveText(easing))\n```"

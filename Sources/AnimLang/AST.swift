@@ -1073,21 +1073,61 @@ public struct ColorSyntax: Equatable, Sendable {
     }
 }
 
+/// How `staggered` spreads the views, as written after its duration
+/// (semantics §8.3): `by` a step or `over` a total, `from` which end
+/// (`backwards` is `from end`), `spaced` by which easing.
+public struct StaggerSyntax: Equatable, Sendable {
+    /// `over TOTAL` rather than `by DUR`.
+    public var over: Bool
+    public var origin: Stagger.Origin
+    /// `backwards` as written (it means `from end`; printed back as written).
+    public var backwards: Bool
+    /// `spaced E` with the easing written out, or named by a `let` or a parameter.
+    public var spacing: Easing?
+    public var spacingName: String?
+    /// Where `spaced E` is written.
+    public var spacingRange: SourceRange
+
+    public init(over: Bool = false, origin: Stagger.Origin = .start, backwards: Bool = false, spacing: Easing? = nil,
+                spacingName: String? = nil, spacingRange: SourceRange = .none) {
+        self.over = over
+        self.origin = origin
+        self.backwards = backwards
+        self.spacing = spacing
+        self.spacingName = spacingName
+        self.spacingRange = spacingRange
+    }
+
+    /// `by DUR`, from the start, not spaced (`staggered by DUR`), or `from end` (`backwards`).
+    public static func by(backwards: Bool = false) -> StaggerSyntax {
+        StaggerSyntax(origin: backwards ? .end : .start, backwards: backwards)
+    }
+
+    public static func == (lhs: StaggerSyntax, rhs: StaggerSyntax) -> Bool {
+        lhs.over == rhs.over && lhs.origin == rhs.origin && lhs.spacing == rhs.spacing && lhs.spacingName == rhs.spacingName
+    }
+}
+
 /// One value of `through`, with its offset `at N%` when written.
 public struct Keyframe: Equatable, Sendable {
     public var value: ValueSyntax
     /// The percentage written after `at` (0 to 100).
     public var offset: Number?
+    /// `with E` after it (semantics §8.2): the easing of the piece from it
+    /// to the next keyframe (the last keyframe has none; `with each E`
+    /// gives it to every piece without one).
+    public var easing: Easing?
     public var range: SourceRange
 
-    public init(value: ValueSyntax, offset: Number? = nil, range: SourceRange = .none) {
+    public init(value: ValueSyntax, offset: Number? = nil, easing: Easing? = nil, range: SourceRange = .none) {
         self.value = value
         self.offset = offset
+        self.easing = easing
         self.range = range
     }
 
     public static func == (lhs: Keyframe, rhs: Keyframe) -> Bool {
-        lhs.value == rhs.value && lhs.offset == rhs.offset
+        lhs.value == rhs.value && lhs.offset == rhs.offset && lhs.easing == rhs.easing
     }
 }
 
@@ -1125,8 +1165,8 @@ public struct Expr: Equatable, Sendable {
         indirect case eased(Expr, Easing, SourceRange)
         /// `emit NAME`: an instant event.
         indirect case emit(String)
-        /// `x staggered by DUR [backwards]`.
-        indirect case staggered(Expr, Duration, backwards: Bool)
+        /// `x staggered by DUR | over TOTAL [from ORIGIN | backwards] [spaced E]`.
+        indirect case staggered(Expr, Duration, StaggerSyntax)
         /// `x repeated forever` (`looped: false`) and `x looped forever`.
         indirect case forever(Expr, looped: Bool)
         /// `NAME(A1, A2, …)`: a call of a parameterised `let`.
@@ -1157,8 +1197,8 @@ public struct Expr: Equatable, Sendable {
             case .retimed(let x, let d): if case .retimed(let y, let e) = rhs { return d == e && x == y }
             case .eased(let x, let e, _): if case .eased(let y, let f, _) = rhs { return e == f && x == y }
             case .emit(let a): if case .emit(let b) = rhs { return a == b }
-            case .staggered(let x, let d, let back):
-                if case .staggered(let y, let e, let other) = rhs { return d == e && back == other && x == y }
+            case .staggered(let x, let d, let how):
+                if case .staggered(let y, let e, let other) = rhs { return d == e && how == other && x == y }
             case .forever(let x, let looped): if case .forever(let y, let other) = rhs { return looped == other && x == y }
             case .call(let f, let a): if case .call(let g, let b) = rhs { return f == g && a == b }
             case .easedByName(let x, let e, _): if case .easedByName(let y, let f, _) = rhs { return e == f && x == y }

@@ -770,15 +770,32 @@ private struct Lowerer {
             diagnostics.append(Diagnostic(.overlapWithoutBefore(first: false), at: expr.modifier == .none ? expr.range : expr.modifier,
                                           hint: "write it after `;` in a chain: `a ; b overlapping by 0.2s`"))
             return nil
-        case .staggered(let inner, let duration, let backwards):
+        case .staggered(let inner, let duration, let how):
             guard let body = lower(inner), let step = seconds(duration) else { return nil }
+            var spacing = how.spacing
+            if let name = how.spacingName {
+                guard case .easing(let easing)? = lookUp(name, at: how.spacingRange, expected: .easing) else { return nil }
+                spacing = easing
+            }
+            let stagger = Stagger(how.over ? .over(step) : .by(step), from: how.origin, spaced: spacing)
+            if spacing != nil {
+                // An easing that dips below 0 would start a view before the stagger does: said at `spaced E`.
+                do {
+                    _ = try stagger.offsets(count: body.viewsWithSegments.count)
+                } catch .negativeDuration {
+                    let written = "spaced " + (how.spacingName ?? spacing.map(EasingNames.spelling(of:)) ?? "")
+                    diagnostics.append(Diagnostic(.staggerNegativeOffset(written), at: how.spacingRange == .none ? expr.range : how.spacingRange,
+                                                  hint: "space the offsets with an easing that stays at or above 0, such as ease-in-out"))
+                    return nil
+                } catch {}
+            }
             if body.duration != nil || body.isInfinite, !body.hasViewsWithSegments {
                 diagnostics.append(Diagnostic(.staggerNothing, at: expr.modifier == .none ? expr.range : expr.modifier,
                                               hint: "`staggered by` shifts each view's tweens, one view after another; "
                                                 + "this animation has none, so it stays as it is"))
             }
-            let order = backwards ? resolved.mentionOrder.reversed() : resolved.mentionOrder
-            return built(.staggered, expr.range) { () throws(AnimationError) in try body.staggered(by: step, order: order) }
+            let order = resolved.mentionOrder
+            return built(.staggered, expr.range) { () throws(AnimationError) in try body.staggered(stagger, order: order) }
         case .forever(let inner, let looped):
             guard let body = lower(inner) else { return nil }
             if body.duration?.isZero == true {
@@ -1064,8 +1081,9 @@ private struct Lowerer {
             return nil
         }
         guard let lengths = relative == .absolute ? pieceLengths(tween, count: count) : .equal(.one, count: 1) else { return nil }
-        let shape = TweenShape(property: resolvedProperty, split: split, unit: tween.verb == .rotate ? tween.angleUnit : nil,
+        var shape = TweenShape(property: resolvedProperty, split: split, unit: tween.verb == .rotate ? tween.angleUnit : nil,
                                relative: relative, stops: consume written, lengths: consume lengths)
+        if case .some(let keyframes) = tween.keyframes, keyframes.contains(where: { $0.easing != nil }) { shape.easings = keyframes.map(\.easing) }
         // Finite as written, a number can overflow as an angle (`1e307 turns`).
         for stop in 0..<count {
             for channel in 0..<shape.channels where !shape.value(stop, channel: channel).isFinite {
@@ -1447,6 +1465,8 @@ private struct TweenShape {
     let relative: Tween.Relative
     let stops: WrittenStops
     let lengths: PieceLengths
+    /// The easing of each piece written on its keyframe (semantics §8.2); empty when none is.
+    var easings: [Easing?] = []
 
     var channels: Int { split ? 2 : 1 }
 
@@ -1468,7 +1488,9 @@ private struct TweenShape {
         let length = duration ?? lengths[index]
         switch relative {
         case .absolute:
-            return try Animations.Tween(property: property, from: value(index, channel: channel), to: value(index + 1, channel: channel), duration: length)
+            let easing = index < easings.count ? easings[index] ?? .linear : .linear
+            return try Animations.Tween(property: property, from: value(index, channel: channel), to: value(index + 1, channel: channel),
+                                        easing: easing, duration: length)
         case .to:
             return try Animations.Tween(property: property, to: value(0, channel: channel), duration: length)
         case .by:

@@ -108,9 +108,9 @@ private struct Parts {
             let (cutOperand, operandHeight) = part(operand)
             if changed { result.kind = .eased(cutOperand, easing, range) }
             height = operandHeight
-        case .staggered(let operand, let duration, let backwards):
+        case .staggered(let operand, let duration, let how):
             let (cutOperand, operandHeight) = part(operand)
-            if changed { result.kind = .staggered(cutOperand, duration, backwards: backwards) }
+            if changed { result.kind = .staggered(cutOperand, duration, how) }
             height = operandHeight
         case .forever(let operand, let looped):
             let (cutOperand, operandHeight) = part(operand)

@@ -764,12 +764,8 @@ private struct Parser {
                 result = try wrap(.repeated(result.expr, count), around: result, through: previous.range, at: token)
             case .staggered:
                 advance()
-                try consumeWord(.by, after: "`staggered`", hint: "write `x staggered by 80ms`")
-                let duration = try duration(after: "`by`")
-                var end = duration.range
-                let backwards = checkWord(.backwards)
-                if backwards { end = advance().range }
-                result = try wrap(.staggered(result.expr, duration, backwards: backwards), around: result, through: end, at: token)
+                let (duration, how, end) = try stagger()
+                result = try wrap(.staggered(result.expr, duration, how), around: result, through: end, at: token)
             case .delayed:
                 advance()
                 try consumeWord(.by, after: "`delayed`", hint: "write `x delayed by 0.5s`")
@@ -805,6 +801,63 @@ private struct Parser {
             }
         }
         return result
+    }
+
+    /// `with E` after a keyframe, when a `,` follows it (semantics §8.2): the
+    /// easing of the piece leaving that keyframe. After the last keyframe
+    /// no `,` follows, and `with` is the whole tween's (left for ``modifiers(on:)``).
+    mutating func keyframeEasing() -> (Easing, SourceRange)? {
+        if peek(1).kind == .name, peek(1).word == .none, text(peek(1)) == "each" { return nil }
+        var trial = self
+        trial.advance()
+        guard let (easing, range) = try? trial.easingClause(), trial.check(.comma), trial.diagnostics.count == diagnostics.count else { return nil }
+        self = trial
+        return (easing, range)
+    }
+
+    /// After `staggered` (semantics §6.3, §8.3): ( "by" | "over" ) duration
+    /// [ "from" ( "start" | "end" | "center" | "edges" ) | "backwards" ] [ "spaced" easing ].
+    mutating func stagger() throws(SyntaxError) -> (Duration, StaggerSyntax, SourceRange) {
+        let over = peek().kind == .name && peek().word == .none && text(peek()) == "over"
+        if over {
+            advance()
+        } else {
+            try consumeWord(.by, after: "`staggered`", hint: "write `x staggered by 80ms`, or `x staggered over 400ms` for the whole spread")
+        }
+        let duration = try duration(after: over ? "`over`" : "`by`")
+        var how = StaggerSyntax(over: over)
+        var end = duration.range
+        if checkWord(.backwards) {
+            end = advance().range
+            how.origin = .end
+            how.backwards = true
+        } else if checkWord(.from) {
+            let from = advance()
+            let word = peek()
+            guard word.kind == .name, let origin = Stagger.Origin(rawValue: text(word)) else {
+                throw error(.expectedToken(expected: "`start`, `end`, `center` or `edges`", after: "`from`", found: describe(word)), at: word,
+                            hint: "a stagger starts `from start`, `from end`, `from center` or `from edges`")
+            }
+            _ = from
+            end = advance().range
+            how.origin = origin
+        }
+        if peek().kind == .name, peek().word == .none, text(peek()) == "spaced" {
+            let spaced = advance()
+            let named = peek()
+            if isValueName(named), !startsEasingValue() {
+                advance()
+                noteUse(text(named), .kind(.easing), at: named.range)
+                how.spacingName = text(named)
+                end = named.range
+            } else {
+                let (easing, range) = try easingClause()
+                how.spacing = easing
+                end = range
+            }
+            how.spacingRange = spaced.range.union(end)
+        }
+        return (duration, how, end)
     }
 
     /// `looped`, `looped once`, `looped twice`, `looped N times`.
@@ -1160,8 +1213,19 @@ private struct Parser {
                     keyframe.offset = offset
                     keyframe.range = value.range.union(percent.range)
                 }
+                if checkWord(.with), let (easing, range) = keyframeEasing() {
+                    keyframe.easing = easing
+                    keyframe.range = keyframe.range.union(range)
+                }
                 keyframes.append(keyframe)
             } while match(.comma)
+            if checkWord(.with), peek(1).kind == .name, peek(1).word == .none, text(peek(1)) == "each" {
+                // `with each E` (semantics §8.2): every piece without an easing of its own.
+                advance()
+                advance()
+                let (easing, _) = try easingClause()
+                for index in keyframes.indices.dropLast() where keyframes[index].easing == nil { keyframes[index].easing = easing }
+            }
             if keyframes.count < 2 {
                 report(.tooFewKeyframes, at: keyframes[0].range, hint: "`through` lists two values or more: `through 0, 1, 0.5`")
             }

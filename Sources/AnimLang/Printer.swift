@@ -304,7 +304,11 @@ private struct Printer {
         case .delayed(_, let duration): return " delayed by " + self.duration(duration)
         case .retimed(_, let duration): return " in " + self.duration(duration)
         case .eased(_, let easing, _): return " with \(EasingNames.spelling(of: easing))"
-        case .staggered(_, let duration, let backwards): return " staggered by " + self.duration(duration) + (backwards ? " backwards" : "")
+        case .staggered(_, let duration, let how):
+            var text = (how.over ? " staggered over " : " staggered by ") + self.duration(duration)
+            if how.origin == .end, how.backwards { text += " backwards" } else if how.origin != .start { text += " from " + how.origin.rawValue }
+            if let name = how.spacingName { text += " spaced " + name } else if let easing = how.spacing { text += " spaced " + EasingNames.spelling(of: easing) }
+            return text
         case .forever(_, let looped): return looped ? " looped forever" : " repeated forever"
         case .easedByName(_, let name, _): return " with \(name)"
         case .overlapping(_, let duration): return " overlapping by " + self.duration(duration)
@@ -360,6 +364,10 @@ private struct Printer {
                     text += " at "
                     text += number(offset)
                     text += "%"
+                }
+                if index + 1 < keyframes.count, let easing = keyframe.easing {
+                    text += " with "
+                    text += EasingNames.spelling(of: easing)
                 }
             }
             return
@@ -532,6 +540,7 @@ private struct Printer {
         }
         let stops = (tween.stops ?? []).map { keyframe in
             value(keyframe.value) + (keyframe.offset.map { " at " + number($0) + "%" } ?? "")
+                + (keyframe.easing.map { " with " + EasingNames.spelling(of: $0) } ?? "")
         }
         let unit = tween.angleUnit.map { " " + $0.rawValue } ?? ""
         return "tween \(tween.verb.rawValue) \(target).\(tween.resolvedProperty) \(stops.joined(separator: " → "))\(unit)"
