@@ -40,7 +40,7 @@ struct SourceGenerator {
     mutating func below(_ n: Int) -> Int { Int(random.next() % UInt64(n)) }
     mutating func pick<T>(_ options: [T]) -> T { options[below(options.count)] }
 
-    static let durations = ["0s", "0.25s", "0.5s", "1s", "1.5s", "(1/3)s", "2s", "250ms"]
+    static let durations = ["0s", "0.25s", "0.5s", "1s", "1.5s", "(1/3)s", "2s", "250ms", "0.25s + 0.25s", "2 * 250ms", "1s / 4"]
     static let values = ["0", "1", "-2", "0.5", "3", "10", "-7.5"]
     static let anyEasings = ["linear", "ease-in", "ease-out(1.5)", "ease-in-out", "ease", "css-ease-in",
                              "cubic-bezier(0.1, 0.7, 0.6, 1.2)", "steps(3)", "steps(2, jump-start)", "ease-in-quad",
@@ -68,6 +68,10 @@ struct SourceGenerator {
         case 1: return below(2) == 0 ? "one" : "zero"
         case 2: return "fadeIn \(pick(["a", "b"]))"
         case 3: return "fade out all views"
+        case 4 where below(3) == 0:
+            // Easing each keyframe (semantics §8.2), with offsets, `each`, and a whole-tween `with`.
+            return "animate \(pick(["a", "b"])).x through 0 with \(pick(Self.anyEasings)), 3 at 40%, -2\(pick(["", " with each ease-in-cubic"]))"
+                + pick(["", " with linear", " with ease-in-out"])
         case 4: return "rotate a from \(pick(["0", "1", "-2"])) to 0.25 turns"
         case 5:
             let (from, to) = ends()
@@ -100,6 +104,13 @@ struct SourceGenerator {
         case 7: return "(\(a)) repeated \(pick(["once", "twice", "3 times"]))"
         case 8: return "(\(a)) delayed by \(duration())"
         case 9: return "(\(a)) in \(duration())"
+        // Semantics §8: a part overlapping a chain that lasts at least 1 s, a stagger with an origin and a spacing.
+        case 10 where below(3) == 0:
+            return "(wait 1s ; \(a) ; \(expr(depth: depth - 1)) overlapping by \(pick(["0s", "0.25s", "0.5s", "250ms + 0.5s", "1s"])))"
+        case 11 where below(3) == 0:
+            let spread = pick(["by 0.25s", "by 100ms + 50ms", "over 0.5s", "over 1s"])
+            let origin = pick(["", " from end", " from center", " from edges", " backwards"])
+            return "(\(a)) staggered \(spread)\(origin)\(pick(["", " spaced ease-in-quad", " spaced ease-out-cubic"]))"
         default: return "(\(a)) with \(pick(Self.monotoneEasings))"
         }
     }
