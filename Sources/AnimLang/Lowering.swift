@@ -1378,8 +1378,8 @@ func evaluationDiagnostic(_ error: AnimationError, origin: Origin) -> Diagnostic
         let spelling = EasingNames.spelling(of: easing)
         if origin.easesKeyframes {
             return Diagnostic(.nonMonotoneWarp(easing), at: range,
-                              hint: "the pieces between keyframes do not span the whole tween; to ease each piece, write them as a `;` "
-                                + "of tweens: `animate V.P from A to B with \(spelling) ; animate V.P from B to C with \(spelling)`")
+                              hint: "the pieces between keyframes do not span the whole tween; to ease each piece, "
+                                + "write `with each \(spelling)` after the keyframes, or `with \(spelling)` after a keyframe for the piece leaving it")
         }
         return Diagnostic(.nonMonotoneWarp(easing), at: range,
                           hint: "overshooting curves work on a single tween: move `with \(spelling)` onto the tweens inside")

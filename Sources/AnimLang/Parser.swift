@@ -1547,7 +1547,8 @@ private struct Parser {
             throw error
         }
         let token = peek()
-        if hintUnits, token.kind == .name, durationUnit(token) == nil {
+        // (A unit just read ends the duration: a word after it is the next thing, as after `250ms`.)
+        if hintUnits, token.kind == .name, durationUnit(token) == nil, durationUnit(previous) == nil {
             let word = text(token)
             if let hint = unknownUnitHint(word, at: token, after: value) {
                 report(.unknownUnit(word), at: token.range, hint: hint)

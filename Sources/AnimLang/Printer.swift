@@ -142,7 +142,11 @@ private struct Printer {
         case .power(let operand, _), .reversed(let operand), .looped(let operand, _), .repeated(let operand, _),
              .delayed(let operand, _), .retimed(let operand, _), .eased(let operand, _, _), .staggered(let operand, _, _),
              .forever(let operand, _), .easedByName(let operand, _, _), .overlapping(let operand, _):
-            let measured = measure(operand)
+            var measured = measure(operand)
+            if case .overlapping = expr.kind, case .name(let name) = operand.kind, TweenSyntax.Verb(rawValue: name) != nil {
+                // `(rotate) overlapping by D`: a verb before a name would start a tween.
+                measured = Measured(.leaf(name), width: name.utf8.count, precedence: .parallel)
+            }
             let suffix = self.suffix(expr)
             let parentheses = measured.precedence <= .power ? 2 : 0
             let precedence: Precedence

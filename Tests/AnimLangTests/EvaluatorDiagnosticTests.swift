@@ -232,8 +232,8 @@ struct EvaluatorDiagnosticTests {
         ("let a = color b from #abcde to red", "`#abcde` is read as a comment: a hex colour is `#` and 3, 4, 6 or 8 hex digits"),
         ("let a = fadeIn x #fade in", "`#fade` reads as a colour; a comment needs a space after `#`: `# fade`"),
         ("let a = animate b.x through 0, 10, 0 with ease-out-back",
-         "the pieces between keyframes do not span the whole tween; to ease each piece, write them as a `;` of tweens: "
-            + "`animate V.P from A to B with ease-out-back ; animate V.P from B to C with ease-out-back`"),
+         "the pieces between keyframes do not span the whole tween; to ease each piece, "
+            + "write `with each ease-out-back` after the keyframes, or `with ease-out-back` after a keyframe for the piece leaving it"),
         ("let a = (fadeIn x ; fadeIn y) with bouncy spring", "overshooting curves work on a single tween: move `with bouncy spring` onto the tweens inside"),
         ("let a = (fadeIn x repeated forever) reversed", "apply it to the part that repeats, before `repeated forever`"),
         ("let a = emit from", "event names are plain names, such as `emit landed` or `emit from_`"),
