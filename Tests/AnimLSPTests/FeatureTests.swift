@@ -207,6 +207,28 @@ struct FeatureTests {
         #expect(start.contains("view"))
     }
 
+    /// The words of semantics §8: after a term, `overlapping by` and `staggered over`; after
+    /// `staggered by DUR`, its origins and `spaced`; after `from` there, the origins; after
+    /// `spaced` and `with each`, easings; `overlapping` has a hover.
+    @Test func completionAndHoverOfTheTimelineWords() {
+        let after = FeatureTests.completions(after: "let a = fadeIn card ")
+        #expect(after.contains("overlapping by"))
+        #expect(after.contains("staggered over"))
+        #expect(!after.contains("from center"))
+        let stagger = FeatureTests.completions(after: "let a = fadeIn card staggered by 80ms ")
+        #expect(stagger.contains("from center"))
+        #expect(stagger.contains("spaced"))
+        #expect(FeatureTests.completions(after: "let a = fadeIn card staggered by 80ms from ") == ["start", "end", "center", "edges"])
+        #expect(FeatureTests.completions(after: "let a = fadeIn card staggered by 80ms spaced ").contains("ease-in-quad"))
+        #expect(FeatureTests.completions(after: "let a = animate card.x through 0, 1 with each ").contains("ease-out-cubic"))
+        #expect(FeatureTests.completions(after: "let a = fadeIn card ; fadeIn card overlapping by ").contains("quick"))
+        let client = Client()
+        client.start()
+        _ = client.open(FeatureTests.uri, "let a = fadeIn x ; fadeIn y overlapping by 0.2s\n")
+        let text = client.at("textDocument/hover", FeatureTests.uri, 0, 32)?["contents"]?["value"]?.string ?? ""
+        #expect(text.contains("S || (wait (|S| − D) ; pk)"))
+    }
+
     @Test func definitionAndReferencesOfLetsParametersAndViews() {
         let client = Client()
         client.start()

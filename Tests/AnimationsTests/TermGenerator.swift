@@ -168,7 +168,19 @@ struct TermGenerator {
             }
         }
         let next = depth - 1
-        switch random.below(12) {
+        switch random.below(14) {
+        case 12:
+            // Semantics §8.1: `x ; y overlapping by D`, D a quarter step of |x| (built flat, as the language lowers it).
+            let first = term(depth: next), second = term(depth: next)
+            let overlap = first.duration.flatMap { try? $0.multiplied(by: Time(numerator: Int64(random.below(5)), denominator: 4) ?? .zero) }
+            return (try? Term.chain([(first, nil), (second, overlap ?? .zero)])) ?? .seq(first, second)
+        case 13:
+            // Semantics §8.3: a stagger from any origin, by a step or over a total, perhaps spaced by an easing.
+            let body = term(depth: next)
+            let step = duration()
+            let stagger = Stagger(random.chance(50) ? .by(step) : .over(step), from: random.pick(Stagger.Origin.allCases),
+                                  spaced: random.chance(50) ? random.pick([Easing.linear, .penner(.quad, .in)]) : nil)
+            return (try? body.staggered(stagger, order: TermGenerator.properties.map(\.view))) ?? body
         case 0, 1, 2: return .seq(term(depth: next), term(depth: next))
         case 3, 4, 5: return .par(term(depth: next), term(depth: next))
         case 6: return .pow(term(depth: next), random.below(4))
