@@ -87,6 +87,9 @@ private struct Parsed {
 }
 
 private let modifierWords: Set<String> = ["reversed", "looped", "repeated", "delayed", "staggered", "in", "with"]
+/// Words that may follow a duration other than modifiers: `overlapping by`
+/// after a part's `in DUR`, and a stagger's `backwards` and `spaced E`.
+private let durationFollowers: Set<String> = ["overlapping", "backwards", "spaced"]
 private let verbs: [String] = ["shrink", "grow", "scale", "rotate", "fadeIn", "fadeOut", "fade", "animate", "color", "move"]
 /// The functional colour notations.
 private let colorFunctions: Set<String> = ["rgb", "rgba", "hsl", "hsla"]
@@ -1589,7 +1592,8 @@ private struct Parser {
     /// name there is a mistake: `2min` and `2 secs` are units gone wrong,
     /// `300 millis` one spelt differently, `90 degrees` a unit of angle.
     func unknownUnitHint(_ word: String, at token: Token, after value: Number) -> String? {
-        guard !reservedWords.contains(word) else { return nil }
+        // (The words that may follow a duration and are not modifiers: `overlapping by`, a stagger's clauses.)
+        guard !reservedWords.contains(word), !durationFollowers.contains(word) else { return nil }
         let adjacent = token.range.start == value.range.end
         if let unit = durationUnitAliases[word] ?? (word.utf8.count > 1 ? closestMatch(to: word, in: durationUnits) : nil) {
             return adjacent ? "durations take a unit: s, sec, seconds or ms" : didYouMean(unit)

@@ -70,6 +70,9 @@ struct DiagnosticCatalogTests {
         .nameKind("gap", found: "a duration", expected: "a number"), .unknownValue("gpa", expected: "a duration"),
         .callsTooDeep(limit: 64), .expansionTooLarge(limit: 100_000), .notAnAnimation("gap", kind: "a duration"),
         .namedOnce("view `crad`"), .bareDuration("300"),
+        .durationArithmetic("1 / 2s", divides: true), .durationArithmetic("2s * 3s", divides: false), .unitOnDuration("gap"),
+        .unitOnDuration(nil), .overlapTooLong(overlap: "2", before: "1"), .overlapWithoutBefore(first: true),
+        .overlapWithoutBefore(first: false), .overlapAfterEndless, .staggerNegativeOffset("spaced ease-in-back"),
     ]
 
     @Test(arguments: samples)

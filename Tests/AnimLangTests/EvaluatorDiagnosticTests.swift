@@ -313,6 +313,24 @@ struct EvaluatorDiagnosticTests {
         expectMatchesGolden(render(run(file).diagnostics, in: file), "diagnostics/ties-and-stray-views.txt")
     }
 
+    /// Semantics §8's mistakes as `animc check` shows them: overlaps that
+    /// reach back too far or have nothing before them, durations with units
+    /// that make no duration, a spacing that starts a view early.
+    @Test func renderedTimelineDiagnosticsMatchTheirGolden() {
+        let source = """
+            view a
+            view b
+            view c
+            let gap = 80ms
+            let list = fadeIn a in 0.4s ; fadeIn b overlapping by 0.5s ; fadeIn c overlapping by gap * 10
+            let first = fadeIn a overlapping by 0.1s ; fadeIn b
+            let sums = wait 1 / 2s ; wait gap * gap ; wait gap ms ; fadeIn a in 0.1s - 0.2s
+            let grid = fadeIn all views staggered by gap spaced ease-in-back
+            """
+        let file = SourceFile(name: "timelines.anim", text: source)
+        expectMatchesGolden(render(run(file).diagnostics, in: file), "diagnostics/timelines.txt")
+    }
+
     @Test func renderedDiagnosticsMatchTheirGolden() {
         let source = """
             let left = shrink circle from radius 100 to 10 with an ease-inout
