@@ -256,6 +256,8 @@ public enum DiagnosticKind: Equatable, Sendable {
     case neverStarts
     /// `x staggered by d` where no view has a segment in x.
     case staggerNothing
+    /// `x played from T1 to T2` that names no part of x: why.
+    case invalidPart(String)
     /// Distinct tweens tie on one property (semantics §4), so it shows
     /// their mean (warning): `playing` while they play, else while they
     /// hold their ends; `from` and `to` are the stretch, in seconds.
@@ -440,6 +442,7 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .mixedValueKinds: return "mixed-kinds"
         case .neverStarts: return "never-starts"
         case .staggerNothing: return "stagger-nothing"
+        case .invalidPart: return "invalid-part"
         case .tie, .moreTies: return "tie"
         case .strayViews: return "stray-views"
         case .namedOnce: return "named-once"
@@ -523,7 +526,8 @@ public enum DiagnosticKind: Equatable, Sendable {
             return .warning
         case .exportLoops:
             return .note
-        case .leadingDecimalPoint, .lonePipe, .nulByte, .unexpectedCharacter, .invalidUTF8, .expectedItem, .expectedName,
+        case .invalidPart,
+             .leadingDecimalPoint, .lonePipe, .nulByte, .unexpectedCharacter, .invalidUTF8, .expectedItem, .expectedName,
              .reservedName, .easingName, .duplicateParameter, .missingDefault, .parameterKinds, .recursion, .argumentCount,
              .notCallable, .needsArguments, .argumentKind, .nameKind, .unknownValue, .callsTooDeep, .expansionTooLarge,
              .notAnAnimation, .expectedProperty, .initialValueUnit, .expectedPropertyName, .expectedToken, .expectedExpression, .expectedOperator,
@@ -687,6 +691,8 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "this never starts: the animation before it repeats forever"
         case .staggerNothing:
             return "nothing to stagger: no view has a tween here"
+        case .invalidPart(let why):
+            return why
         case .tie(let property, let count, let from, let to, let playing):
             let tweens = count > 1 ? "\(count) tweens" : "several tweens"
             let when = from == to ? "at \(from)s" : "from \(from)s to \(to)s"
@@ -857,6 +863,7 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .reversedRelative: return "reversed-to"
         case .noCurrentValue: return "no-current-value"
         case .relativeUnsupported: return "relative-unsupported"
+        case .invalidPart, .endlessPart: return "invalid-part"
         }
     }
 

@@ -123,7 +123,7 @@ func relativeDiagnostic(_ error: AnimationError, tweens: [PlacedTween]) -> Diagn
         property = reversed
         hint = "a tween `to` a value has no start to return to: write it `from A to B`, or move it `by` an amount"
     case .relativeUnsupported, .relativeColor, .overflow, .negativeDuration, .notFinite, .negativeCount, .nonMonotoneWarp,
-         .mixedKinds, .invalidEasing, .retimeOfInstant, .invalidSampling, .infinite, .foreverOfInstant:
+         .mixedKinds, .invalidEasing, .retimeOfInstant, .invalidSampling, .infinite, .foreverOfInstant, .invalidPart, .endlessPart:
         return nil
     }
     for placed in tweens {
@@ -316,7 +316,7 @@ public func samplingError(_ error: AnimationError, binding: Binding) -> Diagnost
     case .overflow:
         hint = "exact time uses 64-bit fractions; use fewer repetitions or simpler durations"
     case .negativeDuration, .notFinite, .negativeCount, .nonMonotoneWarp, .mixedKinds, .invalidEasing, .retimeOfInstant, .invalidSampling,
-         .infinite, .foreverOfInstant, .relativeColor, .reversedRelative, .noCurrentValue, .relativeUnsupported:
+         .infinite, .foreverOfInstant, .relativeColor, .reversedRelative, .noCurrentValue, .relativeUnsupported, .invalidPart, .endlessPart:
         hint = "sample a smaller part of it, or repeat with `^ N` (which stays symbolic) instead of listing copies"
     }
     let range = binding.nameRange == .none ? binding.range : binding.nameRange
