@@ -141,7 +141,8 @@ extension Segment {
             if isJump {
                 guard !(start < lower), !(upper < start) else { return nil }
             } else {
-                guard start < upper, lower < end else { return nil }
+                // (A part that lasts no time has no interior: no segment of positive length runs in it.)
+                guard lower < upper, start < upper, lower < end else { return nil }
                 if start < lower { low = lower; cutStart = true }
                 if upper < end { high = upper; cutEnd = true }
             }
@@ -298,8 +299,10 @@ final class PlayedPart {
         for segment in segments {
             if let placed = try segment.placed(through: path) { list.append(placed) }
         }
+        // (The part's events rank among themselves as in its operand; placed, in the order the path plays them.)
         for event in self.events {
-            events.append(PlacedEvent(name: event.name, time: path.placeInstant(at: event.time), rank: event.rank))
+            events.append(PlacedEvent(name: event.name, time: path.placeInstant(at: event.time),
+                                      rank: path.firing.rank.addingSaturating(path.firing.step.multipliedSaturating(event.rank))))
         }
         if !self.blocks.isEmpty {
             let whole = PlayedPart()
@@ -324,6 +327,8 @@ extension Track {
     /// The value at `t` by the sampling rule, leaving out the segments of
     /// positive length that start at `t` (what a part that ends at `t` shows there).
     func valueLeavingOutStarts(at t: Instant) -> Value? {
+        // (A repetition's copies are not looked into: what it shows there stands.)
+        guard blocks.isEmpty else { return value(at: t, initial: nil) }
         var resolution = Resolution()
         for index in 0..<count where !(t < starts[index]) {
             let segment = storage[index]
