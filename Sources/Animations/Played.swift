@@ -327,9 +327,21 @@ extension Track {
     /// The value at `t` by the sampling rule, leaving out the segments of
     /// positive length that start at `t` (what a part that ends at `t` shows there).
     func valueLeavingOutStarts(at t: Instant) -> Value? {
-        // (A repetition's copies are not looked into: what it shows there stands.)
-        guard blocks.isEmpty else { return value(at: t, initial: nil) }
         var resolution = Resolution()
+        for reference in blocks {
+            // Where one copy ends and the next starts, the next is left out: the copy before, at its end.
+            let block = reference.block
+            let u = block.path.forward(t)
+            if block.start < t, !(block.end < t), let copy = block.copy(containing: u), copy >= 1,
+               block.shift(u, byCopies: -copy) == Instant(.zero) {
+                var boundary = Resolution()
+                reference.track.resolve(at: Instant(block.period), into: &boundary)
+                boundary.upcoming = nil
+                block.merge(boundary, fromCopy: copy - 1, into: &resolution)
+            } else {
+                reference.resolve(at: t, into: &resolution, outer: .none)
+            }
+        }
         for index in 0..<count where !(t < starts[index]) {
             let segment = storage[index]
             if segment.start == t, segment.start != segment.end { continue }
