@@ -339,6 +339,8 @@ public enum DiagnosticKind: Equatable, Sendable {
     case tooManyRows(binding: String, duration: Time, fps: Int64, limit: Int)
     /// `--binding NAME` naming no binding of `file`.
     case noSuchBinding(String, file: String)
+    /// `--after NAME` naming no animation of the file, or one that never ends: why.
+    case afterBinding(String, why: String)
     case unreadableFile(path: String, reason: String)
     /// `-o PATH` that cannot be written.
     case unwritableFile(path: String, reason: String)
@@ -475,6 +477,7 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .expansionTooLarge: return "expansion-too-large"
         case .notAnAnimation: return "not-an-animation"
         case .unknownBinding, .noSuchBinding: return "unknown-binding"
+        case .afterBinding: return "invalid-after"
         case .noBinding: return "no-binding"
         case .noViews: return "no-views"
         case .incompleteTween: return "incomplete-tween"
@@ -540,7 +543,7 @@ public enum DiagnosticKind: Equatable, Sendable {
              .springAdjectiveAlone, .unknownName, .duplicateView, .duplicateProperty, .unknownOrigin,
              .duplicateLet, .cycle, .unknownBinding, .noBinding, .noViews, .incompleteTween, .notFiniteTween,
              .notFiniteDuration, .negativeDuration, .unrepresentableDuration, .timeOverflow, .retimeInstant,
-             .nonMonotoneWarp, .relativeReversed, .animation, .cannotSample, .tooManyRows, .noSuchBinding, .unreadableFile, .unwritableFile, .cannotNormalize,
+             .nonMonotoneWarp, .relativeReversed, .animation, .cannotSample, .tooManyRows, .noSuchBinding, .afterBinding, .unreadableFile, .unwritableFile, .cannotNormalize,
              .unknownCommand, .missingCommand, .unknownOption, .optionNotAccepted, .missingValue, .unexpectedValue,
              .invalidValue, .missingArgument, .extraArgument, .standardInputTwice, .tooFewKeyframes, .unknownColor,
              .mixedColorSeparators, .colorArguments, .colorChannel, .keyframeOffsetOnEnd, .keyframeOffsetRange,
@@ -777,6 +780,8 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "`\(binding)` from 0 to \(duration)s at \(fps) fps is more than \(limit) rows"
         case .noSuchBinding(let name, let file):
             return "no binding named \(quoted(name)) in \(file)"
+        case .afterBinding(let name, let why):
+            return "--after \(name): \(why)"
         case .unreadableFile(let path, let reason):
             return "cannot read \(path): \(reason)"
         case .unwritableFile(let path, let reason):
