@@ -390,6 +390,8 @@ public enum DiagnosticKind: Equatable, Sendable {
     case exportUnsettled(binding: String, property: String?)
     /// Two properties a web export would give one name (a custom property or `@keyframes`).
     case exportNameClash(first: String, second: String, name: String)
+    /// `animc fmt`: a layout that would lex or parse differently (a formatter bug, never written).
+    case formatWouldChangeMeaning
     /// A Lottie file that holds one period of an animation that repeats
     /// forever, for players to loop (a note).
     case exportLoops(binding: String, period: Time)
@@ -513,6 +515,7 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .exportMixedPeriods: return "export-mixed-periods"
         case .exportUnsettled: return "export-unsettled"
         case .exportNameClash: return "export-name-clash"
+        case .formatWouldChangeMeaning: return "format-would-change-meaning"
         case .exportLoops: return "export-loops"
         }
     }
@@ -543,7 +546,8 @@ public enum DiagnosticKind: Equatable, Sendable {
              .decreasingKeyframeOffset, .valueKind, .mixedValueKinds, .needsUntil, .plotNeedsUntil, .conflictingOptions,
              .notATerminal, .portUnavailable, .standardInputNotFollowed,
              .exportTooLong, .exportTooManyKeyframes, .exportTooManyEvents,
-             .exportNotFinite, .exportForever, .exportMixedPeriods, .exportUnsettled, .exportNameClash:
+             .exportNotFinite, .exportForever, .exportMixedPeriods, .exportUnsettled, .exportNameClash,
+             .formatWouldChangeMeaning:
             return .error
         }
     }
@@ -834,6 +838,8 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "`\(binding)` repeats forever, but \(property.map { "`\($0)`" } ?? "its timing") does not settle into one period"
         case .exportNameClash(let first, let second, let name):
             return "`\(first)` and `\(second)` would both be named `\(name)` in the export"
+        case .formatWouldChangeMeaning:
+            return "formatting would change what the file means"
         case .exportLoops(let binding, let period):
             return "`\(binding)` repeats forever: the file holds one period, \(period)s, which players loop"
         }
