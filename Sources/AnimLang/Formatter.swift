@@ -32,6 +32,7 @@
 /// - consecutive one-line `view` declarations align what follows their names;
 /// - a comment stays after the token it followed on its line, or on its own
 ///   line before the token it preceded, indented as that token's line;
+///   comments ending consecutive lines start at one column;
 /// - the file ends with one line break.
 ///
 /// These rules read only what the formatted output keeps (tokens, comments,
@@ -347,6 +348,9 @@ struct FormatLayout {
         var operandColumn: [Int: Int] = [:]
         var itemEnd = -1
         var emitted = false
+        /// Line breaks written so far, and each comment that ends a line of code: its gap, line and code's width.
+        var line = 0
+        var trailing: [(gap: Int, line: Int, column: Int)] = []
 
         for index in 0...tokens.count {
             while let top = clauses.last, top.last < index { clauses.removeLast() }
@@ -412,6 +416,7 @@ struct FormatLayout {
             var lineColumn = column
             for (position, comment) in comments.enumerated() {
                 if position == 0, comment.breaksBefore == 0, index > 0 {
+                    trailing.append((gaps.count, line, column))
                     gap += " "
                 } else {
                     if emitted || !gap.isEmpty {
@@ -440,6 +445,7 @@ struct FormatLayout {
                 column = lineColumn + spaces
             }
             gaps.append(gap)
+            line += gap.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
 
             guard index < tokens.count else { break }
             emitted = true
@@ -453,6 +459,23 @@ struct FormatLayout {
             }
             column += length(index)
         }
+        alignTrailingComments(trailing, in: &gaps)
         return gaps
+    }
+
+    /// Comments ending consecutive lines of code start at one column, one past the longest of those lines.
+    private func alignTrailingComments(_ trailing: [(gap: Int, line: Int, column: Int)], in gaps: inout [String]) {
+        var start = 0
+        while start < trailing.count {
+            var end = start + 1
+            while end < trailing.count, trailing[end].line == trailing[end - 1].line + 1 { end += 1 }
+            if end - start > 1 {
+                let target = trailing[start..<end].map(\.column).max() ?? 0
+                for comment in trailing[start..<end] {
+                    gaps[comment.gap] = String(repeating: " ", count: target - comment.column) + gaps[comment.gap]
+                }
+            }
+            start = end
+        }
     }
 }
