@@ -10,6 +10,8 @@ public enum ErrorCode: Int, Sendable {
     case internalError = -32603
     case serverNotInitialized = -32002
     case requestCancelled = -32800
+    /// A request understood but refused (a rename to a name that is taken).
+    case requestFailed = -32803
 }
 
 /// A request's failure: the JSON-RPC error it is answered with.
@@ -149,9 +151,42 @@ public final class LanguageServer {
                 throw RequestError(code: .invalidParams, message: "expected `textDocument.uri`")
             }
             return documents[uri].map(documentSymbols) ?? .array([])
+        case "textDocument/prepareRename":
+            guard let document = try document(params) else { return .null }
+            return try LanguageServer.prepareRename(document, at: try offset(params, in: document))
+        case "textDocument/rename":
+            guard let document = try document(params) else { return .null }
+            guard case .string(let newName)? = params["newName"] else {
+                throw RequestError(code: .invalidParams, message: "expected `newName`")
+            }
+            return try LanguageServer.rename(document, at: try offset(params, in: document), to: newName)
+        case "textDocument/formatting":
+            return try document(params).map { formattingEdits($0) } ?? .array([])
+        case "textDocument/rangeFormatting":
+            guard let document = try document(params) else { return .array([]) }
+            guard let start = document.offset(of: params["range"]?["start"]), let end = document.offset(of: params["range"]?["end"]) else {
+                throw RequestError(code: .invalidParams, message: "expected `range` with `start` and `end`")
+            }
+            return formattingEdits(document, in: SourceRange(start, end))
         default:
             throw RequestError(code: .methodNotFound, message: "no method `\(method)`")
         }
+    }
+
+    /// The open document `params.textDocument.uri` names (`nil` when it is not open).
+    private func document(_ params: JSON) throws(RequestError) -> OpenDocument? {
+        guard case .string(let uri)? = params["textDocument"]?["uri"] else {
+            throw RequestError(code: .invalidParams, message: "expected `textDocument.uri`")
+        }
+        return documents[uri]
+    }
+
+    /// The byte offset of `params.position` in `document`.
+    private func offset(_ params: JSON, in document: OpenDocument) throws(RequestError) -> Int {
+        guard let offset = document.offset(of: params["position"]) else {
+            throw RequestError(code: .invalidParams, message: "expected `position` with `line` and `character`")
+        }
+        return offset
     }
 
     /// Runs `body` on the document and offset of a `TextDocumentPositionParams`;
@@ -232,6 +267,9 @@ public final class LanguageServer {
                 ("definitionProvider", .bool(true)),
                 ("referencesProvider", .bool(true)),
                 ("documentSymbolProvider", .bool(true)),
+                ("renameProvider", .object([("prepareProvider", .bool(true))])),
+                ("documentFormattingProvider", .bool(true)),
+                ("documentRangeFormattingProvider", .bool(true)),
             ])),
             ("serverInfo", .object([("name", .string("animc")), ("version", .string(version))])),
         ])

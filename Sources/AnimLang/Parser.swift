@@ -581,11 +581,7 @@ private struct Parser {
             if role == .parameter { report(.reservedName(name, role: role), at: range) }
             return
         }
-        // Every bare easing name (``EasingNames/parameterizedCurves`` among them), each functional
-        // form and each spring adjective, searched without hashing the name.
-        let easing = lookUp(name, in: EasingNames.bareNames) != nil || EasingNames.functionalForms.contains(name)
-            || EasingNames.springAdjectives.contains { $0.word == name }
-        if easing {
+        if isEasingWord(name) {
             report(.easingName(name, role: role), at: range,
                    hint: "`with \(name)` must keep meaning the easing; choose another name, such as `my-\(name)`")
         }
