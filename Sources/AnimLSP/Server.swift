@@ -160,6 +160,12 @@ public final class LanguageServer {
                 throw RequestError(code: .invalidParams, message: "expected `newName`")
             }
             return try LanguageServer.rename(document, at: try offset(params, in: document), to: newName)
+        case "textDocument/codeAction":
+            guard let document = try document(params) else { return .array([]) }
+            guard let start = document.offset(of: params["range"]?["start"]), let end = document.offset(of: params["range"]?["end"]) else {
+                throw RequestError(code: .invalidParams, message: "expected `range` with `start` and `end`")
+            }
+            return codeActions(document, in: SourceRange(start, end))
         case "textDocument/formatting":
             return try document(params).map { formattingEdits($0) } ?? .array([])
         case "textDocument/rangeFormatting":
@@ -267,6 +273,8 @@ public final class LanguageServer {
                 ("definitionProvider", .bool(true)),
                 ("referencesProvider", .bool(true)),
                 ("documentSymbolProvider", .bool(true)),
+                ("codeActionProvider", .object([("codeActionKinds", .array([.string("quickfix"), .string("refactor.extract"),
+                                                                            .string("refactor.inline")]))])),
                 ("renameProvider", .object([("prepareProvider", .bool(true))])),
                 ("documentFormattingProvider", .bool(true)),
                 ("documentRangeFormattingProvider", .bool(true)),

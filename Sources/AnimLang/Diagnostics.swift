@@ -52,22 +52,52 @@ public struct Diagnostic: Error, Hashable, Sendable {
     public var range: SourceRange
     public var hint: String?
     public var notes: [Note]
+    /// Edits that do what the hint says (`ease-inout` → `ease-in-out`), for an editor's quick fixes.
+    public var fixes: [FixIt] = []
+
+    /// A replacement of the text at `range` by `replacement`, named `title` in an editor's menu.
+    public struct FixIt: Hashable, Sendable {
+        public var range: SourceRange
+        public var replacement: String
+        public var title: String
+
+        public init(_ range: SourceRange, _ replacement: String, title: String) {
+            self.range = range
+            self.replacement = replacement
+            self.title = title
+        }
+
+        /// The text at `range` replaced by `text` (what a "did you mean `text`?" hint asks).
+        public static func replacing(_ range: SourceRange, with text: String) -> FixIt {
+            FixIt(range, text, title: "Replace with `\(text)`")
+        }
+    }
 
     /// A diagnostic from its parts. Prefer ``init(_:at:hint:notes:)-(DiagnosticKind,_,_,_)``,
     /// which takes the id, severity and message from the catalog.
-    public init(_ severity: Severity = .error, id: String, _ message: String, at range: SourceRange, hint: String? = nil, notes: [Note] = []) {
+    public init(_ severity: Severity = .error, id: String, _ message: String, at range: SourceRange, hint: String? = nil, notes: [Note] = [],
+                fixes: [FixIt] = []) {
         self.severity = severity
         self.id = id
         self.message = message
         self.range = range
         self.hint = hint
         self.notes = notes
+        self.fixes = fixes
     }
 
     /// The diagnostic `kind` describes, at `range`, with `hint` or else the
     /// catalog's own hint for the kind (``DiagnosticKind/hint``).
-    public init(_ kind: DiagnosticKind, at range: SourceRange, hint: String? = nil, notes: [Note] = []) {
-        self.init(kind.severity, id: kind.id, kind.message, at: range, hint: hint ?? kind.hint, notes: notes)
+    public init(_ kind: DiagnosticKind, at range: SourceRange, hint: String? = nil, notes: [Note] = [], fixes: [FixIt] = []) {
+        self.init(kind.severity, id: kind.id, kind.message, at: range, hint: hint ?? kind.hint, notes: notes, fixes: fixes)
+    }
+
+    /// The diagnostic with `fix` (when there is one) among its fixes.
+    public func fixing(_ fix: FixIt?) -> Diagnostic {
+        guard let fix else { return self }
+        var fixed = self
+        fixed.fixes.append(fix)
+        return fixed
     }
 }
 

@@ -152,4 +152,104 @@ struct EditingTests {
         #expect(client.reply("textDocument/rename", .object([("textDocument", EditingTests.document()), ("position", EditingTests.position(0, 5)),
                                                             ("newName", .string("linear"))]))?["result"]?["changes"] != nil)
     }
+
+    // MARK: Code actions
+
+    /// The code actions at the whole of `text`'s diagnostic `id` (the first such), after opening it.
+    static func actions(_ client: Client, _ text: String, diagnostic id: String) -> (diagnostic: JSON?, actions: [JSON]) {
+        let diagnostics = client.open(EditingTests.uri, text)
+        guard let diagnostic = diagnostics.first(where: { $0["code"]?.string == id }), let range = diagnostic["range"] else {
+            return (nil, [])
+        }
+        let actions = client.call("textDocument/codeAction", .object([
+            ("textDocument", EditingTests.document()), ("range", range),
+            ("context", .object([("diagnostics", .array([diagnostic]))])),
+        ]))?.array ?? []
+        return (diagnostic, actions)
+    }
+
+    /// Each diagnostic kind whose hint names a replacement, in a file where it is the only
+    /// mistake, and the file its quick fix makes (worked out by hand from the hint).
+    static let fixes: [(id: String, source: String, fixed: String)] = [
+        ("unknown-easing", "view c\nlet a = fadeIn c with ease-inout\n", "view c\nlet a = fadeIn c with ease-in-out\n"),
+        ("unknown-easing", "view c\nlet a = fadeIn c with ease in out\n", "view c\nlet a = fadeIn c with ease-in-out\n"),
+        ("unknown-color", "view c\nlet a = color c from blue to rde\n", "view c\nlet a = color c from blue to red\n"),
+        ("unknown-name", "view c\nlet intro = fadeIn c\nlet a = intor ; intro\n", "view c\nlet intro = fadeIn c\nlet a = intro ; intro\n"),
+        ("unknown-unit", "view c\nlet a = fadeIn c in 2 secs\n", "view c\nlet a = fadeIn c in 2 sec\n"),
+        ("unknown-angle-unit", "view c\nlet a = rotate c from 0 to 90 degres\n", "view c\nlet a = rotate c from 0 to 90 degrees\n"),
+        ("pi-in-degrees", "view c\nlet a = rotate c from 0 to 2*pi degrees\n", "view c\nlet a = rotate c from 0 to 2*pi radians\n"),
+        ("pi-in-degrees", "view c\nlet a = rotate c from 0 to 2*pi\n", "view c\nlet a = rotate c from 0 to 2*pi radians\n"),
+        ("expected-operator", "view c\nlet a = fadeIn c then fadeOut c\n", "view c\nlet a = fadeIn c ; fadeOut c\n"),
+        ("expected-operator", "view c\nlet a = fadeIn c for 2s\n", "view c\nlet a = fadeIn c in 2s\n"),
+        ("expected-operator", "view c\nlet a = fadeIn c revesed\n", "view c\nlet a = fadeIn c reversed\n"),
+        ("expected-operator", "view c\nlet a = fadeIn c ease-out\n", "view c\nlet a = fadeIn c with ease-out\n"),
+        ("lone-pipe", "view c\nlet a = fadeIn c | fadeOut c\n", "view c\nlet a = fadeIn c || fadeOut c\n"),
+        ("leading-decimal-point", "view c\nlet a = fadeIn c in .5s\n", "view c\nlet a = fadeIn c in 0.5s\n"),
+        ("expected-item", "lett a = wait 1s\n", "let a = wait 1s\n"),
+        ("expected-count", "view c\nlet a = fadeIn c repeated twise\n", "view c\nlet a = fadeIn c repeated twice\n"),
+        ("unknown-verb", "view c\nlet a = fadeInn c\n", "view c\nlet a = fadeIn c\n"),
+        ("named-once", "let a = fadeIn card ; fadeOut card ; fadeIn crad\n", "let a = fadeIn card ; fadeOut card ; fadeIn card\n"),
+        ("bare-duration", "view c\nlet a = fadeIn c in 300 ; fadeOut c in 0.2s\n", "view c\nlet a = fadeIn c in 300ms ; fadeOut c in 0.2s\n"),
+        ("unknown-value", "view c\nlet quick = 1s\nlet p(v, d) = fadeIn v in d\nlet a = p(c, quik)\n",
+         "view c\nlet quick = 1s\nlet p(v, d) = fadeIn v in d\nlet a = p(c, quick)\n"),
+    ]
+
+    @Test(arguments: EditingTests.fixes.indices)
+    func eachQuickFixRemovesItsDiagnosticAndTheFileEvaluates(_ index: Int) {
+        let (id, source, fixed) = EditingTests.fixes[index]
+        let client = Client()
+        client.start()
+        let (diagnostic, actions) = EditingTests.actions(client, source, diagnostic: id)
+        #expect(diagnostic != nil, "\(source) has no \(id)")
+        let fix = actions.first { $0["kind"]?.string == "quickfix" }
+        #expect(fix?["isPreferred"] == .bool(true))
+        #expect(fix?["diagnostics"]?.array.first?["code"]?.string == id)
+        let after = EditingTests.apply(fix?["edit"]?["changes"]?[EditingTests.uri]?.array ?? [], to: source)
+        #expect(after == fixed, "\(id)")
+        let diagnostics = client.change(EditingTests.uri, after)
+        #expect(!diagnostics.contains { $0["code"]?.string == id }, "\(id): \(diagnostics)")
+        #expect(!run(SourceFile(name: "fixed.anim", text: after)).hasErrors, "\(after)")
+    }
+
+    @Test func aViewNamedOnceCanBeDeclaredInstead() {
+        let client = Client()
+        client.start()
+        let source = "let a = fadeIn card ; fadeOut card ; fadeIn crad\n"
+        let (_, actions) = EditingTests.actions(client, source, diagnostic: "named-once")
+        let declare = actions.first { $0["title"]?.string == "Declare the view `crad`" }
+        let after = EditingTests.apply(declare?["edit"]?["changes"]?[EditingTests.uri]?.array ?? [], to: source)
+        #expect(after == "view crad\nlet a = fadeIn card ; fadeOut card ; fadeIn crad\n")
+        #expect(!client.change(EditingTests.uri, after).contains { $0["code"]?.string == "named-once" })
+    }
+
+    static func refactorings(_ client: Client, _ text: String, _ range: JSON) -> [JSON] {
+        _ = client.open(EditingTests.uri, text)
+        return client.call("textDocument/codeAction", .object([
+            ("textDocument", EditingTests.document()), ("range", range), ("context", .object([("diagnostics", .array([]))])),
+        ]))?.array ?? []
+    }
+
+    static func range(_ line: Int, _ start: Int, _ end: Int) -> JSON {
+        .object([("start", position(line, start)), ("end", position(line, end))])
+    }
+
+    @Test func extractToLetAndInlineLetKeepEveryValue() throws {
+        let client = Client()
+        client.start()
+        // Line 1: `let a = fadeIn c in 1s ; (rotate c from 0 to 90 || fadeOut c) in 2s`; the parallel is at 26..60, inside parentheses.
+        let text = "view c\nlet a = fadeIn c in 1s ; (rotate c from 0 to 90 || fadeOut c) in 2s\n"
+        let extract = EditingTests.refactorings(client, text, EditingTests.range(1, 26, 60))
+            .first { $0["kind"]?.string == "refactor.extract" }
+        let extracted = EditingTests.apply(extract?["edit"]?["changes"]?[EditingTests.uri]?.array ?? [], to: text)
+        #expect(extracted == "view c\nlet extracted = rotate c from 0 to 90 || fadeOut c\nlet a = fadeIn c in 1s ; (extracted) in 2s\n")
+        #expect(EditingTests.samples(extracted) == EditingTests.samples(text))
+        // Inline it again at its use (line 2, character 26; the use's range holds its parentheses): as it was.
+        let inline = EditingTests.refactorings(client, extracted, EditingTests.range(2, 27, 27))
+            .first { $0["kind"]?.string == "refactor.inline" }
+        let inlined = EditingTests.apply(inline?["edit"]?["changes"]?[EditingTests.uri]?.array ?? [], to: extracted)
+        #expect(inlined == "view c\nlet extracted = rotate c from 0 to 90 || fadeOut c\nlet a = fadeIn c in 1s ; (rotate c from 0 to 90 || fadeOut c) in 2s\n")
+        #expect(EditingTests.samples(inlined) == EditingTests.samples(text))
+        // Not a whole node (`in 1s ;`): no extraction.
+        #expect(!EditingTests.refactorings(client, text, EditingTests.range(1, 17, 24)).contains { $0["kind"]?.string == "refactor.extract" })
+    }
 }
