@@ -125,6 +125,7 @@ public final class LanguageServer {
     private func request(_ method: String, _ params: JSON) throws(RequestError) -> JSON {
         if method == "initialize" {
             initializeReceived = true
+            inlayHintOptions = InlayHintOptions(params["initializationOptions"])
             return capabilities()
         }
         guard initializeReceived else {
@@ -160,6 +161,14 @@ public final class LanguageServer {
                 throw RequestError(code: .invalidParams, message: "expected `newName`")
             }
             return try LanguageServer.rename(document, at: try offset(params, in: document), to: newName)
+        case "textDocument/signatureHelp":
+            return try at(params) { document, offset in signatureHelp(document, at: offset) } ?? .null
+        case "textDocument/inlayHint":
+            guard let document = try document(params) else { return .array([]) }
+            guard let start = document.offset(of: params["range"]?["start"]), let end = document.offset(of: params["range"]?["end"]) else {
+                throw RequestError(code: .invalidParams, message: "expected `range` with `start` and `end`")
+            }
+            return inlayHints(document, in: SourceRange(start, end), options: inlayHintOptions)
         case "textDocument/codeAction":
             guard let document = try document(params) else { return .array([]) }
             guard let start = document.offset(of: params["range"]?["start"]), let end = document.offset(of: params["range"]?["end"]) else {
@@ -240,6 +249,8 @@ public final class LanguageServer {
     }
 
     private var pendingClears: [String] = []
+    /// Which inlay hints the client asked for in `initialize`.
+    private var inlayHintOptions = InlayHintOptions(nil)
 
     /// Documents whose names and terms are not computed yet (in the order they changed).
     private var unprepared: [String] = []
@@ -273,6 +284,8 @@ public final class LanguageServer {
                 ("definitionProvider", .bool(true)),
                 ("referencesProvider", .bool(true)),
                 ("documentSymbolProvider", .bool(true)),
+                ("signatureHelpProvider", .object([("triggerCharacters", .array([.string("("), .string(",")]))])),
+                ("inlayHintProvider", .bool(true)),
                 ("codeActionProvider", .object([("codeActionKinds", .array([.string("quickfix"), .string("refactor.extract"),
                                                                             .string("refactor.inline")]))])),
                 ("renameProvider", .object([("prepareProvider", .bool(true))])),

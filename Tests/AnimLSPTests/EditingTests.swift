@@ -252,4 +252,47 @@ struct EditingTests {
         // Not a whole node (`in 1s ;`): no extraction.
         #expect(!EditingTests.refactorings(client, text, EditingTests.range(1, 17, 24)).contains { $0["kind"]?.string == "refactor.extract" })
     }
+
+    // MARK: Signature help and inlay hints
+
+    @Test func signatureHelpShowsParametersDefaultsAndTheActiveOne() {
+        let client = Client()
+        client.start()
+        let text = "view card\nlet pop(v, amount = 1.1) = grow v from 1 to amount\nlet a = pop(card, \n"
+        _ = client.open(EditingTests.uri, text)
+        // Line 2, after `pop(card, `: the second parameter. `pop(` is 4 long, `v` at 4..5, `amount = 1.1` at 7..19.
+        let help = client.at("textDocument/signatureHelp", EditingTests.uri, 2, 18)
+        #expect(help?["signatures"]?.array.first?["label"]?.string == "pop(v, amount = 1.1)")
+        #expect(help?["signatures"]?.array.first?["parameters"]?.array.map { $0["label"] } ==
+                [.array([.number(4), .number(5)]), .array([.number(7), .number(19)])])
+        #expect(help?["activeParameter"] == .number(1))
+        // Right after `pop(`: the first; inside a nested call's parentheses, that call's; outside any: nothing.
+        #expect(client.at("textDocument/signatureHelp", EditingTests.uri, 2, 12)?["activeParameter"] == .number(0))
+        #expect(client.at("textDocument/signatureHelp", EditingTests.uri, 2, 4) == .null)
+    }
+
+    @Test func inlayHintsGiveEachLetsAndCallsDurationAndCanBeSwitchedOff() {
+        let text = "view c\nlet pop(v, d = 1s) = fadeIn v in d\nlet a = fadeIn c in 300ms ; pop(c, 2s)\nlet b = a ^ 2\n"
+        let range = EditingTests.range(0, 0, 0).replacing(end: EditingTests.position(4, 0))
+        func labels(_ options: JSON) -> [String] {
+            let client = Client()
+            _ = client.send([Client.request(1, "initialize", .object([("capabilities", .object([])), ("initializationOptions", options)])),
+                             Client.notification("initialized")])
+            _ = client.open(EditingTests.uri, text)
+            let hints = client.call("textDocument/inlayHint", .object([("textDocument", EditingTests.document()), ("range", range)]))?.array ?? []
+            return hints.map { "\(Int($0["position"]?["line"]?.number ?? -1)):\(Int($0["position"]?["character"]?.number ?? -1)) \($0["label"]?.string ?? "")" }
+        }
+        // a: 300ms ; 2s = 2.3s, after `a` (line 2, 5); the call lasts 2s, after `pop(c, 2s)` (line 2, 38);
+        // b: a ^ 2 = 4.6s (line 3, 5). `pop` has parameters: no duration of its own.
+        #expect(labels(.object([])) == ["2:5 ⟨2.3s⟩", "2:38 ⟨2s⟩", "3:5 ⟨4.6s⟩"])
+        #expect(labels(.object([("inlayHints", .object([("callDurations", .bool(false))]))])) == ["2:5 ⟨2.3s⟩", "3:5 ⟨4.6s⟩"])
+        #expect(labels(.object([("inlayHints", .object([("letDurations", .bool(false))]))])) == ["2:38 ⟨2s⟩"])
+    }
+}
+
+extension JSON {
+    /// An LSP range with its end replaced.
+    func replacing(end: JSON) -> JSON {
+        .object([("start", self["start"] ?? .null), ("end", end)])
+    }
 }
