@@ -119,7 +119,7 @@ extension Term {
     func isTween(of property: Property) -> Bool {
         switch storage {
         case .tween(let tween): return tween.property == property
-        case .zero, .one, .wait, .event, .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased: return false
+        case .zero, .one, .wait, .event, .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased, .played: return false
         }
     }
 
@@ -140,7 +140,7 @@ extension Term {
     private var leafEndsAndLinearity: (Ends, Bool)? {
         switch storage {
         case .tween(let tween): return (tween.ends, tween.easing.isLinear)
-        case .zero, .one, .wait, .event, .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased: return nil
+        case .zero, .one, .wait, .event, .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased, .played: return nil
         }
     }
 
@@ -214,6 +214,9 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
         case retimed(Term, Time)
         /// `x with E`.
         case eased(Term, Easing)
+        /// `x played from T1 to T2`: the stretch `[T1, T2]` of `x`, starting at 0
+        /// (semantics §8.5); `0 ≤ T1 ≤ T2`, and `T2` may pass `|x|`.
+        case played(Term, from: Time, to: Time)
     }
 
     // Stored compactly (a long chain is one node per step): the flags and
@@ -456,6 +459,17 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
              warpDepth: body.warpDepth + 1, height: body.height + 1, hasLeaves: body.hasLeaves, relatives: body.inherited)
     }
 
+    /// `body played from start to end` (semantics §8.5): lasts `end − start`;
+    /// closed, so no relative tween shows through it (what it yields is
+    /// absolute). Throws for `start < 0` or `end < start`.
+    public static func played(_ body: Term, from start: Time, to end: Time) throws(AnimationError) -> Term {
+        guard !start.isNegative, !(end < start) else { throw .invalidPart(start.description, end.description) }
+        let duration = try end.subtracting(start)
+        return Term(.played(body, from: start, to: end), duration: body.duration == nil && !body.isInfinite ? nil : duration,
+                    leafCount: body.leafCount, warpDepth: body.warpDepth, height: body.height + 1, hasLeaves: body.hasLeaves,
+                    relatives: body.inherited & Term.eventsFlag)
+    }
+
     // MARK: - Structure
 
     /// The direct subterms.
@@ -463,7 +477,8 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
         switch kind {
         case .zero, .one, .wait, .tween, .event: return []
         case .sequence(let parts), .parallel(let parts): return parts
-        case .power(let body, _), .forever(let body), .reversed(let body), .retimed(let body, _), .eased(let body, _): return [body]
+        case .power(let body, _), .forever(let body), .reversed(let body), .retimed(let body, _), .eased(let body, _),
+             .played(let body, _, _): return [body]
         }
     }
 
@@ -478,6 +493,7 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
         case .reversed: return Term.reversed(children[0])
         case .retimed(_, let target): return try Term.retimed(children[0], to: target)
         case .eased(_, let easing): return Term.eased(children[0], easing)
+        case .played(_, let start, let end): return try Term.played(children[0], from: start, to: end)
         }
     }
 
@@ -587,6 +603,8 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
                 case .reversed(let body): stack.append(.text(" reversed)")); stack.append(.term(body)); stack.append(.text("("))
                 case .retimed(let body, let d): stack.append(.text(" in \(d)s)")); stack.append(.term(body)); stack.append(.text("("))
                 case .eased(let body, let e): stack.append(.text(" with \(e))")); stack.append(.term(body)); stack.append(.text("("))
+                case .played(let body, let a, let b):
+                    stack.append(.text(" played from \(a)s to \(b)s)")); stack.append(.term(body)); stack.append(.text("("))
                 }
             }
         }
@@ -617,7 +635,8 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
         switch consume kind {
         case .zero, .one, .wait, .tween, .event: return
         case .sequence(let parts), .parallel(let parts): stack.append(contentsOf: parts)
-        case .power(let body, _), .forever(let body), .reversed(let body), .retimed(let body, _), .eased(let body, _): stack.append(body)
+        case .power(let body, _), .forever(let body), .reversed(let body), .retimed(let body, _), .eased(let body, _),
+             .played(let body, _, _): stack.append(body)
         }
     }
 }
@@ -654,6 +673,8 @@ public protocol AnimationAlgebra {
     var reversed: Self { get throws(AnimationError) }
     func retimed(to duration: Time) throws(AnimationError) -> Self
     func eased(_ easing: Easing) throws(AnimationError) -> Self
+    /// `self played from start to end` (semantics §8.5).
+    func played(from start: Time, to end: Time) throws(AnimationError) -> Self
     /// `term`'s operation on its children's values; see the default below.
     static func interpret(_ term: Term, _ kind: Term.Kind, _ values: [Self]) throws(AnimationError) -> Self
 }
@@ -725,6 +746,7 @@ extension AnimationAlgebra {
         case .reversed: return try values[0].reversed
         case .retimed(_, let target): return try values[0].retimed(to: target)
         case .eased(_, let easing): return try values[0].eased(easing)
+        case .played(_, let start, let end): return try values[0].played(from: start, to: end)
         }
     }
 }
@@ -759,7 +781,7 @@ extension Term {
                 return keep(term) ? term : .one
             case .zero, .one, .wait:
                 return term
-            case .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased:
+            case .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased, .played:
                 if zip(mapped, term.children).allSatisfy({ $0 === $1 }) { return term }
                 // Durations are unchanged by restriction, so rebuilding cannot overflow.
                 return (try? term.replacingChildren(mapped)) ?? term
@@ -773,7 +795,7 @@ extension Term {
             switch leaf.kind {
             case .tween: return keepingTweens
             case .event: return keepingEvents
-            case .zero, .one, .wait, .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased: return true
+            case .zero, .one, .wait, .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased, .played: return true
             }
         }
     }
@@ -844,7 +866,7 @@ extension Term {
                 return Split(skeleton: .one, events: true)
             case .zero, .one, .wait:
                 return Split(skeleton: term, single: true)
-            case .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased:
+            case .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased, .played:
                 break
             }
             if splits.count != children.count, let view = Term.soleView(of: term) {
@@ -946,7 +968,8 @@ extension Term {
             case .sequence(let parts), .parallel(let parts):
                 if budget < parts.count { return nil }
                 stack.append(contentsOf: parts)
-            case .power(let body, _), .forever(let body), .reversed(let body), .retimed(let body, _), .eased(let body, _):
+            case .power(let body, _), .forever(let body), .reversed(let body), .retimed(let body, _), .eased(let body, _),
+                 .played(let body, _, _):
                 stack.append(body)
             }
         }
@@ -1000,7 +1023,7 @@ extension Term {
             case .sequence(let parts):
                 let endless = parts.firstIndex(where: { $0.isInfinite }) ?? parts.count - 1
                 stack.append(contentsOf: parts.prefix(endless + 1))
-            case .zero, .one, .wait, .event, .parallel, .power, .forever, .reversed, .retimed, .eased:
+            case .zero, .one, .wait, .event, .parallel, .power, .forever, .reversed, .retimed, .eased, .played:
                 stack.append(contentsOf: term.children)
             }
         }

@@ -118,6 +118,16 @@ private func reformatExpr(_ source: String) -> String {
             case .call(_, let arguments): seen.insert("call"); arguments.forEach(visit)
             case .easedByName(let operand, _, _): seen.insert("named easing"); visit(operand)
             case .value: seen.insert("value let")
+            case .played(let operand, let from, let to):
+                seen.insert("played")
+                for time in [from, to] {
+                    if case .percent? = time?.kind { seen.insert("played percent") }
+                }
+                visit(operand)
+            }
+            switch expr.kind {
+            case .power(_, let count), .repeated(_, let count): if count.fraction != nil { seen.insert("fractional count") }
+            default: break
             }
         }
         for _ in 0..<500 {
@@ -140,6 +150,7 @@ private func reformatExpr(_ source: String) -> String {
             "looped forever", "repeated forever", "call", "named easing", "value let", "formula", "parameters",
             "staggered over", "stagger from end", "stagger from center", "stagger from edges", "stagger spaced", "overlapping",
             "keyframe easing",
+            "played", "played percent", "fractional count",
         ]
         #expect(expected.subtracting(seen).isEmpty, "never generated: \(expected.subtracting(seen).sorted())")
         #expect(!seen.contains("mirrored"))
