@@ -52,22 +52,52 @@ public struct Diagnostic: Error, Hashable, Sendable {
     public var range: SourceRange
     public var hint: String?
     public var notes: [Note]
+    /// Edits that do what the hint says (`ease-inout` → `ease-in-out`), for an editor's quick fixes.
+    public var fixes: [FixIt] = []
+
+    /// A replacement of the text at `range` by `replacement`, named `title` in an editor's menu.
+    public struct FixIt: Hashable, Sendable {
+        public var range: SourceRange
+        public var replacement: String
+        public var title: String
+
+        public init(_ range: SourceRange, _ replacement: String, title: String) {
+            self.range = range
+            self.replacement = replacement
+            self.title = title
+        }
+
+        /// The text at `range` replaced by `text` (what a "did you mean `text`?" hint asks).
+        public static func replacing(_ range: SourceRange, with text: String) -> FixIt {
+            FixIt(range, text, title: "Replace with `\(text)`")
+        }
+    }
 
     /// A diagnostic from its parts. Prefer ``init(_:at:hint:notes:)-(DiagnosticKind,_,_,_)``,
     /// which takes the id, severity and message from the catalog.
-    public init(_ severity: Severity = .error, id: String, _ message: String, at range: SourceRange, hint: String? = nil, notes: [Note] = []) {
+    public init(_ severity: Severity = .error, id: String, _ message: String, at range: SourceRange, hint: String? = nil, notes: [Note] = [],
+                fixes: [FixIt] = []) {
         self.severity = severity
         self.id = id
         self.message = message
         self.range = range
         self.hint = hint
         self.notes = notes
+        self.fixes = fixes
     }
 
     /// The diagnostic `kind` describes, at `range`, with `hint` or else the
     /// catalog's own hint for the kind (``DiagnosticKind/hint``).
-    public init(_ kind: DiagnosticKind, at range: SourceRange, hint: String? = nil, notes: [Note] = []) {
-        self.init(kind.severity, id: kind.id, kind.message, at: range, hint: hint ?? kind.hint, notes: notes)
+    public init(_ kind: DiagnosticKind, at range: SourceRange, hint: String? = nil, notes: [Note] = [], fixes: [FixIt] = []) {
+        self.init(kind.severity, id: kind.id, kind.message, at: range, hint: hint ?? kind.hint, notes: notes, fixes: fixes)
+    }
+
+    /// The diagnostic with `fix` (when there is one) among its fixes.
+    public func fixing(_ fix: FixIt?) -> Diagnostic {
+        guard let fix else { return self }
+        var fixed = self
+        fixed.fixes.append(fix)
+        return fixed
     }
 }
 
@@ -394,6 +424,8 @@ public enum DiagnosticKind: Equatable, Sendable {
     case exportUnsettled(binding: String, property: String?)
     /// Two properties a web export would give one name (a custom property or `@keyframes`).
     case exportNameClash(first: String, second: String, name: String)
+    /// `animc fmt`: a layout that would lex or parse differently (a formatter bug, never written).
+    case formatWouldChangeMeaning
     /// A Lottie file that holds one period of an animation that repeats
     /// forever, for players to loop (a note).
     case exportLoops(binding: String, period: Time)
@@ -519,6 +551,7 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .exportMixedPeriods: return "export-mixed-periods"
         case .exportUnsettled: return "export-unsettled"
         case .exportNameClash: return "export-name-clash"
+        case .formatWouldChangeMeaning: return "format-would-change-meaning"
         case .exportLoops: return "export-loops"
         }
     }
@@ -550,7 +583,8 @@ public enum DiagnosticKind: Equatable, Sendable {
              .decreasingKeyframeOffset, .valueKind, .mixedValueKinds, .needsUntil, .plotNeedsUntil, .conflictingOptions,
              .notATerminal, .portUnavailable, .standardInputNotFollowed,
              .exportTooLong, .exportTooManyKeyframes, .exportTooManyEvents,
-             .exportNotFinite, .exportForever, .exportMixedPeriods, .exportUnsettled, .exportNameClash:
+             .exportNotFinite, .exportForever, .exportMixedPeriods, .exportUnsettled, .exportNameClash,
+             .formatWouldChangeMeaning:
             return .error
         }
     }
@@ -845,6 +879,8 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "`\(binding)` repeats forever, but \(property.map { "`\($0)`" } ?? "its timing") does not settle into one period"
         case .exportNameClash(let first, let second, let name):
             return "`\(first)` and `\(second)` would both be named `\(name)` in the export"
+        case .formatWouldChangeMeaning:
+            return "formatting would change what the file means"
         case .exportLoops(let binding, let period):
             return "`\(binding)` repeats forever: the file holds one period, \(period)s, which players loop"
         }

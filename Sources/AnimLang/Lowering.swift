@@ -440,8 +440,9 @@ private struct Lowerer {
         } else if let easing = EasingNames.easing(named: name) {
             found = .easing(easing)
         } else {
-            let hint = closestMatch(to: name, in: resolved.bindings.keys.sorted()).map(didYouMean)
-            diagnostics.append(Diagnostic(.unknownValue(name, expected: expected.article), at: range, hint: hint))
+            let match = closestMatch(to: name, in: resolved.bindings.keys.sorted())
+            diagnostics.append(Diagnostic(.unknownValue(name, expected: expected.article), at: range, hint: match.map(didYouMean),
+                                          fixes: match.map { [.replacing(range, with: $0)] } ?? []))
             return nil
         }
         guard let found else { return nil }

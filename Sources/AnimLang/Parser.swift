@@ -255,14 +255,16 @@ private struct Parser {
         if checkWord(.view) { return .view(try viewDeclaration()) }
         let token = peek()
         var hint: String?
+        var fix: String?
         if token.kind == .name, let match = closestMatch(to: text(token), in: ["let", "view"]) {
             hint = didYouMean(match)
+            fix = match
         } else if token.kind == .rightParen {
             hint = "there is no `(` for this `)` to close"
         } else if token.kind == .color {
             hint = commentHint(token)
         }
-        throw error(.expectedItem(found: describe(token)), at: token, hint: hint)
+        throw error(.expectedItem(found: describe(token)), at: token, hint: hint, fix: fix)
     }
 
     mutating func binding() throws(SyntaxError) -> Binding {
@@ -581,11 +583,7 @@ private struct Parser {
             if role == .parameter { report(.reservedName(name, role: role), at: range) }
             return
         }
-        // Every bare easing name (``EasingNames/parameterizedCurves`` among them), each functional
-        // form and each spring adjective, searched without hashing the name.
-        let easing = lookUp(name, in: EasingNames.bareNames) != nil || EasingNames.functionalForms.contains(name)
-            || EasingNames.springAdjectives.contains { $0.word == name }
-        if easing {
+        if isEasingWord(name) {
             report(.easingName(name, role: role), at: range,
                    hint: "`with \(name)` must keep meaning the easing; choose another name, such as `my-\(name)`")
         }
@@ -781,7 +779,8 @@ private struct Parser {
             let token = peek()
             if token.kind == .name, onSameLine(looped, token), !isReserved(token) {
                 if let match = closestMatch(to: text(token), in: ["once", "twice", "forever"]) {
-                    report(.expectedCount(after: "looped", found: describe(token)), at: token.range, hint: didYouMean(match))
+                    report(.expectedCount(after: "looped", found: describe(token)), at: token.range, hint: didYouMean(match),
+                           fix: .replacing(token.range, with: match))
                     advance()
                 }
             }
@@ -800,10 +799,12 @@ private struct Parser {
         let token = peek()
         guard startsNumber(token) || (isValueName(token) && isWord(peek(1), .times)) else {
             var hint = "write `repeated 3 times`, `repeated once`, `repeated twice` or `repeated forever`"
+            var fix: String?
             if token.kind == .name, let match = closestMatch(to: text(token), in: ["once", "twice", "forever"]) {
                 hint = didYouMean(match)
+                fix = match
             }
-            throw error(.expectedCount(after: "repeated", found: describe(token)), at: token, hint: hint)
+            throw error(.expectedCount(after: "repeated", found: describe(token)), at: token, hint: hint, fix: fix)
         }
         let count = try count(after: "`repeated`", fractional: true)
         let source = file
@@ -927,7 +928,8 @@ private struct Parser {
     mutating func unknownVerb(_ token: Token) -> SyntaxError {
         let word = text(token)
         let list = "the verbs are " + verbs.dropLast().joined(separator: ", ") + " and " + (verbs.last ?? "")
-        return error(.unknownVerb(word), at: token, hint: closestMatch(to: word, in: verbs).map(didYouMean) ?? list)
+        let match = closestMatch(to: word, in: verbs)
+        return error(.unknownVerb(word), at: token, hint: match.map(didYouMean) ?? list, fix: match)
     }
 
     /// The tween of the first target, and of each other target of a list:
@@ -985,7 +987,12 @@ private struct Parser {
                 if unit != nil { range = range.union(previous.range) }
                 if unit == nil || unit == .degrees {
                     for keyframe in all {
-                        if case .number(let number) = keyframe.value, number.mentionsPi { warnPiInDegrees(number) }
+                        if case .number(let number) = keyframe.value, number.mentionsPi {
+                            // `degrees` written: it becomes `radians`; no unit: ` radians` after the last value.
+                            let end = last.value.range.end
+                            warnPiInDegrees(number, fix: unit == .degrees ? .replacing(previous.range, with: "radians")
+                                                        : Diagnostic.FixIt(SourceRange(end, end), " radians", title: "Insert `radians`"))
+                        }
                     }
                 }
             }
@@ -1212,7 +1219,7 @@ private struct Parser {
             }
             if let match = closestMatch(to: word, in: ColorNames.allNames), !reservedWords.contains(word) {
                 advance()
-                report(.unknownColor(word), at: token.range, hint: didYouMean(match))
+                report(.unknownColor(word), at: token.range, hint: didYouMean(match), fix: .replacing(token.range, with: match))
                 return .color(ColorSyntax(Color(red: 0, green: 0, blue: 0), range: token.range))
             }
             if colour, !reservedWords.contains(word) {
@@ -1392,13 +1399,14 @@ private struct Parser {
             guard token.range.start == value.range.end || suggestion != nil else { return nil }
             advance()
             report(.unknownAngleUnit(word), at: token.range,
-                   hint: suggestion.map(didYouMean) ?? "angles take a unit: degrees, deg, radians, rad or turns")
+                   hint: suggestion.map(didYouMean) ?? "angles take a unit: degrees, deg, radians, rad or turns",
+                   fix: suggestion.map { .replacing(token.range, with: $0) })
             return nil
         }
     }
 
-    mutating func warnPiInDegrees(_ value: Number) {
-        report(.piInDegrees(written: file.text(value.range), degrees: value.value), at: value.range, hint: didYouMean("radians"))
+    mutating func warnPiInDegrees(_ value: Number, fix: Diagnostic.FixIt) {
+        report(.piInDegrees(written: file.text(value.range), degrees: value.value), at: value.range, hint: didYouMean("radians"), fix: fix)
     }
 
     // MARK: Durations and counts
@@ -1422,7 +1430,9 @@ private struct Parser {
             } else {
                 let word = text(token)
                 if let hint = unknownUnitHint(word, at: token, after: value) {
-                    report(.unknownUnit(word), at: token.range, hint: hint)
+                    let unit = durationUnitAliases[word] ?? closestMatch(to: word, in: durationUnits)
+                    report(.unknownUnit(word), at: token.range, hint: hint,
+                           fix: unit.flatMap { hint == didYouMean($0) ? .replacing(token.range, with: $0) : nil })
                     advance()
                 }
             }
@@ -1748,7 +1758,7 @@ private struct Parser {
             var last = token
             for _ in 0..<spaced.words { last = advance() }
             report(.unknownEasing(file.text(token.range.union(last.range))), at: token.range.union(last.range),
-                   hint: didYouMean(spaced.name))
+                   hint: didYouMean(spaced.name), fix: .replacing(token.range.union(last.range), with: spaced.name))
             skipArguments()
             return (.linear, start.union(previous.range))
         }
@@ -1780,7 +1790,8 @@ private struct Parser {
                 let suggestion = hyphenatedSpring(name) ?? closestMatch(to: name, in: EasingNames.allNames + EasingNames.functionalForms)
                 report(.unknownEasing(name), at: token.range,
                        hint: suggestion.map(didYouMean)
-                           ?? "easings include linear, ease-in, ease-out, ease-in-out, ease-in-out-cubic, cubic-bezier(…) and steps(N)")
+                           ?? "easings include linear, ease-in, ease-out, ease-in-out, ease-in-out-cubic, cubic-bezier(…) and steps(N)",
+                       fix: suggestion.map { .replacing(token.range, with: $0) })
                 skipArguments()
                 return (.linear, start.union(previous.range))
             }
@@ -2169,15 +2180,17 @@ private struct Parser {
     /// Reports an error (unless the lexer already reported this token) and
     /// returns the error to throw.
     mutating func error(_ kind: DiagnosticKind, at token: Token, hint: String? = nil,
-                        notes: [Diagnostic.Note] = []) -> SyntaxError {
+                        notes: [Diagnostic.Note] = [], fix: String? = nil) -> SyntaxError {
         if token.kind != .invalid {
-            report(kind, at: token.kind == .eof ? endOfText : token.range, hint: hint, notes: notes)
+            report(kind, at: token.kind == .eof ? endOfText : token.range, hint: hint, notes: notes,
+                   fix: fix.map { .replacing(token.range, with: $0) })
         }
         return SyntaxError()
     }
 
-    mutating func report(_ kind: DiagnosticKind, at range: SourceRange, hint: String? = nil, notes: [Diagnostic.Note] = []) {
-        if diagnostics.count < maxParseDiagnostics { diagnostics.append(Diagnostic(kind, at: range, hint: hint, notes: notes)) }
+    mutating func report(_ kind: DiagnosticKind, at range: SourceRange, hint: String? = nil, notes: [Diagnostic.Note] = [],
+                         fix: Diagnostic.FixIt? = nil) {
+        if diagnostics.count < maxParseDiagnostics { diagnostics.append(Diagnostic(kind, at: range, hint: hint, notes: notes).fixing(fix)) }
     }
 
     mutating func expectedAnimation(found token: Token) -> SyntaxError {
@@ -2218,12 +2231,21 @@ private struct Parser {
     mutating func strayAfterExpression() -> SyntaxError {
         let token = peek()
         var hint: String?
+        var fix: String?
         if token.kind == .name {
             let word = text(token)
-            if let match = closestMatch(to: word, in: Array(modifierWords).sorted()) {
+            if word == "then" {
+                hint = "to play one after the other, write `;` instead of `\(word)`"
+                fix = ";"
+            } else if word == "for" {
+                hint = "a duration is given with `in`: write `in` instead of `\(word)`"
+                fix = "in"
+            } else if let match = closestMatch(to: word, in: Array(modifierWords).sorted()) {
                 hint = didYouMean(match)
+                fix = match
             } else if EasingNames.easing(named: word) != nil {
                 hint = didYouMean("with \(word)")
+                fix = "with \(word)"
             } else if let placement = misplacedWordHint(word) {
                 hint = placement
             } else if previous.kind == .name, EasingNames.easing(named: text(previous)) == nil,
@@ -2239,7 +2261,7 @@ private struct Parser {
         } else if token.kind == .color {
             hint = commentHint(token)
         }
-        return error(.expectedOperator(found: describe(token)), at: token, hint: hint)
+        return error(.expectedOperator(found: describe(token)), at: token, hint: hint, fix: fix)
     }
 
     /// A hex colour where no value can stand is most likely a comment whose

@@ -45,6 +45,7 @@ enum Options {
         "--format",
         help: "table (aligned, the default on a terminal), csv (lossless, the default otherwise) or json (one object per line).")
     static let tree = Flag("--tree", help: "Print the normal form as an indented tree.")
+    static let check = Flag("--check", help: "Change no file: name each file that would change, and exit 1 if any would.")
     static let width = Option.integer("--width", value: "N", in: 10...1000,
                                       help: "Width of the bar chart, in characters.", default: defaultWidth)
     static let to = Option<ExportFormat>.choice(
@@ -203,6 +204,20 @@ let interface = Interface(
                 options: [Options.binding.spec],
                 examples: ["animc equal examples/laws.anim examples/laws.anim --binding distributed"],
                 run: equalCommand),
+        Command(name: "fmt",
+                arguments: [ArgumentSpec(name: "FILE...", help: "The scripts, formatted in place; `-` reads standard input "
+                                            + "and writes the formatted script to standard output.", repeats: true)],
+                summary: "Lay out each FILE the one canonical way, comments kept.",
+                discussion: "Rewrite each FILE in the canonical layout: items one per line from column 0, one space "
+                    + "around `;` `||` `*` `+` `^` and `=`, none inside parentheses, a chain broken one operand per line "
+                    + "(operators leading, operands aligned) where it was broken or passes 100 columns, consecutive "
+                    + "`view` lines aligned, every comment kept where it was. Only the blanks between tokens change, and "
+                    + "the result is checked to be the same program before it is written. A file with syntax errors is "
+                    + "left as it is, its errors reported. Exit 0 when every file was formatted (with --check: when none "
+                    + "would change); 1 otherwise.",
+                options: [Options.check.spec],
+                examples: ["animc fmt examples/talk.anim", "animc fmt --check examples/*.anim", "animc fmt - < a.anim"],
+                run: fmtCommand),
         Command(name: "export", arguments: [file],
                 summary: "Write a page, CSS, Web Animations or Lottie JSON that plays it.",
                 discussion: "Export the last `let` of FILE (or the one --binding names) for a player. For browsers, every "
@@ -387,6 +402,46 @@ let interface = Interface(
         standardOutput.write("different: \(why)\n")
         throw .failure
     }
+}
+
+@Sendable func fmtCommand(_ arguments: ParsedArguments) throws(ExitStatus) {
+    let checking = arguments.isSet(Options.check)
+    var failed = false
+    for path in arguments.positionals {
+        let source: SourceFile
+        do throws(ExitStatus) {
+            source = try readSource(path)
+        } catch {
+            failed = true
+            continue
+        }
+        switch formatSource(source) {
+        case .refused(let diagnostics):
+            report(diagnostics, in: source)
+            report(Diagnostic(.error, id: "not-formatted", "\(source.name) is left as it is", at: .none,
+                              hint: diagnostics.contains { $0.id == "format-would-change-meaning" } ? nil : "fix its errors first"))
+            failed = true
+            if path == "-", !checking {
+                standardOutput.buffer.append(contentsOf: source.bytes)
+                standardOutput.flush()
+            }
+        case .formatted(let formatted):
+            if checking {
+                if formatted.changesFile {
+                    standardOutput.write("\(source.name) would be reformatted\n")
+                    failed = true
+                }
+            } else if path == "-" {
+                standardOutput.buffer.append(contentsOf: formatted.bytes)
+                standardOutput.flush()
+            } else if formatted.changesFile, case .failure(let failure) = System.writeFile(path, formatted.bytes) {
+                report(Diagnostic(.unwritableFile(path: path, reason: failure.reason), at: .none))
+                failed = true
+            }
+        }
+    }
+    standardOutput.flush()
+    if failed { throw .failure }
 }
 
 @Sendable func exportCommand(_ arguments: ParsedArguments) throws(ExitStatus) {
