@@ -61,6 +61,9 @@ def duration(rng):
 class Generator:
     def __init__(self, seed, colors=False):
         self.rng = random.Random(seed)
+        # Parts (`played`, fractional counts; semantics 8.5) on a stream of their
+        # own, so a program without them is the one the seed always made.
+        self.parts = random.Random(seed ^ 0x5EED)
         self.colors = colors
         count = self.rng.randint(1, 3)
         self.views = self.rng.sample(["ball", "box", "dot", "card", "sun"], count)
@@ -115,6 +118,16 @@ class Generator:
             return f"({self.expr(depth - 1)} ; {self.expr(depth - 1)})"
         if roll < 0.78:
             return f"({self.expr(depth - 1)} || {self.expr(depth - 1)})"
+        part = self.parts.random()
+        if part < 0.04:
+            inner = self.expr(depth - 1)
+            low, high = sorted(self.parts.choice([0, 10, 25, 40, 50, 75, 100]) for _ in range(2))
+            return self.parts.choice([f"({inner} played from {low}% to {high}%)", f"({inner} played from {low}%)",
+                                      f"({inner} played to {high}%)"])
+        if part < 0.06:
+            inner = self.expr(depth - 1)
+            count = self.parts.choice(["0.5", "1.5", "2.5", "1.25"])
+            return self.parts.choice([f"(({inner}) ^ {count})", f"({inner} repeated {count} times)"])
         inner = self.expr(depth - 1)
         modifier = rng.choice(["reversed", "^2", "^3", "in", "with", "looped", "delayed", "overlap", "stagger"])
         if modifier == "overlap":

@@ -84,13 +84,17 @@ func completion(_ document: OpenDocument, at offset: Int) -> JSON {
         for origin in ["start", "end", "center", "edges"] { add(origin, 14, "stagger origin") }
     case .afterTerm:
         for modifier in ["reversed", "looped", "repeated", "delayed by", "staggered by", "staggered over", "overlapping by", "in", "with",
-                         "forever"] {
+                         "forever", "played from", "played to"] {
             add(modifier, 14, "modifier")
         }
         // After `staggered by DUR`: where it starts and how it spreads (semantics §8.3).
         if context.afterStagger {
             for word in ["from start", "from end", "from center", "from edges", "spaced"] { add(word, 14, "stagger") }
         }
+    case .partBound:
+        // `x played from T1 to T2`, `played from T1`, `played to T2` (a duration or N% of x).
+        add("from", 14, "where the part starts")
+        add("to", 14, "where the part ends")
         addLets { !isValue($0) && !isEasing($0) }
     }
     return .object([("isIncomplete", .bool(false)), ("items", .array(items))])
@@ -100,6 +104,8 @@ func completion(_ document: OpenDocument, at offset: Int) -> JSON {
 struct CompletionContext {
     enum Place: Equatable {
         case lineStart, easing, property(String), target, value, term, afterTerm, staggerOrigin
+        /// Just after `played`: `from` or `to`.
+        case partBound
     }
     let place: Place
     /// Whether the line's last modifier is `staggered` (its `from` and `spaced` may follow).
@@ -142,6 +148,8 @@ struct CompletionContext {
             place = CompletionContext.isTargetList(words) ? .target : .term
         case "let", "view":
             place = .afterTerm   // a new name: nothing to offer but what follows
+        case "played":
+            place = .partBound
         default:
             if TweenSyntax.Verb(rawValue: last) != nil || last == "out" && previous == "fade" {
                 place = .target
@@ -191,7 +199,7 @@ struct CompletionContext {
     }
 
     static let keywords: Set<String> = ["let", "view", "from", "to", "by", "with", "through", "in", "wait", "emit", "reversed",
-                                        "looped", "repeated", "delayed", "staggered", "forever", "at", "times"]
+                                        "looped", "repeated", "delayed", "staggered", "forever", "at", "times", "played"]
 
     /// The words and operators of a line (comments dropped).
     static func words(_ line: [UInt8]) -> [String] {

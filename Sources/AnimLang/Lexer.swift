@@ -662,8 +662,9 @@ enum Keyword: UInt8, CaseIterable {
     case s, sec, seconds, ms, degrees, deg, radians, rad, turns
     case played
 
-    /// Whether it is one of ``reservedWords``.
-    var isReserved: Bool { rawValue >= Keyword.let.rawValue && rawValue <= Keyword.by.rawValue }
+    /// Whether it is one of ``reservedWords``. (`played`, a modifier like `reversed`, is one too:
+    /// otherwise `fade played to 50%` could fade a view named `played`.)
+    var isReserved: Bool { (rawValue >= Keyword.let.rawValue && rawValue <= Keyword.by.rawValue) || self == .played }
 
     /// Whether it is a tween's verb (``TweenSyntax/Verb``), which names no colour and no easing.
     var isVerb: Bool { rawValue >= Keyword.shrink.rawValue && rawValue <= Keyword.move.rawValue }

@@ -922,7 +922,7 @@ private struct Lowerer {
             end = length
         } else if body.isInfinite {
             diagnostics.append(Diagnostic(.invalidPart("an animation that repeats forever has no end to play to"), at: place,
-                                          hint: "say where the part ends: `played from \(start)s to \(start)s + 2s`, or `played to 3s`"))
+                                          hint: "say where the part ends: `played from \(start)s to \((try? start.adding(Time(2))) ?? start)s`"))
             return nil
         } else {
             return Term.zero

@@ -50,7 +50,7 @@ struct EvaluatorDiagnosticTests {
         Case(source: "let a = wait -1", location: "1:14", id: "negative-duration", message: "must not be negative"),
         Case(source: "let a = fadeIn x in -2s", location: "1:21", id: "negative-duration", message: "must not be negative"),
         Case(source: "let a = fadeIn x delayed by -0.5", location: "1:29", id: "negative-duration", message: "must not be negative"),
-        Case(source: "let a = fadeIn x repeated 2.5 times", location: "1:27", id: "invalid-count", message: "whole number"),
+        Case(source: "let a = fadeIn x looped 2.5 times", location: "1:25", id: "invalid-count", message: "whole number"),
         Case(source: "let a = fadeIn x ^ -1", location: "1:20", id: "invalid-count", message: "negative"),
         Case(source: "let a = fadeIn x looped 1.5 times", location: "1:25", id: "invalid-count", message: "whole number"),
         Case(source: "let a = one in 2s", location: "1:16", id: "retime-instant", message: "cannot stretch"),
@@ -249,7 +249,7 @@ struct EvaluatorDiagnosticTests {
         let source = """
             let a = wait -1
             let b = a ; fadeIn x            # uses a broken binding: not reported again
-            let c = fadeIn x ^ 2.5
+            let c = fadeIn x looped 2.5 times
             let d = unknown
             let e = (fadeIn x ; fadeOut x) with ease-out-bounce
             let f = grow ; (             # a syntax error: f is broken
@@ -260,7 +260,7 @@ struct EvaluatorDiagnosticTests {
         let summary = outcome.diagnostics.filter { $0.severity == .error }.map {
             "\(file.location(of: $0.range.start)) \($0.id)"
         }
-        #expect(summary == ["1:14 negative-duration", "3:20 invalid-count", "4:9 unknown-name", "5:37 non-monotone-warp",
+        #expect(summary == ["1:14 negative-duration", "3:25 invalid-count", "4:9 unknown-name", "5:37 non-monotone-warp",
                             "7:1 expected-expression"], "\(render(outcome.diagnostics, in: file))")
     }
 
@@ -329,6 +329,20 @@ struct EvaluatorDiagnosticTests {
             """
         let file = SourceFile(name: "timelines.anim", text: source)
         expectMatchesGolden(render(run(file).diagnostics, in: file), "diagnostics/timelines.txt")
+    }
+
+    /// §8.5's mistakes (`played` naming no part of an animation) as `animc check` shows them.
+    @Test func renderedPartDiagnosticsMatchTheirGolden() {
+        let source = """
+            let x = animate v.x from 0 to 100 in 2s
+            let a = x played from 1.5s to 0.5s
+            let b = x played from -10%
+            let c = fadeIn v repeated forever played from 1s
+            let d = fadeIn v repeated forever played to 50%
+            let e = fadeIn v in 0s played from 20%
+            """
+        let file = SourceFile(name: "parts.anim", text: source)
+        expectMatchesGolden(render(run(file).diagnostics, in: file), "diagnostics/parts.txt")
     }
 
     @Test func renderedDiagnosticsMatchTheirGolden() {
