@@ -12,7 +12,9 @@ vim.api.nvim_create_autocmd("FileType", {
     vim.keymap.set("n", "gr", vim.lsp.buf.references, { buffer = args.buf })
     vim.keymap.set({ "n", "v" }, "<leader>ca", vim.lsp.buf.code_action, { buffer = args.buf })  -- quick fixes, extract, inline
     vim.keymap.set("n", "<leader>rn", vim.lsp.buf.rename, { buffer = args.buf })
-    vim.keymap.set("n", "<leader>f", function() vim.lsp.buf.format({ async = false }) end, { buffer = args.buf })
+    vim.keymap.set("n", "<leader>f", function()
+      if vim.lsp.buf.format then vim.lsp.buf.format({ async = false }) else vim.lsp.buf.formatting_sync() end  -- 0.8+ / 0.7
+    end, { buffer = args.buf })
     vim.keymap.set("i", "<C-s>", vim.lsp.buf.signature_help, { buffer = args.buf })
     local config = {
       name = "animc",
@@ -34,4 +36,4 @@ vim.api.nvim_create_autocmd("FileType", {
 -- :lua vim.lsp.buf.document_symbol() lists the lets and views, and
 -- diagnostics show as you type.
 -- Format on save: vim.api.nvim_create_autocmd("BufWritePre", { pattern = "*.anim",
---   callback = function() vim.lsp.buf.format({ async = false }) end })
+--   callback = function() vim.lsp.buf.format({ async = false }) end })   (0.7: vim.lsp.buf.formatting_sync())
