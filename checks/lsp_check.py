@@ -101,7 +101,10 @@ async def pygls_session(animc):
     check("initialize: capabilities", caps.hover_provider and caps.definition_provider and caps.references_provider
           and caps.document_symbol_provider and caps.completion_provider is not None
           and caps.position_encoding == types.PositionEncodingKind.Utf16
-          and caps.document_formatting_provider is None, repr(caps))
+          and caps.document_formatting_provider and caps.document_range_formatting_provider
+          and caps.rename_provider.prepare_provider and caps.code_action_provider is not None
+          and caps.signature_help_provider is not None and caps.inlay_hint_provider and caps.document_highlight_provider
+          and caps.folding_range_provider and caps.semantic_tokens_provider.full, repr(caps))
     client.initialized(types.InitializedParams())
 
     uri = "file:///tmp/lsp-check/broken.anim"
