@@ -286,6 +286,8 @@ public enum DiagnosticKind: Equatable, Sendable {
     case neverStarts
     /// `x staggered by d` where no view has a segment in x.
     case staggerNothing
+    /// `x played from T1 to T2` that names no part of x: why.
+    case invalidPart(String)
     /// Distinct tweens tie on one property (semantics §4), so it shows
     /// their mean (warning): `playing` while they play, else while they
     /// hold their ends; `from` and `to` are the stretch, in seconds.
@@ -367,6 +369,8 @@ public enum DiagnosticKind: Equatable, Sendable {
     case tooManyRows(binding: String, duration: Time, fps: Int64, limit: Int)
     /// `--binding NAME` naming no binding of `file`.
     case noSuchBinding(String, file: String)
+    /// `--after NAME` naming no animation of the file, or one that never ends: why.
+    case afterBinding(String, why: String)
     case unreadableFile(path: String, reason: String)
     /// `-o PATH` that cannot be written.
     case unwritableFile(path: String, reason: String)
@@ -474,6 +478,7 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .mixedValueKinds: return "mixed-kinds"
         case .neverStarts: return "never-starts"
         case .staggerNothing: return "stagger-nothing"
+        case .invalidPart: return "invalid-part"
         case .tie, .moreTies: return "tie"
         case .strayViews: return "stray-views"
         case .namedOnce: return "named-once"
@@ -506,6 +511,7 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .expansionTooLarge: return "expansion-too-large"
         case .notAnAnimation: return "not-an-animation"
         case .unknownBinding, .noSuchBinding: return "unknown-binding"
+        case .afterBinding: return "invalid-after"
         case .noBinding: return "no-binding"
         case .noViews: return "no-views"
         case .incompleteTween: return "incomplete-tween"
@@ -559,7 +565,8 @@ public enum DiagnosticKind: Equatable, Sendable {
             return .warning
         case .exportLoops:
             return .note
-        case .leadingDecimalPoint, .lonePipe, .nulByte, .unexpectedCharacter, .invalidUTF8, .expectedItem, .expectedName,
+        case .invalidPart,
+             .leadingDecimalPoint, .lonePipe, .nulByte, .unexpectedCharacter, .invalidUTF8, .expectedItem, .expectedName,
              .reservedName, .easingName, .duplicateParameter, .missingDefault, .parameterKinds, .recursion, .argumentCount,
              .notCallable, .needsArguments, .argumentKind, .nameKind, .unknownValue, .callsTooDeep, .expansionTooLarge,
              .notAnAnimation, .expectedProperty, .initialValueUnit, .expectedPropertyName, .expectedToken, .expectedExpression, .expectedOperator,
@@ -572,7 +579,7 @@ public enum DiagnosticKind: Equatable, Sendable {
              .springAdjectiveAlone, .unknownName, .duplicateView, .duplicateProperty, .unknownOrigin,
              .duplicateLet, .cycle, .unknownBinding, .noBinding, .noViews, .incompleteTween, .notFiniteTween,
              .notFiniteDuration, .negativeDuration, .unrepresentableDuration, .timeOverflow, .retimeInstant,
-             .nonMonotoneWarp, .relativeReversed, .animation, .cannotSample, .tooManyRows, .noSuchBinding, .unreadableFile, .unwritableFile, .cannotNormalize,
+             .nonMonotoneWarp, .relativeReversed, .animation, .cannotSample, .tooManyRows, .noSuchBinding, .afterBinding, .unreadableFile, .unwritableFile, .cannotNormalize,
              .unknownCommand, .missingCommand, .unknownOption, .optionNotAccepted, .missingValue, .unexpectedValue,
              .invalidValue, .missingArgument, .extraArgument, .standardInputTwice, .tooFewKeyframes, .unknownColor,
              .mixedColorSeparators, .colorArguments, .colorChannel, .keyframeOffsetOnEnd, .keyframeOffsetRange,
@@ -724,6 +731,8 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "this never starts: the animation before it repeats forever"
         case .staggerNothing:
             return "nothing to stagger: no view has a tween here"
+        case .invalidPart(let why):
+            return why
         case .tie(let property, let count, let from, let to, let playing):
             let tweens = count > 1 ? "\(count) tweens" : "several tweens"
             let when = from == to ? "at \(from)s" : "from \(from)s to \(to)s"
@@ -808,6 +817,8 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "`\(binding)` from 0 to \(duration)s at \(fps) fps is more than \(limit) rows"
         case .noSuchBinding(let name, let file):
             return "no binding named \(quoted(name)) in \(file)"
+        case .afterBinding(let name, let why):
+            return "--after \(name): \(why)"
         case .unreadableFile(let path, let reason):
             return "cannot read \(path): \(reason)"
         case .unwritableFile(let path, let reason):
@@ -898,6 +909,7 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .reversedRelative: return "reversed-to"
         case .noCurrentValue: return "no-current-value"
         case .relativeUnsupported: return "relative-unsupported"
+        case .invalidPart, .endlessPart: return "invalid-part"
         }
     }
 

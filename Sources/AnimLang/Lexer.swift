@@ -660,6 +660,7 @@ enum Keyword: UInt8, CaseIterable {
     case shrink, grow, scale, rotate, fadeIn, fadeOut, fade, animate, color, move
     case forever, once, twice, times, backwards, emit, and, views, out, a, an, high, at, spring
     case s, sec, seconds, ms, degrees, deg, radians, rad, turns
+    case played
 
     /// Whether it is one of ``reservedWords``.
     var isReserved: Bool { rawValue >= Keyword.let.rawValue && rawValue <= Keyword.by.rawValue }
@@ -679,6 +680,7 @@ enum Keyword: UInt8, CaseIterable {
         "shrink", "grow", "scale", "rotate", "fadeIn", "fadeOut", "fade", "animate", "color", "move",
         "forever", "once", "twice", "times", "backwards", "emit", "and", "views", "out", "a", "an", "high", "at", "spring",
         "s", "sec", "seconds", "ms", "degrees", "deg", "radians", "rad", "turns",
+        "played",
     ]
 
 }

@@ -86,7 +86,7 @@ private struct Parsed {
     var height: Int
 }
 
-private let modifierWords: Set<String> = ["reversed", "looped", "repeated", "delayed", "staggered", "in", "with"]
+private let modifierWords: Set<String> = ["reversed", "looped", "repeated", "delayed", "staggered", "in", "with", "played"]
 private let verbs: [String] = ["shrink", "grow", "scale", "rotate", "fadeIn", "fadeOut", "fade", "animate", "color", "move"]
 /// The functional colour notations.
 private let colorFunctions: Set<String> = ["rgb", "rgba", "hsl", "hsla"]
@@ -653,7 +653,7 @@ private struct Parser {
         var result = try postfix()
         while check(.caret) {
             let caret = advance()
-            let count = try count(after: "`^`")
+            let count = try count(after: "`^`", fractional: true)
             result = try wrap(.power(result.expr, count), around: result, through: count.range, at: caret)
             let next = peek()
             if next.kind == .name, modifierWords.contains(text(next)) {
@@ -693,6 +693,8 @@ private struct Parser {
                 advance()
                 let count = try loopCount(after: token)
                 result = try wrap(.looped(result.expr, count), around: result, through: previous.range, at: token)
+            case .played where isWord(peek(1), .from) || isWord(peek(1), .to):
+                result = try played(on: result)
             case .repeated:
                 advance()
                 let count = try repeatCount()
@@ -742,6 +744,32 @@ private struct Parser {
         return result
     }
 
+    /// played = "played" ( "from" partTime [ "to" partTime ] | "to" partTime ) ;
+    /// partTime = duration | number "%" ;
+    mutating func played(on operand: Parsed) throws(SyntaxError) -> Parsed {
+        let token = advance()
+        var from: PartTime?, to: PartTime?
+        if checkWord(.from) {
+            advance()
+            from = try partTime(after: "`from`")
+        }
+        if checkWord(.to) {
+            advance()
+            to = try partTime(after: "`to`")
+        }
+        return try wrap(.played(operand.expr, from: from, to: to), around: operand, through: previous.range, at: token)
+    }
+
+    /// A time of `played`: a duration, or a percentage of the animation's length (`40%`).
+    mutating func partTime(after context: @autoclosure () -> String) throws(SyntaxError) -> PartTime {
+        let duration = try duration(after: context())
+        if duration.unit == .implicit, check(.percent), peek().range.start == duration.range.end {
+            let percent = advance()
+            return PartTime(.percent(duration.number), range: duration.range.union(percent.range))
+        }
+        return PartTime(.duration(duration), range: duration.range)
+    }
+
     /// `looped`, `looped once`, `looped twice`, `looped N times`.
     mutating func loopCount(after looped: Token) throws(SyntaxError) -> Count {
         if checkWord(.once) { return Count(1, range: advance().range) }
@@ -778,7 +806,7 @@ private struct Parser {
             }
             throw error(.expectedCount(after: "repeated", found: describe(token)), at: token, hint: hint, fix: fix)
         }
-        let count = try count(after: "`repeated`")
+        let count = try count(after: "`repeated`", fractional: true)
         let source = file
         try consumeWord(.times, after: "the count", hint: "write `repeated \(source.text(count.range)) times`")
         return count
@@ -887,6 +915,8 @@ private struct Parser {
     func looksLikeTween(at token: Token) -> Bool {
         let target = peek(1)
         guard startsTarget(target), onSameLine(token, target) else { return false }
+        // (`x played from 1s`: a modifier, not a verb and its view.)
+        if target.word == .played { return false }
         if closestMatch(to: text(token), in: verbs) != nil { return true }
         let after = peek(2)
         // (Not `by`: `x dealyed by 2s` is a misspelt modifier more often than a misspelt verb.)
@@ -1441,12 +1471,13 @@ private struct Parser {
     /// Counts are checked here and only here: the returned count's
     /// ``Count/value`` is set when it is valid, and every invalid count is
     /// reported, so later stages read `value` and report nothing.
-    mutating func count(after context: @autoclosure () -> String) throws(SyntaxError) -> Count {
+    mutating func count(after context: @autoclosure () -> String, fractional: Bool = false) throws(SyntaxError) -> Count {
         let value = try number(what: "a count", after: context())
         noteUses(in: value, bare: .number)
         let count = Count(number: Parser.settled(value), range: value.range)
         // A number that is not finite was reported already (and settled to 0).
-        if value.formula == nil, value.value.isFinite, count.value == nil {
+        // (`^` and `repeated` take an exact count that is not whole, too: semantics §8.5.)
+        if value.formula == nil, value.value.isFinite, count.value == nil, !(fractional && count.fraction != nil) {
             report(invalidCount(value), at: value.range)
         }
         return count

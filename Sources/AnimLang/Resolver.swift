@@ -530,6 +530,19 @@ struct BindingUses {
                     current = inner
                 case .reversed(let inner), .eased(let inner, _, _), .forever(let inner, _):
                     current = inner
+                case .played(let inner, let from, let to):
+                    for time in [from, to] {
+                        switch time?.kind {
+                        case .duration(let duration)?:
+                            named(in: duration.number, &self)
+                            if warnings { durations.add(duration) }
+                        case .percent(let number)?:
+                            named(in: number, &self)
+                        case nil:
+                            break
+                        }
+                    }
+                    current = inner
                 }
             }
         }

@@ -25,6 +25,10 @@ enum Options {
 
     static let binding = Option.text("--binding", value: "NAME",
                                      help: "Use `let NAME` instead of the last `let` of the file.")
+    static let after = Option.text("--after", value: "NAME",
+                                   help: "Show the binding as it plays after `let NAME` has played: exactly "
+                                       + "`(NAME ; BINDING) played from |NAME|`, so its `to`/`by` tweens start where NAME left "
+                                       + "every property. NAME must end.")
     static let fps = Option.integer("--fps", value: "N", in: 1...1_000_000, help: fpsHelp, default: defaultFPS)
     /// One help for `--fps` everywhere (the same spelling is the same option): eval's rows are frames too.
     static let fpsHelp = "Frames per second, a whole number from 1 to 1000000."
@@ -164,7 +168,7 @@ let interface = Interface(
                     + "lists those that fired since the row before (`tick×3 land`). A cancelled animation says so "
                     + "instead (as data: a table with no rows). An animation that repeats forever needs --until or "
                     + "--at. At most \(maximumRows) rows are printed; for more, use --at or a lower --fps.",
-                options: [Options.binding.spec, Options.fps.spec, Options.at.spec, Options.until.spec, Options.format.spec],
+                options: [Options.binding.spec, Options.after.spec, Options.fps.spec, Options.at.spec, Options.until.spec, Options.format.spec],
                 examples: ["animc eval examples/talk.anim", "animc eval examples/talk.anim --fps 4 --format table",
                            "animc eval examples/talk.anim --at 1/3,0.5,1500ms",
                            "animc eval examples/spinner.anim --until 3s --fps 4"],
@@ -187,7 +191,7 @@ let interface = Interface(
                 summary: "List every segment, then draw a bar per property.",
                 discussion: "List every segment of the last `let` of FILE (or the one --binding names): property, start, "
                     + "end, from, to and easing, sorted by start; then draw a bar per property over the whole duration.",
-                options: [Options.binding.spec, Options.width.spec],
+                options: [Options.binding.spec, Options.after.spec, Options.width.spec],
                 examples: ["animc timeline examples/talk-semiring.anim --width 30"],
                 run: timelineCommand),
         Command(name: "equal",
@@ -226,7 +230,7 @@ let interface = Interface(
                     + "keyframe per frame; events as markers. Properties a format cannot carry are named in a warning. "
                     + "An animation that repeats forever plays, in a browser, each property's prefix and then its period "
                     + "with infinite iterations; in Lottie it is one round that players loop (an error when it has a prefix).",
-                options: [Options.binding.spec, Options.to.spec, Options.prefix.spec, Options.selector.spec,
+                options: [Options.binding.spec, Options.after.spec, Options.to.spec, Options.prefix.spec, Options.selector.spec,
                           Options.exportFPS.spec, Options.output.spec],
                 examples: ["animc export examples/talk.anim -o talk.html", "animc export examples/talk.anim --to css",
                            "animc export examples/toast.anim --to js --prefix toast-in --selector '.{view}.is-entering'",
@@ -241,7 +245,7 @@ let interface = Interface(
                     + "orange lines the events, labelled with their names. The values are eval's, sampled densely and "
                     + "exactly at every boundary and jump, so a jump is a vertical line. A cancelled animation is a "
                     + "picture that says so. An animation that repeats forever needs --until.",
-                options: [Options.binding.spec, Options.until.spec, Options.output.spec],
+                options: [Options.binding.spec, Options.after.spec, Options.until.spec, Options.output.spec],
                 examples: ["animc plot examples/choreography.anim -o choreography.svg",
                            "animc plot examples/laws.anim --binding distributed --until 0.5 -o part.svg"],
                 run: plotCommand),
@@ -257,7 +261,7 @@ let interface = Interface(
                     + "q (or starts again with --loop); one that repeats forever plays until q. A cancelled "
                     + "animation has nothing to play: play says so and exits 0. Standard output must be a terminal "
                     + "(exit 2 otherwise): `animc eval` prints the same values as a table.",
-                options: [Options.binding.spec, Options.speed.spec, Options.loop.spec],
+                options: [Options.binding.spec, Options.after.spec, Options.speed.spec, Options.loop.spec],
                 examples: ["animc play examples/choreography.anim", "animc play examples/talk.anim --speed 0.5 --loop"],
                 run: playCommand),
         Command(name: "serve", arguments: [ArgumentSpec(name: "FILE", help: "The script to follow (a file: not `-`).")],
@@ -269,7 +273,7 @@ let interface = Interface(
                     + "terminal prints them, until it is fixed. The terminal says the address, each reload and each "
                     + "diagnostic. It listens on the loopback address only and answers / and /update only (anything "
                     + "else is 404). Ctrl-C (or SIGTERM) stops it.",
-                options: [Options.binding.spec, Options.port.spec],
+                options: [Options.binding.spec, Options.after.spec, Options.port.spec],
                 examples: ["animc serve examples/talk.anim", "animc serve examples/choreography.anim --port 8080"],
                 run: serveCommand),
         Command(name: "lsp", arguments: [],
@@ -528,7 +532,8 @@ let interface = Interface(
     System.catchTerminationSignals()
     standardOutput.write("animc serve: http://127.0.0.1:\(port)/ follows \(path) (Ctrl-C stops)\n")
     standardOutput.flush()
-    let status = serve(listener, port: port, watcher: Watcher(path: path, binding: arguments.value(Options.binding)))
+    let status = serve(listener, port: port, watcher: Watcher(path: path, binding: arguments.value(Options.binding),
+                                                                      after: arguments.value(Options.after)))
     standardOutput.write("animc serve: stopped\n")
     throw ExitStatus(code: status)
 }
@@ -573,9 +578,16 @@ func readSource(_ path: String) throws(ExitStatus) -> SourceFile {
 /// error, not a mistake in the script).
 func evaluated(_ file: SourceFile, _ arguments: ParsedArguments, keepingSyntax: Bool = true) throws(ExitStatus) -> (Outcome, Binding, Scene) {
     let name = arguments.value(Options.binding)
-    let outcome = run(file, binding: name, keepingSyntax: keepingSyntax)
+    let after = arguments.command.options.contains { $0 === Options.after.spec } ? arguments.value(Options.after) : nil
+    let outcome = run(file, binding: name, after: after, keepingSyntax: keepingSyntax)
     keepUntilExit(outcome)
     var diagnostics = outcome.diagnostics
+    // `--after NAME` that names nothing that ends: a usage error of the option.
+    if let index = diagnostics.firstIndex(where: { $0.id == "invalid-after" }) {
+        let wrong = diagnostics.remove(at: index)
+        report(diagnostics, in: file)
+        throw reportUsage(wrong, usage: "usage: " + arguments.command.usage)
+    }
     if let name, outcome.target == nil,
        let index = diagnostics.firstIndex(where: { $0.id == DiagnosticKind.unknownBinding(name).id }) {
         let unknown = diagnostics.remove(at: index)
