@@ -439,6 +439,8 @@ public enum DiagnosticKind: Equatable, Sendable {
     case exportNameClash(first: String, second: String, name: String)
     /// `animc fmt`: a layout that would lex or parse differently (a formatter bug, never written).
     case formatWouldChangeMeaning
+    /// `animc fmt` left a file as it is (after its errors).
+    case notFormatted(file: String)
     /// A Lottie file that holds one period of an animation that repeats
     /// forever, for players to loop (a note).
     case exportLoops(binding: String, period: Time)
@@ -571,6 +573,7 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .exportUnsettled: return "export-unsettled"
         case .exportNameClash: return "export-name-clash"
         case .formatWouldChangeMeaning: return "format-would-change-meaning"
+        case .notFormatted: return "not-formatted"
         case .exportLoops: return "export-loops"
         }
     }
@@ -604,7 +607,7 @@ public enum DiagnosticKind: Equatable, Sendable {
              .notATerminal, .portUnavailable, .standardInputNotFollowed,
              .exportTooLong, .exportTooManyKeyframes, .exportTooManyEvents,
              .exportNotFinite, .exportForever, .exportMixedPeriods, .exportUnsettled, .exportNameClash,
-             .formatWouldChangeMeaning:
+             .formatWouldChangeMeaning, .notFormatted:
             return .error
         }
     }
@@ -915,6 +918,8 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "`\(first)` and `\(second)` would both be named `\(name)` in the export"
         case .formatWouldChangeMeaning:
             return "formatting would change what the file means"
+        case .notFormatted(let file):
+            return "\(file) is left as it is"
         case .exportLoops(let binding, let period):
             return "`\(binding)` repeats forever: the file holds one period, \(period)s, which players loop"
         }
