@@ -65,3 +65,18 @@ struct AnimatedSVGTests {
         #expect(!animatedSVG(export, background: nil).contains("<rect x="))
     }
 }
+
+/// `--to svg` is a registered export target: the table lists it, and it
+/// writes ``animatedSVG(_:background:)`` of the web export.
+struct AnimatedSVGTargetTests {
+    @Test func theSVGTargetIsRegisteredAndWritesTheAnimatedSVG() throws {
+        #expect(ExportTarget.named("svg") === ExportTarget.svg)
+        let path = "examples/talk.anim"
+        let text = try String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8)
+        let outcome = run(SourceFile(name: path, text: text), binding: nil)
+        let (bytes, diagnostics) = ExportTarget.svg.write(ExportRequest(outcome: outcome, source: path))
+        #expect(diagnostics.isEmpty)
+        #expect(bytes == Array(animatedSVG(try AnimatedSVGTests.export(path)).utf8))
+        #expect(ExportTarget.svg.refusal(of: .fps) != nil && ExportTarget.svg.refusal(of: .prefix) == nil)
+    }
+}
