@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+import AnimTestSupport
 import Animations
 import AnimLang
 @testable import AnimOutputs
