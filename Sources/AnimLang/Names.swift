@@ -50,6 +50,14 @@ public struct NameIndex: Sendable {
             for mention in uses.mentions {
                 found.append(Occurrence(symbol: .view(mention.view), range: mention.viewRange, isDeclaration: false))
             }
+            // `animate v.y` in `let rise(v) = …` names the parameter (which the parser does not list among its uses).
+            if let parameters = binding.parameters, !parameters.isEmpty {
+                forEachTween(in: binding.value) { tween in
+                    guard tween.verb == .animate, case .view(let name, let range) = tween.target,
+                          parameters.contains(where: { $0.name == name }) else { return }
+                    found.append(Occurrence(symbol: .parameter(binding: binding.name, name: name), range: range, isDeclaration: false))
+                }
+            }
             for use in uses.views(kinds: resolved.parameterKinds) { found.append(Occurrence(symbol: .view(use.name), range: use.range, isDeclaration: false)) }
             for (name, range) in uses.arguments(kinds: resolved.parameterKinds) {
                 if resolved.bindings[name] != nil {
@@ -93,5 +101,18 @@ public struct NameIndex: Sendable {
     /// Every place `symbol` is written, in source order.
     public func references(of symbol: Symbol, includeDeclaration: Bool = true) -> [SourceRange] {
         occurrences.filter { $0.symbol == symbol && (includeDeclaration || !$0.isDeclaration) }.map(\.range)
+    }
+}
+
+/// Calls `body` with every node of `expr`, outermost first, in source order.
+public func forEachNode(in expr: Expr, _ body: (Expr) -> Void) {
+    body(expr)
+    for subexpression in expr.subexpressions { forEachNode(in: subexpression, body) }
+}
+
+/// Calls `body` with every tween of `expr`, in source order.
+func forEachTween(in expr: Expr, _ body: (TweenSyntax) -> Void) {
+    forEachNode(in: expr) { node in
+        if case .tween(let tween) = node.kind { body(tween) }
     }
 }
