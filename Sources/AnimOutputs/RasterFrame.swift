@@ -133,3 +133,35 @@ extension RenderModel {
         (RenderModel.onPage(bounds.minX), RenderModel.onPage(bounds.minY), RenderModel.onPage(width), RenderModel.onPage(height))
     }
 }
+
+/// What `animc render` draws from an evaluated file: the frames of its
+/// binding, or why there are none.
+package enum RenderSubject {
+    /// The views at any instant (``FrameSampler``); `duration` is the
+    /// animation's (its finite part's, when it repeats forever).
+    case frames(FrameSampler, duration: Time, isInfinite: Bool)
+    /// The binding is cancelled: nothing to draw.
+    case cancelled(binding: String)
+    /// It cannot be drawn (located at the binding).
+    case failed(Diagnostic)
+}
+
+/// The render model of an evaluated file's binding, laid out as the player
+/// page lays out its stage (from the web export's extents), and its
+/// sampler; `nil` when the file has errors (reported already).
+package func renderSubject(_ outcome: Outcome) -> RenderSubject? {
+    switch exportSubject(outcome) {
+    case nil: return nil
+    case .failed(let error)?: return .failed(error)
+    case .cancelled(let binding, _, _)?: return .cancelled(binding: binding)
+    case .model(let model)?:
+        let export: WebExport
+        do {
+            (export, _) = try WebExport.make(model, source: "")
+        } catch {
+            return .failed(foreverError(error, binding: model.binding, at: model.range, relative: model.scene.repeatsRelativeTweens))
+        }
+        let sampler = FrameSampler(RenderModel(export), scene: model.scene, initial: model.initial)
+        return .frames(sampler, duration: model.scene.duration, isInfinite: model.scene.isInfinite)
+    }
+}
