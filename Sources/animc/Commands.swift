@@ -231,7 +231,7 @@ let interface = Interface(
                            "animc plot examples/laws.anim --binding distributed --until 0.5 -o part.svg"],
                 run: plotCommand),
         Command(name: "render", arguments: [file],
-                summary: "Draw it frame by frame as a GIF, APNG, PNG frames or a video.",
+                summary: "Draw it frame by frame: a GIF, APNG, PNG frames or a video.",
                 discussion: "Draw the last `let` of FILE (or the one --binding names) frame by frame, as the player "
                     + "page's stage shows it in its clean view (no grid, no labels), anti-aliased, and write it to OUT: "
                     + "a .gif (looping; --background transparent for a transparent one), a .png (APNG), a directory or "
