@@ -16,12 +16,15 @@ With --keep DIR the pairs are kept (`NAME-T-animc.png`, `NAME-T-chromium.png`)
 for a person to look at side by side.
 """
 import argparse
+import functools
 import base64
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+
+print = functools.partial(print, flush=True)  # noqa: A001 (each failure shows as it happens)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -60,7 +63,8 @@ def check(name, source, animc, tab, workdir, keep, tally):
     script = os.path.join(workdir, "program.anim")
     with open(script, "w") as handle:
         handle.write(source)
-    page = os.path.join(workdir, "page.html")
+    # A page of its own name: a navigation to the same address but for its hash would not load it again.
+    page = os.path.join(workdir, f"{name}.html")
     exported = subprocess.run([animc, "export", script, "--to", "html", "-o", page], capture_output=True, text=True)
     if exported.returncode != 0:
         return  # what the page cannot show (a cancelled binding, an export refused) is not drawn either
