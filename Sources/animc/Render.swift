@@ -71,6 +71,8 @@ extension Options {
 /// Where a render writes, chosen by OUT.
 enum RenderTarget {
     case gif, apng
+    /// One SVG that plays itself (``animatedSVG(_:background:)``): no frames.
+    case svg
     /// One PNG per frame: `pattern` with the frame's number for `%0Nd`.
     case frames(pattern: String)
     case video(String)
@@ -84,6 +86,8 @@ enum RenderTarget {
             self = .gif
         } else if lower.hasSuffix(".png") || lower.hasSuffix(".apng") {
             self = .apng
+        } else if lower.hasSuffix(".svg") {
+            self = .svg
         } else if lower.hasSuffix(".mp4") {
             self = .video("mp4")
         } else if lower.hasSuffix(".webm") {
@@ -243,6 +247,22 @@ struct FramePlan {
         throw reportUsage(Diagnostic(.conflictingOptions("--to", "--until"), at: .none, hint: "they say the same: give one"),
                           usage: usage)
     }
+    if case .svg = target {
+        // An animated SVG plays the whole animation in its viewer's own time: no frames to choose.
+        for (given, name) in [(arguments.value(Options.renderFPS) != nil, "--fps"), (arguments.value(Options.size) != nil, "--size"),
+                              (arguments.value(Options.scale) != nil, "--scale"), (arguments.value(Options.from) != nil, "--from"),
+                              (arguments.value(Options.renderTo) != nil, "--to"), (arguments.value(Options.until) != nil, "--until"),
+                              (arguments.value(Options.loopCount) != nil, "--loop")] where given {
+            throw reportUsage(Diagnostic(.optionNotAccepted(name, command: "render -o FILE.svg"), at: .none,
+                                         hint: "an animated SVG plays the whole animation by itself, at its stage's size"),
+                              usage: usage)
+        }
+        let file = try readSource(arguments.positional(0))
+        let (outcome, _, _) = try evaluated(file, arguments)
+        try renderSVG(outcome, file: file, output: output,
+                      background: arguments.value(Options.background) ?? RenderModel.background)
+        return
+    }
     let fps = arguments.value(Options.renderFPS) ?? Options.defaultRenderFPS
     let file = try readSource(arguments.positional(0))
     let (outcome, _, _) = try evaluated(file, arguments)
@@ -332,6 +352,8 @@ struct FramePlan {
                 }
                 try progress.step()
             }
+        case .svg:
+            break
         case .gif, .apng, .video:
             try renderStream(target: target, output: output, plan: plan, drawing: &drawing, loops: loops,
                              transparent: background.map { $0.alpha < 1 } ?? true, progress: &progress)
@@ -373,7 +395,7 @@ private func renderStream(target: RenderTarget, output: String, plan: FramePlan,
         case .video(let container):
             encoder = try videoEncoder(width: drawing.width, height: drawing.height, fps: plan.fps, container: container,
                                        output: pending?.temporary ?? output, shownAs: output)
-        case .frames:
+        case .frames, .svg:
             return
         }
         for index in 0..<plan.count {
@@ -446,8 +468,60 @@ struct Progress {
     }
 }
 
-/// MP4 or WebM through `ffmpeg` (``FFmpegEncoder``), written to `output` and named `shownAs` in errors.
+/// MP4 or WebM through `ffmpeg` (``FFmpegEncoder``), written to `output` (the temporary file).
 private func videoEncoder(width: Int, height: Int, fps: Int, container: String, output: String, shownAs: String) throws -> any PictureEncoder {
-    throw Diagnostic(.error, id: "missing-program", "cannot write \(shownAs) as \(container): this build has no ffmpeg encoder",
-                     at: .none, hint: "render to .gif, .png or a directory of PNG frames")
+    do {
+        return try FFmpegEncoder(width: width, height: height, fps: fps, container: container == "webm" ? .webm : .mp4,
+                                 output: output)
+    } catch var error as Diagnostic {
+        // It names the file it writes, the temporary one: the user asked for `shownAs`.
+        error.message = error.message.replacingOccurrences(of: output, with: shownAs)
+        throw error
+    }
+}
+
+private extension String {
+    func replacingOccurrences(of target: String, with replacement: String) -> String {
+        guard !target.isEmpty else { return self }
+        var out = "", rest = self[...]
+        while let range = rest.firstRange(of: target) {
+            out += rest[..<range.lowerBound] + replacement
+            rest = rest[range.upperBound...]
+        }
+        return out + rest
+    }
+}
+
+/// `-o OUT.svg`: the animated SVG of the binding, written beside OUT and renamed.
+private func renderSVG(_ outcome: Outcome, file: SourceFile, output: String, background: Color?) throws(ExitStatus) {
+    let (export, diagnostics) = webExport(outcome, source: file.name)
+    report(diagnostics, in: file)
+    guard let export else { throw .failure }
+    let css = background.map { color in
+        color.alpha >= 1 ? Drawing.hex(color)
+            : "rgba(\(Int(color.red.rounded())), \(Int(color.green.rounded())), \(Int(color.blue.rounded())), \(formatNumber(color.alpha)))"
+    }
+    let text = animatedSVG(export, background: css)
+    do {
+        if output == "-" {
+            let sink = FileSink(descriptor: System.standardOutput, name: "standard output")
+            try sink.write(Array(text.utf8))
+            try sink.flush()
+        } else {
+            let pending = try PendingFile(output)
+            do {
+                try pending.sink.write(Array(text.utf8))
+                try pending.commit()
+            } catch {
+                pending.abandon()
+                throw error
+            }
+        }
+    } catch let error as Diagnostic {
+        report(error)
+        throw .failure
+    } catch {
+        report(Diagnostic(.error, id: "render-failed", "cannot write \(output): \(error)", at: .none))
+        throw .failure
+    }
 }
