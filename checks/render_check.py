@@ -69,11 +69,11 @@ def check(name, source, animc, tab, workdir, keep, tally):
     if exported.returncode != 0:
         return  # what the page cannot show (a cancelled binding, an export refused) is not drawn either
     tab.open("file://" + page + "#clean")
-    info = tab.evaluate("({duration: window.animc.duration, window: window.animc.window, cancelled: window.animc.cancelled,"
+    if tab.evaluate("window.animc.cancelled"):
+        return  # nothing drawn (render refuses it)
+    info = tab.evaluate("({duration: window.animc.duration, window: window.animc.window,"
                         " width: Number(document.getElementById('stage').dataset.width),"
                         " height: Number(document.getElementById('stage').dataset.height)})")
-    if info["cancelled"]:
-        return
     width, height = max(1, round(info["width"])), max(1, round(info["height"]))
     tab.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
     length = info["window"] or 0

@@ -15,12 +15,13 @@ import Animations
 /// ``RenderModel/cornerRadius``, and the whole shape faded by its opacity as
 /// one group.
 ///
-/// **Coverage.** Each pixel is covered by the fraction of its square that
-/// lies inside the shape: the shape's edge is taken as straight across the
-/// pixel (its tangent there), and the fraction of a unit square on one side
-/// of a line is exact (``coverage(_:normal:)``). A straight edge is thus
-/// exact; a curved one is exact to the second order of the pixel's size over
-/// its radius.
+/// **Coverage.** The shape's edge is taken as straight across each pixel
+/// (its tangent there). An outline covers a pixel by the exact fraction of
+/// its square on the inside (``coverage(_:normal:)``); a fill, as the
+/// browser's rasterizer fills paths, by the exact length inside along four
+/// scanlines across the pixel (``scanlineCoverage(_:normal:)``), so a level
+/// edge covers by quarters. A straight edge is thus drawn as the browser
+/// draws it; a curved one to the second order of the pixel's size over its radius.
 ///
 /// **Colour** is blended premultiplied, as the browser composites: the
 /// outline over the fill, times the opacity, over what is drawn already.
@@ -162,6 +163,13 @@ package struct Rasterizer {
         let outline = RenderModel.outline.alpha
         let halfOutline = RenderModel.outlineWidth / 2
         let opacity = view.opacity
+        // An outline at most a pixel wide both ways on the picture is drawn as the browser draws it (Skia's
+        // hairline rule): a line one pixel thick along its major axis, its alpha times the mean of the two widths
+        // (each measured as Skia measures a vector: the larger part plus half the smaller).
+        func skiaLength(_ x: Double, _ y: Double) -> Double { max(abs(x), abs(y)) + min(abs(x), abs(y)) / 2 }
+        let widthX = skiaLength(zoom * sx * cosine, zoom * sx * sine) * RenderModel.outlineWidth
+        let widthY = skiaLength(-zoom * sy * sine, zoom * sy * cosine) * RenderModel.outlineWidth
+        let hairline: Double? = widthX <= 1 && widthY <= 1 ? (widthX + widthY) / 2 : nil
         let isCircle: Bool
         if case .circle = view.shape { isCircle = true } else { isCircle = false }
         let stride = width * 4
@@ -183,10 +191,15 @@ package struct Rasterizer {
                     let normalLength = (normal.x * normal.x + normal.y * normal.y).squareRoot()
                     let n = (normal.x / normalLength, normal.y / normalLength)
                     // Signed distances in picture pixels: to the edge, and to the outline's two sides.
-                    let inner = Rasterizer.coverage(edge.distance / length, normal: n)
+                    let inner = Rasterizer.scanlineCoverage(edge.distance / length, normal: n)
                     if inner <= 0, edge.distance - halfOutline > 2 / length { continue }
-                    let outlined = Rasterizer.coverage((edge.distance - halfOutline) / length, normal: n)
-                        - Rasterizer.coverage((edge.distance + halfOutline) / length, normal: n)
+                    let outlined: Double
+                    if let hairline {
+                        outlined = hairline * max(0, 1 - abs(edge.distance / length) / max(abs(n.0), abs(n.1)))
+                    } else {
+                        outlined = Rasterizer.coverage((edge.distance - halfOutline) / length, normal: n)
+                            - Rasterizer.coverage((edge.distance + halfOutline) / length, normal: n)
+                    }
                     let stroke = outline * max(0, outlined)
                     // The outline over the fill, then the group's opacity.
                     let keep = 1 - stroke
@@ -246,6 +259,28 @@ package struct Rasterizer {
         let dx = ax - half.0, dy = ay - half.1
         if dx > dy { return Edge(distance: dx, normal: (signX, 0)) }
         return Edge(distance: dy, normal: (0, signY))
+    }
+
+    /// The fraction of a pixel inside an edge as the browser's rasterizer
+    /// fills a shape (Skia's supersampling): on four scanlines across the pixel
+    /// (at ⅛, ⅜, ⅝ and ⅞ of its height), the exact length inside along each,
+    /// averaged. A nearly level edge thus covers a pixel by quarters, as the
+    /// page's fills are drawn; outlines are covered exactly (``coverage(_:normal:)``).
+    package static func scanlineCoverage(_ distance: Double, normal: (Double, Double)) -> Double {
+        if distance <= -1 { return 1 }
+        if distance >= 1 { return 0 }
+        let across = abs(normal.0)
+        var total = 0.0
+        for offset in [-0.375, -0.125, 0.125, 0.375] {
+            // The signed distance at the scanline's middle, and the length of it inside.
+            let d = distance + normal.1 * offset
+            if across < 1e-9 {
+                total += d <= 0 ? 1 : 0
+            } else {
+                total += min(max(0.5 - d / across, 0), 1)
+            }
+        }
+        return total / 4
     }
 
     /// The fraction of a unit pixel square, centred at signed distance

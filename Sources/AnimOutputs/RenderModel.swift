@@ -113,18 +113,8 @@ package struct RenderModel: Sendable {
             func number(_ name: String) -> Property? {
                 input.kinds[name] == .number ? Property(view: input.name, name: name) : nil
             }
-            let shape: Shape
-            if spot.isCircle, let radius = number("radius") {
-                shape = .circle(radius: radius)
-            } else {
-                func side(_ name: String) -> Side {
-                    (number(name) ?? number("size")).map(Side.property) ?? .fixed(Drawing.defaultSide)
-                }
-                shape = .rectangle(width: side("width"), height: side("height"))
-            }
-            // `color` before `fill`: the first of them in name order.
-            let fill = Drawing.colors.sorted().first { input.kinds[$0] == .color }
-                .map { Fill.property(Property(view: input.name, name: $0)) } ?? .palette(Drawing.paletteColor(index))
+            let shape = RenderModel.shape(of: input.name, kinds: input.kinds)
+            let fill = RenderModel.fill(of: input.name, kinds: input.kinds, index: index)
             let label: Label?
             if !spot.labelled {
                 label = nil
@@ -146,6 +136,25 @@ package struct RenderModel: Sendable {
         stacked = stage.stacked
         self.window = window
         self.isEndless = isEndless
+    }
+
+    /// The shape of view `view` with properties of these kinds (exports.md §1): a
+    /// circle when `radius` is a number, else a rectangle whose sides are
+    /// `width` and `height`, each else `size`, else ``Drawing/defaultSide``.
+    package static func shape(of view: String, kinds: [String: Value.Kind]) -> Shape {
+        func number(_ name: String) -> Property? { kinds[name] == .number ? Property(view: view, name: name) : nil }
+        if let radius = number("radius") { return .circle(radius: radius) }
+        func side(_ name: String) -> Side {
+            (number(name) ?? number("size")).map(Side.property) ?? .fixed(Drawing.defaultSide)
+        }
+        return .rectangle(width: side("width"), height: side("height"))
+    }
+
+    /// The fill of the `index`-th view: its `color`, else its `fill` (the first of ``Drawing/colors`` in name
+    /// order that holds colours), else the palette's colour of its place.
+    package static func fill(of view: String, kinds: [String: Value.Kind], index: Int) -> Fill {
+        Drawing.colors.sorted().first { kinds[$0] == .color }
+            .map { Fill.property(Property(view: view, name: $0)) } ?? .palette(Drawing.paletteColor(index))
     }
 
     /// The model of a web export's stage: its views' channels and their
