@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import Animations
 @testable import AnimLang
@@ -146,5 +147,33 @@ struct RasterTests {
         #expect(model.views[0].x == Property(view: "dot", name: "x"))
         #expect(model.views[1].scale == Property(view: "card", name: "scale"))
         #expect(model.views[2].opacity == Property(view: "plain", name: "opacity"))
+    }
+}
+
+/// The player page, the animated SVG and the rasterizer draw one stage: the
+/// render model's, measured once (exports.md §8).
+struct StageAgreementTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let examples: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("examples").path)) ?? [])
+        .filter { $0.hasSuffix(".anim") }.sorted()
+
+    /// `viewBox="X Y W H"` of the first `<svg` in `text`.
+    static func viewBox(_ text: String) -> String? {
+        guard let start = text.firstRange(of: "viewBox=\"") else { return nil }
+        let rest = text[start.upperBound...]
+        return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+    }
+
+    @Test(arguments: examples)
+    func thePageTheSVGAndTheRasterizerShareTheStage(_ name: String) throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent("examples").appendingPathComponent(name), encoding: .utf8)
+        let outcome = run(SourceFile(name: name, text: text))
+        guard case .frames(let sampler, _, _)? = renderSubject(outcome) else { return }  // cancelled or refused: nothing drawn
+        let (export, _) = webExport(outcome)
+        let page = try #require(export.map(playerPage))
+        let box = sampler.model.viewBox
+        let drawn = [box.x, box.y, box.width, box.height].map(formatNumber).joined(separator: " ")
+        #expect(Self.viewBox(page) == drawn)
+        #expect(Self.viewBox(try #require(export.map { animatedSVG($0) })) == drawn)
     }
 }
