@@ -408,6 +408,11 @@ private func renderStream(target: RenderTarget, output: String, plan: FramePlan,
         } else {
             try sink.flush()
         }
+    } catch var error as Diagnostic {
+        pending?.abandon()
+        // ffmpeg writes the temporary file, and its errors name it: the user asked for OUT.
+        if let pending { error.message = error.message.replacingOccurrences(of: pending.temporary, with: output) }
+        throw error
     } catch {
         pending?.abandon()
         throw error

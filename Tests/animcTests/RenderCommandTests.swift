@@ -184,4 +184,39 @@ struct RenderCommandTests {
         #expect(failed.status == 1)
         #expect(failed.errors.contains(nowhere), "\(failed.errors)")
     }
+
+    @Test func anSVGPlaysItselfAndTakesNoFrameOptions() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("card.svg").path
+        let result = try animc(["render", "examples/choreography.anim", "-o", path])
+        #expect(result.status == 0, "\(result.errors)")
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+        #expect(text.contains("@keyframes"))
+        let refused = try animc(["render", "examples/choreography.anim", "--fps", "10", "-o", path])
+        #expect(refused.status == 2)
+        #expect(refused.errors.contains("--fps"), "\(refused.errors)")
+    }
+
+    @Test func aVideoWithoutFFmpegSaysSoAndLeavesNothing() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("card.mp4").path
+        let process = Process()
+        process.executableURL = MalformedCLITests.binary
+        process.arguments = ["render", "examples/choreography.anim", "-o", path]
+        process.currentDirectoryURL = MalformedCLITests.root
+        // A PATH with nothing on it: no ffmpeg, whatever this machine has.
+        process.environment = ["PATH": directory.path]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(said.contains("cannot write \(path) as mp4: `ffmpeg` is not on PATH"), "\(said)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty)
+    }
 }
