@@ -90,7 +90,8 @@ def check(name, source, animc, tab, workdir, keep, tally):
             print(f"FAIL {name} at {at}: animc render exited {rendered.returncode}: {rendered.stderr.strip()[:300]}")
             continue
         os.replace(os.path.join(workdir, f"frame-{index}-0.png"), ours)
-        tab.evaluate(f"window.animc.seek({t}); new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        # The same time for both, as written for animc: a jump at 19/30 s must not fall between them.
+        tab.evaluate(f"window.animc.seek({at}); new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
         shot = tab.send("Page.captureScreenshot", {"format": "png"})
         with open(theirs, "wb") as handle:
             handle.write(base64.b64decode(shot["data"]))
