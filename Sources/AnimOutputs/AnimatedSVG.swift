@@ -28,9 +28,12 @@ public func animatedSVG(_ export: WebExport, background: String? = "#fff") -> St
         out += "<rect x=\"\(svgNumber(stage.bounds.minX))\" y=\"\(svgNumber(stage.bounds.minY))\" width=\"\(svgNumber(width))\" "
         out += "height=\"\(svgNumber(height))\" fill=\"\(markupEscaped(background))\"/>\n"
     }
-    for item in stage.placed {
-        out += "<g class=\"view\" data-view=\"\(markupEscaped(item.view.name))\"><g class=\"body\">"
-        out += item.isCircle ? "<circle class=\"shape\" cx=\"0\" cy=\"0\"/>" : "<rect class=\"shape\"/>"
+    for view in stage.model.views {
+        out += "<g class=\"view\" data-view=\"\(markupEscaped(view.name))\"><g class=\"body\">"
+        switch view.shape {
+        case .circle: out += "<circle class=\"shape\" cx=\"0\" cy=\"0\"/>"
+        case .rectangle: out += "<rect class=\"shape\"/>"
+        }
         out += "</g></g>\n"
     }
     return out + "</svg>\n"
@@ -38,7 +41,7 @@ public func animatedSVG(_ export: WebExport, background: String? = "#fff") -> St
 
 /// A coordinate to a hundredth of a pixel, as the page writes its stage.
 private func svgNumber(_ value: Double) -> String {
-    formatNumber((value * 100).rounded() / 100)
+    formatNumber(RenderModel.onPage(value))
 }
 
 

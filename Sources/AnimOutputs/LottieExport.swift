@@ -345,11 +345,19 @@ private struct LottieExporter {
             let property = Property(view: name, name: key)
             return has(property) && isColor(property) == color ? property : nil
         }
-        let radius = property("radius")
-        let size = radius == nil ? property("size") : nil
-        let width = radius == nil ? property("width") ?? size : nil
-        let height = radius == nil ? property("height") ?? size : nil
-        let color = property("color", color: true) ?? property("fill", color: true)
+        // The shape and fill the stage draws (``RenderModel``), from the kinds of the properties it has.
+        var kinds: [String: Value.Kind] = [:]
+        for key in Drawing.properties where has(Property(view: name, name: key)) {
+            kinds[key] = isColor(Property(view: name, name: key)) ? .color : .number
+        }
+        var radius: Property?, width: Property?, height: Property?, color: Property?
+        switch RenderModel.shape(of: name, kinds: kinds) {
+        case .circle(let property): radius = property
+        case .rectangle(let w, let h):
+            if case .property(let property) = w { width = property }
+            if case .property(let property) = h { height = property }
+        }
+        if case .property(let property) = RenderModel.fill(of: name, kinds: kinds, index: index) { color = property }
         var used: Set<Property> = []
         for key in ["x", "y", "rotation", "scale", "scale-x", "scale-y", "opacity"] {
             if let found = property(key) { used.insert(found) }

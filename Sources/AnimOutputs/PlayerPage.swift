@@ -82,38 +82,24 @@ struct PlayerParts: Sendable {
     }
 }
 
-/// Where each view sits and how big the stage is (``Stage``), with the views it draws.
+/// The stage of the page: the render model's views (``RenderModel``) with the custom property of each channel.
 struct StageLayout {
-    /// A view, where the stage puts it, and its palette colour.
-    struct Placed {
-        let view: WebExport.View
-        let spot: Stage.Spot
-        let color: String
+    let model: RenderModel
+    /// Per view, in order: its channels' custom properties by property name.
+    let variables: [[String: String]]
 
-        var home: (x: Double, y: Double) { spot.home }
-        var isCircle: Bool { spot.isCircle }
-        var labelled: Bool { spot.labelled }
-        var label: (x: Double, y: Double) { spot.label }
-    }
-
-    let placed: [Placed]
-    let bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double)
-    let stacked: Bool
+    var bounds: (minX: Double, minY: Double, maxX: Double, maxY: Double) { model.bounds }
+    var stacked: Bool { model.stacked }
 
     init(_ export: WebExport) {
-        let stage = Stage(export.views.map { view in
-            var numbers: Set<String> = [], extents: [String: ClosedRange<Double>] = [:]
-            for channel in view.channels where channel.kind == .number && !numbers.contains(channel.property.name) {
-                numbers.insert(channel.property.name)
-                extents[channel.property.name] = channel.extent
+        model = RenderModel(export)
+        variables = export.views.map { view in
+            var variables: [String: String] = [:]
+            for channel in view.channels where variables[channel.property.name] == nil {
+                variables[channel.property.name] = channel.variable
             }
-            return StageView(name: view.name, placement: view.placement, numbers: numbers, extents: extents)
-        })
-        placed = zip(export.views, stage.spots).enumerated().map { index, item in
-            Placed(view: item.0, spot: item.1, color: Drawing.hex(Drawing.paletteColor(index)))
+            return variables
         }
-        bounds = stage.bounds
-        stacked = stage.stacked
     }
 
     /// `<svg>` with a group per view (the element its properties animate).
@@ -125,17 +111,20 @@ struct StageLayout {
         out += "role=\"img\" aria-label=\"the stage\">\n"
         out += "<defs><pattern id=\"grid\" width=\"20\" height=\"20\" patternUnits=\"userSpaceOnUse\"><path d=\"M 20 0 L 0 0 0 20\" class=\"grid\"/></pattern></defs>\n"
         out += "<rect class=\"backdrop\" x=\"\(px(bounds.minX))\" y=\"\(px(bounds.minY))\" width=\"\(px(width))\" height=\"\(px(height))\" fill=\"url(#grid)\"/>\n"
-        for item in placed {
-            out += "<g class=\"home\" transform=\"translate(\(px(item.home.x)) \(px(item.home.y)))\"><path d=\"M -6 0 H 6 M 0 -6 V 6\"/></g>\n"
-            if stacked, item.view.placement.home == nil {
-                out += "<text class=\"label lane\" x=\"\(px(item.home.x + item.label.x))\" y=\"\(px(item.home.y))\">\(markupEscaped(item.view.name))</text>\n"
+        for view in model.views {
+            out += "<g class=\"home\" transform=\"translate(\(px(view.home.x)) \(px(view.home.y)))\"><path d=\"M -6 0 H 6 M 0 -6 V 6\"/></g>\n"
+            if case .lane(let x)? = view.label {
+                out += "<text class=\"label lane\" x=\"\(px(view.home.x + x))\" y=\"\(px(view.home.y))\">\(markupEscaped(view.name))</text>\n"
             }
         }
-        for item in placed {
-            let name = markupEscaped(item.view.name)
+        for view in model.views {
+            let name = markupEscaped(view.name)
             out += "<g class=\"view\" data-view=\"\(name)\">"
-            out += "<g class=\"body\">" + (item.isCircle ? "<circle class=\"shape\" cx=\"0\" cy=\"0\"/>" : "<rect class=\"shape\"/>") + "</g>"
-            if item.labelled, !stacked || item.view.placement.home != nil { out += "<text class=\"label\" x=\"0\" y=\"\(px(item.label.y))\">\(name)</text>" }
+            switch view.shape {
+            case .circle: out += "<g class=\"body\"><circle class=\"shape\" cx=\"0\" cy=\"0\"/></g>"
+            case .rectangle: out += "<g class=\"body\"><rect class=\"shape\"/></g>"
+            }
+            if case .below(let y)? = view.label { out += "<text class=\"label\" x=\"0\" y=\"\(px(y))\">\(name)</text>" }
             out += "</g>\n"
         }
         out += "</svg>\n"
@@ -145,22 +134,20 @@ struct StageLayout {
     /// The drawing rules: each view reads only the properties it has.
     var css: String {
         var out = ""
-        for item in placed {
-            func number(_ name: String) -> String? {
-                item.view.channels.first { $0.property.name == name && $0.kind == .number }?.variable
-            }
-            let sel = WebNames.standard.selector(of: item.view.name)
-            let x = number("x").map { "calc((\(px(item.home.x)) + var(\($0))) * 1px)" } ?? "\(px(item.home.x))px"
-            let y = number("y").map { "calc((\(px(item.home.y)) + var(\($0))) * 1px)" } ?? "\(px(item.home.y))px"
+        for (view, variables) in zip(model.views, variables) {
+            func variable(_ property: Property?) -> String? { property.flatMap { variables[$0.name] } }
+            let sel = WebNames.standard.selector(of: view.name)
+            let x = variable(view.x).map { "calc((\(px(view.home.x)) + var(\($0))) * 1px)" } ?? "\(px(view.home.x))px"
+            let y = variable(view.y).map { "calc((\(px(view.home.y)) + var(\($0))) * 1px)" } ?? "\(px(view.home.y))px"
             out += "\(sel) { transform: translate(\(x), \(y)); }\n"
             var inherited: [String] = []
             var body: [String] = []
             var transforms: [String] = []
-            if let rotation = number("rotation") {
+            if let rotation = variable(view.rotation) {
                 inherited.append(rotation)
                 transforms.append("rotate(calc(var(\(rotation)) * 1deg))")
             }
-            let scales = [number("scale"), number("scale-x"), number("scale-y")]
+            let scales = [variable(view.scale), variable(view.scaleX), variable(view.scaleY)]
             inherited += scales.compactMap { $0 }
             if scales[1] == nil, scales[2] == nil, let scale = scales[0] {
                 transforms.append("scale(var(\(scale)))")
@@ -174,46 +161,49 @@ struct StageLayout {
                 transforms.append("scale(\(axis(scales[1])), \(axis(scales[2])))")
             }
             if !transforms.isEmpty { body.append("transform: " + transforms.joined(separator: " ")) }
-            let origin = item.view.placement.origin
+            let origin = view.placement.origin
             if origin != (0.5, 0.5) {
                 // The shape's own box, so that fractions of it are the origin whatever its size.
                 body.append("transform-box: fill-box")
                 body.append("transform-origin: \(px(origin.x * 100))% \(px(origin.y * 100))%")
             }
-            if let opacity = number("opacity") {
+            if let opacity = variable(view.opacity) {
                 inherited.append(opacity)
                 body.append("opacity: clamp(0, var(\(opacity)), 1)")
             }
             out += "\(sel) > .body { " + (inherited.map { "\($0): inherit; " } + body.map { $0 + "; " }).joined() + "}\n"
             var shape: [String] = []
             var shapeInherited: [String] = []
-            let fill = item.view.channels.first { ($0.property.name == "color" || $0.property.name == "fill") && $0.kind == .color }
-            if let fill {
-                shapeInherited.append(fill.variable)
-                shape.append("fill: var(\(fill.variable))")
-            } else {
-                shape.append("fill: \(item.color)")
+            switch view.fill {
+            case .property(let property):
+                let fill = variable(property) ?? ""
+                shapeInherited.append(fill)
+                shape.append("fill: var(\(fill))")
+            case .palette(let color):
+                shape.append("fill: \(Drawing.hex(color))")
             }
-            if item.isCircle, let radius = number("radius") {
+            switch view.shape {
+            case .circle(let radius):
+                let radius = variable(radius) ?? ""
                 shapeInherited.append(radius)
                 shape.append("r: calc(max(0, var(\(radius))) * 1px)")
-            } else {
-                let size = number("size")
-                func side(_ name: String) -> String {
-                    if let own = number(name) {
+            case .rectangle(let widthSide, let heightSide):
+                func side(_ side: RenderModel.Side) -> String {
+                    switch side {
+                    case .property(let property):
+                        let own = variable(property) ?? ""
                         shapeInherited.append(own)
                         return "var(\(own))"
+                    case .fixed(let length):
+                        return px(length)
                     }
-                    if let size { return "var(\(size))" }
-                    return px(Drawing.defaultSide)
                 }
-                if let size { shapeInherited.append(size) }
-                let width = side("width"), height = side("height")
+                let width = side(widthSide), height = side(heightSide)
                 shape.append("width: calc(max(0, \(width)) * 1px)")
                 shape.append("height: calc(max(0, \(height)) * 1px)")
                 shape.append("x: calc(\(width) * -0.5px)")
                 shape.append("y: calc(\(height) * -0.5px)")
-                shape.append("rx: 4px")
+                shape.append("rx: \(px(RenderModel.cornerRadius))px")
             }
             // The shape is inside the body, two levels below the view's element.
             let twice = Array(Set(shapeInherited)).sorted()
@@ -227,19 +217,12 @@ struct StageLayout {
 
     /// `{"view.property": true}` for each property the drawing shows.
     var drawnJSON: String {
-        var keys: [String] = []
-        for item in placed {
-            for channel in item.view.channels where Drawing.properties.contains(channel.property.name) {
-                if (channel.property.name == "color" || channel.property.name == "fill") && channel.kind != .color { continue }
-                keys.append(jsonString(channel.property.description) + ": true")
-            }
-        }
-        return "{" + keys.joined(separator: ", ") + "}"
+        "{" + model.views.flatMap(\.drawn).map { jsonString($0.description) + ": true" }.joined(separator: ", ") + "}"
     }
 }
 
 private func px(_ value: Double) -> String {
-    formatNumber((value * 100).rounded() / 100)
+    formatNumber(RenderModel.onPage(value))
 }
 
 

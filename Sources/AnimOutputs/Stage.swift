@@ -20,7 +20,7 @@ extension Drawing {
     }
 
     /// `#4e79a7`: an opaque colour of whole channels, as a page's CSS writes it.
-    static func hex(_ color: Color) -> String {
+    package static func hex(_ color: Color) -> String {
         let digits = Array("0123456789abcdef")
         var out = "#"
         for channel in [color.red, color.green, color.blue] {

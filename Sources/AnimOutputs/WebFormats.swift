@@ -239,42 +239,53 @@ func registrations(_ export: WebExport) -> [Registration] {
 /// line each; views with nothing drawn have no rule.
 func drawingRules(_ export: WebExport) -> [String] {
     var lines: [String] = []
-    for view in export.views {
-        func number(_ name: String) -> String? {
-            view.channels.first { $0.property.name == name && $0.kind == .number }.map { "var(\($0.variable))" }
+    for (view, exported) in zip(RenderModel(export).views, export.views) {
+        var variables: [String: String] = [:]
+        for channel in exported.channels where variables[channel.property.name] == nil {
+            variables[channel.property.name] = "var(\(channel.variable))"
         }
+        func variable(_ property: Property?) -> String? { property.flatMap { variables[$0.name] } }
         var declarations: [String] = []
-        if let opacity = number("opacity") { declarations.append("opacity: \(opacity)") }
+        if let opacity = variable(view.opacity) { declarations.append("opacity: \(opacity)") }
         var transforms: [String] = []
         if let home = view.placement.home {
             // `at (X, Y)`: the element's centre stands there, in its positioned container.
             declarations += ["position: absolute", "left: \(cssNumber(home.x))px", "top: \(cssNumber(home.y))px"]
             transforms.append("translate(-50%, -50%)")
         }
-        if number("x") != nil || number("y") != nil {
-            let x = number("x").map { "calc(\($0) * 1px)" } ?? "0px", y = number("y").map { "calc(\($0) * 1px)" } ?? "0px"
+        if variable(view.x) != nil || variable(view.y) != nil {
+            let x = variable(view.x).map { "calc(\($0) * 1px)" } ?? "0px", y = variable(view.y).map { "calc(\($0) * 1px)" } ?? "0px"
             transforms.append("translate(\(x), \(y))")
         }
-        if let rotation = number("rotation") { transforms.append("rotate(calc(\(rotation) * 1deg))") }
-        if let scale = number("scale") { transforms.append("scale(\(scale))") }
-        if number("scale-x") != nil || number("scale-y") != nil {
-            transforms.append("scale(\(number("scale-x") ?? "1"), \(number("scale-y") ?? "1"))")
+        if let rotation = variable(view.rotation) { transforms.append("rotate(calc(\(rotation) * 1deg))") }
+        if let scale = variable(view.scale) { transforms.append("scale(\(scale))") }
+        if variable(view.scaleX) != nil || variable(view.scaleY) != nil {
+            transforms.append("scale(\(variable(view.scaleX) ?? "1"), \(variable(view.scaleY) ?? "1"))")
         }
         if !transforms.isEmpty {
             declarations.append("transform: " + transforms.joined(separator: " "))
             let origin = view.placement.origin
             declarations.append("transform-origin: " + (origin == (0.5, 0.5) ? "center" : "\(cssNumber(origin.x * 100))% \(cssNumber(origin.y * 100))%"))
         }
-        if let radius = number("radius") {
-            declarations.append("width: calc(max(0, \(radius)) * 2px)")
-            declarations.append("height: calc(max(0, \(radius)) * 2px)")
-            declarations.append("border-radius: 50%")
-        } else {
-            if let width = number("width") ?? number("size") { declarations.append("width: calc(max(0, \(width)) * 1px)") }
-            if let height = number("height") ?? number("size") { declarations.append("height: calc(max(0, \(height)) * 1px)") }
+        switch view.shape {
+        case .circle(let radius):
+            if let radius = variable(radius) {
+                declarations.append("width: calc(max(0, \(radius)) * 2px)")
+                declarations.append("height: calc(max(0, \(radius)) * 2px)")
+                declarations.append("border-radius: 50%")
+            }
+        case .rectangle(let width, let height):
+            // A fixed side is the element's own size (the page's 60 px is its drawing, not the element's).
+            if case .property(let property) = width, let width = variable(property) {
+                declarations.append("width: calc(max(0, \(width)) * 1px)")
+            }
+            if case .property(let property) = height, let height = variable(property) {
+                declarations.append("height: calc(max(0, \(height)) * 1px)")
+            }
         }
-        let fill = view.channels.first { ($0.property.name == "color" || $0.property.name == "fill") && $0.kind == .color }
-        if let fill { declarations.append("background-color: var(\(fill.variable))") }
+        if case .property(let property) = view.fill, let fill = variable(property) {
+            declarations.append("background-color: \(fill)")
+        }
         guard !declarations.isEmpty else { continue }
         lines.append("\(export.names.selector(of: view.name)) {")
         lines += declarations.map { "  \($0);" }

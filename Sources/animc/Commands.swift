@@ -244,6 +244,25 @@ let interface = Interface(
                 examples: ["animc plot examples/choreography.anim -o choreography.svg",
                            "animc plot examples/laws.anim --binding distributed --until 0.5 -o part.svg"],
                 run: plotCommand),
+        Command(name: "render", arguments: [file],
+                summary: "Draw it frame by frame: a GIF, APNG, PNG frames or a video.",
+                discussion: "Draw the last `let` of FILE (or the one --binding names) frame by frame, as the player "
+                    + "page's stage shows it in its clean view (no grid, no labels), anti-aliased, and write it to OUT: "
+                    + "a .gif (looping; --background transparent for a transparent one), a .png (APNG), a directory or "
+                    + "a pattern such as frame-%04d.png (one PNG per frame), or .mp4 and .webm through ffmpeg when it "
+                    + "is installed. -o - writes a GIF to standard output. Frame k shows the time --from + k/fps, for "
+                    + "every such time before the end (--to, --until, else the animation's end; one that repeats "
+                    + "forever needs one of them). At most \(Options.mostFrames) frames, each side at most "
+                    + "\(Options.largestSide) pixels. The picture is written beside OUT under a temporary name and "
+                    + "renamed when complete, so a render that fails leaves nothing that looks finished.",
+                options: [Options.binding.spec, Options.after.spec, Options.renderOutput.spec, Options.renderFPS.spec, Options.size.spec,
+                          Options.scale.spec, Options.background.spec, Options.from.spec, Options.renderTo.spec,
+                          Options.until.spec, Options.loopCount.spec],
+                examples: ["animc render examples/choreography.anim -o choreography.gif",
+                           "animc render examples/spinner.anim --to 2s --size 320x180 -o spinner.png",
+                           "animc render examples/talk.anim --scale 2 --background transparent -o talk.gif",
+                           "animc render examples/talk.anim -o frames/"],
+                run: renderCommand),
         Command(name: "play", arguments: [file],
                 summary: "Play it live in the terminal: bars, values, events.",
                 discussion: "Play the last `let` of FILE (or the one --binding names) in the terminal, about 30 frames "

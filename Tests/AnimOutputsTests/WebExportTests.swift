@@ -365,7 +365,7 @@ struct WebExportTests {
     @Test func theStageHoldsEveryPosition() throws {
         let export = try Self.export("examples/choreography.anim")
         let layout = StageLayout(export)
-        let card = try #require(layout.placed.first)
+        let card = try #require(layout.model.views.first)
         // The card rises 40 px and scales to 1.1 at most, rotated: its corners stay inside.
         let half = (30.0 * 30 * 2).squareRoot() * 1.1
         #expect(layout.bounds.minY <= card.home.y - 40 - half)

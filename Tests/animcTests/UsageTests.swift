@@ -31,7 +31,7 @@ struct UsageTests {
 
     static let usageErrors: [UsageCase] = [
         // Commands.
-        .init([], "missing command", hint: "the commands are eval, check, normalize, timeline, equal, export, plot, play, serve and lsp"),
+        .init([], "missing command", hint: "the commands are eval, check, normalize, timeline, equal, fmt, export, plot, render, play, serve and lsp"),
         .init(["frobnicate"], "unknown command `frobnicate`", hint: "the commands are"),
         .init(["evl", "x.anim"], "unknown command `evl`", hint: "did you mean `eval`?"),
         .init(["--fps", "3"], "unknown option `--fps`", hint: "the command comes first"),
@@ -49,7 +49,7 @@ struct UsageTests {
         .init(["check", "x.anim", "--fps", "3"], "check does not take --fps", hint: "--fps is an option of eval",
               usage: "usage: animc check FILE\n"),
         .init(["check", "x.anim", "--binding", "a"], "check does not take --binding",
-              hint: "--binding is an option of eval, normalize, timeline, equal, export, plot, play and serve"),
+              hint: "--binding is an option of eval, normalize, timeline, equal, export, plot, render, play and serve"),
         .init(["timeline", "x.anim", "--tree"], "timeline does not take --tree", hint: "--tree is an option of normalize"),
         .init(["eval", "x.anim", "--speed", "2"], "eval does not take --speed", hint: "--speed is an option of play"),
         // Unknown options: a did-you-mean, or the options there are.

@@ -185,7 +185,26 @@
   addEventListener("resize", fit/*live:, LIVE*/);
   fit();
 
+  // The clean view (`#clean`, the toggle, or c; Escape leaves): the stage alone, filling the window, without
+  // grid, homes and labels — the picture `animc render` draws.
+  const clean = document.getElementById("clean");
+  function setClean(on) {
+    document.documentElement.classList.toggle("clean", on);
+    clean.checked = on;
+    const parts = location.hash.replace(/^#/, "").split("&").filter((part) => part !== "" && part !== "clean");
+    if (on) parts.push("clean");
+    const wanted = parts.length ? "#" + parts.join("&") : "";
+    if (wanted !== location.hash) history.replaceState(null, "", wanted || location.pathname + location.search);
+  }
+  clean.addEventListener("change", () => setClean(clean.checked)/*live:, LIVE*/);
+  document.addEventListener("keydown", (event) => {
+    if (event.target instanceof HTMLSelectElement || (event.target instanceof HTMLInputElement && event.target.type === "text")) return;
+    if (event.key === "c") setClean(!clean.checked);
+    else if (event.key === "Escape" && clean.checked) setClean(false);
+  }/*live:, LIVE*/);
+
   function fromAddress() {
+    setClean(/(?:^|[#&])clean(?:&|$)/.test(location.hash));
     const match = /(?:^|[#&])t=([0-9]*\.?[0-9]+(?:e[-+]?[0-9]+)?)/i.exec(location.hash);
     if (match) { pause(); seek(parseFloat(match[1])); return true; }
     return false;

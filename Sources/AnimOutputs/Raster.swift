@@ -1,0 +1,310 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Animations
+
+/// animc's own rasterizer (exports.md §8): draws the views of a frame
+/// (``DrawnView``) into an ``RGBAImage`` as the player page's stage shows
+/// them in its clean view — the stage's `viewBox` fitted into the picture
+/// and centred (SVG's `xMidYMid meet`), its background, then each shape in
+/// order: filled, outlined by ``RenderModel/outlineWidth`` of
+/// ``RenderModel/outline`` centred on its edge (in the shape's own units, so
+/// the outline scales with it), rectangles with corners of
+/// ``RenderModel/cornerRadius``, and the whole shape faded by its opacity as
+/// one group.
+///
+/// **Coverage.** The shape's edge is taken as straight across each pixel
+/// (its tangent there). An outline covers a pixel by the exact fraction of
+/// its square on the inside (``coverage(_:normal:)``); a fill, as the
+/// browser's rasterizer fills paths, by the exact length inside along four
+/// scanlines across the pixel (``scanlineCoverage(_:normal:)``), so a level
+/// edge covers by quarters. A straight edge is thus drawn as the browser
+/// draws it; a curved one to the second order of the pixel's size over its radius.
+///
+/// **Colour** is blended premultiplied, as the browser composites: the
+/// outline over the fill, times the opacity, over what is drawn already.
+/// The canvas keeps premultiplied floats (one for the whole render: memory
+/// does not grow with frames) and ``image`` writes them out straight.
+package struct Rasterizer {
+    package let width: Int
+    package let height: Int
+    /// The background; `nil` for a transparent one.
+    package let background: Color?
+    /// Stage pixels to picture pixels: `picture = stage · zoom + offset`.
+    package let zoom: Double
+    package let offset: (x: Double, y: Double)
+    /// Premultiplied red, green, blue, alpha (0–1) per pixel.
+    private var canvas: [Float]
+
+    /// A rasterizer of `viewBox` (stage pixels) into `width × height`.
+    package init(viewBox: (x: Double, y: Double, width: Double, height: Double), width: Int, height: Int, background: Color?) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        self.background = background
+        let zoom = viewBox.width > 0 && viewBox.height > 0
+            ? min(Double(self.width) / viewBox.width, Double(self.height) / viewBox.height) : 1
+        self.zoom = zoom
+        offset = ((Double(self.width) - viewBox.width * zoom) / 2 - viewBox.x * zoom,
+                  (Double(self.height) - viewBox.height * zoom) / 2 - viewBox.y * zoom)
+        canvas = [Float](repeating: 0, count: self.width * self.height * 4)
+    }
+
+    /// The picture of `views` (drawn in order over the background).
+    package mutating func draw(_ views: [DrawnView]) {
+        clear()
+        for view in views { draw(view) }
+    }
+
+    /// The canvas as straight RGBA bytes, into `image` (resized when it is not this size).
+    package func write(into image: inout RGBAImage) {
+        let count = width * height * 4
+        if image.width != width || image.height != height || image.bytes.count != count {
+            image = RGBAImage(width: width, height: height)
+        }
+        canvas.withUnsafeBufferPointer { canvas in
+            image.bytes.withUnsafeMutableBufferPointer { bytes in
+                var index = 0
+                while index < count {
+                    let alpha = canvas[index + 3]
+                    if alpha <= 0 {
+                        bytes[index] = 0; bytes[index + 1] = 0; bytes[index + 2] = 0; bytes[index + 3] = 0
+                    } else {
+                        let unpremultiply = alpha >= 1 ? 1 : 1 / alpha
+                        for channel in 0..<3 { bytes[index + channel] = Rasterizer.byte(canvas[index + channel] * unpremultiply) }
+                        bytes[index + 3] = Rasterizer.byte(alpha)
+                    }
+                    index += 4
+                }
+            }
+        }
+    }
+
+    /// The canvas as a new image.
+    package var image: RGBAImage {
+        var image = RGBAImage(width: width, height: height)
+        write(into: &image)
+        return image
+    }
+
+    private static func byte(_ value: Float) -> UInt8 {
+        UInt8(min(max(value * 255 + 0.5, 0), 255))
+    }
+
+    private mutating func clear() {
+        let colour: (Float, Float, Float, Float)
+        if let background {
+            let alpha = Float(min(max(background.alpha, 0), 1))
+            colour = (Float(background.red / 255) * alpha, Float(background.green / 255) * alpha, Float(background.blue / 255) * alpha, alpha)
+        } else {
+            colour = (0, 0, 0, 0)
+        }
+        canvas.withUnsafeMutableBufferPointer { canvas in
+            var index = 0
+            while index < canvas.count {
+                canvas[index] = colour.0; canvas[index + 1] = colour.1; canvas[index + 2] = colour.2; canvas[index + 3] = colour.3
+                index += 4
+            }
+        }
+    }
+
+    // MARK: One shape
+
+    private mutating func draw(_ view: DrawnView) {
+        guard view.opacity > 0 else { return }
+        // The shape in its own units, centred on (0, 0), and what a point's signed distance to its edge is there.
+        let halfWidth: Double, halfHeight: Double
+        let corner: (x: Double, y: Double)
+        switch view.shape {
+        case .circle(let radius):
+            // An SVG circle of radius 0 (or less) is not drawn, nor its outline.
+            guard radius > 0, radius.isFinite else { return }
+            halfWidth = radius
+            halfHeight = radius
+            corner = (radius, radius)
+        case .rectangle(let width, let height):
+            guard width > 0, height > 0, width.isFinite, height.isFinite else { return }
+            halfWidth = width / 2
+            halfHeight = height / 2
+            // SVG clamps each corner radius to half its side.
+            corner = (min(RenderModel.cornerRadius, halfWidth), min(RenderModel.cornerRadius, halfHeight))
+        }
+        let sx = view.scaleX, sy = view.scaleY
+        // A scale of 0 flattens the shape to nothing (the browser draws nothing for a singular transform).
+        guard sx.isFinite, sy.isFinite, abs(sx) > 1e-12, abs(sy) > 1e-12, view.rotation.isFinite else { return }
+        let angle = view.rotation * .pi / 180
+        let cosine = cos(angle), sine = sin(angle)
+        // The origin in the shape's units: fractions of its box (the box of its geometry, not its outline).
+        let origin = ((view.origin.x - 0.5) * 2 * halfWidth, (view.origin.y - 0.5) * 2 * halfHeight)
+        // Shape units to picture pixels: p ↦ zoom · (centre + origin + R · S · (p − origin)) + offset.
+        func picture(_ p: (Double, Double)) -> (Double, Double) {
+            let u = (p.0 - origin.0) * sx, v = (p.1 - origin.1) * sy
+            let x = view.centre.x + origin.0 + cosine * u - sine * v
+            let y = view.centre.y + origin.1 + sine * u + cosine * v
+            return (x * zoom + offset.x, y * zoom + offset.y)
+        }
+        // The pixels it can touch: its box and outline, mapped, and one pixel more.
+        let reach = (halfWidth + RenderModel.outlineWidth / 2, halfHeight + RenderModel.outlineWidth / 2)
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        for p in [(-reach.0, -reach.1), (reach.0, -reach.1), (-reach.0, reach.1), (reach.0, reach.1)] {
+            let q = picture(p)
+            minX = min(minX, q.0); maxX = max(maxX, q.0); minY = min(minY, q.1); maxY = max(maxY, q.1)
+        }
+        guard minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite else { return }
+        let firstColumn = Int(max(0, min(Double(width), (minX - 1).rounded(.down))))
+        let lastColumn = Int(max(0, min(Double(width), (maxX + 1).rounded(.up))))
+        let firstRow = Int(max(0, min(Double(height), (minY - 1).rounded(.down))))
+        let lastRow = Int(max(0, min(Double(height), (maxY + 1).rounded(.up))))
+        guard firstColumn < lastColumn, firstRow < lastRow else { return }
+
+        let fillAlpha = min(max(view.fill.alpha, 0), 1)
+        let fill = (view.fill.red / 255 * fillAlpha, view.fill.green / 255 * fillAlpha, view.fill.blue / 255 * fillAlpha, fillAlpha)
+        let outline = RenderModel.outline.alpha
+        let halfOutline = RenderModel.outlineWidth / 2
+        let opacity = view.opacity
+        // An outline at most a pixel wide both ways on the picture is drawn as the browser draws it (Skia's
+        // hairline rule): a line one pixel thick along its major axis, its alpha times the mean of the two widths
+        // (each measured as Skia measures a vector: the larger part plus half the smaller).
+        func skiaLength(_ x: Double, _ y: Double) -> Double { max(abs(x), abs(y)) + min(abs(x), abs(y)) / 2 }
+        let widthX = skiaLength(zoom * sx * cosine, zoom * sx * sine) * RenderModel.outlineWidth
+        let widthY = skiaLength(-zoom * sy * sine, zoom * sy * cosine) * RenderModel.outlineWidth
+        let hairline: Double? = widthX <= 1 && widthY <= 1 ? (widthX + widthY) / 2 : nil
+        let isCircle: Bool
+        if case .circle = view.shape { isCircle = true } else { isCircle = false }
+        let stride = width * 4
+        canvas.withUnsafeMutableBufferPointer { canvas in
+            for row in firstRow..<lastRow {
+                for column in firstColumn..<lastColumn {
+                    // The pixel's centre back in the shape's units.
+                    let x = ((Double(column) + 0.5 - offset.x) / zoom) - view.centre.x - origin.0
+                    let y = ((Double(row) + 0.5 - offset.y) / zoom) - view.centre.y - origin.1
+                    let u = cosine * x + sine * y, v = -sine * x + cosine * y
+                    let p = (u / sx + origin.0, v / sy + origin.1)
+                    let edge = isCircle ? Rasterizer.circleEdge(p, radius: halfWidth)
+                        : Rasterizer.roundedRectangleEdge(p, half: (halfWidth, halfHeight), corner: corner)
+                    // The distance's gradient in picture pixels: M⁻ᵀ n with M = zoom · R · S.
+                    let gx = edge.normal.x / sx, gy = edge.normal.y / sy
+                    let length = (gx * gx + gy * gy).squareRoot() / zoom
+                    guard length > 0, length.isFinite else { continue }
+                    let normal = (x: (cosine * gx - sine * gy), y: (sine * gx + cosine * gy))
+                    let normalLength = (normal.x * normal.x + normal.y * normal.y).squareRoot()
+                    let n = (normal.x / normalLength, normal.y / normalLength)
+                    // Signed distances in picture pixels: to the edge, and to the outline's two sides.
+                    let inner = Rasterizer.scanlineCoverage(edge.distance / length, normal: n)
+                    if inner <= 0, edge.distance - halfOutline > 2 / length { continue }
+                    let outlined: Double
+                    if let hairline {
+                        outlined = hairline * max(0, 1 - abs(edge.distance / length) / max(abs(n.0), abs(n.1)))
+                    } else {
+                        outlined = Rasterizer.coverage((edge.distance - halfOutline) / length, normal: n)
+                            - Rasterizer.coverage((edge.distance + halfOutline) / length, normal: n)
+                    }
+                    let stroke = outline * max(0, outlined)
+                    // The outline over the fill, then the group's opacity.
+                    let keep = 1 - stroke
+                    let alpha = (stroke + fill.3 * inner * keep) * opacity
+                    guard alpha > 0 else { continue }
+                    let red = fill.0 * inner * keep * opacity, green = fill.1 * inner * keep * opacity
+                    let blue = fill.2 * inner * keep * opacity
+                    let index = row * stride + column * 4
+                    let under = Float(1 - alpha)
+                    canvas[index] = Float(red) + canvas[index] * under
+                    canvas[index + 1] = Float(green) + canvas[index + 1] * under
+                    canvas[index + 2] = Float(blue) + canvas[index + 2] * under
+                    canvas[index + 3] = Float(alpha) + canvas[index + 3] * under
+                }
+            }
+        }
+    }
+
+    // MARK: Geometry
+
+    /// A point's signed distance to an edge (negative inside) and the unit
+    /// normal there (the distance's gradient), in the shape's units.
+    package struct Edge {
+        package let distance: Double
+        package let normal: (x: Double, y: Double)
+    }
+
+    /// To a circle of `radius` about (0, 0): exact.
+    package static func circleEdge(_ p: (Double, Double), radius: Double) -> Edge {
+        let length = (p.0 * p.0 + p.1 * p.1).squareRoot()
+        guard length > 0 else { return Edge(distance: -radius, normal: (1, 0)) }
+        return Edge(distance: length - radius, normal: (p.0 / length, p.1 / length))
+    }
+
+    /// To a rectangle of half sides `half` about (0, 0) with elliptic corners
+    /// of radii `corner`: exact along the sides and for round corners; for
+    /// corners whose two radii differ (a shape narrower than two corners), the
+    /// ellipse's distance to the first order.
+    package static func roundedRectangleEdge(_ p: (Double, Double), half: (Double, Double), corner: (x: Double, y: Double)) -> Edge {
+        let ax = abs(p.0), ay = abs(p.1)
+        let signX: Double = p.0 < 0 ? -1 : 1, signY: Double = p.1 < 0 ? -1 : 1
+        // Past the corner's centre on both axes: the corner's arc.
+        let cx = half.0 - corner.x, cy = half.1 - corner.y
+        let qx = ax - cx, qy = ay - cy
+        if qx > 0, qy > 0, corner.x > 0, corner.y > 0 {
+            if corner.x == corner.y {
+                let length = (qx * qx + qy * qy).squareRoot()
+                return Edge(distance: length - corner.x, normal: (signX * qx / length, signY * qy / length))
+            }
+            let ex = qx / corner.x, ey = qy / corner.y
+            let k = (ex * ex + ey * ey).squareRoot()
+            let gx = ex / corner.x / k, gy = ey / corner.y / k
+            let gradient = (gx * gx + gy * gy).squareRoot()
+            return Edge(distance: (k - 1) / gradient, normal: (signX * gx / gradient, signY * gy / gradient))
+        }
+        // Otherwise the nearer side.
+        let dx = ax - half.0, dy = ay - half.1
+        if dx > dy { return Edge(distance: dx, normal: (signX, 0)) }
+        return Edge(distance: dy, normal: (0, signY))
+    }
+
+    /// The fraction of a pixel inside an edge as the browser's rasterizer
+    /// fills a shape (Skia's supersampling): on four scanlines across the pixel
+    /// (at ⅛, ⅜, ⅝ and ⅞ of its height), the exact length inside along each,
+    /// averaged. A nearly level edge thus covers a pixel by quarters, as the
+    /// page's fills are drawn; outlines are covered exactly (``coverage(_:normal:)``).
+    package static func scanlineCoverage(_ distance: Double, normal: (Double, Double)) -> Double {
+        if distance <= -1 { return 1 }
+        if distance >= 1 { return 0 }
+        let across = abs(normal.0)
+        var total = 0.0
+        for offset in [-0.375, -0.125, 0.125, 0.375] {
+            // The signed distance at the scanline's middle, and the length of it inside.
+            let d = distance + normal.1 * offset
+            if across < 1e-9 {
+                total += d <= 0 ? 1 : 0
+            } else {
+                total += min(max(0.5 - d / across, 0), 1)
+            }
+        }
+        return total / 4
+    }
+
+    /// The fraction of a unit pixel square, centred at signed distance
+    /// `distance` (pixels, positive outside) from a straight edge with unit
+    /// `normal`, that lies inside. Exact: with `a ≥ b` the normal's
+    /// components' sizes, a point of the square at (u, v) from its centre
+    /// lies at `distance + a·u + b·v`, and `a·u + b·v` for (u, v) uniform in
+    /// the square has a trapezoidal density (a square of side 1 seen along the
+    /// normal): quadratic where the edge cuts a corner, linear across the middle.
+    package static func coverage(_ distance: Double, normal: (Double, Double)) -> Double {
+        var a = abs(normal.0), b = abs(normal.1)
+        if a < b { swap(&a, &b) }
+        let x = -distance
+        let half = (a + b) / 2
+        if x <= -half { return 0 }
+        if x >= half { return 1 }
+        if b < 1e-9 { return min(max(0.5 + x / a, 0), 1) }
+        let inner = (a - b) / 2
+        if x < -inner {
+            let t = x + half
+            return t * t / (2 * a * b)
+        }
+        if x <= inner { return 0.5 + x / a }
+        let t = half - x
+        return 1 - t * t / (2 * a * b)
+    }
+}

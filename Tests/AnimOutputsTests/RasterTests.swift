@@ -1,0 +1,179 @@
+import Foundation
+import Testing
+import Animations
+@testable import AnimLang
+@testable import AnimOutputs
+
+/// animc's rasterizer (exports.md §8), against pictures worked out by hand.
+/// Every shape the stage draws has a 1 px outline of black at 0.25 centred on
+/// its edge, and a rectangle's corners are rounded by 4 px: the expectations
+/// below include them. Colours blend premultiplied: a layer of alpha `a` and
+/// premultiplied colour `c` over `d` gives `c + d·(1 − a)`; bytes are
+/// `⌊255·v + ½⌋`.
+struct RasterTests {
+    static let red = Color(red: 255, green: 0, blue: 0)
+    static let white = Color(red: 255, green: 255, blue: 255)
+
+    /// A 20 × 20 picture of the stage (0, 0)–(20, 20): one stage pixel a picture pixel.
+    static func picture(_ views: [DrawnView], size: Int = 20, background: Color? = white) -> RGBAImage {
+        var raster = Rasterizer(viewBox: (0, 0, Double(size), Double(size)), width: size, height: size, background: background)
+        raster.draw(views)
+        return raster.image
+    }
+
+    static func pixel(_ image: RGBAImage, _ x: Int, _ y: Int) -> [UInt8] {
+        let index = (y * image.width + x) * 4
+        return Array(image.bytes[index..<index + 4])
+    }
+
+    @Test func coverageOfAPixelByAStraightEdge() {
+        // Axis-aligned: the edge through the centre covers half; ¼ px inside, ¾.
+        #expect(Rasterizer.coverage(0, normal: (1, 0)) == 0.5)
+        #expect(Rasterizer.coverage(-0.25, normal: (0, 1)) == 0.75)
+        #expect(Rasterizer.coverage(0.5, normal: (1, 0)) == 0)
+        #expect(Rasterizer.coverage(-0.5, normal: (1, 0)) == 1)
+        // At 45°, an edge ½ px from the centre cuts off a corner: the corner is √2/2 from the centre, so the
+        // triangle's height along the normal is √2/2 − ½ and its legs √2 times that; area = legs² / 2.
+        let leg = (0.5.squareRoot() - 0.5) * 2.0.squareRoot()
+        let diagonal = (0.5.squareRoot(), 0.5.squareRoot())
+        #expect(abs(Rasterizer.coverage(0.5, normal: diagonal) - leg * leg / 2) < 1e-12)
+        #expect(abs(Rasterizer.coverage(-0.5, normal: diagonal) - (1 - leg * leg / 2)) < 1e-12)
+        #expect(abs(Rasterizer.coverage(0, normal: diagonal) - 0.5) < 1e-12)
+    }
+
+    @Test func anOpaqueSquareOnWholePixels() {
+        // A 10 × 10 red square centred at (10, 10): its edges at 5 and 15.
+        let image = Self.picture([DrawnView(centre: (10, 10), shape: .rectangle(width: 10, height: 10), fill: Self.red)])
+        // Inside, clear of the outline (which covers 4.5–5.5 and 14.5–15.5): red.
+        #expect(Self.pixel(image, 10, 10) == [255, 0, 0, 255])
+        #expect(Self.pixel(image, 6, 10) == [255, 0, 0, 255])
+        // Column 5 (5–6): all fill, half outline: 0.125 of black over red → red 255 · 0.875 = 223.1.
+        #expect(Self.pixel(image, 5, 10) == [223, 0, 0, 255])
+        // Column 4 (4–5): no fill, half outline: 0.125 of black over white → 223.1 in every channel.
+        #expect(Self.pixel(image, 4, 10) == [223, 223, 223, 255])
+        // Column 3 and the far side's column 15 mirror them; 16 is untouched.
+        #expect(Self.pixel(image, 3, 10) == [255, 255, 255, 255])
+        #expect(Self.pixel(image, 14, 10) == [223, 0, 0, 255])
+        #expect(Self.pixel(image, 15, 10) == [223, 223, 223, 255])
+        #expect(Self.pixel(image, 16, 10) == [255, 255, 255, 255])
+        // The corner pixel (5, 5) lies outside the 4 px rounding (its centre (5.5, 5.5) is 3.5√2 − 4 ≈ 0.95 px
+        // beyond the arc, centred at (9, 9)): no fill, a sliver of outline at most — lighter than the side's.
+        let corner = Self.pixel(image, 5, 5)
+        #expect(corner[0] > 223 && corner[0] == corner[1])
+    }
+
+    @Test func aHalfCoveredPixelAtAnEdge() {
+        // 9 px wide: edges at 5.5 and 14.5. Column 5 (5–6) is half fill, and wholly outline (5–6):
+        // outline 0.25 black; fill red · ½ · (1 − 0.25) = 0.375 premultiplied; alpha 0.25 + 0.375 = 0.625;
+        // over white: red 0.375 + 0.375 = 0.75 → 191, green and blue 0.375 → 96.
+        let image = Self.picture([DrawnView(centre: (10, 10), shape: .rectangle(width: 9, height: 10), fill: Self.red)])
+        #expect(Self.pixel(image, 5, 10) == [191, 96, 96, 255])
+        // On a transparent background the same pixel is straight: alpha 0.625 → 159; red 0.375 / 0.625 = 0.6 → 153.
+        let clear = Self.picture([DrawnView(centre: (10, 10), shape: .rectangle(width: 9, height: 10), fill: Self.red)],
+                                 background: nil)
+        #expect(Self.pixel(clear, 5, 10) == [153, 0, 0, 159])
+        #expect(Self.pixel(clear, 0, 0) == [0, 0, 0, 0])
+    }
+
+    @Test func halfOpacityOverTheBackground() {
+        // Red at opacity ½ over white: red 0.5 + 0.5 = 1 → 255; green and blue 0.5 → 128.
+        let image = Self.picture([DrawnView(centre: (10, 10), shape: .rectangle(width: 10, height: 10), fill: Self.red,
+                                            opacity: 0.5)])
+        #expect(Self.pixel(image, 10, 10) == [255, 128, 128, 255])
+        // A fill colour's own alpha multiplies the opacity: ½ · ½ = ¼ of red → green 0.75 → 191.
+        let faint = Self.picture([DrawnView(centre: (10, 10), shape: .rectangle(width: 10, height: 10),
+                                            fill: Color(red: 255, green: 0, blue: 0, alpha: 0.5), opacity: 0.5)])
+        #expect(Self.pixel(faint, 10, 10) == [255, 191, 191, 255])
+    }
+
+    @Test func aRotatedSquareReachesAlongItsDiagonal() {
+        // A 20 px square centred at (20, 20). Unturned, (31.5, 20.5) is 11.5 px right of the centre, past the
+        // side at 10 (and its outline, to 10.5): background. Turned 45°, its rounded corner's tip lies along that
+        // line, √2 · 6 + 4 ≈ 12.49 px out. In the square's own frame the pixel's centre is at
+        // ((11.5 + 0.5) / √2, (0.5 − 11.5) / √2) = (8.49, −7.78), 3.06 px from the corner's centre (6, −6):
+        // 0.94 px inside the rounding, where the pixel's far corner just reaches the outline (½ px inside):
+        // red with at most a trace of black. The centre is red; (33.5, 20.5), 13.5 px out, is past the tip
+        // and its outline (12.99): background.
+        let square = DrawnView(centre: (20, 20), shape: .rectangle(width: 20, height: 20), fill: Self.red)
+        var turned = square
+        turned.rotation = 45
+        let still = Self.picture([square], size: 40), image = Self.picture([turned], size: 40)
+        #expect(Self.pixel(still, 31, 20) == [255, 255, 255, 255])
+        #expect(Self.pixel(image, 20, 20) == [255, 0, 0, 255])
+        let tip = Self.pixel(image, 31, 20)
+        #expect(tip[0] >= 245 && tip[1] == 0 && tip[2] == 0 && tip[3] == 255)
+        #expect(Self.pixel(image, 33, 20) == [255, 255, 255, 255])
+    }
+
+    @Test func aCircleCoversItsArea() {
+        // Opaque black, radius 15, on transparent: alpha sums the fill's coverage (π r²) and the outline's
+        // quarter over the ring outside it, π((r + ½)² − r²) (inside, the outline adds nothing to full alpha).
+        let r = 15.0
+        let image = Self.picture([DrawnView(centre: (20, 20), shape: .circle(radius: r), fill: Color(red: 0, green: 0, blue: 0))],
+                                 size: 40, background: nil)
+        var total = 0.0
+        for index in Swift.stride(from: 3, to: image.bytes.count, by: 4) { total += Double(image.bytes[index]) / 255 }
+        let expected = Double.pi * r * r + 0.25 * Double.pi * ((r + 0.5) * (r + 0.5) - r * r)
+        #expect(abs(total - expected) / expected < 0.002)
+    }
+
+    @Test func theStageFitsThePictureCentred() {
+        // A 40 × 20 stage in a 40 × 40 picture: zoom 1, 10 px above and below.
+        let raster = Rasterizer(viewBox: (-20, 0, 40, 20), width: 40, height: 40, background: nil)
+        #expect(raster.zoom == 1)
+        #expect(raster.offset == (20, 10))
+        // Twice the size both ways: zoom 2.
+        let double = Rasterizer(viewBox: (0, 0, 40, 20), width: 80, height: 40, background: nil)
+        #expect(double.zoom == 2)
+    }
+
+    @Test func theModelDecidesShapeFillAndChannels() {
+        let outcome = run(SourceFile(name: "model.anim", text: """
+            view dot radius 10 color red
+            view card width 40 fill blue
+            view plain opacity 1
+            let a = animate dot.x from 0 to 100 in 1s || scale card from 1 to 2 in 1s || animate plain.opacity from 1 to 0.5 in 1s
+            """))
+        let (export, _) = webExport(outcome)
+        guard let export else { Issue.record("no export"); return }
+        let model = RenderModel(export)
+        #expect(model.views.map(\.name) == ["dot", "card", "plain"])
+        #expect(model.views[0].shape == .circle(radius: Property(view: "dot", name: "radius")))
+        #expect(model.views[0].fill == .property(Property(view: "dot", name: "color")))
+        #expect(model.views[1].shape == .rectangle(width: .property(Property(view: "card", name: "width")),
+                                                   height: .fixed(Drawing.defaultSide)))
+        #expect(model.views[1].fill == .property(Property(view: "card", name: "fill")))
+        #expect(model.views[2].fill == .palette(Drawing.paletteColor(2)))
+        #expect(model.views[0].x == Property(view: "dot", name: "x"))
+        #expect(model.views[1].scale == Property(view: "card", name: "scale"))
+        #expect(model.views[2].opacity == Property(view: "plain", name: "opacity"))
+    }
+}
+
+/// The player page, the animated SVG and the rasterizer draw one stage: the
+/// render model's, measured once (exports.md §8).
+struct StageAgreementTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let examples: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("examples").path)) ?? [])
+        .filter { $0.hasSuffix(".anim") }.sorted()
+
+    /// `viewBox="X Y W H"` of the first `<svg` in `text`.
+    static func viewBox(_ text: String) -> String? {
+        guard let start = text.firstRange(of: "viewBox=\"") else { return nil }
+        let rest = text[start.upperBound...]
+        return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
+    }
+
+    @Test(arguments: examples)
+    func thePageTheSVGAndTheRasterizerShareTheStage(_ name: String) throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent("examples").appendingPathComponent(name), encoding: .utf8)
+        let outcome = run(SourceFile(name: name, text: text))
+        guard case .frames(let sampler, _, _)? = renderSubject(outcome) else { return }  // cancelled or refused: nothing drawn
+        let (export, _) = webExport(outcome)
+        let page = try #require(export.map(playerPage))
+        let box = sampler.model.viewBox
+        let drawn = [box.x, box.y, box.width, box.height].map(formatNumber).joined(separator: " ")
+        #expect(Self.viewBox(page) == drawn)
+        #expect(Self.viewBox(try #require(export.map { animatedSVG($0) })) == drawn)
+    }
+}

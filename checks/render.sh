@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# animc render draws what the player page shows (exports.md section 8): every
+# example and 100 generated programs, each at 10 instants, drawn by `animc
+# render` and screenshotted by headless Chromium from the page's clean view
+# (`#clean`) at the same size; at most 1 % of pixels may differ by more than
+# 8/255 in any channel. Prints `N passed, M failed`.
+#
+#   bash checks/render.sh                                   # what CI runs
+#   bash checks/render.sh --generated 20 --keep /tmp/render  # fewer, keeping the pictures side by side
+#
+# Installs Debian's chromium-headless-shell when no Chromium is there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+source checks/install_chromium.sh
+
+swift build
+python3 checks/render_check.py --animc .build/debug/animc "$@"

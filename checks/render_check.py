@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""`animc render` draws what the player page shows (exports.md section 8).
+
+Every example and generated programs (checks/anim_programs.py), each at 10
+instants spread over what the page shows (its duration, or the window of one
+that repeats forever): one PNG frame drawn by `animc render --from T`, and
+headless Chromium's screenshot of the player page in its clean view
+(`#clean`, the stage alone, no grid or labels) seeked to T, at the same size.
+A pair passes when at most 1 % of the pixels differ by more than 8/255 in
+any channel. Prints each failure, then `N passed, M failed`; exits 1 on any
+failure.
+
+    python3 checks/render_check.py --animc .build/debug/animc [--generated 100] [--seed 1] [--keep DIR]
+
+With --keep DIR the pairs are kept (`NAME-T-animc.png`, `NAME-T-chromium.png`)
+for a person to look at side by side.
+"""
+import argparse
+import functools
+import base64
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+print = functools.partial(print, flush=True)  # noqa: A001 (each failure shows as it happens)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+
+from anim_programs import programs  # noqa: E402
+from png_compare import read_png  # noqa: E402
+from web_check import Browser, Tab, find_chromium  # noqa: E402
+
+INSTANTS = 10
+TOLERANCE = 8
+MOST_DIFFERENT = 0.01
+
+
+def pixels(path):
+    """(width, height, [(r, g, b)]) of an 8-bit PNG, over white (png_compare's reader)."""
+    return read_png(path)
+
+
+def compare(a, b):
+    """The share of pixels whose channels differ by more than TOLERANCE anywhere (1.0 when the sizes differ)."""
+    wa, ha, da = a
+    wb, hb, db = b
+    if (wa, ha) != (wb, hb):
+        return 1.0, f"(sizes {wa}x{ha} and {wb}x{hb})"
+    different = sum(1 for p, q in zip(da, db) if max(abs(p[0] - q[0]), abs(p[1] - q[1]), abs(p[2] - q[2])) > TOLERANCE)
+    return different / max(1, wa * ha), ""
+
+
+def decimal(t):
+    """A time as animc reads it exactly: a decimal with enough digits."""
+    return f"{t:.9f}".rstrip("0").rstrip(".") or "0"
+
+
+def check(name, source, animc, tab, workdir, keep, tally):
+    script = os.path.join(workdir, "program.anim")
+    with open(script, "w") as handle:
+        handle.write(source)
+    # A page of its own name: a navigation to the same address but for its hash would not load it again.
+    page = os.path.join(workdir, f"{name}.html")
+    exported = subprocess.run([animc, "export", script, "--to", "html", "-o", page], capture_output=True, text=True)
+    if exported.returncode != 0:
+        return  # what the page cannot show (a cancelled binding, an export refused) is not drawn either
+    tab.open("file://" + page + "#clean")
+    if tab.evaluate("window.animc.cancelled"):
+        return  # nothing drawn (render refuses it)
+    info = tab.evaluate("({duration: window.animc.duration, window: window.animc.window,"
+                        " width: Number(document.getElementById('stage').dataset.width),"
+                        " height: Number(document.getElementById('stage').dataset.height)})")
+    width, height = max(1, round(info["width"])), max(1, round(info["height"]))
+    tab.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
+    length = info["window"] or 0
+    for index in range(INSTANTS):
+        t = length * index / (INSTANTS - 1)
+        at = decimal(t)
+        ours = os.path.join(workdir, f"animc-{index}.png")
+        theirs = os.path.join(workdir, f"chromium-{index}.png")
+        rendered = subprocess.run([animc, "render", script, "--from", at, "--to", decimal(t + 0.001), "--fps", "1000",
+                                   "--size", f"{width}x{height}", "-o", os.path.join(workdir, f"frame-{index}-%d.png")],
+                                  capture_output=True, text=True)
+        if rendered.returncode != 0:
+            tally["failed"] += 1
+            print(f"FAIL {name} at {at}: animc render exited {rendered.returncode}: {rendered.stderr.strip()[:300]}")
+            continue
+        os.replace(os.path.join(workdir, f"frame-{index}-0.png"), ours)
+        # The same time for both, as written for animc: a jump at 19/30 s must not fall between them.
+        tab.evaluate(f"window.animc.seek({at}); new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+        shot = tab.send("Page.captureScreenshot", {"format": "png"})
+        with open(theirs, "wb") as handle:
+            handle.write(base64.b64decode(shot["data"]))
+        share, why = compare(pixels(ours), pixels(theirs))
+        if share <= MOST_DIFFERENT:
+            tally["passed"] += 1
+        else:
+            tally["failed"] += 1
+            print(f"FAIL {name} at {at}: {share * 100:.2f} % of pixels differ by more than {TOLERANCE}/255 {why}")
+        if keep:
+            stem = os.path.join(keep, f"{name}-{at}")
+            shutil.copy(ours, stem + "-animc.png")
+            shutil.copy(theirs, stem + "-chromium.png")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--animc", default=os.path.join(ROOT, ".build/debug/animc"))
+    parser.add_argument("--generated", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--examples", default=os.path.join(ROOT, "examples"))
+    parser.add_argument("--only", help="only sources whose name contains this")
+    parser.add_argument("--keep", help="keep every pair of pictures here")
+    arguments = parser.parse_args()
+    chromium = find_chromium()
+    if chromium is None:
+        sys.exit("no Chromium: run checks/install_chromium.sh")
+    animc = os.path.abspath(arguments.animc)
+    if arguments.keep:
+        os.makedirs(arguments.keep, exist_ok=True)
+    sources = []
+    for entry in sorted(os.listdir(arguments.examples)):
+        if entry.endswith(".anim"):
+            with open(os.path.join(arguments.examples, entry)) as handle:
+                sources.append((entry[:-5], handle.read()))
+    for index, text in enumerate(programs(arguments.generated, arguments.seed, colors=True)):
+        sources.append((f"generated-{index}", text))
+    if arguments.only:
+        sources = [(name, text) for name, text in sources if arguments.only in name]
+    tally = {"passed": 0, "failed": 0}
+    browser = Browser(chromium)
+    workdir = tempfile.mkdtemp(prefix="animc-render-")
+    try:
+        tab = Tab(browser)
+        for name, text in sources:
+            try:
+                check(name, text, animc, tab, workdir, arguments.keep, tally)
+            except Exception as error:  # a page that does not load or answer is a failure, not the end of the run
+                tally["failed"] += 1
+                print(f"FAIL {name}: {error}")
+    finally:
+        browser.close()
+        shutil.rmtree(workdir, ignore_errors=True)
+    print(f"render: {tally['passed']} passed, {tally['failed']} failed")
+    sys.exit(1 if tally["failed"] else 0)
+
+
+if __name__ == "__main__":
+    main()
