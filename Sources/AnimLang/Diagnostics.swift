@@ -354,6 +354,8 @@ public enum DiagnosticKind: Equatable, Sendable {
     case extraArgument(command: String, argument: String)
     /// Standard input named twice (`animc equal - -`).
     case standardInputTwice
+    /// An option that takes one value given twice (`--at 0.5 --at 1`): never a silent drop.
+    case repeatedOption(String)
     /// `eval` of an animation that repeats forever without `--until` or `--at`.
     case needsUntil(binding: String)
     /// `plot` of an animation that repeats forever without `--until`.
@@ -498,6 +500,7 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .missingArgument: return "missing-argument"
         case .extraArgument: return "extra-argument"
         case .standardInputTwice: return "standard-input-twice"
+        case .repeatedOption: return "repeated-option"
         case .needsUntil, .plotNeedsUntil: return "needs-until"
         case .conflictingOptions: return "conflicting-options"
         case .notATerminal: return "not-a-terminal"
@@ -538,7 +541,7 @@ public enum DiagnosticKind: Equatable, Sendable {
              .notFiniteDuration, .negativeDuration, .unrepresentableDuration, .timeOverflow, .retimeInstant,
              .nonMonotoneWarp, .relativeReversed, .animation, .cannotSample, .tooManyRows, .noSuchBinding, .unreadableFile, .unwritableFile, .cannotNormalize,
              .unknownCommand, .missingCommand, .unknownOption, .optionNotAccepted, .missingValue, .unexpectedValue,
-             .invalidValue, .missingArgument, .extraArgument, .standardInputTwice, .tooFewKeyframes, .unknownColor,
+             .invalidValue, .missingArgument, .extraArgument, .standardInputTwice, .repeatedOption, .tooFewKeyframes, .unknownColor,
              .mixedColorSeparators, .colorArguments, .colorChannel, .keyframeOffsetOnEnd, .keyframeOffsetRange,
              .decreasingKeyframeOffset, .valueKind, .mixedValueKinds, .needsUntil, .plotNeedsUntil, .conflictingOptions,
              .notATerminal, .portUnavailable, .standardInputNotFollowed,
@@ -799,6 +802,8 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "unexpected argument \(quoted(argument)) for \(command)"
         case .standardInputTwice:
             return "standard input (`-`) can be read only once"
+        case .repeatedOption(let option):
+            return "\(option) is given more than once"
         case .needsUntil(let binding):
             return "`\(binding)` repeats forever: choose the rows to print with --until or --at"
         case .plotNeedsUntil(let binding):
@@ -964,6 +969,9 @@ public struct SourceFile: Sendable {
 
     /// Decodes nothing: the lexer works on bytes and reports invalid UTF-8 itself.
     public init(name: String, bytes: [UInt8]) {
+        // A UTF-8 byte-order mark (editors on Windows write one) is not part of
+        // the text: dropped here, so offsets, lines and columns are the text's.
+        let bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         self.name = name
         self.bytes = bytes
         // The C library's memchr (vectorised): about 1 instruction per 10

@@ -40,7 +40,7 @@ struct DiagnosticCatalogTests {
         .optionNotAccepted("--width", command: "eval"), .missingValue(option: "--fps"), .unexpectedValue(option: "--tree"),
         .invalidValue(option: "--fps", value: "0", expected: "a whole number from 1 to 1000000"),
         .missingArgument(command: "eval", argument: "FILE"), .extraArgument(command: "eval", argument: "b.anim"),
-        .standardInputTwice,
+        .standardInputTwice, .repeatedOption("--at"),
         .unwritableFile(path: "a.json", reason: "Permission denied"),
         .exportDropsProperties(format: "Lottie", properties: ["v.level"]), .exportCancelled(binding: "a", format: "Lottie"),
         .exportTooLong(binding: "a", duration: Time(2), fps: 60, limit: 1), .exportTooManyKeyframes(binding: "a", limit: 1),

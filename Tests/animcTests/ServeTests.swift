@@ -126,7 +126,7 @@ struct ServeTests {
         #expect(Self.routed("POST", target) == .refuse(.notFound))
     }
 
-    @Test(arguments: ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT", "HEAD", "get", "BREW"])
+    @Test(arguments: ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT", "get", "head", "BREW"])
     func otherMethodsAreNotAllowed(_ method: String) {
         #expect(Self.routed(method, "/") == .refuse(.methodNotAllowed))
         #expect(Self.routed(method, "/update?since=1") == .refuse(.methodNotAllowed))
@@ -149,7 +149,34 @@ struct ServeTests {
         let notAllowed = String(decoding: refusal(.methodNotAllowed, head: true), as: UTF8.self)
         #expect(notAllowed == "HTTP/1.1 405 Method Not Allowed\r\nContent-Type: text/plain; charset=utf-8\r\n"
                 + "Content-Length: 23\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n"
-                + "Allow: GET\r\n\r\n")
+                + "Allow: GET, HEAD\r\n\r\n")
+    }
+
+    /// A server that serves GET serves HEAD (issue 37: it was answered 405):
+    /// both targets route as for GET, and the answer is the GET answer's head.
+    @Test func headIsAnsweredLikeGetWithoutABody() throws {
+        #expect(Self.routed("HEAD", "/") == .page)
+        #expect(Self.routed("HEAD", "/update?since=1") == .update(since: 1))
+        #expect(Self.routed("HEAD", "/../etc/passwd") == .refuse(.notFound))
+        let whole = httpResponse(.ok, type: "text/html; charset=utf-8", body: Array("<p>\r\n\r\nx</p>".utf8))
+        let head = String(decoding: headOnly(whole), as: UTF8.self)
+        #expect(head == "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: 12\r\n"
+                + "Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n")
+        #expect(headOnly(whole) == httpResponse(.ok, type: "text/html; charset=utf-8", body: Array("<p>\r\n\r\nx</p>".utf8), head: true))
+    }
+
+    /// A POST (or any method but GET and HEAD) is 405 whether or not it carries a
+    /// body (issue 37: one with a body got 413); GET and HEAD with a body stay 413.
+    @Test(arguments: ["Content-Length: 5", "Transfer-Encoding: chunked"])
+    func aBodyOnAnotherMethodIsStill405(_ header: String) throws {
+        let post = try #require(Self.request("POST / HTTP/1.1\r\nHost: 127.0.0.1:8000\r\n\(header)\r\n\r\nhello"))
+        #expect(route(post, port: 8000) == .refuse(.methodNotAllowed))
+        let put = try #require(Self.request("PUT /update?since=1 HTTP/1.1\r\nHost: 127.0.0.1:8000\r\n\(header)\r\n\r\n"))
+        #expect(route(put, port: 8000) == .refuse(.methodNotAllowed))
+        #expect(Self.refused("HEAD / HTTP/1.1\r\nHost: h\r\n\(header)\r\n\r\nhello") == .contentTooLarge)
+        #expect(Self.refused("GET / HTTP/1.1\r\nHost: h\r\n\(header)\r\n\r\nhello") == .contentTooLarge)
+        // A malformed length is malformed whatever the method.
+        #expect(Self.refused("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: x\r\n\r\n") == .badRequest)
     }
 
     // MARK: The live page
