@@ -309,7 +309,7 @@ public struct ViewDeclaration: Equatable, Sendable {
     }
 }
 
-/// Where a view stands (exports.md §6): its home on the stage, if given
+/// Where a view stands (docs/exports.md §6): its home on the stage, if given
 /// (`view V at (X, Y)`, px, y down), and the point that `scale`, `scale-x`,
 /// `scale-y` and `rotation` turn about, as fractions of the shape's box
 /// (`origin`, default the centre). Every output reads it.
@@ -716,7 +716,7 @@ public struct TweenSyntax: Equatable, Sendable {
     }
 
     /// `from A to B`; `nil` for `fadeIn`/`fadeOut` (0 → 1, 1 → 0) and for keyframes.
-    /// `to B` alone (``from`` `nil`) starts from the property's current value (semantics §7.1).
+    /// `to B` alone (``from`` `nil`) starts from the property's current value (docs/semantics.md §7.1).
     public var from: ValueSyntax? {
         get { fields.stored.byInSlot ? nil : fields.stored.fromOrBy }
         set {

@@ -256,7 +256,7 @@ public enum DiagnosticKind: Equatable, Sendable {
     case neverStarts
     /// `x staggered by d` where no view has a segment in x.
     case staggerNothing
-    /// Distinct tweens tie on one property (semantics §4), so it shows
+    /// Distinct tweens tie on one property (docs/semantics.md §4), so it shows
     /// their mean (warning): `playing` while they play, else while they
     /// hold their ends; `from` and `to` are the stretch, in seconds.
     case tie(property: String, count: Int, from: String, to: String, playing: Bool)
@@ -320,7 +320,7 @@ public enum DiagnosticKind: Equatable, Sendable {
     case timeOverflow
     case retimeInstant(Time)
     case nonMonotoneWarp(Easing)
-    /// `reversed` or `looped` of something holding a `to` tween (semantics §7.1).
+    /// `reversed` or `looped` of something holding a `to` tween (docs/semantics.md §7.1).
     case relativeReversed(operation: String, property: String)
     /// Any other error of the `Animations` library, with its own message.
     case animation(AnimationError)
@@ -761,7 +761,7 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "cannot \(operation) a tween of `\(property)` that goes `to` a value: it has no start to return to"
         case .nonMonotoneWarp(let easing):
             // A spring is the reason when every other factor is monotone: it counts as
-            // not monotone by rule (semantics §6.4), even where it does not overshoot.
+            // not monotone by rule (docs/semantics.md §6.4), even where it does not overshoot.
             let springs = easing.factors.filter { $0.spring != nil }
             let becauseOfSprings = !springs.isEmpty && easing.factors.allSatisfy { $0.spring != nil || $0.isMonotone }
             let why = becauseOfSprings ? "springs count as not monotone (most overshoot)" : "it is not monotone"

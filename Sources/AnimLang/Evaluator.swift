@@ -109,7 +109,7 @@ public func run(_ file: SourceFile, binding name: String? = nil, keepingSyntax: 
                    compilation: unresolved ? nil : compilation)
 }
 
-/// The located error for a relative tween (semantics §7.1) that could not
+/// The located error for a relative tween (docs/semantics.md §7.1) that could not
 /// be resolved when the scene was compiled: at the first such tween of the
 /// property; `nil` for other errors.
 func relativeDiagnostic(_ error: AnimationError, tweens: [PlacedTween]) -> Diagnostic? {

@@ -841,7 +841,7 @@ private struct Lowerer {
     }
 
     /// Whether `body` can play backwards; if it holds a `to` tween (which
-    /// has no start to return to, semantics §7.1), reports that at the modifier.
+    /// has no start to return to, docs/semantics.md §7.1), reports that at the modifier.
     private mutating func reversible(_ body: Term, _ expr: Expr, _ operation: String) -> Bool {
         guard body.hasRelativeTo else { return true }
         let property = body.firstRelativeTo ?? Property(view: "", name: "")
@@ -1084,7 +1084,7 @@ private struct Lowerer {
     /// The kind of value a tween's stops hold, checked against its verb:
     /// numbers for `fade`, `scale`, `rotate` …, colours for `color`, points
     /// for `move`, numbers or colours (one kind) for `animate`, or points
-    /// on a property the exports do not draw (exports.md §1).
+    /// on a property the exports do not draw (docs/exports.md §1).
     private mutating func valueKind(verb: TweenSyntax.Verb, property resolvedProperty: String,
                                     stops: WrittenStops) -> ValueSyntaxKind? {
         // A property the exports draw as a number (a position, a size, an

@@ -1063,7 +1063,7 @@ private struct Parser {
     mutating func tweenValues(into values: inout TweenSyntax, after context: @autoclosure () -> String, takesProperty: Bool,
                               colours: Bool = false, usage: @autoclosure () -> String) throws(SyntaxError) {
         let through = checkWord(.through)
-        // `to B` and `by Δ` alone start from the current value (semantics §7.1).
+        // `to B` and `by Δ` alone start from the current value (docs/semantics.md §7.1).
         let relative = checkWord(.to) ? "to" : checkWord(.by) ? "by" : nil
         if through || relative != nil {
             advance()

@@ -294,7 +294,7 @@ extension Animation where A: Animatable {
     }
 
     /// A tween from wherever its property is when it starts to `to`
-    /// (semantics §7.1), over `duration`. On a property of its own it starts
+    /// (docs/semantics.md §7.1), over `duration`. On a property of its own it starts
     /// from the neutral value (0; 1 for opacity and scales); ``bind(_:with:)``
     /// several onto one property and each starts where the one before left it.
     public static func tween(to target: A, in duration: Seconds) throws(AnimationError) -> Animation<A> {

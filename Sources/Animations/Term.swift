@@ -2,7 +2,7 @@
 /// with ``easing`` over `[0, duration]`, playing forwards. It is the leaf of
 /// every ``Term``; placed in a ``Scene`` it becomes a ``Segment``.
 ///
-/// A *relative* tween (semantics §7.1) starts from the property's current
+/// A *relative* tween (docs/semantics.md §7.1) starts from the property's current
 /// value, read where the tween lands in the scene: `to B` goes from it to
 /// `B`, `by Δ` from it to itself plus `Δ` (numbers only). Its start is found
 /// when the scene is compiled (``Scene/compile(materializeLimit:initial:)``).
@@ -263,7 +263,7 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
     /// resolves start values when compiled.
     public var hasRelativeTweens: Bool { relatives != 0 }
     /// Whether a `to B` tween lies inside: reversing it has no meaning
-    /// (semantics §7.1), so the language refuses `reversed` and `looped` on it.
+    /// (docs/semantics.md §7.1), so the language refuses `reversed` and `looped` on it.
     public var hasRelativeTo: Bool { relatives & 1 != 0 }
 
     private init(_ kind: Kind, duration: Time?, isInfinite: Bool = false, leafCount: Int, warpDepth: Int, height: Int, hasLeaves: Bool,

@@ -24,7 +24,7 @@ func chainScript(_ n: Int) -> [UInt8] {
     chainScript(n, tweens: ("animate box.x from 0 to 1 in 0.1s", "animate box.x from 1 to 0 in 0.1s"))
 }
 
-/// The same chain written from where it is (semantics §7.1): `by 1`, `by -1`,
+/// The same chain written from where it is (docs/semantics.md §7.1): `by 1`, `by -1`,
 /// … from 0 goes through the very values of ``chainScript(_:)``.
 func chainByScript(_ n: Int) -> [UInt8] {
     chainScript(n, tweens: ("animate box.x by 1 in 0.1s", "animate box.x by -1 in 0.1s"))

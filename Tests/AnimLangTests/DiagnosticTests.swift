@@ -169,7 +169,7 @@ private let cases: [DiagnosticCase] = [
     .init("let a = shift ball.x from 0 to 1", "1:9", "unknown-verb"),
     .init("let a = b with ease in out", "1:16", "unknown easing `ease in out`"),
     .init("let a = b with a high ease out ; c", "1:23", "unknown easing `ease out`"),
-    // Named values and parameterised lets (§7.2).
+    // Named values and parameterised lets (docs/semantics.md §7.2).
     .init("let by = fadeIn v", "1:5", "`by` is a reserved word and cannot name a binding"),
     .init("let ease-out = fadeIn v", "1:5", "`ease-out` names an easing and cannot name a binding"),
     .init("let snappy = 80ms", "1:5", "easing-name"),

@@ -11,7 +11,7 @@ struct SourceGenerator {
     /// constant tween, or two jumps that cancel, look the same wherever they
     /// are placed, which makes different segment sets give equal tables).
     var changingTweens = false
-    /// Whether leaves may use the named values and call the `let`s of ``prelude`` (§7.2).
+    /// Whether leaves may use the named values and call the `let`s of ``prelude`` (docs/semantics.md §7.2).
     var named = false
 
     /// Named values of every kind and two parameterised `let`s, for programs made with ``named``.

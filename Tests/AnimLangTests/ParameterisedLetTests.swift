@@ -3,7 +3,7 @@ import Animations
 @testable import AnimLang
 @testable import AnimOutputs
 
-/// Semantics §7.2, table by table: named values of every kind and
+/// docs/semantics.md §7.2, table by table: named values of every kind and
 /// parameterised `let`s. Every expected value is worked out by hand from
 /// the note (a linear tween from a to b over [s, e] is a + (b − a)(t − s)/(e − s)).
 struct ParameterisedLetTests {

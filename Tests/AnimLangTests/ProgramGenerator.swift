@@ -59,7 +59,7 @@ struct ProgramGenerator {
                     initials.append(ViewDeclaration.Initial(property: pick(Self.properties), value: .number(number())))
                 }
             }
-            // Placement (exports.md §6): a home, an origin by word or by fractions of the box.
+            // Placement (docs/exports.md §6): a home, an origin by word or by fractions of the box.
             var home: ValueSyntax?
             var origin: ViewDeclaration.OriginSyntax?
             if int(0...2) == 0 { home = .point(x: number(), y: number(), range: .none) }
@@ -197,7 +197,7 @@ struct ProgramGenerator {
     /// offsets (non-decreasing, none on the ends).
     private mutating func values(_ tween: TweenSyntax, _ value: (inout ProgramGenerator) -> ValueSyntax) -> TweenSyntax {
         var tween = tween
-        // From where it is (semantics §7.1): `to B`, or `by Δ` (colours only take `to`; a `by` on one is the lowering's error).
+        // From where it is (docs/semantics.md §7.1): `to B`, or `by Δ` (colours only take `to`; a `by` on one is the lowering's error).
         if int(0...5) == 0 {
             if bool() { tween.to = value(&self) } else { tween.by = value(&self) }
             return tween

@@ -86,7 +86,7 @@ struct TermGenerator {
     var random: SplitMix64
     /// The easings `with` may warp a composite by.
     var warps: [Easing] = TermGenerator.monotoneEasings
-    /// Whether tweens may start from the current value (`to B`, `by Δ`; semantics §7.1).
+    /// Whether tweens may start from the current value (`to B`, `by Δ`; docs/semantics.md §7.1).
     var relatives = false
     /// Whether some tweens that would go between colours go between points (`Value.point`) instead.
     var points = false

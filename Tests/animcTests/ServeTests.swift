@@ -4,7 +4,7 @@ import Testing
 import AnimLang
 import AnimOutputs
 
-/// `animc serve` (exports.md §6, "Live preview"): the request parser and its
+/// `animc serve` (docs/exports.md §6, "Live preview"): the request parser and its
 /// limits, the path rules and the responses, in process (no sockets); the
 /// live page and its JSON; and the usage errors, through the binary.
 struct ServeTests {
@@ -203,7 +203,7 @@ struct ServeTests {
         #expect(page["title"] as? String == "a — animc")
         #expect((page["data"] as? [String: Any])?["duration"] as? Double == 2)
         #expect((page["body"] as? String)?.hasPrefix("<header><h1><code>a</code> of a.anim</h1>") == true)
-        // The swapped style registers and draws the default names (exports.md §6: prefix `animc`).
+        // The swapped style registers and draws the default names (docs/exports.md §6: prefix `animc`).
         let style = try #require(page["style"] as? String)
         #expect(style.contains("@property --animc-x { syntax: '<number>'") && style.contains("var(--animc-x)"))
         #expect(!style.contains("@property --x ") && !style.contains("var(--x)"))
