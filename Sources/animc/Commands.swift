@@ -206,7 +206,7 @@ let interface = Interface(
                     + "on the view's element, animated by its own keyframes: --to html writes one self-contained page that plays it (controls, a readout of every "
                     + "property, `#t=1.5` to seek), css a stylesheet, waapi JSON for `element.animate`; easings CSS has "
                     + "stay exact, others become `linear()` within 1e-4 of their range. The talk's ease-in, ease-out and "
-                    + "ease-in-out are its power curves, not CSS's keywords: CSS's are css-ease-in, css-ease-out and "
+                    + "ease-in-out are the talk's own curves, not CSS's keywords: CSS's are css-ease-in, css-ease-out and "
                     + "css-ease-in-out (and ease). --to lottie writes Lottie JSON at "
                     + "--fps frames a second (--fps is Lottie's alone): one shape layer per view, its transform carrying x, y, rotation, scale and "
                     + "opacity, its fill the colour; exact keyframe handles where a curve has them, others baked a "
