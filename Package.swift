@@ -35,6 +35,8 @@ let package = Package(
         .executableTarget(name: "animc-embed-example", dependencies: ["AnimLang", "Animations"]),
         .testTarget(name: "AnimationsTests", dependencies: ["Animations"], exclude: ["Golden"]),
         .testTarget(name: "AnimLangTests", dependencies: ["AnimLang", "AnimOutputs", "AnimJSON", "Animations"], exclude: ["Golden"]),
+        // The writers' own tests: encoders read back by decoders written for the tests.
+        .testTarget(name: "AnimOutputsTests", dependencies: ["AnimOutputs"]),
         .testTarget(name: "AnimLSPTests", dependencies: ["AnimLSP", "AnimLang", "AnimJSON"]),
         // Runs the built `animc` binary (exit statuses, standard input, options) and the embedding example.
         .testTarget(name: "animcTests", dependencies: ["animc", "animc-embed-example"]),
