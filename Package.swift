@@ -23,7 +23,11 @@ let package = Package(
         // Everything that turns a compiled animation into something to read, see or ship: the table,
         // the timeline, plots, the terminal player, the player page, CSS / Web Animations / the JS
         // module, Lottie. Knows nothing of syntax beyond the names and diagnostics AnimLang hands it.
-        .target(name: "AnimOutputs", dependencies: ["AnimLang", "AnimJSON", "Animations"]),
+        // Its JavaScript, CSS and HTML live in Sources/AnimOutputs/Web, made Swift by the WebFiles plugin.
+        .target(name: "AnimOutputs", dependencies: ["AnimLang", "AnimJSON", "Animations"], plugins: ["WebFiles"]),
+        // The web files of AnimOutputs as Swift, at build time: a build tool, linked into nothing.
+        .executableTarget(name: "animc-webfiles"),
+        .plugin(name: "WebFiles", capability: .buildTool(), dependencies: ["animc-webfiles"]),
         // The language server (`animc lsp`): framing, JSON-RPC, open documents, one file per feature.
         .target(name: "AnimLSP", dependencies: ["AnimLang", "AnimJSON", "Animations"]),
         // The thin command-line interpreter.
@@ -36,7 +40,7 @@ let package = Package(
         .testTarget(name: "AnimationsTests", dependencies: ["Animations"], exclude: ["Golden"]),
         .testTarget(name: "AnimLangTests", dependencies: ["AnimLang", "AnimOutputs", "AnimJSON", "Animations"], exclude: ["Golden"]),
         // The writers' own tests: encoders read back by decoders written for the tests.
-        .testTarget(name: "AnimOutputsTests", dependencies: ["AnimOutputs"]),
+        .testTarget(name: "AnimOutputsTests", dependencies: ["AnimOutputs", "AnimLang", "AnimJSON", "Animations"], exclude: ["Golden"]),
         .testTarget(name: "AnimLSPTests", dependencies: ["AnimLSP", "AnimLang", "AnimJSON"]),
         // Runs the built `animc` binary (exit statuses, standard input, options) and the embedding example.
         .testTarget(name: "animcTests", dependencies: ["animc", "animc-embed-example"]),

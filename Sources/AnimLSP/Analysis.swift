@@ -91,6 +91,35 @@ public final class Analysis {
         return "\(duration)s"
     }
 
+    /// The durations of the file's calls (``callDurationTexts(_:)``), by the call's text.
+    private var cachedCallDurations: [String: String]?
+
+    /// The duration of each call of a parameterised `let` written in a plain `let` (as
+    /// ``durationText(of:)`` writes it), by the call's text: each made a `let` of its own
+    /// after the file's, all run together once a version. A call that does not evaluate has none.
+    var callDurationTexts: [String: String] {
+        if let cachedCallDurations { return cachedCallDurations }
+        var result: [String: String] = [:]
+        var texts: Set<String> = []
+        for binding in program.bindings where binding.parameters == nil {
+            forEachCall(in: binding.value) { _, node in texts.insert(file.text(node.range)) }
+        }
+        let distinct = texts.sorted()
+        if !distinct.isEmpty, !outcome.hasErrors {
+            var source = file.bytes
+            source += Array("\n".utf8)
+            for (index, text) in distinct.enumerated() { source += Array("let animc_call_\(index) = \(text)\n".utf8) }
+            let extended = run(SourceFile(name: file.name, bytes: source))
+            let terms = lower(extended.resolved).terms
+            for (index, text) in distinct.enumerated() {
+                guard let term = terms["animc_call_\(index)"] else { continue }
+                result[text] = term.isInfinite ? "forever" : term.duration.map { "\($0)s" } ?? "cancelled (zero)"
+            }
+        }
+        cachedCallDurations = result
+        return result
+    }
+
     /// The properties a `let`'s tweens animate, sorted as `eval`'s columns.
     func properties(of name: String) -> [Property] {
         guard let term = terms[name] else { return [] }
@@ -132,7 +161,7 @@ public final class Analysis {
         case .value(.easing): return "an easing"
         case .value(.allViews): return "all views"
         case .name, .zero, .one, .wait, .tween, .parallel, .sequence, .power, .reversed, .looped, .repeated, .delayed,
-             .retimed, .eased, .emit, .staggered, .forever, .call, .easedByName:
+             .retimed, .eased, .emit, .staggered, .forever, .call, .easedByName, .played:
             return "an animation"
         }
     }

@@ -10,6 +10,8 @@ public enum ErrorCode: Int, Sendable {
     case internalError = -32603
     case serverNotInitialized = -32002
     case requestCancelled = -32800
+    /// A request understood but refused (a rename to a name that is taken).
+    case requestFailed = -32803
 }
 
 /// A request's failure: the JSON-RPC error it is answered with.
@@ -123,6 +125,7 @@ public final class LanguageServer {
     private func request(_ method: String, _ params: JSON) throws(RequestError) -> JSON {
         if method == "initialize" {
             initializeReceived = true
+            inlayHintOptions = InlayHintOptions(params["initializationOptions"])
             return capabilities()
         }
         guard initializeReceived else {
@@ -149,9 +152,56 @@ public final class LanguageServer {
                 throw RequestError(code: .invalidParams, message: "expected `textDocument.uri`")
             }
             return documents[uri].map(documentSymbols) ?? .array([])
+        case "textDocument/prepareRename":
+            guard let document = try document(params) else { return .null }
+            return try LanguageServer.prepareRename(document, at: try offset(params, in: document))
+        case "textDocument/rename":
+            guard let document = try document(params) else { return .null }
+            guard case .string(let newName)? = params["newName"] else {
+                throw RequestError(code: .invalidParams, message: "expected `newName`")
+            }
+            return try LanguageServer.rename(document, at: try offset(params, in: document), to: newName)
+        case "textDocument/signatureHelp":
+            return try at(params) { document, offset in signatureHelp(document, at: offset) } ?? .null
+        case "textDocument/inlayHint":
+            guard let document = try document(params) else { return .array([]) }
+            guard let start = document.offset(of: params["range"]?["start"]), let end = document.offset(of: params["range"]?["end"]) else {
+                throw RequestError(code: .invalidParams, message: "expected `range` with `start` and `end`")
+            }
+            return inlayHints(document, in: SourceRange(start, end), options: inlayHintOptions)
+        case "textDocument/codeAction":
+            guard let document = try document(params) else { return .array([]) }
+            guard let start = document.offset(of: params["range"]?["start"]), let end = document.offset(of: params["range"]?["end"]) else {
+                throw RequestError(code: .invalidParams, message: "expected `range` with `start` and `end`")
+            }
+            return codeActions(document, in: SourceRange(start, end))
+        case "textDocument/formatting":
+            return try document(params).map { formattingEdits($0) } ?? .array([])
+        case "textDocument/rangeFormatting":
+            guard let document = try document(params) else { return .array([]) }
+            guard let start = document.offset(of: params["range"]?["start"]), let end = document.offset(of: params["range"]?["end"]) else {
+                throw RequestError(code: .invalidParams, message: "expected `range` with `start` and `end`")
+            }
+            return formattingEdits(document, in: SourceRange(start, end))
         default:
             throw RequestError(code: .methodNotFound, message: "no method `\(method)`")
         }
+    }
+
+    /// The open document `params.textDocument.uri` names (`nil` when it is not open).
+    private func document(_ params: JSON) throws(RequestError) -> OpenDocument? {
+        guard case .string(let uri)? = params["textDocument"]?["uri"] else {
+            throw RequestError(code: .invalidParams, message: "expected `textDocument.uri`")
+        }
+        return documents[uri]
+    }
+
+    /// The byte offset of `params.position` in `document`.
+    private func offset(_ params: JSON, in document: OpenDocument) throws(RequestError) -> Int {
+        guard let offset = document.offset(of: params["position"]) else {
+            throw RequestError(code: .invalidParams, message: "expected `position` with `line` and `character`")
+        }
+        return offset
     }
 
     /// Runs `body` on the document and offset of a `TextDocumentPositionParams`;
@@ -199,6 +249,8 @@ public final class LanguageServer {
     }
 
     private var pendingClears: [String] = []
+    /// Which inlay hints the client asked for in `initialize`.
+    private var inlayHintOptions = InlayHintOptions(nil)
 
     /// Documents whose names and terms are not computed yet (in the order they changed).
     private var unprepared: [String] = []
@@ -232,6 +284,13 @@ public final class LanguageServer {
                 ("definitionProvider", .bool(true)),
                 ("referencesProvider", .bool(true)),
                 ("documentSymbolProvider", .bool(true)),
+                ("signatureHelpProvider", .object([("triggerCharacters", .array([.string("("), .string(",")]))])),
+                ("inlayHintProvider", .bool(true)),
+                ("codeActionProvider", .object([("codeActionKinds", .array([.string("quickfix"), .string("refactor.extract"),
+                                                                            .string("refactor.inline")]))])),
+                ("renameProvider", .object([("prepareProvider", .bool(true))])),
+                ("documentFormattingProvider", .bool(true)),
+                ("documentRangeFormattingProvider", .bool(true)),
             ])),
             ("serverInfo", .object([("name", .string("animc")), ("version", .string(version))])),
         ])

@@ -538,6 +538,28 @@ public struct Duration: Equatable, Sendable {
     }
 }
 
+/// A time in `played from T1 to T2`: a duration, or a percentage of the
+/// animation's length (`40%`). Equality ignores ranges.
+public struct PartTime: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
+        case duration(Duration)
+        /// `N%` of `|x|`: N as written.
+        case percent(Number)
+    }
+
+    public var kind: Kind
+    public var range: SourceRange
+
+    public init(_ kind: Kind, range: SourceRange = .none) {
+        self.kind = kind
+        self.range = range
+    }
+
+    public static func == (lhs: PartTime, rhs: PartTime) -> Bool {
+        lhs.kind == rhs.kind
+    }
+}
+
 /// A repetition count (`3` in `repeated 3 times`; `once` is 1, `twice` is 2).
 public struct Count: Equatable, Sendable {
     public var number: Number {
@@ -558,6 +580,13 @@ public struct Count: Equatable, Sendable {
     static func whole(_ number: Number) -> Int? {
         guard let exact = number.exact, exact.denominator == 1, exact.numerator >= 0 else { return nil }
         return Int(exactly: exact.numerator)
+    }
+
+    /// The count, when it is exact, positive and not whole (`^ 2.5`,
+    /// `repeated 2.5 times`: semantics §8.5); `nil` otherwise.
+    public var fraction: Time? {
+        guard let exact = number.exact, exact.denominator != 1, exact.isPositive else { return nil }
+        return exact
     }
     public init(_ value: Int64, range: SourceRange = .none) {
         self.init(number: Number(Time(value), range: range), range: range)
@@ -1065,6 +1094,9 @@ public struct Expr: Equatable, Sendable {
         indirect case easedByName(Expr, String, SourceRange)
         /// A value (a `let`'s right-hand side, or an argument), not an animation.
         indirect case value(ValueExpr)
+        /// `x played from T1 to T2`, `x played from T1`, `x played to T2`
+        /// (semantics §8.5): at least one of the two is written.
+        indirect case played(Expr, from: PartTime?, to: PartTime?)
 
         public static func == (lhs: Kind, rhs: Kind) -> Bool {
             switch lhs {
@@ -1089,6 +1121,7 @@ public struct Expr: Equatable, Sendable {
             case .call(let f, let a): if case .call(let g, let b) = rhs { return f == g && a == b }
             case .easedByName(let x, let e, _): if case .easedByName(let y, let f, _) = rhs { return e == f && x == y }
             case .value(let a): if case .value(let b) = rhs { return a == b }
+            case .played(let x, let a, let b): if case .played(let y, let c, let d) = rhs { return a == c && b == d && x == y }
             }
             return false
         }

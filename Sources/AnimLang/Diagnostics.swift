@@ -52,22 +52,52 @@ public struct Diagnostic: Error, Hashable, Sendable {
     public var range: SourceRange
     public var hint: String?
     public var notes: [Note]
+    /// Edits that do what the hint says (`ease-inout` → `ease-in-out`), for an editor's quick fixes.
+    public var fixes: [FixIt] = []
+
+    /// A replacement of the text at `range` by `replacement`, named `title` in an editor's menu.
+    public struct FixIt: Hashable, Sendable {
+        public var range: SourceRange
+        public var replacement: String
+        public var title: String
+
+        public init(_ range: SourceRange, _ replacement: String, title: String) {
+            self.range = range
+            self.replacement = replacement
+            self.title = title
+        }
+
+        /// The text at `range` replaced by `text` (what a "did you mean `text`?" hint asks).
+        public static func replacing(_ range: SourceRange, with text: String) -> FixIt {
+            FixIt(range, text, title: "Replace with `\(text)`")
+        }
+    }
 
     /// A diagnostic from its parts. Prefer ``init(_:at:hint:notes:)-(DiagnosticKind,_,_,_)``,
     /// which takes the id, severity and message from the catalog.
-    public init(_ severity: Severity = .error, id: String, _ message: String, at range: SourceRange, hint: String? = nil, notes: [Note] = []) {
+    public init(_ severity: Severity = .error, id: String, _ message: String, at range: SourceRange, hint: String? = nil, notes: [Note] = [],
+                fixes: [FixIt] = []) {
         self.severity = severity
         self.id = id
         self.message = message
         self.range = range
         self.hint = hint
         self.notes = notes
+        self.fixes = fixes
     }
 
     /// The diagnostic `kind` describes, at `range`, with `hint` or else the
     /// catalog's own hint for the kind (``DiagnosticKind/hint``).
-    public init(_ kind: DiagnosticKind, at range: SourceRange, hint: String? = nil, notes: [Note] = []) {
-        self.init(kind.severity, id: kind.id, kind.message, at: range, hint: hint ?? kind.hint, notes: notes)
+    public init(_ kind: DiagnosticKind, at range: SourceRange, hint: String? = nil, notes: [Note] = [], fixes: [FixIt] = []) {
+        self.init(kind.severity, id: kind.id, kind.message, at: range, hint: hint ?? kind.hint, notes: notes, fixes: fixes)
+    }
+
+    /// The diagnostic with `fix` (when there is one) among its fixes.
+    public func fixing(_ fix: FixIt?) -> Diagnostic {
+        guard let fix else { return self }
+        var fixed = self
+        fixed.fixes.append(fix)
+        return fixed
     }
 }
 
@@ -256,6 +286,8 @@ public enum DiagnosticKind: Equatable, Sendable {
     case neverStarts
     /// `x staggered by d` where no view has a segment in x.
     case staggerNothing
+    /// `x played from T1 to T2` that names no part of x: why.
+    case invalidPart(String)
     /// Distinct tweens tie on one property (docs/semantics.md §4), so it shows
     /// their mean (warning): `playing` while they play, else while they
     /// hold their ends; `from` and `to` are the stretch, in seconds.
@@ -337,6 +369,8 @@ public enum DiagnosticKind: Equatable, Sendable {
     case tooManyRows(binding: String, duration: Time, fps: Int64, limit: Int)
     /// `--binding NAME` naming no binding of `file`.
     case noSuchBinding(String, file: String)
+    /// `--after NAME` naming no animation of the file, or one that never ends: why.
+    case afterBinding(String, why: String)
     case unreadableFile(path: String, reason: String)
     /// `-o PATH` that cannot be written.
     case unwritableFile(path: String, reason: String)
@@ -392,6 +426,8 @@ public enum DiagnosticKind: Equatable, Sendable {
     case exportUnsettled(binding: String, property: String?)
     /// Two properties a web export would give one name (a custom property or `@keyframes`).
     case exportNameClash(first: String, second: String, name: String)
+    /// `animc fmt`: a layout that would lex or parse differently (a formatter bug, never written).
+    case formatWouldChangeMeaning
     /// A Lottie file that holds one period of an animation that repeats
     /// forever, for players to loop (a note).
     case exportLoops(binding: String, period: Time)
@@ -442,6 +478,7 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .mixedValueKinds: return "mixed-kinds"
         case .neverStarts: return "never-starts"
         case .staggerNothing: return "stagger-nothing"
+        case .invalidPart: return "invalid-part"
         case .tie, .moreTies: return "tie"
         case .strayViews: return "stray-views"
         case .namedOnce: return "named-once"
@@ -474,6 +511,7 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .expansionTooLarge: return "expansion-too-large"
         case .notAnAnimation: return "not-an-animation"
         case .unknownBinding, .noSuchBinding: return "unknown-binding"
+        case .afterBinding: return "invalid-after"
         case .noBinding: return "no-binding"
         case .noViews: return "no-views"
         case .incompleteTween: return "incomplete-tween"
@@ -516,6 +554,7 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .exportMixedPeriods: return "export-mixed-periods"
         case .exportUnsettled: return "export-unsettled"
         case .exportNameClash: return "export-name-clash"
+        case .formatWouldChangeMeaning: return "format-would-change-meaning"
         case .exportLoops: return "export-loops"
         }
     }
@@ -526,7 +565,8 @@ public enum DiagnosticKind: Equatable, Sendable {
             return .warning
         case .exportLoops:
             return .note
-        case .leadingDecimalPoint, .lonePipe, .nulByte, .unexpectedCharacter, .invalidUTF8, .expectedItem, .expectedName,
+        case .invalidPart,
+             .leadingDecimalPoint, .lonePipe, .nulByte, .unexpectedCharacter, .invalidUTF8, .expectedItem, .expectedName,
              .reservedName, .easingName, .duplicateParameter, .missingDefault, .parameterKinds, .recursion, .argumentCount,
              .notCallable, .needsArguments, .argumentKind, .nameKind, .unknownValue, .callsTooDeep, .expansionTooLarge,
              .notAnAnimation, .expectedProperty, .initialValueUnit, .expectedPropertyName, .expectedToken, .expectedExpression, .expectedOperator,
@@ -539,14 +579,15 @@ public enum DiagnosticKind: Equatable, Sendable {
              .springAdjectiveAlone, .unknownName, .duplicateView, .duplicateProperty, .unknownOrigin,
              .duplicateLet, .cycle, .unknownBinding, .noBinding, .noViews, .incompleteTween, .notFiniteTween,
              .notFiniteDuration, .negativeDuration, .unrepresentableDuration, .timeOverflow, .retimeInstant,
-             .nonMonotoneWarp, .relativeReversed, .animation, .cannotSample, .tooManyRows, .noSuchBinding, .unreadableFile, .unwritableFile, .cannotNormalize,
+             .nonMonotoneWarp, .relativeReversed, .animation, .cannotSample, .tooManyRows, .noSuchBinding, .afterBinding, .unreadableFile, .unwritableFile, .cannotNormalize,
              .unknownCommand, .missingCommand, .unknownOption, .optionNotAccepted, .missingValue, .unexpectedValue,
              .invalidValue, .missingArgument, .extraArgument, .standardInputTwice, .repeatedOption, .tooFewKeyframes, .unknownColor,
              .mixedColorSeparators, .colorArguments, .colorChannel, .keyframeOffsetOnEnd, .keyframeOffsetRange,
              .decreasingKeyframeOffset, .valueKind, .mixedValueKinds, .needsUntil, .plotNeedsUntil, .conflictingOptions,
              .notATerminal, .portUnavailable, .standardInputNotFollowed,
              .exportTooLong, .exportTooManyKeyframes, .exportTooManyEvents,
-             .exportNotFinite, .exportForever, .exportMixedPeriods, .exportUnsettled, .exportNameClash:
+             .exportNotFinite, .exportForever, .exportMixedPeriods, .exportUnsettled, .exportNameClash,
+             .formatWouldChangeMeaning:
             return .error
         }
     }
@@ -690,6 +731,8 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "this never starts: the animation before it repeats forever"
         case .staggerNothing:
             return "nothing to stagger: no view has a tween here"
+        case .invalidPart(let why):
+            return why
         case .tie(let property, let count, let from, let to, let playing):
             let tweens = count > 1 ? "\(count) tweens" : "several tweens"
             let when = from == to ? "at \(from)s" : "from \(from)s to \(to)s"
@@ -774,6 +817,8 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "`\(binding)` from 0 to \(duration)s at \(fps) fps is more than \(limit) rows"
         case .noSuchBinding(let name, let file):
             return "no binding named \(quoted(name)) in \(file)"
+        case .afterBinding(let name, let why):
+            return "--after \(name): \(why)"
         case .unreadableFile(let path, let reason):
             return "cannot read \(path): \(reason)"
         case .unwritableFile(let path, let reason):
@@ -839,6 +884,8 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "`\(binding)` repeats forever, but \(property.map { "`\($0)`" } ?? "its timing") does not settle into one period"
         case .exportNameClash(let first, let second, let name):
             return "`\(first)` and `\(second)` would both be named `\(name)` in the export"
+        case .formatWouldChangeMeaning:
+            return "formatting would change what the file means"
         case .exportLoops(let binding, let period):
             return "`\(binding)` repeats forever: the file holds one period, \(period)s, which players loop"
         }
@@ -862,6 +909,7 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .reversedRelative: return "reversed-to"
         case .noCurrentValue: return "no-current-value"
         case .relativeUnsupported: return "relative-unsupported"
+        case .invalidPart, .endlessPart: return "invalid-part"
         }
     }
 

@@ -32,7 +32,8 @@ public func evaluate(_ lowering: Lowering) -> Evaluation {
 /// releases of nodes long out of the cache); only that binding's term is
 /// then left in ``Lowering/termsByNumber`` (a term used by others stays
 /// alive in them).
-func evaluateBindings(_ lowering: inout Lowering, releasingAllBut kept: Int?, _ keep: (_ number: Int, Scene) -> Void) -> [Diagnostic] {
+func evaluateBindings(_ lowering: inout Lowering, releasingAllBut kept: Int?, alsoKeeping other: Int? = nil,
+                      _ keep: (_ number: Int, Scene) -> Void) -> [Diagnostic] {
     // About one entry per binding's root (leaves are not memoized), so the
     // table is not rehashed as it grows.
     var memo = EvaluationMemo(capacity: lowering.termCount)
@@ -50,7 +51,7 @@ func evaluateBindings(_ lowering: inout Lowering, releasingAllBut kept: Int?, _ 
             diagnostics.append(evaluationDiagnostic(error, origin: origin))
         }
         if let scene { keep(number, scene) }
-        if let kept, number != kept { lowering.termsByNumber[number] = nil }
+        if let kept, number != kept, number != other { lowering.termsByNumber[number] = nil }
     }
     return diagnostics
 }
@@ -72,10 +73,16 @@ public struct Evaluation: Sendable {
 /// and no order of them, and its target's expression is `one`): a caller
 /// that only samples the scene (`animc eval`) then compiles it with the
 /// syntax already freed.
-public func run(_ file: SourceFile, binding name: String? = nil, keepingSyntax: Bool = true) -> Outcome {
+///
+/// With `after`, the binding is shown as it plays after the binding `after`
+/// has played (semantics §8.6): `(after ; binding) played from |after|`, so
+/// its relative tweens start where `after` left every property. An `after`
+/// the file does not have, that is no animation or that never ends is an
+/// ``DiagnosticKind/afterBinding(_:why:)`` error (a usage error of `--after`).
+public func run(_ file: SourceFile, binding name: String? = nil, after: String? = nil, keepingSyntax: Bool = true) -> Outcome {
     // The front end in a function of its own: the tokens, the lowering's
     // tables and the other bindings' scenes are freed before compiling.
-    var front = analyze(file, binding: name, keepingSyntax: keepingSyntax)
+    var front = analyze(file, binding: name, after: after, keepingSyntax: keepingSyntax)
     if !keepingSyntax {
         front.resolved = front.resolved.withoutSyntax()
         front.target = front.target?.withoutSyntax()
@@ -123,7 +130,7 @@ func relativeDiagnostic(_ error: AnimationError, tweens: [PlacedTween]) -> Diagn
         property = reversed
         hint = "a tween `to` a value has no start to return to: write it `from A to B`, or move it `by` an amount"
     case .relativeUnsupported, .relativeColor, .overflow, .negativeDuration, .notFinite, .negativeCount, .nonMonotoneWarp,
-         .mixedKinds, .invalidEasing, .retimeOfInstant, .invalidSampling, .infinite, .foreverOfInstant:
+         .mixedKinds, .invalidEasing, .retimeOfInstant, .invalidSampling, .infinite, .foreverOfInstant, .invalidPart, .endlessPart:
         return nil
     }
     for placed in tweens {
@@ -173,7 +180,7 @@ extension ResolvedProgram {
 /// (``lower(taking:)``): the parse result and the resolved program let go
 /// of it first, and what is read of it afterwards (the target binding, the
 /// hint for a name bound nowhere) is read before.
-private func analyze(_ file: SourceFile, binding name: String?, keepingSyntax: Bool) -> FrontEnd {
+private func analyze(_ file: SourceFile, binding name: String?, after: String? = nil, keepingSyntax: Bool) -> FrontEnd {
     var parsed = parse(file)
     var resolved = resolve(parsed.program, broken: parsed.brokenBindings)
     parsed.program = Program(items: [])
@@ -195,10 +202,12 @@ private func analyze(_ file: SourceFile, binding name: String?, keepingSyntax: B
     }
     // Every binding is evaluated, for its diagnostics; the target's scene alone is kept.
     let keptNumber = target.flatMap { lowering.bindings.index(forKey: $0.name) }
-    var keptScene: Scene?
-    // (Only the target's term is read after this.)
-    let evaluationDiagnostics = evaluateBindings(&lowering, releasingAllBut: keptNumber ?? -1) { number, scene in
+    let afterNumber = after.flatMap { lowering.bindings.index(forKey: $0) }
+    var keptScene: Scene?, afterScene: Scene?
+    // (Only the target's term, and `after`'s, are read after this.)
+    let evaluationDiagnostics = evaluateBindings(&lowering, releasingAllBut: keptNumber ?? -1, alsoKeeping: afterNumber) { number, scene in
         if number == keptNumber { keptScene = scene }
+        if number == afterNumber { afterScene = scene }
     }
     // Each check runs once, in the stage that owns it (counts in the
     // parser, which stores them validated), so no two stages report the same mistake.
@@ -227,9 +236,35 @@ private func analyze(_ file: SourceFile, binding name: String?, keepingSyntax: B
     if !diagnostics.contains(where: { $0.severity == .error }), let target, let stray = resolved.strayViewsWarning(for: target) {
         diagnostics.append(stray)
     }
-    let hasErrors = diagnostics.contains { $0.severity == .error }
-    let term = hasErrors ? nil : target.flatMap { lowering.term(named: $0.name) }
-    let scene = hasErrors ? nil : keptScene
+    var hasErrors = diagnostics.contains { $0.severity == .error }
+    var term = hasErrors ? nil : target.flatMap { lowering.term(named: $0.name) }
+    var scene = hasErrors ? nil : keptScene
+    if let after, !hasErrors, let shown = scene {
+        // `--after NAME`: (NAME ; BINDING) played from |NAME| (semantics §8.6).
+        var why: String?
+        if afterNumber == nil || lowering.term(named: after) == nil {
+            why = resolved.bindings[after] == nil ? "the file has no `let \(after)`" : "`\(after)` is not an animation"
+        } else if let before = afterScene, before.isInfinite {
+            why = "`\(after)` repeats forever, so nothing plays after it"
+        } else if shown.isInfinite {
+            why = "the binding repeats forever: a part of it needs an end"
+        } else if let before = afterScene {
+            do {
+                let continued = try before.then(shown).played(from: before.duration ?? .zero, to: nil)
+                scene = continued
+                term = continued.term ?? Term.zero
+            } catch {
+                why = "\(error)"
+            }
+        }
+        if let why {
+            diagnostics.append(Diagnostic(.afterBinding(after, why: why), at: SourceRange(0, 0),
+                                          hint: "name a `let` of the file that ends: `--after show`"))
+            hasErrors = true
+            term = nil
+            scene = nil
+        }
+    }
     return FrontEnd(diagnostics: diagnostics, resolved: resolved, target: target, term: term, scene: scene,
                     tweens: scene == nil ? [] : lowering.tweens)
 }
@@ -316,7 +351,7 @@ public func samplingError(_ error: AnimationError, binding: Binding) -> Diagnost
     case .overflow:
         hint = "exact time uses 64-bit fractions; use fewer repetitions or simpler durations"
     case .negativeDuration, .notFinite, .negativeCount, .nonMonotoneWarp, .mixedKinds, .invalidEasing, .retimeOfInstant, .invalidSampling,
-         .infinite, .foreverOfInstant, .relativeColor, .reversedRelative, .noCurrentValue, .relativeUnsupported:
+         .infinite, .foreverOfInstant, .relativeColor, .reversedRelative, .noCurrentValue, .relativeUnsupported, .invalidPart, .endlessPart:
         hint = "sample a smaller part of it, or repeat with `^ N` (which stays symbolic) instead of listing copies"
     }
     let range = binding.nameRange == .none ? binding.range : binding.nameRange

@@ -413,7 +413,8 @@ struct Lexer {
         while digitsEnd < bytes.count, isDigit(bytes[digitsEnd]) { digitsEnd += 1 }
         let digits = String(decoding: bytes[(start + 1)..<digitsEnd], as: UTF8.self)
         report(.leadingDecimalPoint, at: SourceRange(start, digitsEnd),
-               hint: "write 0.\(digits.count > 12 ? String(digits.prefix(12)) + "…" : digits)")
+               hint: "write 0.\(digits.count > 12 ? String(digits.prefix(12)) + "…" : digits)",
+               fix: .replacing(SourceRange(start, digitsEnd), with: "0." + digits))
         index += 1
         return number(start: start)
     }
@@ -424,7 +425,7 @@ struct Lexer {
             index += 2
             return made(.parallel, from: index - 2)
         }
-        report(.lonePipe, at: SourceRange(index, index + 1), hint: didYouMean("||"))
+        report(.lonePipe, at: SourceRange(index, index + 1), hint: didYouMean("||"), fix: .replacing(SourceRange(index, index + 1), with: "||"))
         index += 1
         return made(.parallel, from: index - 1)
     }
@@ -542,8 +543,8 @@ struct Lexer {
         return Token(kind, SourceRange(start, index))
     }
 
-    mutating func report(_ kind: DiagnosticKind, at range: SourceRange, hint: String? = nil) {
-        if reporting, diagnostics.count < Lexer.maxDiagnostics { diagnostics.append(Diagnostic(kind, at: range, hint: hint)) }
+    mutating func report(_ kind: DiagnosticKind, at range: SourceRange, hint: String? = nil, fix: Diagnostic.FixIt? = nil) {
+        if reporting, diagnostics.count < Lexer.maxDiagnostics { diagnostics.append(Diagnostic(kind, at: range, hint: hint).fixing(fix)) }
     }
 
     func peek(_ offset: Int) -> UInt8 {
@@ -659,6 +660,7 @@ enum Keyword: UInt8, CaseIterable {
     case shrink, grow, scale, rotate, fadeIn, fadeOut, fade, animate, color, move
     case forever, once, twice, times, backwards, emit, and, views, out, a, an, high, at, spring
     case s, sec, seconds, ms, degrees, deg, radians, rad, turns
+    case played
 
     /// Whether it is one of ``reservedWords``.
     var isReserved: Bool { rawValue >= Keyword.let.rawValue && rawValue <= Keyword.by.rawValue }
@@ -678,6 +680,7 @@ enum Keyword: UInt8, CaseIterable {
         "shrink", "grow", "scale", "rotate", "fadeIn", "fadeOut", "fade", "animate", "color", "move",
         "forever", "once", "twice", "times", "backwards", "emit", "and", "views", "out", "a", "an", "high", "at", "spring",
         "s", "sec", "seconds", "ms", "degrees", "deg", "radians", "rad", "turns",
+        "played",
     ]
 
 }

@@ -315,7 +315,7 @@ private struct Lowerer {
         switch binding.value.kind {
         case .value, .name: break
         case .zero, .one, .wait, .tween, .parallel, .sequence, .power, .reversed, .looped, .repeated, .delayed, .retimed, .eased, .emit,
-             .staggered, .forever, .call, .easedByName:
+             .staggered, .forever, .call, .easedByName, .played:
             return false   // (what the walk below finds for it, without the memo)
         }
         // Follows a chain of aliases (`let a = b`) to its end, remembering the answer for each.
@@ -399,7 +399,7 @@ private struct Lowerer {
             report(expr, found: ParameterKind.target.article, expected: expected, callee: callee)
             return nil
         case .zero, .one, .wait, .tween, .parallel, .sequence, .power, .reversed, .looped, .repeated, .delayed, .retimed, .eased, .emit,
-             .staggered, .forever, .call, .easedByName:
+             .staggered, .forever, .call, .easedByName, .played:
             report(expr, found: ParameterKind.animation.article, expected: expected, callee: callee)
             return nil
         }
@@ -440,8 +440,9 @@ private struct Lowerer {
         } else if let easing = EasingNames.easing(named: name) {
             found = .easing(easing)
         } else {
-            let hint = closestMatch(to: name, in: resolved.bindings.keys.sorted()).map(didYouMean)
-            diagnostics.append(Diagnostic(.unknownValue(name, expected: expected.article), at: range, hint: hint))
+            let match = closestMatch(to: name, in: resolved.bindings.keys.sorted())
+            diagnostics.append(Diagnostic(.unknownValue(name, expected: expected.article), at: range, hint: match.map(didYouMean),
+                                          fixes: match.map { [.replacing(range, with: $0)] } ?? []))
             return nil
         }
         guard let found else { return nil }
@@ -644,7 +645,7 @@ private struct Lowerer {
                 report(argument, found: valueArticle(value), expected: .target, callee: callee)
                 return nil
             case .zero, .one, .wait, .tween, .parallel, .sequence, .power, .reversed, .looped, .repeated, .delayed, .retimed, .eased, .emit,
-                 .staggered, .forever, .call, .easedByName:
+                 .staggered, .forever, .call, .easedByName, .played:
                 report(argument, found: ParameterKind.animation.article, expected: .target, callee: callee)
                 return nil
             }
@@ -746,9 +747,16 @@ private struct Lowerer {
         case .sequence(var parts):
             return lowerChain(&parts, parallel: false, range: expr.range, taking: false)
         case .power(let inner, let count), .repeated(let inner, let count):
+            if let fraction = count.fraction {
+                guard let body = lower(inner) else { return nil }
+                return fractionalPower(body, fraction, expr)
+            }
             // The parser reported every count that is not valid.
             guard let body = lower(inner), let n = whole(count) else { return nil }
             return built(.power, expr.range) { () throws(AnimationError) in try Term.power(body, n) }
+        case .played(let inner, let from, let to):
+            guard let body = lower(inner) else { return nil }
+            return lowerPlayed(body, from: from, to: to, expr)
         case .looped(let inner, let count):
             guard let body = lower(inner), let n = whole(count), finite(body, expr, "loop"), reversible(body, expr, "loop") else { return nil }
             let back = record(Term.reversed(body), .looped, expr.range)
@@ -832,6 +840,79 @@ private struct Lowerer {
         return term
     }
 
+    /// `x ^ r`, `x repeated r times` for a count `r` that is not whole:
+    /// `(x ^ ⌈r⌉) played to r·|x|` (semantics §8.5).
+    private mutating func fractionalPower(_ body: Term, _ count: Time, _ expr: Expr) -> Term? {
+        // An endless animation's later copies never start; a cancelled one stays cancelled.
+        guard let length = body.duration else { return body }
+        let copies = Int(clamping: count.floorQuotient(dividingBy: .one) + 1)
+        return built(.power, expr.range) { () throws(AnimationError) in
+            try Term.played(try Term.power(body, copies), from: .zero, to: try length.multiplied(by: count))
+        }
+    }
+
+    /// `body played from T1 to T2` (`from` or `to` may be missing: 0 and `|x|`).
+    private mutating func lowerPlayed(_ body: Term, from: PartTime?, to: PartTime?, _ expr: Expr) -> Term? {
+        let place = expr.modifier == .none ? expr.range : expr.modifier
+        func time(_ written: PartTime) -> Time? {
+            switch written.kind {
+            case .duration(let duration):
+                return seconds(duration)
+            case .percent(let number):
+                guard let (folded, _) = fold(number, context: .number) else { return nil }
+                guard let exact = folded.exact else {
+                    diagnostics.append(Diagnostic(.invalidPart("\(formatNumber(folded.value))% is not an exact percentage"), at: written.range,
+                                                  hint: "write the percentage as a decimal, `40%`, or give the time, `0.4s`"))
+                    return nil
+                }
+                guard !exact.isNegative else {
+                    diagnostics.append(Diagnostic(.invalidPart("a part starts at 0% or later, not \(formatNumber(folded.value))%"), at: written.range,
+                                                  hint: "`played from 0% to 40%` plays the first 40% of the animation"))
+                    return nil
+                }
+                if body.isInfinite {
+                    diagnostics.append(Diagnostic(.invalidPart("an animation that repeats forever has no length to take \(formatNumber(folded.value))% of"),
+                                                  at: written.range, hint: "give the time instead: `played from 0s to 3s`"))
+                    return nil
+                }
+                guard let length = body.duration else { return .zero }
+                if length.isZero {
+                    diagnostics.append(Diagnostic(.invalidPart("the animation lasts 0s, so \(formatNumber(folded.value))% of it says nothing"),
+                                                  at: written.range, hint: "a part of an instant is the instant: drop `played`, or give a time"))
+                    return nil
+                }
+                guard let fraction = try? exact.divided(by: Time(100)), let result = try? length.multiplied(by: fraction) else {
+                    diagnostics.append(Diagnostic(.timeOverflow, at: written.range, hint: "exact time uses 64-bit fractions; use a simpler percentage"))
+                    return nil
+                }
+                return result
+            }
+        }
+        var start = Time.zero, end: Time
+        if let from {
+            guard let value = time(from) else { return nil }
+            start = value
+        }
+        if let to {
+            guard let value = time(to) else { return nil }
+            end = value
+        } else if let length = body.duration {
+            end = length
+        } else if body.isInfinite {
+            diagnostics.append(Diagnostic(.invalidPart("an animation that repeats forever has no end to play to"), at: place,
+                                          hint: "say where the part ends: `played from \(start)s to \(start)s + 2s`, or `played to 3s`"))
+            return nil
+        } else {
+            return Term.zero
+        }
+        if end < start {
+            diagnostics.append(Diagnostic(.invalidPart("the part ends at \(end)s, before it starts at \(start)s"), at: to?.range ?? place,
+                                          hint: "write the earlier time first: `played from \(end)s to \(start)s`; to play it backwards, add `reversed`"))
+            return nil
+        }
+        return built(.power, expr.range) { () throws(AnimationError) in try Term.played(body, from: start, to: end) }
+    }
+
     /// Whether `body` ends; if not, reports that `operation` needs an end.
     private mutating func finite(_ body: Term, _ expr: Expr, _ operation: String) -> Bool {
         guard body.isInfinite else { return true }
@@ -875,7 +956,7 @@ private struct Lowerer {
             defer { nesting -= 1 }
             return lowerChain(&parts, parallel: parallel, range: range, taking: true)
         case .name, .zero, .one, .wait, .tween, .power, .reversed, .looped, .repeated, .delayed, .retimed, .eased, .emit, .staggered,
-             .forever, .call, .easedByName, .value:
+             .forever, .call, .easedByName, .value, .played:
             return lower(Expr(kind, range: range, modifier: modifier))
         }
     }
@@ -1313,7 +1394,7 @@ func evaluationDiagnostic(_ error: AnimationError, origin: Origin) -> Diagnostic
     case .overflow:
         return Diagnostic(.timeOverflow, at: range, hint: "exact time uses 64-bit fractions; use fewer repetitions or simpler durations")
     case .negativeDuration, .notFinite, .negativeCount, .nonMonotoneWarp, .mixedKinds, .invalidEasing, .retimeOfInstant, .invalidSampling,
-         .infinite, .foreverOfInstant, .relativeColor, .reversedRelative, .noCurrentValue, .relativeUnsupported:
+         .infinite, .foreverOfInstant, .relativeColor, .reversedRelative, .noCurrentValue, .relativeUnsupported, .invalidPart, .endlessPart:
         return Diagnostic(.animation(error), at: range)
     }
 }

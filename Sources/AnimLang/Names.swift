@@ -50,6 +50,14 @@ public struct NameIndex: Sendable {
             for mention in uses.mentions {
                 found.append(Occurrence(symbol: .view(mention.view), range: mention.viewRange, isDeclaration: false))
             }
+            // `animate v.y` in `let rise(v) = …` names the parameter (which the parser does not list among its uses).
+            if let parameters = binding.parameters, !parameters.isEmpty {
+                forEachTween(in: binding.value) { tween in
+                    guard tween.verb == .animate, case .view(let name, let range) = tween.target,
+                          parameters.contains(where: { $0.name == name }) else { return }
+                    found.append(Occurrence(symbol: .parameter(binding: binding.name, name: name), range: range, isDeclaration: false))
+                }
+            }
             for use in uses.views(kinds: resolved.parameterKinds) { found.append(Occurrence(symbol: .view(use.name), range: use.range, isDeclaration: false)) }
             for (name, range) in uses.arguments(kinds: resolved.parameterKinds) {
                 if resolved.bindings[name] != nil {
@@ -93,5 +101,20 @@ public struct NameIndex: Sendable {
     /// Every place `symbol` is written, in source order.
     public func references(of symbol: Symbol, includeDeclaration: Bool = true) -> [SourceRange] {
         occurrences.filter { $0.symbol == symbol && (includeDeclaration || !$0.isDeclaration) }.map(\.range)
+    }
+}
+
+/// Calls `body` with every tween of `expr`, in source order.
+func forEachTween(in expr: Expr, _ body: (TweenSyntax) -> Void) {
+    switch expr.kind {
+    case .tween(let tween): body(tween)
+    case .name, .zero, .one, .wait, .emit, .value: break
+    case .parallel(let operands), .sequence(let operands):
+        for operand in operands { forEachTween(in: operand, body) }
+    case .power(let x, _), .reversed(let x), .looped(let x, _), .repeated(let x, _), .delayed(let x, _),
+         .retimed(let x, _), .eased(let x, _, _), .staggered(let x, _, _), .forever(let x, _), .easedByName(let x, _, _):
+        forEachTween(in: x, body)
+    case .call(_, let arguments):
+        for argument in arguments { forEachTween(in: argument, body) }
     }
 }

@@ -112,6 +112,10 @@ private struct Parts {
             let (cutOperand, operandHeight) = part(operand)
             if changed { result.kind = .forever(cutOperand, looped: looped) }
             height = operandHeight
+        case .played(let operand, let from, let to):
+            let (cutOperand, operandHeight) = part(operand)
+            if changed { result.kind = .played(cutOperand, from: from, to: to) }
+            height = operandHeight
         }
         return (result, height + 1)
     }
@@ -158,6 +162,9 @@ public func expression(of term: Term) -> Expr {
     case .reversed(let inner): return Expr(.reversed(expression(of: inner)))
     case .retimed(let body, let d): return Expr(.retimed(expression(of: body), Duration(number: Number(d))))
     case .eased(let body, let easing): return Expr(.eased(expression(of: body), easing, .none))
+    case .played(let body, let start, let end):
+        return Expr(.played(expression(of: body), from: PartTime(.duration(Duration(number: Number(start)))),
+                            to: PartTime(.duration(Duration(number: Number(end))))))
     }
 }
 

@@ -86,7 +86,7 @@ private struct Parsed {
     var height: Int
 }
 
-private let modifierWords: Set<String> = ["reversed", "looped", "repeated", "delayed", "staggered", "in", "with"]
+private let modifierWords: Set<String> = ["reversed", "looped", "repeated", "delayed", "staggered", "in", "with", "played"]
 private let verbs: [String] = ["shrink", "grow", "scale", "rotate", "fadeIn", "fadeOut", "fade", "animate", "color", "move"]
 /// The functional colour notations.
 private let colorFunctions: Set<String> = ["rgb", "rgba", "hsl", "hsla"]
@@ -255,14 +255,16 @@ private struct Parser {
         if checkWord(.view) { return .view(try viewDeclaration()) }
         let token = peek()
         var hint: String?
+        var fix: String?
         if token.kind == .name, let match = closestMatch(to: text(token), in: ["let", "view"]) {
             hint = didYouMean(match)
+            fix = match
         } else if token.kind == .rightParen {
             hint = "there is no `(` for this `)` to close"
         } else if token.kind == .color {
             hint = commentHint(token)
         }
-        throw error(.expectedItem(found: describe(token)), at: token, hint: hint)
+        throw error(.expectedItem(found: describe(token)), at: token, hint: hint, fix: fix)
     }
 
     mutating func binding() throws(SyntaxError) -> Binding {
@@ -581,11 +583,7 @@ private struct Parser {
             if role == .parameter { report(.reservedName(name, role: role), at: range) }
             return
         }
-        // Every bare easing name (``EasingNames/parameterizedCurves`` among them), each functional
-        // form and each spring adjective, searched without hashing the name.
-        let easing = lookUp(name, in: EasingNames.bareNames) != nil || EasingNames.functionalForms.contains(name)
-            || EasingNames.springAdjectives.contains { $0.word == name }
-        if easing {
+        if isEasingWord(name) {
             report(.easingName(name, role: role), at: range,
                    hint: "`with \(name)` must keep meaning the easing; choose another name, such as `my-\(name)`")
         }
@@ -655,7 +653,7 @@ private struct Parser {
         var result = try postfix()
         while check(.caret) {
             let caret = advance()
-            let count = try count(after: "`^`")
+            let count = try count(after: "`^`", fractional: true)
             result = try wrap(.power(result.expr, count), around: result, through: count.range, at: caret)
             let next = peek()
             if next.kind == .name, modifierWords.contains(text(next)) {
@@ -695,6 +693,8 @@ private struct Parser {
                 advance()
                 let count = try loopCount(after: token)
                 result = try wrap(.looped(result.expr, count), around: result, through: previous.range, at: token)
+            case .played where isWord(peek(1), .from) || isWord(peek(1), .to):
+                result = try played(on: result)
             case .repeated:
                 advance()
                 let count = try repeatCount()
@@ -744,6 +744,32 @@ private struct Parser {
         return result
     }
 
+    /// played = "played" ( "from" partTime [ "to" partTime ] | "to" partTime ) ;
+    /// partTime = duration | number "%" ;
+    mutating func played(on operand: Parsed) throws(SyntaxError) -> Parsed {
+        let token = advance()
+        var from: PartTime?, to: PartTime?
+        if checkWord(.from) {
+            advance()
+            from = try partTime(after: "`from`")
+        }
+        if checkWord(.to) {
+            advance()
+            to = try partTime(after: "`to`")
+        }
+        return try wrap(.played(operand.expr, from: from, to: to), around: operand, through: previous.range, at: token)
+    }
+
+    /// A time of `played`: a duration, or a percentage of the animation's length (`40%`).
+    mutating func partTime(after context: @autoclosure () -> String) throws(SyntaxError) -> PartTime {
+        let duration = try duration(after: context())
+        if duration.unit == .implicit, check(.percent), peek().range.start == duration.range.end {
+            let percent = advance()
+            return PartTime(.percent(duration.number), range: duration.range.union(percent.range))
+        }
+        return PartTime(.duration(duration), range: duration.range)
+    }
+
     /// `looped`, `looped once`, `looped twice`, `looped N times`.
     mutating func loopCount(after looped: Token) throws(SyntaxError) -> Count {
         if checkWord(.once) { return Count(1, range: advance().range) }
@@ -753,7 +779,8 @@ private struct Parser {
             let token = peek()
             if token.kind == .name, onSameLine(looped, token), !isReserved(token) {
                 if let match = closestMatch(to: text(token), in: ["once", "twice", "forever"]) {
-                    report(.expectedCount(after: "looped", found: describe(token)), at: token.range, hint: didYouMean(match))
+                    report(.expectedCount(after: "looped", found: describe(token)), at: token.range, hint: didYouMean(match),
+                           fix: .replacing(token.range, with: match))
                     advance()
                 }
             }
@@ -772,12 +799,14 @@ private struct Parser {
         let token = peek()
         guard startsNumber(token) || (isValueName(token) && isWord(peek(1), .times)) else {
             var hint = "write `repeated 3 times`, `repeated once`, `repeated twice` or `repeated forever`"
+            var fix: String?
             if token.kind == .name, let match = closestMatch(to: text(token), in: ["once", "twice", "forever"]) {
                 hint = didYouMean(match)
+                fix = match
             }
-            throw error(.expectedCount(after: "repeated", found: describe(token)), at: token, hint: hint)
+            throw error(.expectedCount(after: "repeated", found: describe(token)), at: token, hint: hint, fix: fix)
         }
-        let count = try count(after: "`repeated`")
+        let count = try count(after: "`repeated`", fractional: true)
         let source = file
         try consumeWord(.times, after: "the count", hint: "write `repeated \(source.text(count.range)) times`")
         return count
@@ -886,6 +915,8 @@ private struct Parser {
     func looksLikeTween(at token: Token) -> Bool {
         let target = peek(1)
         guard startsTarget(target), onSameLine(token, target) else { return false }
+        // (`x played from 1s`: a modifier, not a verb and its view.)
+        if target.word == .played { return false }
         if closestMatch(to: text(token), in: verbs) != nil { return true }
         let after = peek(2)
         // (Not `by`: `x dealyed by 2s` is a misspelt modifier more often than a misspelt verb.)
@@ -897,7 +928,8 @@ private struct Parser {
     mutating func unknownVerb(_ token: Token) -> SyntaxError {
         let word = text(token)
         let list = "the verbs are " + verbs.dropLast().joined(separator: ", ") + " and " + (verbs.last ?? "")
-        return error(.unknownVerb(word), at: token, hint: closestMatch(to: word, in: verbs).map(didYouMean) ?? list)
+        let match = closestMatch(to: word, in: verbs)
+        return error(.unknownVerb(word), at: token, hint: match.map(didYouMean) ?? list, fix: match)
     }
 
     /// The tween of the first target, and of each other target of a list:
@@ -955,7 +987,12 @@ private struct Parser {
                 if unit != nil { range = range.union(previous.range) }
                 if unit == nil || unit == .degrees {
                     for keyframe in all {
-                        if case .number(let number) = keyframe.value, number.mentionsPi { warnPiInDegrees(number) }
+                        if case .number(let number) = keyframe.value, number.mentionsPi {
+                            // `degrees` written: it becomes `radians`; no unit: ` radians` after the last value.
+                            let end = last.value.range.end
+                            warnPiInDegrees(number, fix: unit == .degrees ? .replacing(previous.range, with: "radians")
+                                                        : Diagnostic.FixIt(SourceRange(end, end), " radians", title: "Insert `radians`"))
+                        }
                     }
                 }
             }
@@ -1182,7 +1219,7 @@ private struct Parser {
             }
             if let match = closestMatch(to: word, in: ColorNames.allNames), !reservedWords.contains(word) {
                 advance()
-                report(.unknownColor(word), at: token.range, hint: didYouMean(match))
+                report(.unknownColor(word), at: token.range, hint: didYouMean(match), fix: .replacing(token.range, with: match))
                 return .color(ColorSyntax(Color(red: 0, green: 0, blue: 0), range: token.range))
             }
             if colour, !reservedWords.contains(word) {
@@ -1362,13 +1399,14 @@ private struct Parser {
             guard token.range.start == value.range.end || suggestion != nil else { return nil }
             advance()
             report(.unknownAngleUnit(word), at: token.range,
-                   hint: suggestion.map(didYouMean) ?? "angles take a unit: degrees, deg, radians, rad or turns")
+                   hint: suggestion.map(didYouMean) ?? "angles take a unit: degrees, deg, radians, rad or turns",
+                   fix: suggestion.map { .replacing(token.range, with: $0) })
             return nil
         }
     }
 
-    mutating func warnPiInDegrees(_ value: Number) {
-        report(.piInDegrees(written: file.text(value.range), degrees: value.value), at: value.range, hint: didYouMean("radians"))
+    mutating func warnPiInDegrees(_ value: Number, fix: Diagnostic.FixIt) {
+        report(.piInDegrees(written: file.text(value.range), degrees: value.value), at: value.range, hint: didYouMean("radians"), fix: fix)
     }
 
     // MARK: Durations and counts
@@ -1392,7 +1430,9 @@ private struct Parser {
             } else {
                 let word = text(token)
                 if let hint = unknownUnitHint(word, at: token, after: value) {
-                    report(.unknownUnit(word), at: token.range, hint: hint)
+                    let unit = durationUnitAliases[word] ?? closestMatch(to: word, in: durationUnits)
+                    report(.unknownUnit(word), at: token.range, hint: hint,
+                           fix: unit.flatMap { hint == didYouMean($0) ? .replacing(token.range, with: $0) : nil })
                     advance()
                 }
             }
@@ -1431,12 +1471,13 @@ private struct Parser {
     /// Counts are checked here and only here: the returned count's
     /// ``Count/value`` is set when it is valid, and every invalid count is
     /// reported, so later stages read `value` and report nothing.
-    mutating func count(after context: @autoclosure () -> String) throws(SyntaxError) -> Count {
+    mutating func count(after context: @autoclosure () -> String, fractional: Bool = false) throws(SyntaxError) -> Count {
         let value = try number(what: "a count", after: context())
         noteUses(in: value, bare: .number)
         let count = Count(number: Parser.settled(value), range: value.range)
         // A number that is not finite was reported already (and settled to 0).
-        if value.formula == nil, value.value.isFinite, count.value == nil {
+        // (`^` and `repeated` take an exact count that is not whole, too: semantics §8.5.)
+        if value.formula == nil, value.value.isFinite, count.value == nil, !(fractional && count.fraction != nil) {
             report(invalidCount(value), at: value.range)
         }
         return count
@@ -1717,7 +1758,7 @@ private struct Parser {
             var last = token
             for _ in 0..<spaced.words { last = advance() }
             report(.unknownEasing(file.text(token.range.union(last.range))), at: token.range.union(last.range),
-                   hint: didYouMean(spaced.name))
+                   hint: didYouMean(spaced.name), fix: .replacing(token.range.union(last.range), with: spaced.name))
             skipArguments()
             return (.linear, start.union(previous.range))
         }
@@ -1749,7 +1790,8 @@ private struct Parser {
                 let suggestion = hyphenatedSpring(name) ?? closestMatch(to: name, in: EasingNames.allNames + EasingNames.functionalForms)
                 report(.unknownEasing(name), at: token.range,
                        hint: suggestion.map(didYouMean)
-                           ?? "easings include linear, ease-in, ease-out, ease-in-out, ease-in-out-cubic, cubic-bezier(…) and steps(N)")
+                           ?? "easings include linear, ease-in, ease-out, ease-in-out, ease-in-out-cubic, cubic-bezier(…) and steps(N)",
+                       fix: suggestion.map { .replacing(token.range, with: $0) })
                 skipArguments()
                 return (.linear, start.union(previous.range))
             }
@@ -2138,15 +2180,17 @@ private struct Parser {
     /// Reports an error (unless the lexer already reported this token) and
     /// returns the error to throw.
     mutating func error(_ kind: DiagnosticKind, at token: Token, hint: String? = nil,
-                        notes: [Diagnostic.Note] = []) -> SyntaxError {
+                        notes: [Diagnostic.Note] = [], fix: String? = nil) -> SyntaxError {
         if token.kind != .invalid {
-            report(kind, at: token.kind == .eof ? endOfText : token.range, hint: hint, notes: notes)
+            report(kind, at: token.kind == .eof ? endOfText : token.range, hint: hint, notes: notes,
+                   fix: fix.map { .replacing(token.range, with: $0) })
         }
         return SyntaxError()
     }
 
-    mutating func report(_ kind: DiagnosticKind, at range: SourceRange, hint: String? = nil, notes: [Diagnostic.Note] = []) {
-        if diagnostics.count < maxParseDiagnostics { diagnostics.append(Diagnostic(kind, at: range, hint: hint, notes: notes)) }
+    mutating func report(_ kind: DiagnosticKind, at range: SourceRange, hint: String? = nil, notes: [Diagnostic.Note] = [],
+                         fix: Diagnostic.FixIt? = nil) {
+        if diagnostics.count < maxParseDiagnostics { diagnostics.append(Diagnostic(kind, at: range, hint: hint, notes: notes).fixing(fix)) }
     }
 
     mutating func expectedAnimation(found token: Token) -> SyntaxError {
@@ -2187,12 +2231,21 @@ private struct Parser {
     mutating func strayAfterExpression() -> SyntaxError {
         let token = peek()
         var hint: String?
+        var fix: String?
         if token.kind == .name {
             let word = text(token)
-            if let match = closestMatch(to: word, in: Array(modifierWords).sorted()) {
+            if word == "then" {
+                hint = "to play one after the other, write `;` instead of `\(word)`"
+                fix = ";"
+            } else if word == "for" {
+                hint = "a duration is given with `in`: write `in` instead of `\(word)`"
+                fix = "in"
+            } else if let match = closestMatch(to: word, in: Array(modifierWords).sorted()) {
                 hint = didYouMean(match)
+                fix = match
             } else if EasingNames.easing(named: word) != nil {
                 hint = didYouMean("with \(word)")
+                fix = "with \(word)"
             } else if let placement = misplacedWordHint(word) {
                 hint = placement
             } else if previous.kind == .name, EasingNames.easing(named: text(previous)) == nil,
@@ -2208,7 +2261,7 @@ private struct Parser {
         } else if token.kind == .color {
             hint = commentHint(token)
         }
-        return error(.expectedOperator(found: describe(token)), at: token, hint: hint)
+        return error(.expectedOperator(found: describe(token)), at: token, hint: hint, fix: fix)
     }
 
     /// A hex colour where no value can stand is most likely a comment whose

@@ -141,7 +141,7 @@ private struct Printer {
             return chain(operands.map(measure), separator: " ; ", parent: .sequence, empty: "one")
         case .power(let operand, _), .reversed(let operand), .looped(let operand, _), .repeated(let operand, _),
              .delayed(let operand, _), .retimed(let operand, _), .eased(let operand, _, _), .staggered(let operand, _, _),
-             .forever(let operand, _), .easedByName(let operand, _, _):
+             .forever(let operand, _), .easedByName(let operand, _, _), .played(let operand, _, _):
             let measured = measure(operand)
             let suffix = self.suffix(expr)
             let parentheses = measured.precedence <= .power ? 2 : 0
@@ -303,7 +303,20 @@ private struct Printer {
         case .staggered(_, let duration, let backwards): return " staggered by " + self.duration(duration) + (backwards ? " backwards" : "")
         case .forever(_, let looped): return looped ? " looped forever" : " repeated forever"
         case .easedByName(_, let name, _): return " with \(name)"
+        case .played(_, let from, let to):
+            var text = " played"
+            if let from { text += " from " + partTime(from) }
+            if let to { text += " to " + partTime(to) }
+            return text
         case .name, .zero, .one, .wait, .tween, .emit, .parallel, .sequence, .call, .value: return ""
+        }
+    }
+
+    /// A time of `played`: a duration, or `N%`.
+    func partTime(_ time: PartTime) -> String {
+        switch time.kind {
+        case .duration(let duration): return self.duration(duration)
+        case .percent(let value): return number(value) + "%"
         }
     }
 
@@ -500,7 +513,7 @@ private struct Printer {
             }
         case .power(let operand, _), .reversed(let operand), .looped(let operand, _), .repeated(let operand, _),
              .delayed(let operand, _), .retimed(let operand, _), .eased(let operand, _, _), .staggered(let operand, _, _),
-             .forever(let operand, _), .easedByName(let operand, _, _):
+             .forever(let operand, _), .easedByName(let operand, _, _), .played(let operand, _, _):
             out += String(suffix(expr).dropFirst()) + "\n"
             tree(operand, level: level + 1, into: &out)
         }

@@ -530,6 +530,19 @@ struct BindingUses {
                     current = inner
                 case .reversed(let inner), .eased(let inner, _, _), .forever(let inner, _):
                     current = inner
+                case .played(let inner, let from, let to):
+                    for time in [from, to] {
+                        switch time?.kind {
+                        case .duration(let duration)?:
+                            named(in: duration.number, &self)
+                            if warnings { durations.add(duration) }
+                        case .percent(let number)?:
+                            named(in: number, &self)
+                        case nil:
+                            break
+                        }
+                    }
+                    current = inner
                 }
             }
         }
@@ -642,10 +655,11 @@ private struct Resolver {
             unknown.sort { $0.1.start < $1.1.start }
             let candidates = bindings.keys.sorted()   // sorted: ties give the same hint on every run
             for (name, range) in unknown.prefix(maxParseDiagnostics) {
-                var hint = closestMatch(to: name, in: candidates).map(didYouMean)
+                let match = closestMatch(to: name, in: candidates)
+                var hint = match.map(didYouMean)
                     ?? (TweenSyntax.Verb(rawValue: name) != nil ? "`\(name)` starts a tween only when a view follows it" : nil)
                 if name == "emit", hint == nil { hint = "to fire an event, write `emit NAME`, such as `emit landed`" }
-                report(.unknownName(name), at: range, hint: hint)
+                report(.unknownName(name), at: range, hint: hint, fixes: match.map { [.replacing(range, with: $0)] } ?? [])
             }
         }
         let tweenCount = uses.tweens
@@ -756,7 +770,16 @@ private struct Resolver {
             for (index, mention) in mentions.enumerated() where mention.view.utf8.count >= 3
                 && (index == 0 || mentions[index - 1].view != mention.view) && viewCounts[mention.view] == 1 {
                 if let match = views.first(where: { isOneEditAway($0, mention.view) }) {
-                    report(.namedOnce("view `\(mention.view)`"), at: mention.viewRange, hint: didYouMean(match))
+                    // Or the view is meant: declared, it is no longer named only once.
+                    var start = 0
+                    switch program.items.first {
+                    case .binding(let binding)?: start = binding.range.start
+                    case .view(let view)?: start = view.range.start
+                    case nil: break
+                    }
+                    report(.namedOnce("view `\(mention.view)`"), at: mention.viewRange, hint: didYouMean(match),
+                           fixes: [.replacing(mention.viewRange, with: match),
+                                   Diagnostic.FixIt(SourceRange(start, start), "view \(mention.view)\n", title: "Declare the view `\(mention.view)`")])
                     return
                 }
             }
@@ -780,7 +803,8 @@ private struct Resolver {
                 }
             }
             if let match {
-                report(.namedOnce("property `\(mention.view).\(mention.property)`"), at: written, hint: didYouMean(match))
+                report(.namedOnce("property `\(mention.view).\(mention.property)`"), at: written, hint: didYouMean(match),
+                       fixes: [.replacing(written, with: match)])
                 return
             }
         }
@@ -796,7 +820,7 @@ private struct Resolver {
         guard durations.count >= 2, durations.long == 1 else { return }
         for (value, range) in durations.bare {
             let written = formatNumber(value)
-            report(.bareDuration(written), at: range, hint: didYouMean("\(written)ms"))
+            report(.bareDuration(written), at: range, hint: didYouMean("\(written)ms"), fixes: [.replacing(range, with: "\(written)ms")])
         }
     }
 
@@ -925,8 +949,8 @@ private struct Resolver {
     }
 
     private mutating func report(_ kind: DiagnosticKind, at range: SourceRange, hint: String? = nil,
-                                 notes: [Diagnostic.Note] = []) {
-        diagnostics.append(Diagnostic(kind, at: range, hint: hint, notes: notes))
+                                 notes: [Diagnostic.Note] = [], fixes: [Diagnostic.FixIt] = []) {
+        diagnostics.append(Diagnostic(kind, at: range, hint: hint, notes: notes, fixes: fixes))
     }
 
     /// Where binding `id`'s edge number `offset` (of those ``run()`` lists

@@ -142,6 +142,29 @@ public struct Animation<A> {
         }
     }
 
+    /// The stretch `[start, end]` of this animation, played from 0 (semantics
+    /// §8.5; ``Scene/played(from:to:)``): `end` defaults to the end and may
+    /// pass it (the end values then hold); duration `end − start`. A read at
+    /// `t` reads this animation at `start + t`. Precondition: `start ≤ end`,
+    /// and an end is given for an animation that repeats forever.
+    ///
+    /// Laws: `x.played(from: 0, to: D) = x` (for `x` without relative tweens);
+    /// `x.played(from: a, to: b).played(from: c, to: d) = x.played(from: a + c, to: a + d)`
+    /// for `0 ≤ c ≤ d ≤ b − a`.
+    ///
+    /// ```swift
+    /// let slide = linear(from: 0.0, to: 100.0, in: 2.0)
+    /// let middle = slide.played(from: 0.5, to: 1.5)   // 25 → 75 in 1 s
+    /// _ = middle.value(0.5)                            // 50
+    /// ```
+    public func played(from start: Seconds = 0, to end: Seconds? = nil) -> Animation {
+        let read = self.read
+        let offset = start.time
+        return Animation(scene: must { () throws(AnimationError) in try scene.played(from: offset, to: end?.time) }) { frame in
+            read(frame.shifted(by: (try? offset.negated()) ?? .zero))
+        }
+    }
+
     /// Reads `transform(value)` instead of the value.
     public func map<B>(_ transform: @escaping (A) -> B) -> Animation<B> {
         let read = self.read

@@ -36,6 +36,10 @@ public enum AnimationError: Error, Equatable, Sendable, CustomStringConvertible 
     case noCurrentValue(Property)
     /// A relative tween in a place whose current value cannot be followed symbolically.
     case relativeUnsupported(String)
+    /// `played from T1 to T2` with `T1 < 0` or `T2 < T1` (the two times, as written).
+    case invalidPart(String, String)
+    /// `played` of an endless animation without an end time.
+    case endlessPart
 
     public var description: String {
         switch self {
@@ -69,6 +73,10 @@ public enum AnimationError: Error, Equatable, Sendable, CustomStringConvertible 
             return "\(property) has no current colour to start from"
         case .relativeUnsupported(let why):
             return why
+        case .invalidPart(let start, let end):
+            return "cannot play an animation from \(start)s to \(end)s: the part needs 0 ≤ start ≤ end"
+        case .endlessPart:
+            return "cannot play an animation that repeats forever to its end: it has none; give the end (`played to T2`)"
         }
     }
 }

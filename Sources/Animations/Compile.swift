@@ -210,6 +210,8 @@ extension Term {
                 }
             case .parallel(let parts):
                 for part in parts.prefix(Swift.max(0, budget - queue.count + 1)) { queue.append((part, path)) }
+            case .played:
+                return nil
             case .zero, .one, .wait, .event, .reversed, .retimed, .eased:
                 var enqueued: [(Term, Path)] = []
                 try descend(term, path, into: &enqueued)
@@ -326,7 +328,8 @@ func descend(_ term: Term, _ path: Path, into stack: inout [(Term, Path)]) throw
     case .forever(let body):
         // Endless repetition is never listed: only its first copy is visited.
         stack.append((body, path))
-    case .zero, .one, .wait, .tween, .event:
+    case .zero, .one, .wait, .tween, .event, .played:
+        // (A part, `played`, is cut from its compiled operand, not descended into.)
         break
     }
 }
@@ -430,6 +433,19 @@ private struct Compiler {
     /// Bodies of symbolic repetitions, compiled once each (the same `let` may
     /// recur); the term is kept so its identity stays valid.
     private var bodies: [BodyKey: (Term, CompiledScene)] = [:]
+    /// Parts (`played` nodes), each cut once however often it recurs; the node is kept as above.
+    private var parts: [ObjectIdentifier: (Term, PlayedPart)] = [:]
+
+    /// The part a `played` node contributes in its own frame (see `Played.swift`):
+    /// its operand compiled on its own (closed), then cut.
+    private mutating func playedPart(_ node: Term, _ body: Term, from start: Time, to end: Time) throws(AnimationError) -> PlayedPart {
+        if let known = parts[ObjectIdentifier(node)] { return known.1 }
+        var closed = Compiler(materializeLimit: materializeLimit, initial: initial)
+        let scene = try closed.compile(body, duration: body.duration)
+        let part = try PlayedPart(scene, from: start, to: end, materializeLimit: materializeLimit)
+        parts[ObjectIdentifier(node)] = (node, part)
+        return part
+    }
 
     /// `body`: a repetition's body, whose relative tweens with nothing
     /// before them start at their copy's input (see ``RelativeResolver``).
@@ -521,6 +537,24 @@ private struct Compiler {
                 let span = body.duration ?? .zero
                 blocks.append(try symbolicBlock(body, period: span, count: 1, path: try path.warped(by: easing, span: span)))
                 if mayDefer { blockKeys.append(key) }
+            case .played(let body, let start, let end):
+                // Cut once from the operand compiled on its own, then placed here.
+                let part = try playedPart(term, body, from: start, to: end)
+                var list: [Segment] = []
+                var partEvents: [PlacedEvent] = []
+                let before = blocks.count
+                try part.place(through: path, segments: &list, blocks: &blocks, events: &partEvents)
+                listed += list.count + partEvents.count
+                guard listed <= Scene.segmentLimit else {
+                    throw .invalidSampling("the animation has more than \(Scene.segmentLimit) segments")
+                }
+                for segment in list {
+                    placed.append(segment)
+                    if firstDeferred != nil { keys.append(key) }
+                    sole.note(segment.source)
+                }
+                events.append(contentsOf: partEvents)
+                if mayDefer { for _ in before..<blocks.count { blockKeys.append(key) } }
             case .power(let body, _):
                 // The copies, numbered by the leaves before each (copy c: c·leaves).
                 var children: [(Term, Path)] = []

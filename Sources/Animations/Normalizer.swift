@@ -59,6 +59,8 @@ private enum Shape: Hashable {
     case forever(ObjectIdentifier)
     case reversed(ObjectIdentifier)
     case eased(ObjectIdentifier, Easing)
+    case played(ObjectIdentifier, Time, Time)
+    case retimed(ObjectIdentifier, Time)
 }
 
 /// A shape with its hash computed once: probing the table, inserting and
@@ -178,7 +180,7 @@ struct Normalizer {
                 result.append(part)
             }
             return result
-        case .zero, .one, .wait, .tween, .event, .power, .forever, .reversed, .retimed, .eased:
+        case .zero, .one, .wait, .tween, .event, .power, .forever, .reversed, .retimed, .eased, .played:
             return term.children
         }
     }
@@ -198,6 +200,7 @@ struct Normalizer {
         case .reversed: return try reversed(operands[0])
         case .retimed(_, let target): return try retimed(operands[0], to: target)
         case .eased(_, let easing): return try eased(operands[0], easing)
+        case .played(_, let start, let end): return try played(operands[0], from: start, to: end)
         }
     }
 
@@ -276,7 +279,8 @@ struct Normalizer {
                 key.firstTween = inner.firstTween
                 key.firstStart = inner.firstStart
             }
-        case .power(let body, _), .forever(let body), .reversed(let body), .retimed(let body, _), .eased(let body, _):
+        case .power(let body, _), .forever(let body), .reversed(let body), .retimed(let body, _), .eased(let body, _),
+             .played(let body, _, _):
             let inner = orderKey(body)
             key.firstProperty = inner.firstProperty
             key.firstTween = inner.firstTween
@@ -328,6 +332,11 @@ struct Normalizer {
         case .eased(let body, let easing):
             hash.mix(9)
             hash.mix(easing)
+            hash.mix(fingerprint(of: body))
+        case .played(let body, let start, let end):
+            hash.mix(14)
+            hash.mix(start)
+            hash.mix(end)
             hash.mix(fingerprint(of: body))
         }
         fingerprints[ObjectIdentifier(term)] = hash.value
@@ -396,7 +405,7 @@ struct Normalizer {
         case .sequence(let inner): for item in inner { try append(item, to: &items) }
         case .power(let body, let count) where count <= Normalizer.unrollLimit / body.items.count:
             for _ in 0..<count { items.append(contentsOf: body.items) }
-        case .zero, .wait, .tween, .event, .parallel, .power, .forever, .reversed, .retimed, .eased:
+        case .zero, .wait, .tween, .event, .parallel, .power, .forever, .reversed, .retimed, .eased, .played:
             items.append(part)
         }
     }
@@ -447,7 +456,7 @@ struct Normalizer {
             return nil
         case .power(let body, let count) where count <= Normalizer.unrollLimit / body.items.count:
             return count == 0 ? nil : last ? body.items.last : body.items.first
-        case .zero, .wait, .tween, .event, .parallel, .power, .forever, .reversed, .retimed, .eased:
+        case .zero, .wait, .tween, .event, .parallel, .power, .forever, .reversed, .retimed, .eased, .played:
             return term
         }
     }
@@ -617,7 +626,7 @@ struct Normalizer {
             switch part.kind {
             case .parallel(let inner): operands = inner
             case .zero: operands = []
-            case .one, .wait, .tween, .event, .sequence, .power, .forever, .reversed, .retimed, .eased: operands = [part]
+            case .one, .wait, .tween, .event, .sequence, .power, .forever, .reversed, .retimed, .eased, .played: operands = [part]
             }
             for operand in operands where seen.insert(ObjectIdentifier(operand)).inserted {
                 children.append(operand)
@@ -746,7 +755,7 @@ struct Normalizer {
         case .sequence(let items): return items.first.map { [$0] } ?? []
         case .power(let body, _), .forever(let body): return [body]
         case .parallel(let items): return items
-        case .zero, .one, .wait, .tween, .event, .reversed, .retimed, .eased: return []
+        case .zero, .one, .wait, .tween, .event, .reversed, .retimed, .eased, .played: return []
         }
     }
 
@@ -938,7 +947,7 @@ struct Normalizer {
     /// The parts whose reversals `reversed` builds on, in the order it uses them.
     private static func reversalOperands(_ term: Term) -> [Term] {
         switch term.kind {
-        case .zero, .one, .wait, .event, .tween, .forever, .reversed: return []
+        case .zero, .one, .wait, .event, .tween, .forever, .reversed, .played: return []
         case .sequence(let items): return items.reversed()
         case .parallel(let items): return term.duration == nil ? [] : items
         case .power(let body, _), .retimed(let body, _): return [body]
@@ -980,6 +989,9 @@ struct Normalizer {
             throw .programHasErrors   // an endless animation has no end to reverse from
         case .reversed(let inner):
             return inner
+        case .played:
+            // A part stays reversed (its end may pass its operand's, so no mirrored part need exist).
+            return try make(.reversed(ObjectIdentifier(term))) { () throws(AnimationError) in Term.reversed(term) }
         case .retimed(_, let target):
             return try retimed(reversed[0], to: target)
         case .eased(_, let easing):
@@ -1042,6 +1054,9 @@ struct Normalizer {
                     return try make(.reversed(ObjectIdentifier(scaled[0]))) { () throws(AnimationError) in Term.reversed(scaled[0]) }
                 case .eased(_, let easing):
                     return try make(.eased(ObjectIdentifier(scaled[0]), easing)) { () throws(AnimationError) in Term.eased(scaled[0], easing) }
+                case .played:
+                    // (Its operand may be endless: by the rules.)
+                    break
                 case .forever, .retimed:
                     break
                 }
@@ -1058,6 +1073,7 @@ struct Normalizer {
             // A retiming is scaled from its own body; an endless part has nothing to scale.
             switch part.kind {
             case .retimed, .forever: return []
+            case .played(let body, _, _) where body.isInfinite: return []
             default: return part.children
             }
         }) { (part: Term, scaled: [Term]) throws(NormalizationError) -> Term in
@@ -1093,6 +1109,36 @@ struct Normalizer {
             return try retimed(body, to: scaledTarget)
         case .eased(_, let easing):
             return try eased(scaled[0], easing)
+        case .played(let body, let start, let end):
+            // `(x played from a to b) in d = (x in f·|x|) played from f·a to f·b`, f = d / (b − a).
+            guard let from = try? start.multiplied(by: factor), let to = try? end.multiplied(by: factor) else { throw .overflow }
+            if body.isInfinite {
+                // An endless operand is not retimed: the part keeps its `in`.
+                guard let length = try? to.subtracting(from) else { throw .overflow }
+                return try make(.retimed(ObjectIdentifier(term), length)) { () throws(AnimationError) in try Term.retimed(term, to: length) }
+            }
+            return try played(scaled[0], from: from, to: to)
+        }
+    }
+
+    // MARK: Parts
+
+    /// `x played from start to end` (semantics §8.5), kept symbolic. Rules:
+    /// `zero played … = zero`; a part of what has no segments is a wait;
+    /// `x played from 0 to |x| = x` for `x` without relative tweens;
+    /// `(x played from a to b) played from c to d = x played from a + c to a + d`
+    /// when `d ≤ b − a`.
+    mutating func played(_ body: Term, from start: Time, to end: Time) throws(NormalizationError) -> Term {
+        if body.duration == nil, !body.isInfinite { return zero }
+        guard let length = try? end.subtracting(start) else { throw .overflow }
+        if !body.hasLeaves { return try wait(length) }
+        if start.isZero, end == body.duration, !body.hasRelativeTweens { return body }
+        if case .played(let inner, let a, let b) = body.kind, let limit = try? b.subtracting(a), !(limit < end) {
+            guard let from = try? a.adding(start), let to = try? a.adding(end) else { throw .overflow }
+            return try played(inner, from: from, to: to)
+        }
+        return try make(.played(ObjectIdentifier(body), start, end)) { () throws(AnimationError) in
+            try Term.played(body, from: start, to: end)
         }
     }
 
@@ -1137,7 +1183,7 @@ struct Normalizer {
             return rest.isEmpty ? pushed : try eased(pushed, composition(Array(rest)))
         case .forever:
             throw .programHasErrors   // an endless animation cannot be warped
-        case .one, .wait, .event, .sequence, .parallel, .power, .reversed, .retimed:
+        case .one, .wait, .event, .sequence, .parallel, .power, .reversed, .retimed, .played:
             if case .linear = easing.kind { return term }
             // Warping time changes nothing where nothing happens.
             if term.duration == .zero || !term.hasLeaves { return term }
@@ -1238,7 +1284,7 @@ extension Term {
     var isWaitLike: Bool {
         switch kind {
         case .one, .wait: return true
-        case .zero, .tween, .event, .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased: return false
+        case .zero, .tween, .event, .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased, .played: return false
         }
     }
 }

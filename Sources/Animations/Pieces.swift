@@ -121,7 +121,9 @@ extension Track {
             return (.sampled, nil)
         }
         let middle = Instant.midpoint(start, end)
-        if let winners = winners(at: middle), winners.category == .active {
+        // A segment cut by `played` ranks by a start before its window: sampled where one plays.
+        if ranked, (0..<count).contains(where: { starts[$0] < end && start < ends[$0] }) { return (.sampled, nil) }
+        if !ranked, let winners = winners(at: middle), winners.category == .active {
             // One segment plays, unless several tie or a warp or a jump shapes it.
             var distinct: [Segment] = []
             forEach(winners) { index in

@@ -82,6 +82,10 @@ final class Track: @unchecked Sendable {
     private(set) var hasDrift: Bool
     /// Whether reading it needs the input: a segment drifts, or a block's copies have inputs.
     private var readsInput: Bool
+    /// Whether a segment cut by `played` is listed (its rank, the start §4
+    /// compares, comes before its window): the rule is then read by a scan
+    /// of the segments, not through the index, which orders windows.
+    let ranked: Bool
 
     /// Adopts `list` (no copy): sorts it in place by start, then end, and
     /// removes exact duplicates.
@@ -95,6 +99,7 @@ final class Track: @unchecked Sendable {
         self.blocks = blocks
         hasDrift = (0..<kept).contains { storage[$0].drift != nil }
         readsInput = hasDrift || blocks.contains { $0.input != nil }
+        ranked = (0..<kept).contains { storage[$0].clip != nil }
         let ends = WindowColumn(base: storage, count: kept, ends: true)
         let starts = WindowColumn(base: storage, count: kept, ends: false)
         let endOrder = { (a: Int32, b: Int32) -> Bool in
@@ -181,7 +186,7 @@ final class Track: @unchecked Sendable {
     /// is that value, canonical).
     @inline(__always)
     func value(at t: Instant, before: Value, hint: inout Int) -> Value {
-        if blocks.isEmpty, let winners = winners(at: t, hint: &hint) {
+        if blocks.isEmpty, !ranked, let winners = winners(at: t, hint: &hint) {
             switch winners.category {
             case .upcoming:
                 return before
@@ -334,6 +339,10 @@ final class Track: @unchecked Sendable {
 
     /// `limit`: read only the segments before this index (see ``winners(at:before:)``).
     private func resolveListed(at t: Instant, into resolution: inout Resolution, input: TrackInput, limit: Int? = nil) {
+        if ranked {
+            resolveByScan(at: t, into: &resolution, input: input, limit: limit)
+            return
+        }
         guard let winners = winners(at: t, before: limit) else { return }
         switch winners.category {
         case .upcoming:
@@ -352,6 +361,22 @@ final class Track: @unchecked Sendable {
                 resolution.offerFinished(end: ends[index], start: starts[index], value: storage[index].endValue(input))
             }
         }
+    }
+
+    /// ``resolveListed(at:into:input:limit:)`` for a ranked track: every
+    /// started segment offered, by its rank.
+    private func resolveByScan(at t: Instant, into resolution: inout Resolution, input: TrackInput, limit: Int?) {
+        var started = false
+        for index in 0..<min(count, limit ?? count) where !(t < starts[index]) {
+            started = true
+            let segment = storage + index
+            if segment.pointee.end < t {
+                resolution.offerFinished(end: segment.pointee.end, start: segment.pointee.rank, value: segment.pointee.endValue(input))
+            } else {
+                resolution.offerActive(start: segment.pointee.rank, value: Segment.activeValue(of: segment, at: t, input: input))
+            }
+        }
+        if !started, let group = computeFirstListed(input) { resolution.offerUpcoming(group) }
     }
 
     /// The largest index below `limit` whose segment ends at or after `t`.
@@ -388,6 +413,13 @@ final class Track: @unchecked Sendable {
 
     private func computeFirstListed(_ input: TrackInput) -> Group? {
         var group: Group?
+        if ranked {
+            for index in 0..<count {
+                let segment = storage[index]
+                Group.merge(&group, Group(segment.rank, segment.rank, segment.startValue(input)), keepLatest: false)
+            }
+            return group
+        }
         if count > 0 {
             let head = storage[0]
             for index in 0..<count {
@@ -411,7 +443,12 @@ final class Track: @unchecked Sendable {
 
     private func computeLast(_ input: TrackInput) -> Group? {
         var group: Group?
-        if count > 0 {
+        if ranked {
+            for index in 0..<count {
+                let segment = storage[index]
+                Group.merge(&group, Group(segment.end, segment.rank, segment.endValue(input), keyIsEnd: true), keepLatest: true)
+            }
+        } else if count > 0 {
             let tail = storage[byEnd(count - 1)]
             for position in stride(from: count - 1, through: 0, by: -1) {
                 let segment = storage[byEnd(position)]

@@ -302,6 +302,68 @@ public struct Scene: Sendable {
         return Scene(root: Term.eased(root, easing))
     }
 
+    /// `x played from start to end` (semantics §8.5): the stretch `[start, end]`
+    /// of `x`, starting at 0; `end` may pass `D` (then `x`'s end values hold),
+    /// and `nil` means `D`. Duration `end − start`.
+    ///
+    /// Property by property it shows what `x` shows at `start + t` (at its
+    /// last instant leaving out what starts in `x` exactly at `end`). As a
+    /// set of segments: each segment of `x` that runs inside `(start, end)`
+    /// is clipped to `[start, end]` (a clipped tween plays the matching
+    /// stretch of its eased progress) and shifted by `−start`, keeping as its
+    /// rank the start it had in `x` (so the part that won at each instant
+    /// still wins, also beside other animations); jumps in `[start, end]`
+    /// are kept; a property that no kept segment shows at 0, but that
+    /// something in `x` animates by `start`, jumps at 0 to `x`'s value
+    /// there; events in `[start, end]` move by `−start`. Relative tweens
+    /// inside `x` resolve within `x` alone: the result is absolute.
+    ///
+    /// Laws: `x played from 0 to D = x` (`x` without relative tweens);
+    /// `(x played from a to b) played from c to d = x played from a + c to a + d`
+    /// for `0 ≤ c ≤ d ≤ b − a`.
+    ///
+    /// ```swift
+    /// let slide = try Scene.tween(x, from: 0, to: 100, duration: Time(2))
+    /// let middle = try slide.played(from: Time(1), to: Time(2))   // 50 → 100 in 1 s
+    /// ```
+    ///
+    /// Throws for `start < 0`, `end < start`, and an endless `x` without `end`.
+    public func played(from start: Time = .zero, to end: Time? = nil) throws(AnimationError) -> Scene {
+        guard let root else { return self }
+        guard let end = end ?? root.duration else { throw .endlessPart }
+        guard !start.isNegative, !(end < start) else { throw .invalidPart(start.description, end.description) }
+        let length = try end.subtracting(start)
+        guard root.hasLeaves else { return try Scene.wait(length) }
+        // `x played from 0 to D = x`: nothing is cut, and nothing relative is there to close.
+        if start.isZero, end == root.duration, !root.hasRelativeTweens { return self }
+        // `(x played from a to b) played from c to d = x played from a + c to a + d` (d ≤ b − a).
+        if case .played(let inner, let a, let b) = root.kind, let limit = try? b.subtracting(a), !(limit < end) {
+            return Scene(root: try Term.played(inner, from: try a.adding(start), to: try a.adding(end)))
+        }
+        return Scene(root: try Term.played(root, from: start, to: end))
+    }
+
+    /// ``played(from:to:)`` with both times given (the algebra's operation).
+    public func played(from start: Time, to end: Time) throws(AnimationError) -> Scene {
+        try played(from: start, to: Optional(end))
+    }
+
+    /// `x ^ r` and `x repeated r times` for an exact count `r ≥ 0`: a whole
+    /// `r` is ``repeated(_:)``; any other means `(x ^ ⌈r⌉) played to r·D`
+    /// (semantics §8.5), which stays symbolic for a huge count.
+    public func repeated(exactly count: Time) throws(AnimationError) -> Scene {
+        guard !count.isNegative else { throw .negativeDuration(count.description) }
+        if count.denominator == 1 {
+            guard let whole = Int(exactly: count.numerator) else { throw .overflow("repeat count") }
+            return try repeated(whole)
+        }
+        guard let root else { return self }
+        guard let duration = root.duration else { return self }   // endless: its later copies never start
+        let ceiling = count.floorQuotient(dividingBy: .one) + 1
+        guard let copies = Int(exactly: ceiling) else { throw .overflow("repeat count") }
+        return try repeated(copies).played(from: .zero, to: try duration.multiplied(by: count))
+    }
+
     /// How many time warps (`with E` on a composite) may nest on the way to a tween.
     public static let maxWarpNesting = 256
 
@@ -341,7 +403,7 @@ public struct Scene: Sendable {
                 break
             case .power(_, let count) where count > 1:
                 return nil
-            case .forever, .eased:
+            case .forever, .eased, .played:
                 return nil
             case .sequence, .parallel, .power, .reversed, .retimed:
                 var children: [(Term, Path)] = []
@@ -390,7 +452,7 @@ extension Scene: AnimationAlgebra {
                 break
             }
             return reusable ? Scene(root: term) : try interpretByOperations(kind, values)
-        case .zero, .one, .power, .forever, .reversed, .retimed, .eased:
+        case .zero, .one, .power, .forever, .reversed, .retimed, .eased, .played:
             return try interpretByOperations(kind, values)
         }
     }

@@ -18,7 +18,7 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     // then needs no easing), and the rare parts (a warp's clock, a drift)
     // in one optional box. 72 bytes.
     /// The tween leaf placed here (a term whose kind is `.tween`).
-    private let source: Term
+    let source: Term
     public let start: Instant
     public let end: Instant
     /// The warp's clock and the drift, when either is there.
@@ -32,7 +32,7 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     /// (the tag stays, for `timeline`); before, they hold the tween's own.
     public let relative: Tween.Relative
     /// Whether ``easing`` is linear (read without reaching into the leaf).
-    private let isLinear: Bool
+    let isLinear: Bool
 
     /// The property it animates (its tween's).
     public var property: Property { source.leafProperty }
@@ -49,15 +49,40 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     private final class Rare: Sendable {
         let warp: Clock?
         let drift: Drift?
+        let clip: Clip?
 
-        init(warp: Clock?, drift: Drift?) {
+        init(warp: Clock?, drift: Drift?, clip: Clip? = nil) {
             self.warp = warp
             self.drift = drift
+            self.clip = clip
         }
     }
 
+    /// A segment cut out of a longer one by `played` (semantics §8.5): its
+    /// window is the part kept, its clock (``warp``) the whole one's, so it
+    /// plays the matching stretch of the eased progress. Where §4 compares
+    /// starts it counts ``rank``, the start the whole segment had (mapped as
+    /// the window is), so what won at each instant still wins; ``rankEnd``
+    /// is the whole segment's end, which a reversal makes the rank. It holds
+    /// the values it shows at its window's ends (in the direction it plays).
+    struct Clip: Hashable, Sendable {
+        var rank: Instant
+        var rankEnd: Instant
+        var heldStart: Value
+        var heldEnd: Value
+    }
+
+    /// How it was cut by `played`, if it was.
+    var clip: Clip? { rare?.clip }
+
+    /// The start §4 compares (the rule's "latest start"): ``start``, or for a
+    /// segment cut by `played`, the start the whole segment had.
+    var rank: Instant { rare?.clip?.rank ?? start }
+
     public var from: Value { ends.from }
     public var to: Value { ends.to }
+    /// Both values as stored (shared, not copied, by a segment placed anew).
+    var storedEnds: Ends { ends }
 
     /// Inside a repetition kept symbolic, how its ends depend on the value the
     /// property has when its copy starts (see ``Drift``); `nil` when they do not.
@@ -75,7 +100,7 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     /// `source` placed over `[start, end]`, with the ends of its tween (a
     /// colour tween's box shared, not copied) or resolved ones.
     init(source: Term, ends: Ends, isLinear: Bool, start: Instant, end: Instant, isForward: Bool, warp: Clock?,
-         relative: Tween.Relative, drift: Drift? = nil) {
+         relative: Tween.Relative, drift: Drift? = nil, clip: Clip? = nil) {
         self.source = source
         self.isLinear = isLinear
         self.ends = ends
@@ -83,7 +108,7 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
         self.start = start
         self.end = end
         self.isForward = isForward
-        rare = warp == nil && drift == nil ? nil : Rare(warp: warp, drift: drift)
+        rare = warp == nil && drift == nil && clip == nil ? nil : Rare(warp: warp, drift: drift, clip: clip)
     }
 
     /// The same tween with the same ends over another window, on a plain
@@ -98,7 +123,7 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
         lhs.start == rhs.start && lhs.end == rhs.end && lhs.isForward == rhs.isForward && lhs.relative == rhs.relative
             && lhs.from == rhs.from && lhs.to == rhs.to && lhs.easing == rhs.easing
             && (lhs.source === rhs.source || lhs.property == rhs.property)
-            && lhs.warp == rhs.warp && lhs.drift == rhs.drift
+            && lhs.warp == rhs.warp && lhs.drift == rhs.drift && lhs.clip == rhs.clip
     }
 
     public func hash(into hasher: inout Hasher) {
@@ -112,10 +137,12 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
         hasher.combine(warp)
     }
 
-    /// The value it holds before it starts: `from`, or `to` when it plays backwards.
-    public var startValue: Value { isForward ? from : to }
-    /// The value it holds once it has ended: `to`, or `from` when it plays backwards.
-    public var endValue: Value { isForward ? to : from }
+    /// The value it holds before it starts: `from`, or `to` when it plays
+    /// backwards (cut by `played`: the value it shows at its window's start).
+    public var startValue: Value { rare?.clip?.heldStart ?? (isForward ? from : to) }
+    /// The value it holds once it has ended: `to`, or `from` when it plays
+    /// backwards (cut by `played`: the value it shows at its window's end).
+    public var endValue: Value { rare?.clip?.heldEnd ?? (isForward ? to : from) }
 
     /// The easings of the time warps (`with` on a composite) between the
     /// scene and this segment, outermost first: its motion is its own easing
@@ -142,6 +169,10 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     /// would copy the whole segment first (and count its references).
     @inline(__always)
     static func activeValue(of segment: UnsafePointer<Segment>, at t: Instant, input: TrackInput = .none) -> Value {
+        if let clip = segment.pointee.clip {
+            if input.isSlopes { return .number(0) }
+            return segment.pointee.clippedValue(clip, at: t)
+        }
         if segment.pointee.drift != nil || input.isSlopes {
             let (from, to) = segment.pointee.ends(input)
             return value(of: segment, from: from, to: to, at: t)
@@ -203,12 +234,14 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
 
     /// The value it holds before it starts, for `input`.
     func startValue(_ input: TrackInput) -> Value {
+        if let clip { return input.isSlopes ? .number(0) : clip.heldStart }
         let ends = ends(input)
         return isForward ? ends.from : ends.to
     }
 
     /// The value it holds once it has ended, for `input`.
     func endValue(_ input: TrackInput) -> Value {
+        if let clip { return input.isSlopes ? .number(0) : clip.heldEnd }
         let ends = ends(input)
         return isForward ? ends.to : ends.from
     }
@@ -216,12 +249,13 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     /// The same segment with other ends (a relative one, resolved).
     func resolved(from: Value, to: Value, drift: Drift?) -> Segment {
         Segment(source: source, ends: Ends(from, to), isLinear: isLinear, start: start, end: end, isForward: isForward,
-                warp: warp, relative: relative, drift: drift)
+                warp: warp, relative: relative, drift: drift, clip: clip)
     }
 
     /// The progress (before the tween's own easing) at `t` within the window,
     /// exactly 0 at its start and 1 at its end, whatever warps lie between.
     func progress(at t: Instant) -> Double {
+        if clip != nil, let warp { return clockProgress(warp, at: t) }
         if start == end { return 1 }
         if t == end { return isForward ? 1 : 0 }
         if t == start { return isForward ? 0 : 1 }
@@ -461,7 +495,7 @@ struct Path: Hashable, Sendable {
                 return leaves(of: body, atEnd: !atEnd, depth: depth + 1)
             case .retimed(let body, _), .eased(let body, _), .power(let body, _), .forever(let body):
                 return leaves(of: body, atEnd: atEnd, depth: depth + 1)
-            case .zero, .one, .wait, .tween, .event:
+            case .zero, .one, .wait, .tween, .event, .played:
                 return 0
             }
         }

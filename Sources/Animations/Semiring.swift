@@ -123,6 +123,16 @@ public struct Schedule: AnimationAlgebra {
     public func eased(_ easing: Easing) throws(AnimationError) -> Schedule {
         self
     }
+
+    /// The intervals that meet `[start, end]`, cut to it and shifted by `−start`.
+    public func played(from start: Time, to end: Time) throws(AnimationError) -> Schedule {
+        guard duration != nil else { return self }
+        var kept: [(name: String, start: Time, end: Time)] = []
+        for entry in entries where !(entry.end < start) && !(end < entry.start) {
+            kept.append((entry.name, try max(entry.start, start).subtracting(start), try min(entry.end, end).subtracting(start)))
+        }
+        return Schedule(duration: try end.subtracting(start), entries: kept)
+    }
 }
 
 /// Durations in the max-plus semiring: `+` is `max`, `*` is addition, `zero`
@@ -217,4 +227,9 @@ extension MaxPlusDuration: AnimationAlgebra {
     }
 
     public func eased(_ easing: Easing) throws(AnimationError) -> MaxPlusDuration { self }
+
+    /// `end − start` (`zero` stays −∞).
+    public func played(from start: Time, to end: Time) throws(AnimationError) -> MaxPlusDuration {
+        value == nil && !infinite ? self : MaxPlusDuration(try end.subtracting(start))
+    }
 }

@@ -119,7 +119,7 @@ extension Term {
     func isTween(of property: Property) -> Bool {
         switch storage {
         case .tween(let tween): return tween.property == property
-        case .zero, .one, .wait, .event, .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased: return false
+        case .zero, .one, .wait, .event, .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased, .played: return false
         }
     }
 
@@ -140,7 +140,7 @@ extension Term {
     private var leafEndsAndLinearity: (Ends, Bool)? {
         switch storage {
         case .tween(let tween): return (tween.ends, tween.easing.isLinear)
-        case .zero, .one, .wait, .event, .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased: return nil
+        case .zero, .one, .wait, .event, .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased, .played: return nil
         }
     }
 
@@ -214,6 +214,9 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
         case retimed(Term, Time)
         /// `x with E`.
         case eased(Term, Easing)
+        /// `x played from T1 to T2`: the stretch `[T1, T2]` of `x`, starting at 0
+        /// (semantics §8.5); `0 ≤ T1 ≤ T2`, and `T2` may pass `|x|`.
+        case played(Term, from: Time, to: Time)
     }
 
     // Stored compactly (a long chain is one node per step): the flags and
@@ -412,6 +415,17 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
              warpDepth: body.warpDepth + 1, height: body.height + 1, hasLeaves: body.hasLeaves, relatives: body.inherited)
     }
 
+    /// `body played from start to end` (semantics §8.5): lasts `end − start`;
+    /// closed, so no relative tween shows through it (what it yields is
+    /// absolute). Throws for `start < 0` or `end < start`.
+    public static func played(_ body: Term, from start: Time, to end: Time) throws(AnimationError) -> Term {
+        guard !start.isNegative, !(end < start) else { throw .invalidPart(start.description, end.description) }
+        let duration = try end.subtracting(start)
+        return Term(.played(body, from: start, to: end), duration: body.duration == nil && !body.isInfinite ? nil : duration,
+                    leafCount: body.leafCount, warpDepth: body.warpDepth, height: body.height + 1, hasLeaves: body.hasLeaves,
+                    relatives: body.inherited & Term.eventsFlag)
+    }
+
     // MARK: - Structure
 
     /// The direct subterms.
@@ -419,7 +433,8 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
         switch kind {
         case .zero, .one, .wait, .tween, .event: return []
         case .sequence(let parts), .parallel(let parts): return parts
-        case .power(let body, _), .forever(let body), .reversed(let body), .retimed(let body, _), .eased(let body, _): return [body]
+        case .power(let body, _), .forever(let body), .reversed(let body), .retimed(let body, _), .eased(let body, _),
+             .played(let body, _, _): return [body]
         }
     }
 
@@ -434,6 +449,7 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
         case .reversed: return Term.reversed(children[0])
         case .retimed(_, let target): return try Term.retimed(children[0], to: target)
         case .eased(_, let easing): return Term.eased(children[0], easing)
+        case .played(_, let start, let end): return try Term.played(children[0], from: start, to: end)
         }
     }
 
@@ -543,6 +559,8 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
                 case .reversed(let body): stack.append(.text(" reversed)")); stack.append(.term(body)); stack.append(.text("("))
                 case .retimed(let body, let d): stack.append(.text(" in \(d)s)")); stack.append(.term(body)); stack.append(.text("("))
                 case .eased(let body, let e): stack.append(.text(" with \(e))")); stack.append(.term(body)); stack.append(.text("("))
+                case .played(let body, let a, let b):
+                    stack.append(.text(" played from \(a)s to \(b)s)")); stack.append(.term(body)); stack.append(.text("("))
                 }
             }
         }
@@ -573,7 +591,8 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
         switch consume kind {
         case .zero, .one, .wait, .tween, .event: return
         case .sequence(let parts), .parallel(let parts): stack.append(contentsOf: parts)
-        case .power(let body, _), .forever(let body), .reversed(let body), .retimed(let body, _), .eased(let body, _): stack.append(body)
+        case .power(let body, _), .forever(let body), .reversed(let body), .retimed(let body, _), .eased(let body, _),
+             .played(let body, _, _): stack.append(body)
         }
     }
 }
@@ -610,6 +629,8 @@ public protocol AnimationAlgebra {
     var reversed: Self { get throws(AnimationError) }
     func retimed(to duration: Time) throws(AnimationError) -> Self
     func eased(_ easing: Easing) throws(AnimationError) -> Self
+    /// `self played from start to end` (semantics §8.5).
+    func played(from start: Time, to end: Time) throws(AnimationError) -> Self
     /// `term`'s operation on its children's values; see the default below.
     static func interpret(_ term: Term, _ kind: Term.Kind, _ values: [Self]) throws(AnimationError) -> Self
 }
@@ -681,6 +702,7 @@ extension AnimationAlgebra {
         case .reversed: return try values[0].reversed
         case .retimed(_, let target): return try values[0].retimed(to: target)
         case .eased(_, let easing): return try values[0].eased(easing)
+        case .played(_, let start, let end): return try values[0].played(from: start, to: end)
         }
     }
 }
@@ -715,7 +737,7 @@ extension Term {
                 return keep(term) ? term : .one
             case .zero, .one, .wait:
                 return term
-            case .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased:
+            case .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased, .played:
                 if zip(mapped, term.children).allSatisfy({ $0 === $1 }) { return term }
                 // Durations are unchanged by restriction, so rebuilding cannot overflow.
                 return (try? term.replacingChildren(mapped)) ?? term
@@ -729,7 +751,7 @@ extension Term {
             switch leaf.kind {
             case .tween: return keepingTweens
             case .event: return keepingEvents
-            case .zero, .one, .wait, .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased: return true
+            case .zero, .one, .wait, .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased, .played: return true
             }
         }
     }
@@ -800,7 +822,7 @@ extension Term {
                 return Split(skeleton: .one, events: true)
             case .zero, .one, .wait:
                 return Split(skeleton: term, single: true)
-            case .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased:
+            case .sequence, .parallel, .power, .forever, .reversed, .retimed, .eased, .played:
                 break
             }
             if splits.count != children.count, let view = Term.soleView(of: term) {
@@ -902,7 +924,8 @@ extension Term {
             case .sequence(let parts), .parallel(let parts):
                 if budget < parts.count { return nil }
                 stack.append(contentsOf: parts)
-            case .power(let body, _), .forever(let body), .reversed(let body), .retimed(let body, _), .eased(let body, _):
+            case .power(let body, _), .forever(let body), .reversed(let body), .retimed(let body, _), .eased(let body, _),
+                 .played(let body, _, _):
                 stack.append(body)
             }
         }
@@ -956,7 +979,7 @@ extension Term {
             case .sequence(let parts):
                 let endless = parts.firstIndex(where: { $0.isInfinite }) ?? parts.count - 1
                 stack.append(contentsOf: parts.prefix(endless + 1))
-            case .zero, .one, .wait, .event, .parallel, .power, .forever, .reversed, .retimed, .eased:
+            case .zero, .one, .wait, .event, .parallel, .power, .forever, .reversed, .retimed, .eased, .played:
                 stack.append(contentsOf: term.children)
             }
         }

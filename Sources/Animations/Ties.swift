@@ -51,7 +51,8 @@ extension CompiledScene {
 extension Track {
     /// The earliest tie in `(lower, upper)`, or in a repetition's body.
     func firstTie(from lower: Instant, to upper: Instant, property: Property) -> Tie? {
-        var best = listedTie(from: lower, to: upper, property: property)
+        // (A track with segments cut by `played` ranks them by earlier starts: no tie is looked for there.)
+        var best = ranked ? nil : listedTie(from: lower, to: upper, property: property)
         for reference in blocks {
             let body = reference.block.body.duration
             guard let inner = reference.track.firstTie(from: Instant(.zero), to: Instant(body), property: property) else { continue }

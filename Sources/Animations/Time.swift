@@ -282,7 +282,7 @@ public struct Time: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 
     /// The greatest integer not above `self ÷ period` (`period` must be positive).
-    func floorQuotient(dividingBy period: Time) -> Int128 {
+    package func floorQuotient(dividingBy period: Time) -> Int128 {
         let n = Int128(numerator) * Int128(period.denominator)
         let d = Int128(denominator) * Int128(period.numerator)
         let q = n / d

@@ -25,6 +25,10 @@ enum Options {
 
     static let binding = Option.text("--binding", value: "NAME",
                                      help: "Use `let NAME` instead of the last `let` of the file.")
+    static let after = Option.text("--after", value: "NAME",
+                                   help: "Show the binding as it plays after `let NAME` has played: exactly "
+                                       + "`(NAME ; BINDING) played from |NAME|`, so its `to`/`by` tweens start where NAME left "
+                                       + "every property. NAME must end.")
     static let fps = Option.integer("--fps", value: "N", in: 1...1_000_000, help: fpsHelp, default: defaultFPS)
     /// One help for `--fps` everywhere (the same spelling is the same option): eval's rows are frames too.
     static let fpsHelp = "Frames per second, a whole number from 1 to 1000000 (export: --to lottie only)."
@@ -41,6 +45,7 @@ enum Options {
         "--format",
         help: "table (aligned, the default on a terminal), csv (lossless, the default otherwise) or json (one object per line).")
     static let tree = Flag("--tree", help: "Print the normal form as an indented tree.")
+    static let check = Flag("--check", help: "Change no file: name each file that would change, and exit 1 if any would.")
     static let width = Option.integer("--width", value: "N", in: 10...1000,
                                       help: "Width of the bar chart, in characters.", default: defaultWidth)
     static let to = Option<ExportFormat>.choice(
@@ -163,7 +168,7 @@ let interface = Interface(
                     + "lists those that fired since the row before (`tick×3 land`). A cancelled animation says so "
                     + "instead (as data: a table with no rows). An animation that repeats forever needs --until or "
                     + "--at. At most \(maximumRows) rows are printed; for more, use --at or a lower --fps.",
-                options: [Options.binding.spec, Options.fps.spec, Options.at.spec, Options.until.spec, Options.format.spec],
+                options: [Options.binding.spec, Options.after.spec, Options.fps.spec, Options.at.spec, Options.until.spec, Options.format.spec],
                 examples: ["animc eval examples/talk.anim", "animc eval examples/talk.anim --fps 4 --format table",
                            "animc eval examples/talk.anim --at 1/3,0.5,1500ms",
                            "animc eval examples/spinner.anim --until 3s --fps 4"],
@@ -186,7 +191,7 @@ let interface = Interface(
                 summary: "List every segment, then draw a bar per property.",
                 discussion: "List every segment of the last `let` of FILE (or the one --binding names): property, start, "
                     + "end, from, to and easing, sorted by start; then draw a bar per property over the whole duration.",
-                options: [Options.binding.spec, Options.width.spec],
+                options: [Options.binding.spec, Options.after.spec, Options.width.spec],
                 examples: ["animc timeline examples/talk-semiring.anim --width 30"],
                 run: timelineCommand),
         Command(name: "equal",
@@ -199,6 +204,20 @@ let interface = Interface(
                 options: [Options.binding.spec],
                 examples: ["animc equal examples/laws.anim examples/laws.anim --binding distributed"],
                 run: equalCommand),
+        Command(name: "fmt",
+                arguments: [ArgumentSpec(name: "FILE...", help: "The scripts, formatted in place; `-` reads standard input "
+                                            + "and writes the formatted script to standard output.", repeats: true)],
+                summary: "Lay out each FILE the one canonical way, comments kept.",
+                discussion: "Rewrite each FILE in the canonical layout: items one per line from column 0, one space "
+                    + "around `;` `||` `*` `+` `^` and `=`, none inside parentheses, a chain broken one operand per line "
+                    + "(operators leading, operands aligned) where it was broken or passes 100 columns, consecutive "
+                    + "`view` lines aligned, every comment kept where it was. Only the blanks between tokens change, and "
+                    + "the result is checked to be the same program before it is written. A file with syntax errors is "
+                    + "left as it is, its errors reported. Exit 0 when every file was formatted (with --check: when none "
+                    + "would change); 1 otherwise.",
+                options: [Options.check.spec],
+                examples: ["animc fmt examples/talk.anim", "animc fmt --check examples/*.anim", "animc fmt - < a.anim"],
+                run: fmtCommand),
         Command(name: "export", arguments: [file],
                 summary: "Write a page, CSS, Web Animations or Lottie JSON that plays it.",
                 discussion: "Export the last `let` of FILE (or the one --binding names) for a player. For browsers, every "
@@ -213,7 +232,7 @@ let interface = Interface(
                     + "keyframe per frame; events as markers. Properties a format cannot carry are named in a warning. "
                     + "An animation that repeats forever plays, in a browser, each property's prefix and then its period "
                     + "with infinite iterations; in Lottie it is one round that players loop (an error when it has a prefix).",
-                options: [Options.binding.spec, Options.to.spec, Options.prefix.spec, Options.selector.spec,
+                options: [Options.binding.spec, Options.after.spec, Options.to.spec, Options.prefix.spec, Options.selector.spec,
                           Options.exportFPS.spec, Options.output.spec],
                 examples: ["animc export examples/talk.anim -o talk.html", "animc export examples/talk.anim --to css",
                            "animc export examples/toast.anim --to js --prefix toast-in --selector '.{view}.is-entering'",
@@ -228,7 +247,7 @@ let interface = Interface(
                     + "orange lines the events, labelled with their names. The values are eval's, sampled densely and "
                     + "exactly at every boundary and jump, so a jump is a vertical line. A cancelled animation is a "
                     + "picture that says so. An animation that repeats forever needs --until.",
-                options: [Options.binding.spec, Options.until.spec, Options.output.spec],
+                options: [Options.binding.spec, Options.after.spec, Options.until.spec, Options.output.spec],
                 examples: ["animc plot examples/choreography.anim -o choreography.svg",
                            "animc plot examples/laws.anim --binding distributed --until 0.5 -o part.svg"],
                 run: plotCommand),
@@ -244,7 +263,7 @@ let interface = Interface(
                     + "q (or starts again with --loop); one that repeats forever plays until q. A cancelled "
                     + "animation has nothing to play: play says so and exits 0. Standard output must be a terminal "
                     + "(exit 2 otherwise): `animc eval` prints the same values as a table.",
-                options: [Options.binding.spec, Options.speed.spec, Options.loop.spec],
+                options: [Options.binding.spec, Options.after.spec, Options.speed.spec, Options.loop.spec],
                 examples: ["animc play examples/choreography.anim", "animc play examples/talk.anim --speed 0.5 --loop"],
                 run: playCommand),
         Command(name: "serve", arguments: [ArgumentSpec(name: "FILE", help: "The script to follow (a file: not `-`).")],
@@ -256,7 +275,7 @@ let interface = Interface(
                     + "terminal prints them, until it is fixed. The terminal says the address, each reload and each "
                     + "diagnostic. It listens on the loopback address only and answers / and /update only (anything "
                     + "else is 404). Ctrl-C (or SIGTERM) stops it.",
-                options: [Options.binding.spec, Options.port.spec],
+                options: [Options.binding.spec, Options.after.spec, Options.port.spec],
                 examples: ["animc serve examples/talk.anim", "animc serve examples/choreography.anim --port 8080"],
                 run: serveCommand),
         Command(name: "lsp", arguments: [],
@@ -387,6 +406,46 @@ let interface = Interface(
     }
 }
 
+@Sendable func fmtCommand(_ arguments: ParsedArguments) throws(ExitStatus) {
+    let checking = arguments.isSet(Options.check)
+    var failed = false
+    for path in arguments.positionals {
+        let source: SourceFile
+        do throws(ExitStatus) {
+            source = try readSource(path)
+        } catch {
+            failed = true
+            continue
+        }
+        switch formatSource(source) {
+        case .refused(let diagnostics):
+            report(diagnostics, in: source)
+            report(Diagnostic(.error, id: "not-formatted", "\(source.name) is left as it is", at: .none,
+                              hint: diagnostics.contains { $0.id == "format-would-change-meaning" } ? nil : "fix its errors first"))
+            failed = true
+            if path == "-", !checking {
+                standardOutput.buffer.append(contentsOf: source.bytes)
+                standardOutput.flush()
+            }
+        case .formatted(let formatted):
+            if checking {
+                if formatted.changesFile {
+                    standardOutput.write("\(source.name) would be reformatted\n")
+                    failed = true
+                }
+            } else if path == "-" {
+                standardOutput.buffer.append(contentsOf: formatted.bytes)
+                standardOutput.flush()
+            } else if formatted.changesFile, case .failure(let failure) = System.writeFile(path, formatted.bytes) {
+                report(Diagnostic(.unwritableFile(path: path, reason: failure.reason), at: .none))
+                failed = true
+            }
+        }
+    }
+    standardOutput.flush()
+    if failed { throw .failure }
+}
+
 @Sendable func exportCommand(_ arguments: ParsedArguments) throws(ExitStatus) {
     let format = arguments.value(Options.to) ?? .html
     if format != .lottie, arguments.value(Options.exportFPS) != nil {
@@ -475,7 +534,8 @@ let interface = Interface(
     System.catchTerminationSignals()
     standardOutput.write("animc serve: http://127.0.0.1:\(port)/ follows \(path) (Ctrl-C stops)\n")
     standardOutput.flush()
-    let status = serve(listener, port: port, watcher: Watcher(path: path, binding: arguments.value(Options.binding)))
+    let status = serve(listener, port: port, watcher: Watcher(path: path, binding: arguments.value(Options.binding),
+                                                                      after: arguments.value(Options.after)))
     standardOutput.write("animc serve: stopped\n")
     throw ExitStatus(code: status)
 }
@@ -520,9 +580,16 @@ func readSource(_ path: String) throws(ExitStatus) -> SourceFile {
 /// error, not a mistake in the script).
 func evaluated(_ file: SourceFile, _ arguments: ParsedArguments, keepingSyntax: Bool = true) throws(ExitStatus) -> (Outcome, Binding, Scene) {
     let name = arguments.value(Options.binding)
-    let outcome = run(file, binding: name, keepingSyntax: keepingSyntax)
+    let after = arguments.command.options.contains { $0 === Options.after.spec } ? arguments.value(Options.after) : nil
+    let outcome = run(file, binding: name, after: after, keepingSyntax: keepingSyntax)
     keepUntilExit(outcome)
     var diagnostics = outcome.diagnostics
+    // `--after NAME` that names nothing that ends: a usage error of the option.
+    if let index = diagnostics.firstIndex(where: { $0.id == "invalid-after" }) {
+        let wrong = diagnostics.remove(at: index)
+        report(diagnostics, in: file)
+        throw reportUsage(wrong, usage: "usage: " + arguments.command.usage)
+    }
     if let name, outcome.target == nil,
        let index = diagnostics.firstIndex(where: { $0.id == DiagnosticKind.unknownBinding(name).id }) {
         let unknown = diagnostics.remove(at: index)

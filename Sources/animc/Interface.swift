@@ -144,10 +144,13 @@ struct Flag: Sendable {
 final class ArgumentSpec: Sendable {
     let name: String
     let help: String
+    /// Whether it takes any number of values, one or more (the last argument only: `FILE...`).
+    let repeats: Bool
 
-    init(name: String, help: String) {
+    init(name: String, help: String, repeats: Bool = false) {
         self.name = name
         self.help = help
+        self.repeats = repeats
     }
 }
 
@@ -373,7 +376,7 @@ extension Interface {
         if positionals.count < command.arguments.count {
             return failure(.missingArgument(command: command.name, argument: command.arguments[positionals.count].name))
         }
-        if positionals.count > command.arguments.count {
+        if positionals.count > command.arguments.count, command.arguments.last?.repeats != true {
             let extra = positionals[command.arguments.count]
             let hint = command.arguments.count == 1 ? "\(command.name) takes one \(command.arguments[0].name)" : nil
             return failure(.extraArgument(command: command.name, argument: extra), hint: hint)

@@ -236,13 +236,16 @@ let largestServedFile = 8 << 20
 struct Watcher {
     let path: String
     let binding: String?
+    /// `--after NAME`: the binding as it plays after `NAME`.
+    let after: String?
     private(set) var preview = LivePreview(problem: "")
     private var loaded: System.FileStamp?
     private var seen: System.FileStamp?
     private var bytes: [UInt8]?
     private var unreadable: String?
 
-    init(path: String, binding: String?) {
+    init(path: String, binding: String?, after: String? = nil) {
+        self.after = after
         self.path = path
         self.binding = binding
         look(now: true)
@@ -282,7 +285,7 @@ struct Watcher {
         bytes = read
         unreadable = nil
         let file = SourceFile(name: path, bytes: read)
-        let outcome = run(file, binding: binding)
+        let outcome = run(file, binding: binding, after: after)
         var diagnostics = outcome.diagnostics
         let (export, exportDiagnostics) = webExport(outcome, source: path)
         diagnostics += exportDiagnostics

@@ -86,6 +86,13 @@ final class Client {
         return replies.first { $0["id"] == .number(Double(nextID)) }?["result"]
     }
 
+    /// A request's whole reply (its `result` or its `error`).
+    func reply(_ method: String, _ params: JSON) -> JSON? {
+        nextID += 1
+        let replies = send([Client.request(nextID, method, params)])
+        return replies.first { $0["id"] == .number(Double(nextID)) }
+    }
+
     func at(_ method: String, _ uri: String, _ line: Int, _ character: Int, extra: [(String, JSON)] = []) -> JSON? {
         call(method, .object([("textDocument", .object([("uri", .string(uri))])),
                               ("position", .object([("line", .number(Double(line))), ("character", .number(Double(character)))]))] + extra))

@@ -90,10 +90,10 @@ struct FeatureTests {
         let client = Client()
         client.start()
         _ = client.open(FeatureTests.uri, Client.example("choreography.anim"))
-        // Line 14: `let final = enter ; …`; `enter` at characters 12..17.
-        let hover = client.at("textDocument/hover", FeatureTests.uri, 14, 14)
+        // Line 15: `let final = enter ; …`; `enter` at characters 12..17.
+        let hover = client.at("textDocument/hover", FeatureTests.uri, 15, 14)
         let text = hover?["contents"]?["value"]?.string ?? ""
-        #expect(hover?["range"]?.span == [14, 12, 14, 17])
+        #expect(hover?["range"]?.span == [15, 12, 15, 17])
         #expect(text.contains("let enter"))
         #expect(text.contains("duration: 0.6s"))
         #expect(text.contains("animates: `card.opacity`, `card.rotation`, `card.scale`"))
@@ -234,8 +234,8 @@ struct FeatureTests {
         #expect(quick.count == 4)
         // In a `let` being typed (it does not parse yet), a name the file binds still hovers and jumps.
         _ = client.change(FeatureTests.uri, Client.example("pulse.anim") + "let more = rise(title) ; pulse(title) with\n", version: 3)
-        #expect(client.at("textDocument/definition", FeatureTests.uri, 16, 26)?["range"]?.span == [8, 4, 8, 9])
-        #expect(client.at("textDocument/hover", FeatureTests.uri, 16, 26)?["contents"]?["value"]?.string?.contains("let pulse(") == true)
+        #expect(client.at("textDocument/definition", FeatureTests.uri, 18, 26)?["range"]?.span == [8, 4, 8, 9])
+        #expect(client.at("textDocument/hover", FeatureTests.uri, 18, 26)?["contents"]?["value"]?.string?.contains("let pulse(") == true)
         // Off any name: nothing.
         #expect(client.at("textDocument/definition", FeatureTests.uri, 0, 0) == .null)
     }

@@ -59,6 +59,7 @@ struct DiagnosticCatalogTests {
         .exportMixedPeriods(subject: "its events", periods: [Time(1), Time(2)]),
         .exportUnsettled(binding: "a", property: "s.x"), .exportUnsettled(binding: "a", property: nil),
         .exportNameClash(first: "dial.tint-color", second: "lamp.tint", name: "--animc-tint-color"),
+        .formatWouldChangeMeaning,
         .exportLoops(binding: "spin", period: Time(numerator: 3, denominator: 2) ?? Time(2)),
         .tie(property: "a.x", count: 2, from: "0", to: "1", playing: true),
         .tie(property: "a.x", count: 0, from: "1", to: "2", playing: false),

@@ -33,10 +33,14 @@ struct ProgramGenerator {
     /// Decides where named values and calls go, apart from `random`, so
     /// that a program without them is the one the seed always made.
     private var named: SplitMix64
+    /// Decides where parts (`played`, fractional counts) go, apart from
+    /// `random`, for the same reason.
+    private var parts: SplitMix64
 
     init(seed: UInt64) {
         random = SplitMix64(seed: seed)
         named = SplitMix64(seed: seed ^ 0x7A11_5EED)
+        parts = SplitMix64(seed: seed ^ 0x9A27_5EED)
     }
 
     static let bindingNames = ["left", "right", "pulse", "final", "grow", "fade", "fadeIn", "rotate", "animate", "once",
@@ -129,6 +133,16 @@ struct ProgramGenerator {
     mutating func expr(depth: Int) -> Expr {
         if depth <= 0 || int(0...9) < 2 { return leaf() }
         let operand = { (generator: inout ProgramGenerator) in generator.expr(depth: depth - 1) }
+        switch parts.next() % 16 {
+        case 0:
+            return played(operand(&self))
+        case 1:
+            // A count that is not whole (semantics §8.5): `^ 2.5`, `repeated 1.5 times`.
+            let count = Count(number: Number(Time(numerator: Int64(1 + 2 * int(0...3)), denominator: pick([2, 4, 5] as [Int64])) ?? .one))
+            return bool() ? Expr(.power(operand(&self), count)) : Expr(.repeated(operand(&self), count))
+        default:
+            break
+        }
         switch int(0...13) {
         case 12:
             return Expr(.staggered(operand(&self), duration(), backwards: bool()))
@@ -259,6 +273,23 @@ struct ProgramGenerator {
             return Number(exact: nil, value: Double(sign) * pick([1.5e30, 2e19, 1e300, 7.25e22]))
         default:
             return Number(exact: nil, value: Double(sign) * pick([1e-300, 2.5e-20, Double.leastNonzeroMagnitude, 1.0000000000000002]))
+        }
+    }
+
+    /// `x played from T1 to T2`, `from T1`, `to T2`: durations or percentages, `T1 ≤ T2`.
+    mutating func played(_ operand: Expr) -> Expr {
+        var times: [PartTime]
+        if bool() {
+            let a = int(0...100), b = int(0...100)
+            times = [min(a, b), max(a, b)].map { PartTime(.percent(Number(Time(Int64($0))))) }
+        } else {
+            let a = Time(numerator: Int64(int(0...12)), denominator: 4) ?? .zero, b = Time(numerator: Int64(int(0...12)), denominator: 4) ?? .zero
+            times = [min(a, b), max(a, b)].map { PartTime(.duration(Duration(number: Number($0), unit: pick([.implicit, .seconds])))) }
+        }
+        switch int(0...3) {
+        case 0: return Expr(.played(operand, from: times[0], to: nil))
+        case 1: return Expr(.played(operand, from: nil, to: times[1]))
+        default: return Expr(.played(operand, from: times[0], to: times[1]))
         }
     }
 

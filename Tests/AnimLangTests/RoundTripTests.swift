@@ -112,6 +112,16 @@ private func reformatExpr(_ source: String) -> String {
             case .call(_, let arguments): seen.insert("call"); arguments.forEach(visit)
             case .easedByName(let operand, _, _): seen.insert("named easing"); visit(operand)
             case .value: seen.insert("value let")
+            case .played(let operand, let from, let to):
+                seen.insert("played")
+                for time in [from, to] {
+                    if case .percent? = time?.kind { seen.insert("played percent") }
+                }
+                visit(operand)
+            }
+            switch expr.kind {
+            case .power(_, let count), .repeated(_, let count): if count.fraction != nil { seen.insert("fractional count") }
+            default: break
             }
         }
         for _ in 0..<500 {
@@ -132,6 +142,7 @@ private func reformatExpr(_ source: String) -> String {
             "exact", "inexact", "negative", "fraction", "view",
             "color", "move", "colour", "point", "keyframes", "offset", "emit", "staggered", "staggered backwards",
             "looped forever", "repeated forever", "call", "named easing", "value let", "formula", "parameters",
+            "played", "played percent", "fractional count",
         ]
         #expect(expected.subtracting(seen).isEmpty, "never generated: \(expected.subtracting(seen).sorted())")
         #expect(!seen.contains("mirrored"))

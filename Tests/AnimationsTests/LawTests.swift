@@ -6,9 +6,11 @@ import Testing
 struct LawTests {
     /// Seeds 7 and 8 generate relative tweens (`to B`, `by Δ`) too: every law holds for them (docs/semantics.md §7.1).
     /// Seed 9 generates point values (`Value.point`) among the colour tweens.
-    static let seeds: [UInt64] = [1, 2, 3, 42, 2026, 7, 8, 9]
-    static let relativeSeeds: Set<UInt64> = [7, 8]
+    /// Seeds 10, 11 and 12 generate parts (`played`, fractional powers; semantics §8.5), 12 with relative tweens.
+    static let seeds: [UInt64] = [1, 2, 3, 42, 2026, 7, 8, 9, 10, 11, 12]
+    static let relativeSeeds: Set<UInt64> = [7, 8, 12]
     static let pointSeeds: Set<UInt64> = [9]
+    static let partSeeds: Set<UInt64> = [10, 11, 12]
     static let casesPerSeed = 150
 
     /// A generator for `seed` (with relative tweens for ``relativeSeeds``).
@@ -16,6 +18,7 @@ struct LawTests {
         var generator = TermGenerator(seed: seed)
         generator.relatives = relativeSeeds.contains(seed)
         generator.points = pointSeeds.contains(seed)
+        generator.parts = partSeeds.contains(seed)
         return generator
     }
 
@@ -237,6 +240,7 @@ struct LawTests {
     @Test(arguments: seeds)
     func durationIsAHomomorphismToMaxPlus(seed: UInt64) throws {
         var generator = TermGenerator(seed: seed)
+        generator.parts = LawTests.partSeeds.contains(seed)
         var checked = 0
         for _ in 0..<300 {
             let term = generator.term(depth: 5)
@@ -266,6 +270,9 @@ struct LawTests {
         case .forever(let x): return maxPlus(x) == .zero ? .zero : .infinity
         case .reversed(let x), .eased(let x, _): return maxPlus(x)
         case .retimed(let x, let d): return maxPlus(x) == .zero ? .zero : MaxPlusDuration(d)
+        case .played(let x, let a, let b):
+            // `T2 − T1` (a part of a cancelled animation stays cancelled).
+            return maxPlus(x) == .zero ? .zero : MaxPlusDuration((try? b.subtracting(a)) ?? .zero)
         }
     }
 

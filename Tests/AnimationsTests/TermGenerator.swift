@@ -64,6 +64,17 @@ extension Term {
         (try? Term.retimed(x, to: d)) ?? .zero
     }
 
+    /// `x played from a to b`.
+    static func part(_ x: Term, _ a: Time, _ b: Time) -> Term {
+        (try? Term.played(x, from: a, to: b)) ?? .zero
+    }
+
+    /// `x ^ r`: `(x ^ ⌈r⌉) played to r·|x|` (semantics §8.5); `x` itself when it does not end.
+    static func fraction(_ x: Term, _ r: Time) -> Term {
+        guard let length = x.duration, let end = try? length.multiplied(by: r) else { return x }
+        return part(pow(x, Int(r.floorQuotient(dividingBy: .one)) + 1), .zero, end)
+    }
+
     /// The meaning: the fold into scenes.
     func scene() throws(AnimationError) -> Scene {
         do {
@@ -90,6 +101,8 @@ struct TermGenerator {
     var relatives = false
     /// Whether some tweens that would go between colours go between points (`Value.point`) instead.
     var points = false
+    /// Whether terms may take parts of animations (`played`, fractional powers; semantics §8.5).
+    var parts = false
 
     init(seed: UInt64) {
         random = SplitMix64(seed: seed)
@@ -168,7 +181,7 @@ struct TermGenerator {
             }
         }
         let next = depth - 1
-        switch random.below(12) {
+        switch random.below(parts ? 14 : 12) {
         case 0, 1, 2: return .seq(term(depth: next), term(depth: next))
         case 3, 4, 5: return .par(term(depth: next), term(depth: next))
         case 6: return .pow(term(depth: next), random.below(4))
@@ -176,8 +189,26 @@ struct TermGenerator {
         case 8: return .looped(term(depth: next), random.below(3))
         case 9: return .delayed(term(depth: next), duration())
         case 10: return .retime(term(depth: next), duration(allowZero: false))
+        case 12: return playedPart(term(depth: next))
+        case 13: return fractionalPower(term(depth: next))
         default: return .eased(term(depth: next), random.pick(warps))
         }
+    }
+
+    /// `x played from a to b` (semantics §8.5), with `0 ≤ a ≤ b` and `b` sometimes past `|x|`.
+    mutating func playedPart(_ x: Term) -> Term {
+        let length = x.duration ?? .one
+        let scale = Time(numerator: Int64(random.below(5)), denominator: 4) ?? .zero
+        let a = random.chance(20) ? Time.zero : ((try? length.multiplied(by: scale)) ?? .zero)
+        let extra = random.chance(25) ? duration() : ((try? length.multiplied(by: Time(numerator: Int64(random.below(5)), denominator: 4) ?? .zero)) ?? .zero)
+        let b = (try? a.adding(extra)) ?? a
+        return .part(x, a, b)
+    }
+
+    /// `x ^ r` for a count that is not whole (`(x ^ ⌈r⌉) played to r·|x|`).
+    mutating func fractionalPower(_ x: Term) -> Term {
+        let count = Time(numerator: Int64(1 + 2 * random.below(4)), denominator: random.pick([2, 3, 4])) ?? .one
+        return .fraction(x, count)
     }
 }
 

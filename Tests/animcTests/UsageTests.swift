@@ -54,7 +54,7 @@ struct UsageTests {
         .init(["eval", "x.anim", "--speed", "2"], "eval does not take --speed", hint: "--speed is an option of play"),
         // Unknown options: a did-you-mean, or the options there are.
         .init(["eval", "x.anim", "--fsp", "3"], "unknown option `--fsp` for eval", hint: "did you mean `--fps`?"),
-        .init(["eval", "x.anim", "--bogus"], "unknown option `--bogus` for eval", hint: "eval takes --binding, --fps, --at, --until and --format"),
+        .init(["eval", "x.anim", "--bogus"], "unknown option `--bogus` for eval", hint: "eval takes --binding, --after, --fps, --at, --until and --format"),
         .init(["check", "x.anim", "-q"], "unknown option `-q` for check", hint: "check takes no options"),
         // Values.
         .init(["eval", "x.anim", "--fps"], "--fps needs a value", hint: "write `--fps N`"),
