@@ -583,7 +583,7 @@ public struct Count: Equatable, Sendable {
     }
 
     /// The count, when it is exact, positive and not whole (`^ 2.5`,
-    /// `repeated 2.5 times`: semantics §8.5); `nil` otherwise.
+    /// `repeated 2.5 times`: docs/semantics.md §8.5); `nil` otherwise.
     public var fraction: Time? {
         guard let exact = number.exact, exact.denominator != 1, exact.isPositive else { return nil }
         return exact
@@ -1095,7 +1095,7 @@ public struct Expr: Equatable, Sendable {
         /// A value (a `let`'s right-hand side, or an argument), not an animation.
         indirect case value(ValueExpr)
         /// `x played from T1 to T2`, `x played from T1`, `x played to T2`
-        /// (semantics §8.5): at least one of the two is written.
+        /// (docs/semantics.md §8.5): at least one of the two is written.
         indirect case played(Expr, from: PartTime?, to: PartTime?)
 
         public static func == (lhs: Kind, rhs: Kind) -> Bool {

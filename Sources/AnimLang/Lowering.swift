@@ -841,7 +841,7 @@ private struct Lowerer {
     }
 
     /// `x ^ r`, `x repeated r times` for a count `r` that is not whole:
-    /// `(x ^ ⌈r⌉) played to r·|x|` (semantics §8.5).
+    /// `(x ^ ⌈r⌉) played to r·|x|` (docs/semantics.md §8.5).
     private mutating func fractionalPower(_ body: Term, _ count: Time, _ expr: Expr) -> Term? {
         // An endless animation's later copies never start; a cancelled one stays cancelled.
         guard let length = body.duration else { return body }

@@ -1476,7 +1476,7 @@ private struct Parser {
         noteUses(in: value, bare: .number)
         let count = Count(number: Parser.settled(value), range: value.range)
         // A number that is not finite was reported already (and settled to 0).
-        // (`^` and `repeated` take an exact count that is not whole, too: semantics §8.5.)
+        // (`^` and `repeated` take an exact count that is not whole, too: docs/semantics.md §8.5.)
         if value.formula == nil, value.value.isFinite, count.value == nil, !(fractional && count.fraction != nil) {
             report(invalidCount(value), at: value.range)
         }

@@ -142,8 +142,8 @@ public struct Animation<A> {
         }
     }
 
-    /// The stretch `[start, end]` of this animation, played from 0 (semantics
-    /// §8.5; ``Scene/played(from:to:)``): `end` defaults to the end and may
+    /// The stretch `[start, end]` of this animation, played from 0
+    /// (docs/semantics.md §8.5; ``Scene/played(from:to:)``): `end` defaults to the end and may
     /// pass it (the end values then hold); duration `end − start`. A read at
     /// `t` reads this animation at `start + t`. Precondition: `start ≤ end`,
     /// and an end is given for an animation that repeats forever.

@@ -1123,7 +1123,7 @@ struct Normalizer {
 
     // MARK: Parts
 
-    /// `x played from start to end` (semantics §8.5), kept symbolic. Rules:
+    /// `x played from start to end` (docs/semantics.md §8.5), kept symbolic. Rules:
     /// `zero played … = zero`; a part of what has no segments is a wait;
     /// `x played from 0 to |x| = x` for `x` without relative tweens;
     /// `(x played from a to b) played from c to d = x played from a + c to a + d`

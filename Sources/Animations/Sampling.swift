@@ -82,8 +82,8 @@ final class Track: @unchecked Sendable {
     private(set) var hasDrift: Bool
     /// Whether reading it needs the input: a segment drifts, or a block's copies have inputs.
     private var readsInput: Bool
-    /// Whether a segment cut by `played` is listed (its rank, the start §4
-    /// compares, comes before its window): the rule is then read by a scan
+    /// Whether a segment cut by `played` is listed (its rank, the start that
+    /// docs/semantics.md §4 compares, comes before its window): the rule is then read by a scan
     /// of the segments, not through the index, which orders windows.
     let ranked: Bool
 

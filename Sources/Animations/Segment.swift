@@ -58,7 +58,7 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// A segment cut out of a longer one by `played` (semantics §8.5): its
+    /// A segment cut out of a longer one by `played` (docs/semantics.md §8.5): its
     /// window is the part kept, its clock (``warp``) the whole one's, so it
     /// plays the matching stretch of the eased progress. Where §4 compares
     /// starts it counts ``rank``, the start the whole segment had (mapped as
@@ -75,7 +75,7 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     /// How it was cut by `played`, if it was.
     var clip: Clip? { rare?.clip }
 
-    /// The start §4 compares (the rule's "latest start"): ``start``, or for a
+    /// The start docs/semantics.md §4 compares (the rule's "latest start"): ``start``, or for a
     /// segment cut by `played`, the start the whole segment had.
     var rank: Instant { rare?.clip?.rank ?? start }
 

@@ -215,7 +215,7 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
         /// `x with E`.
         case eased(Term, Easing)
         /// `x played from T1 to T2`: the stretch `[T1, T2]` of `x`, starting at 0
-        /// (semantics §8.5); `0 ≤ T1 ≤ T2`, and `T2` may pass `|x|`.
+        /// (docs/semantics.md §8.5); `0 ≤ T1 ≤ T2`, and `T2` may pass `|x|`.
         case played(Term, from: Time, to: Time)
     }
 
@@ -415,7 +415,7 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
              warpDepth: body.warpDepth + 1, height: body.height + 1, hasLeaves: body.hasLeaves, relatives: body.inherited)
     }
 
-    /// `body played from start to end` (semantics §8.5): lasts `end − start`;
+    /// `body played from start to end` (docs/semantics.md §8.5): lasts `end − start`;
     /// closed, so no relative tween shows through it (what it yields is
     /// absolute). Throws for `start < 0` or `end < start`.
     public static func played(_ body: Term, from start: Time, to end: Time) throws(AnimationError) -> Term {
@@ -629,7 +629,7 @@ public protocol AnimationAlgebra {
     var reversed: Self { get throws(AnimationError) }
     func retimed(to duration: Time) throws(AnimationError) -> Self
     func eased(_ easing: Easing) throws(AnimationError) -> Self
-    /// `self played from start to end` (semantics §8.5).
+    /// `self played from start to end` (docs/semantics.md §8.5).
     func played(from start: Time, to end: Time) throws(AnimationError) -> Self
     /// `term`'s operation on its children's values; see the default below.
     static func interpret(_ term: Term, _ kind: Term.Kind, _ values: [Self]) throws(AnimationError) -> Self

@@ -137,7 +137,7 @@ struct ProgramGenerator {
         case 0:
             return played(operand(&self))
         case 1:
-            // A count that is not whole (semantics §8.5): `^ 2.5`, `repeated 1.5 times`.
+            // A count that is not whole (docs/semantics.md §8.5): `^ 2.5`, `repeated 1.5 times`.
             let count = Count(number: Number(Time(numerator: Int64(1 + 2 * int(0...3)), denominator: pick([2, 4, 5] as [Int64])) ?? .one))
             return bool() ? Expr(.power(operand(&self), count)) : Expr(.repeated(operand(&self), count))
         default:
