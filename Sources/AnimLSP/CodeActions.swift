@@ -34,20 +34,6 @@ private func action(_ title: String, kind: String, _ document: OpenDocument, _ e
     return .object(members)
 }
 
-/// Every node of `expr`, outermost first.
-private func forEachNode(_ expr: Expr, _ body: (Expr) -> Void) {
-    body(expr)
-    switch expr.kind {
-    case .name, .zero, .one, .wait, .tween, .emit, .value: break
-    case .parallel(let operands), .sequence(let operands):
-        for operand in operands { forEachNode(operand, body) }
-    case .power(let x, _), .reversed(let x), .looped(let x, _), .repeated(let x, _), .delayed(let x, _),
-         .retimed(let x, _), .eased(let x, _, _), .staggered(let x, _, _), .forever(let x, _), .easedByName(let x, _, _):
-        forEachNode(x, body)
-    case .call(_, let arguments):
-        for argument in arguments { forEachNode(argument, body) }
-    }
-}
 
 /// "Extract to `let`": the selection (blanks and one pair of parentheses
 /// around it aside) is an animation node of a `let`'s body that uses none of
@@ -75,7 +61,7 @@ private func extractToLet(_ document: OpenDocument, _ selection: SourceRange) ->
     let wrapped = range.start > 0 && range.end < bytes.count && bytes[range.start - 1] == UInt8(ascii: "(")
         && bytes[range.end] == UInt8(ascii: ")") ? SourceRange(range.start - 1, range.end + 1) : range
     var found: Expr?
-    forEachNode(binding.value) { node in
+    forEachNode(in: binding.value) { node in
         if found == nil, node.range == outer || node.range == range || node.range == wrapped {
             if case .value = node.kind { return }
             found = node

@@ -51,15 +51,7 @@ func inlayHints(_ document: OpenDocument, in range: SourceRange, options: InlayH
 
 /// Every call node of `expr` (`NAME(…)`), with its callee.
 func forEachCall(in expr: Expr, _ body: (String, Expr) -> Void) {
-    switch expr.kind {
-    case .call(let callee, let arguments):
-        body(callee, expr)
-        for argument in arguments { forEachCall(in: argument, body) }
-    case .name, .zero, .one, .wait, .tween, .emit, .value: break
-    case .parallel(let operands), .sequence(let operands):
-        for operand in operands { forEachCall(in: operand, body) }
-    case .power(let x, _), .reversed(let x), .looped(let x, _), .repeated(let x, _), .delayed(let x, _),
-         .retimed(let x, _), .eased(let x, _, _), .staggered(let x, _, _), .forever(let x, _), .easedByName(let x, _, _):
-        forEachCall(in: x, body)
+    forEachNode(in: expr) { node in
+        if case .call(let callee, _) = node.kind { body(callee, node) }
     }
 }

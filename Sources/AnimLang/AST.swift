@@ -1155,6 +1155,21 @@ public struct Expr: Equatable, Sendable {
         set { storage = .plain(newValue) }
     }
 
+    /// The expressions directly inside this one, in source order: a chain's
+    /// operands, a modifier's operand, a call's arguments. The one place that
+    /// knows which kinds have children, so a walk of the tree need not.
+    public var subexpressions: [Expr] {
+        switch kind {
+        case .name, .zero, .one, .wait, .tween, .emit, .value: return []
+        case .parallel(let operands), .sequence(let operands): return operands
+        case .power(let x, _), .reversed(let x), .looped(let x, _), .repeated(let x, _), .delayed(let x, _),
+             .retimed(let x, _), .eased(let x, _, _), .staggered(let x, _, _), .forever(let x, _),
+             .easedByName(let x, _, _), .played(let x, _, _):
+            return [x]
+        case .call(_, let arguments): return arguments
+        }
+    }
+
     /// The duration of `tween in DUR` held folded (`tween` from ``Storage/retimedTween``):
     /// from its number to the end of the modifier.
     func retiming(of tween: TweenSyntax) -> Duration {

@@ -256,19 +256,9 @@ struct FormatLayout {
     }
 
     private mutating func collect(_ expr: Expr) {
-        switch expr.kind {
-        case .name, .zero, .one, .wait, .tween, .emit, .value:
-            break
-        case .parallel(let operands), .sequence(let operands):
-            addChain(operands)
-            for operand in operands { collect(operand) }
-        case .power(let x, _), .reversed(let x), .looped(let x, _), .repeated(let x, _), .delayed(let x, _),
-             .retimed(let x, _), .eased(let x, _, _), .staggered(let x, _, _), .forever(let x, _),
-             .easedByName(let x, _, _):
-            collect(x)
-        case .call(_, let arguments):
-            for argument in arguments { collect(argument) }
-        }
+        if case .parallel(let operands) = expr.kind { addChain(operands) }
+        if case .sequence(let operands) = expr.kind { addChain(operands) }
+        for subexpression in expr.subexpressions { collect(subexpression) }
     }
 
     private mutating func addChain(_ operands: [Expr]) {

@@ -104,17 +104,15 @@ public struct NameIndex: Sendable {
     }
 }
 
+/// Calls `body` with every node of `expr`, outermost first, in source order.
+public func forEachNode(in expr: Expr, _ body: (Expr) -> Void) {
+    body(expr)
+    for subexpression in expr.subexpressions { forEachNode(in: subexpression, body) }
+}
+
 /// Calls `body` with every tween of `expr`, in source order.
 func forEachTween(in expr: Expr, _ body: (TweenSyntax) -> Void) {
-    switch expr.kind {
-    case .tween(let tween): body(tween)
-    case .name, .zero, .one, .wait, .emit, .value: break
-    case .parallel(let operands), .sequence(let operands):
-        for operand in operands { forEachTween(in: operand, body) }
-    case .power(let x, _), .reversed(let x), .looped(let x, _), .repeated(let x, _), .delayed(let x, _),
-         .retimed(let x, _), .eased(let x, _, _), .staggered(let x, _, _), .forever(let x, _), .easedByName(let x, _, _):
-        forEachTween(in: x, body)
-    case .call(_, let arguments):
-        for argument in arguments { forEachTween(in: argument, body) }
+    forEachNode(in: expr) { node in
+        if case .tween(let tween) = node.kind { body(tween) }
     }
 }
