@@ -134,7 +134,8 @@ struct DiagnosticCatalogTests {
     }
 
     @Test(arguments: [
-        ("let a = fadeIn x ^ 2.5", "count must be a whole number (got 2.5)"),
+        // `x ^ 2.5` is a fractional repeat (docs/semantics.md §8.5); `looped` still counts whole times.
+        ("let a = fadeIn x looped 2.5 times", "count must be a whole number (got 2.5)"),
         ("let a = fadeIn x repeated -1 times", "count must not be negative (got -1)"),
         ("let a = fadeIn x looped 1/2 times", "count must be a whole number (got 1/2)"),
         ("let a = fadeIn x ^ 1e30", "count 1e+30 is too large"),

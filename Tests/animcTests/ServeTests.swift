@@ -235,7 +235,7 @@ struct ServeTests {
         #expect(result.status == 2)
         #expect(result.errors.hasPrefix("animc: error: --port takes a whole number from 1 to 65535, not `\(port)`\n")
                 || result.errors.hasPrefix("animc: error: --port needs a value"), "\(result.errors)")
-        #expect(result.errors.hasSuffix("usage: animc serve FILE [--binding NAME] [--port N]\n"))
+        #expect(result.errors.hasSuffix("usage: animc serve FILE [--binding NAME] [--after NAME] [--port N]\n"))
         #expect(result.output.isEmpty)
     }
 
@@ -254,7 +254,7 @@ struct ServeTests {
         #expect(result.status == 2)
         #expect(result.errors == "animc: error: --port \(port): cannot listen on 127.0.0.1:\(port): Address already in use\n"
                 + "  hint: another program may be using it: choose another with --port N\n"
-                + "usage: animc serve FILE [--binding NAME] [--port N]\n")
+                + "usage: animc serve FILE [--binding NAME] [--after NAME] [--port N]\n")
         #expect(result.output.isEmpty)
     }
 
