@@ -7,6 +7,9 @@
   as `animc check` runs it) and once with an error on its last line.
 * hover and completion: on a 1,000-line file, the time from writing a
   request to reading its answer, median and worst of many (target: 20 ms);
+  the same for code actions, signature help and inlay hints (issue 38),
+  and formatting that file (target: 300 ms);
+* `animc fmt -` of a 1 MB file with its spacing undone, the whole process (target: 300 ms);
   and the first hover after a change, which needs the names and terms of
   the new text (prepared while the editor is quiet).
 
@@ -173,7 +176,48 @@ def main():
         failed |= not ok
         print(f"{'ok  ' if ok else 'MISS'} the first hover after a change, {pause * 1000:.0f} ms after its diagnostics: "
               f"median {statistics.median(times):.2f}, worst {max(times):.2f} (target 20)")
+    # The writing half (issue 38): code actions, signature help and inlay hints on a 1,000-line
+    # file (an editor asks for the visible lines' hints), formatting it, and `animc fmt` of a 1 MB file.
+    lines = big_file(10**9, False, max_lines=996).split("\n")[:997]
+    text = "\n".join(lines) + "\nlet pop(v, d = 1s) = fadeIn v in d with ease-inout\nlet final = step10 ; pop(card, \n"
+    uri = "file:///bench/writing.anim"
+    session.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "anim", "version": 1, "text": text}})
+    session.diagnostics(uri, 1)
+    line_count = text.count("\n")
+    visible = {"start": {"line": 480, "character": 0}, "end": {"line": 530, "character": 0}}
+    for method, params, target in (
+            ("textDocument/codeAction", {"range": {"start": {"line": 997, "character": 38}, "end": {"line": 997, "character": 38}},
+                                         "context": {"diagnostics": []}}, 20),
+            ("textDocument/codeAction", {"range": {"start": {"line": 500, "character": 17}, "end": {"line": 500, "character": 60}},
+                                         "context": {"diagnostics": []}}, 20),
+            ("textDocument/signatureHelp", {"position": {"line": 998, "character": 22}}, 20),
+            ("textDocument/inlayHint", {"range": visible}, 20),
+            ("textDocument/formatting", {"options": {"tabSize": 2, "insertSpaces": True}}, 300)):
+        times = []
+        start_cpu = session.cpu_ms()
+        for _ in range(args.repeat if target == 20 else 10):
+            start = time.perf_counter()
+            reply = session.request(method, dict(params, textDocument={"uri": uri}))
+            times.append((time.perf_counter() - start) * 1000)
+        cpu = (session.cpu_ms() - start_cpu) / len(times)
+        if reply.get("result") is None:
+            print(f"MISS {method}: no answer ({reply})")
+            failed = True
+        ok = statistics.median(times) < target
+        failed |= not ok
+        print(f"{'ok  ' if ok else 'MISS'} {method.split('/')[1]} on a {line_count}-line file: median "
+              f"{statistics.median(times):.2f}, worst {max(times):.2f}; server CPU {cpu:.2f} a request (target {target})")
     session.close()
+    big = big_file(1 << 20, False).replace(" ; ", ";").replace(" || ", "||")
+    times = []
+    for _ in range(5):
+        start = time.perf_counter()
+        done = subprocess.run([args.animc, "fmt", "-"], input=big.encode(), stdout=subprocess.PIPE, check=True)
+        times.append((time.perf_counter() - start) * 1000)
+    ok = statistics.median(times) < 300 and done.stdout.count(b" ; ") > 1000
+    failed |= not ok
+    print(f"{'ok  ' if ok else 'MISS'} animc fmt - of a {len(big.encode()) / 1e6:.2f} MB file (whole process): "
+          f"median {statistics.median(times):.1f}, worst {max(times):.1f} (target 300)")
     sys.exit(1 if failed else 0)
 
 

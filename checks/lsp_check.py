@@ -9,7 +9,9 @@
   error and the server keeps serving.
 * Neovim's built-in client, headless (checks/lsp_nvim.lua): diagnostics
   land at their ranges, hover, completion, go to definition, the fix clears
-  them.
+  them; a code action, a rename and a format applied as a user does.
+* The writing half (issue 38) in each: code actions, rename, formatting,
+  signature help, inlay hints, highlights, folding, semantic tokens.
 
 Each scenario opens a file with two mistakes whose places are worked out by
 hand from the text, then fixes it. Prints `N passed, M failed`; exits 1 on
@@ -53,6 +55,19 @@ def check(name, ok, detail=""):
         print(f"FAIL {name}: {detail}")
 
 
+def apply(text, edits):
+    """`text` with LSP TextEdits applied (ASCII text: characters are UTF-16 units)."""
+    lines = text.split("\n")
+    offsets = [0]
+    for line in lines:
+        offsets.append(offsets[-1] + len(line) + 1)
+    def offset(position):
+        return offsets[position.line] + position.character
+    for edit in sorted(edits, key=lambda e: (e.range.start.line, e.range.start.character), reverse=True):
+        text = text[:offset(edit.range.start)] + edit.new_text + text[offset(edit.range.end):]
+    return text
+
+
 def spans(diagnostics):
     return sorted(((d.range.start.line, d.range.start.character), (d.range.end.line, d.range.end.character),
                    d.code, int(d.severity)) for d in diagnostics)
@@ -86,7 +101,10 @@ async def pygls_session(animc):
     check("initialize: capabilities", caps.hover_provider and caps.definition_provider and caps.references_provider
           and caps.document_symbol_provider and caps.completion_provider is not None
           and caps.position_encoding == types.PositionEncodingKind.Utf16
-          and caps.document_formatting_provider is None, repr(caps))
+          and caps.document_formatting_provider and caps.document_range_formatting_provider
+          and caps.rename_provider.prepare_provider and caps.code_action_provider is not None
+          and caps.signature_help_provider is not None and caps.inlay_hint_provider and caps.document_highlight_provider
+          and caps.folding_range_provider and caps.semantic_tokens_provider.full, repr(caps))
     client.initialized(types.InitializedParams())
 
     uri = "file:///tmp/lsp-check/broken.anim"
@@ -136,12 +154,65 @@ async def pygls_session(animc):
     check("pygls: document symbols with durations", names[:3] == [("card", "opacity 0"), ("enter", "an animation, 0.3s"),
                                                                ("leave", "an animation, 0.2s")], f"{names}")
 
+    # A quick fix for the misspelt easing (line 1, 38..48): its edit writes `ease-in-out`.
+    easing_range = types.Range(start=types.Position(line=1, character=38), end=types.Position(line=1, character=48))
+    actions = await client.text_document_code_action_async(types.CodeActionParams(
+        text_document=document, range=easing_range, context=types.CodeActionContext(diagnostics=[])))
+    fix = next((a for a in actions or [] if isinstance(a, types.CodeAction) and a.kind == types.CodeActionKind.QuickFix), None)
+    edits = fix.edit.changes.get(uri, []) if fix and fix.edit and fix.edit.changes else []
+    check("pygls: a quick fix replaces the misspelt easing", [(e.range, e.new_text) for e in edits] == [(easing_range, "ease-in-out")],
+          repr(actions))
+
     # Fix the file: the diagnostics are cleared.
     client.text_document_did_change(types.DidChangeTextDocumentParams(
         text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=3),
         content_changes=[types.TextDocumentContentChangeWholeDocument(text=FIXED)]))
     params = await wait_diagnostics(uri)
     check("pygls: fixing the file clears the diagnostics", params is not None and len(params.diagnostics) == 0, repr(params))
+
+    # Rename `enter` (line 1, 4..9) to `intro`: its declaration and its use in line 3 (12..17).
+    prepared = await client.text_document_prepare_rename_async(types.PrepareRenameParams(**at(1, 5)))
+    check("pygls: prepareRename gives the name's range", getattr(prepared, "range", prepared) == types.Range(
+        start=types.Position(line=1, character=4), end=types.Position(line=1, character=9)), repr(prepared))
+    renamed = await client.text_document_rename_async(types.RenameParams(new_name="intro", **at(1, 5)))
+    edits = renamed.changes.get(uri, []) if renamed and renamed.changes else []
+    check("pygls: rename edits every place", apply(FIXED, edits) == FIXED.replace("enter", "intro"), repr(renamed))
+    try:
+        await client.text_document_rename_async(types.RenameParams(new_name="leave", **at(1, 5)))
+        check("pygls: a rename to a taken name is refused", False, "accepted")
+    except Exception as error:  # noqa: BLE001 - the refusal is a JSON-RPC error
+        check("pygls: a rename to a taken name is refused", "taken" in str(error), str(error))
+
+    # Formatting a file written tightly gives the canonical layout back.
+    tight = FIXED.replace(" ; ", ";").replace("card in", "card  in")
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=4),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=tight)]))
+    await wait_diagnostics(uri)
+    edits = await client.text_document_formatting_async(types.DocumentFormattingParams(
+        text_document=document, options=types.FormattingOptions(tab_size=2, insert_spaces=True)))
+    check("pygls: formatting", apply(tight, edits or []) == FIXED, repr(edits))
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=5),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=FIXED + "let pop(v, d = 1s) = fadeIn v in d\nlet x = pop(card, ")]))
+    await wait_diagnostics(uri)
+    help = await client.text_document_signature_help_async(types.SignatureHelpParams(**at(5, 18)))
+    check("pygls: signature help", help is not None and help.signatures[0].label == "pop(v, d = 1s)" and help.active_parameter == 1,
+          repr(help))
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=6),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=FIXED)]))
+    await wait_diagnostics(uri)
+    hints = await client.text_document_inlay_hint_async(types.InlayHintParams(text_document=document, range=types.Range(
+        start=types.Position(line=0, character=0), end=types.Position(line=4, character=0))))
+    # enter 0.3s after `enter` (1, 9), leave 0.2s (2, 9), final 0.3 + 0.1 + 0.2 = 0.6s (3, 9).
+    check("pygls: inlay hints of each let's duration", [(h.position.line, h.position.character, h.label) for h in hints or []]
+          == [(1, 9, "⟨0.3s⟩"), (2, 9, "⟨0.2s⟩"), (3, 9, "⟨0.6s⟩")], repr(hints))
+    tokens = await client.text_document_semantic_tokens_full_async(types.SemanticTokensParams(text_document=document))
+    check("pygls: semantic tokens", tokens is not None and len(tokens.data) % 5 == 0 and len(tokens.data) > 40, repr(tokens))
+    highlights = await client.text_document_document_highlight_async(types.DocumentHighlightParams(**at(3, 14)))
+    check("pygls: highlights", [(h.range.start.line, h.kind) for h in highlights or []]
+          == [(1, types.DocumentHighlightKind.Write), (3, types.DocumentHighlightKind.Read)], repr(highlights))
 
     # An unknown document: empty results.
     other = types.TextDocumentIdentifier(uri="file:///never/opened.anim")
@@ -161,6 +232,15 @@ RESULT_TYPES = {
     "textDocument/definition": types.Location | None,
     "textDocument/references": list[types.Location],
     "textDocument/documentSymbol": list[types.DocumentSymbol],
+    "textDocument/codeAction": list[types.CodeAction | types.Command] | None,
+    "textDocument/signatureHelp": types.SignatureHelp | None,
+    "textDocument/documentHighlight": list[types.DocumentHighlight] | None,
+    "textDocument/prepareRename": types.PrepareRenamePlaceholder | types.Range | None,
+    "textDocument/rename": types.WorkspaceEdit | None,
+    "textDocument/formatting": list[types.TextEdit] | None,
+    "textDocument/foldingRange": list[types.FoldingRange] | None,
+    "textDocument/semanticTokens/full": types.SemanticTokens | None,
+    "textDocument/inlayHint": list[types.InlayHint] | None,
     "shutdown": None,
 }
 
@@ -197,17 +277,29 @@ def raw_session(animc, examples):
         lines = text.split("\n")
         for line in range(0, len(lines), 3):
             for character in range(0, len(lines[line]) + 1, 7):
-                for method in ("textDocument/hover", "textDocument/completion", "textDocument/definition", "textDocument/references"):
+                for method in ("textDocument/hover", "textDocument/completion", "textDocument/definition", "textDocument/references",
+                               "textDocument/codeAction", "textDocument/signatureHelp", "textDocument/documentHighlight",
+                               "textDocument/prepareRename", "textDocument/rename"):
                     params = {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}
                     if method == "textDocument/references":
                         params["context"] = {"includeDeclaration": True}
+                    if method == "textDocument/rename":
+                        params["newName"] = "renamed_here"
+                    if method == "textDocument/codeAction":
+                        position = params.pop("position")
+                        params["range"] = {"start": position, "end": {"line": position["line"], "character": position["character"] + 5}}
+                        params["context"] = {"diagnostics": []}
                     stream.append(message({"jsonrpc": "2.0", "id": next_id, "method": method, "params": params}))
                     methods[next_id] = method
                     next_id += 1
-        stream.append(message({"jsonrpc": "2.0", "id": next_id, "method": "textDocument/documentSymbol",
-                               "params": {"textDocument": {"uri": uri}}}))
-        methods[next_id] = "textDocument/documentSymbol"
-        next_id += 1
+        whole = {"start": {"line": 0, "character": 0}, "end": {"line": len(lines), "character": 0}}
+        for method, extra in (("textDocument/documentSymbol", {}), ("textDocument/foldingRange", {}),
+                              ("textDocument/semanticTokens/full", {}), ("textDocument/inlayHint", {"range": whole}),
+                              ("textDocument/formatting", {"options": {"tabSize": 2, "insertSpaces": True}})):
+            stream.append(message({"jsonrpc": "2.0", "id": next_id, "method": method,
+                                   "params": dict({"textDocument": {"uri": uri}}, **extra)}))
+            methods[next_id] = method
+            next_id += 1
     malformed = next_id
     stream.append(b"Content-Length: 9\r\n\r\n{\"id\": 1,")
     stream.append(message({"jsonrpc": "2.0", "id": malformed, "method": "no/such/method"}))

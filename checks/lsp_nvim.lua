@@ -61,11 +61,42 @@ local ok, err = pcall(function()
   local cursor = vim.api.nvim_win_get_cursor(0)
   report("go to definition moves the cursor", cursor[1] == 2 and cursor[2] == 4, vim.inspect(cursor))
 
+  -- A code action as the client applies it: the quick fix of the misspelt easing (line 1, 38..48).
+  local range = { start = { line = 1, character = 38 }, ["end"] = { line = 1, character = 48 } }
+  local actions = vim.lsp.buf_request_sync(buf, "textDocument/codeAction",
+    { textDocument = { uri = vim.uri_from_bufnr(buf) }, range = range, context = { diagnostics = {} } }, 5000) or {}
+  local fix
+  for _, response in pairs(actions) do
+    for _, action in ipairs(response.result or {}) do
+      if action.kind == "quickfix" and fix == nil then fix = action end
+    end
+  end
+  if fix then vim.lsp.util.apply_workspace_edit(fix.edit, "utf-16") end
+  local line1 = vim.api.nvim_buf_get_lines(buf, 1, 2, false)[1] or ""
+  report("a code action fixes the easing", line1 == "let enter = fadeIn card in 300ms with ease-in-out", line1)
+
   local lines = vim.split(fixed, "\n", { plain = true })
   if lines[#lines] == "" then table.remove(lines) end
   vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
   vim.wait(10000, function() return #diagnostics() == 0 end, 50)
   report("fixing the file clears the diagnostics", #diagnostics() == 0, #diagnostics())
+
+  -- Rename `enter` (line 1, character 4) to `intro`, as `:lua vim.lsp.buf.rename("intro")` does.
+  vim.api.nvim_win_set_cursor(0, { 2, 5 })
+  vim.lsp.buf.rename("intro")
+  local function text() return table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), "\n") .. "\n" end
+  local want = fixed:gsub("enter", "intro")
+  vim.wait(5000, function() return text() == want end, 50)
+  report("rename", text() == want, text())
+
+  -- Format a tightly written version.
+  local tight = vim.split(want:gsub(" ; ", ";"), "\n", { plain = true })
+  if tight[#tight] == "" then table.remove(tight) end
+  vim.api.nvim_buf_set_lines(buf, 0, -1, false, tight)
+  vim.wait(300)
+  if vim.lsp.buf.format then vim.lsp.buf.format({ async = false, timeout_ms = 5000 })   -- Neovim 0.8 and later
+  else vim.lsp.buf.formatting_sync(nil, 5000) end                                         -- Neovim 0.7
+  report("format", text() == want, text())
 
   vim.lsp.stop_client(client_id)
   vim.wait(3000, function() return vim.lsp.get_client_by_id(client_id) == nil end, 50)

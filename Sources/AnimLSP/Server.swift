@@ -161,6 +161,12 @@ public final class LanguageServer {
                 throw RequestError(code: .invalidParams, message: "expected `newName`")
             }
             return try LanguageServer.rename(document, at: try offset(params, in: document), to: newName)
+        case "textDocument/documentHighlight":
+            return try at(params) { document, offset in documentHighlights(document, at: offset) } ?? .array([])
+        case "textDocument/foldingRange":
+            return try document(params).map(foldingRanges) ?? .array([])
+        case "textDocument/semanticTokens/full":
+            return try document(params).map(semanticTokens) ?? .object([("data", .array([]))])
         case "textDocument/signatureHelp":
             return try at(params) { document, offset in signatureHelp(document, at: offset) } ?? .null
         case "textDocument/inlayHint":
@@ -284,6 +290,12 @@ public final class LanguageServer {
                 ("definitionProvider", .bool(true)),
                 ("referencesProvider", .bool(true)),
                 ("documentSymbolProvider", .bool(true)),
+                ("documentHighlightProvider", .bool(true)),
+                ("foldingRangeProvider", .bool(true)),
+                ("semanticTokensProvider", .object([
+                    ("legend", .object([("tokenTypes", .array(semanticTokenTypes.map(JSON.string))), ("tokenModifiers", .array([]))])),
+                    ("full", .bool(true)),
+                ])),
                 ("signatureHelpProvider", .object([("triggerCharacters", .array([.string("("), .string(",")]))])),
                 ("inlayHintProvider", .bool(true)),
                 ("codeActionProvider", .object([("codeActionKinds", .array([.string("quickfix"), .string("refactor.extract"),

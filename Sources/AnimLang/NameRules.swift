@@ -3,7 +3,7 @@
 /// each spring adjective, searched without hashing the name. A `let` or a
 /// parameter may not take one (`with snappy` must keep meaning the easing):
 /// the parser's check and the editor's rename both ask this.
-func isEasingWord(_ name: String) -> Bool {
+public func isEasingWord(_ name: String) -> Bool {
     lookUp(name, in: EasingNames.bareNames) != nil || EasingNames.functionalForms.contains(name)
         || EasingNames.springAdjectives.contains { $0.word == name }
 }

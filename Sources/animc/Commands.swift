@@ -420,7 +420,7 @@ let interface = Interface(
         switch formatSource(source) {
         case .refused(let diagnostics):
             report(diagnostics, in: source)
-            report(Diagnostic(.error, id: "not-formatted", "\(source.name) is left as it is", at: .none,
+            report(Diagnostic(.notFormatted(file: source.name), at: .none,
                               hint: diagnostics.contains { $0.id == "format-would-change-meaning" } ? nil : "fix its errors first"))
             failed = true
             if path == "-", !checking {

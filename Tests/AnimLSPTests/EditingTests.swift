@@ -288,6 +288,32 @@ struct EditingTests {
         #expect(labels(.object([("inlayHints", .object([("callDurations", .bool(false))]))])) == ["2:5 ⟨2.3s⟩", "3:5 ⟨4.6s⟩"])
         #expect(labels(.object([("inlayHints", .object([("letDurations", .bool(false))]))])) == ["2:38 ⟨2s⟩"])
     }
+
+    // MARK: Highlights, folding, semantic tokens
+
+    @Test func highlightsFoldingAndSemanticTokens() {
+        let client = Client()
+        client.start()
+        let text = "view card opacity 0\nlet a = fadeIn card with ease-out # hi\nlet b = a ; a\n"
+        _ = client.open(EditingTests.uri, text)
+        let highlights = client.at("textDocument/documentHighlight", EditingTests.uri, 2, 8)?.array ?? []
+        #expect(highlights.map { ($0["range"]?.span ?? []) + [Int($0["kind"]?.number ?? 0)] } ==
+                [[1, 4, 1, 5, 3], [2, 8, 2, 9, 2], [2, 12, 2, 13, 2]])
+        // By hand, [Δline, Δstart, length, type] with the legend keyword 0, function 1, class 2,
+        // property 3, enumMember 4, number 5, variable 6, parameter 7, comment 8.
+        let data = (client.call("textDocument/semanticTokens/full", .object([("textDocument", EditingTests.document())]))?["data"]?.array ?? [])
+            .map { Int($0.number ?? -1) }
+        let expected: [[Int]] = [
+            [0, 0, 4, 0], [0, 5, 4, 2], [0, 5, 7, 3], [0, 8, 1, 5],                         // view card opacity 0
+            [1, 0, 3, 0], [0, 4, 1, 6], [0, 4, 6, 1], [0, 7, 4, 2], [0, 5, 4, 0], [0, 5, 8, 4], [0, 9, 4, 8],
+            [1, 0, 3, 0], [0, 4, 1, 6], [0, 4, 1, 6], [0, 4, 1, 6],                          // let b = a ; a
+        ]
+        #expect(data == expected.flatMap { $0 + [0] })
+
+        _ = client.change(EditingTests.uri, "let x =\n  wait 1\n  ; wait 2\nlet y = x\n")
+        let folds = client.call("textDocument/foldingRange", .object([("textDocument", EditingTests.document())]))?.array ?? []
+        #expect(folds.map { [Int($0["startLine"]?.number ?? -1), Int($0["endLine"]?.number ?? -1)] } == [[0, 2]])
+    }
 }
 
 extension JSON {

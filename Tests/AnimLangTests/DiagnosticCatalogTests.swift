@@ -59,7 +59,7 @@ struct DiagnosticCatalogTests {
         .exportMixedPeriods(subject: "its events", periods: [Time(1), Time(2)]),
         .exportUnsettled(binding: "a", property: "s.x"), .exportUnsettled(binding: "a", property: nil),
         .exportNameClash(first: "dial.tint-color", second: "lamp.tint", name: "--animc-tint-color"),
-        .formatWouldChangeMeaning,
+        .formatWouldChangeMeaning, .notFormatted(file: "a.anim"),
         .exportLoops(binding: "spin", period: Time(numerator: 3, denominator: 2) ?? Time(2)),
         .tie(property: "a.x", count: 2, from: "0", to: "1", playing: true),
         .tie(property: "a.x", count: 0, from: "1", to: "2", playing: false),
@@ -71,6 +71,9 @@ struct DiagnosticCatalogTests {
         .nameKind("gap", found: "a duration", expected: "a number"), .unknownValue("gpa", expected: "a duration"),
         .callsTooDeep(limit: 64), .expansionTooLarge(limit: 100_000), .notAnAnimation("gap", kind: "a duration"),
         .namedOnce("view `crad`"), .bareDuration("300"),
+        .durationArithmetic("1 / 2s", divides: true), .durationArithmetic("2s * 3s", divides: false), .unitOnDuration("gap"),
+        .unitOnDuration(nil), .overlapTooLong(overlap: "2", before: "1"), .overlapWithoutBefore(first: true),
+        .overlapWithoutBefore(first: false), .overlapAfterEndless, .staggerNegativeOffset("spaced ease-in-back"),
     ]
 
     @Test(arguments: samples)
@@ -99,6 +102,10 @@ struct DiagnosticCatalogTests {
         #expect(Diagnostic.Note(.parenOpenedHere, at: .none).message == "the `(` opened here")
         #expect(DiagnosticKind.reservedName("from", role: .event).message == "`from` is a reserved word and cannot name an event")
         #expect(DiagnosticKind.staggerNothing.severity == .warning && DiagnosticKind.staggerNothing.id == "stagger-nothing")
+        #expect(DiagnosticKind.invalidPart("the part ends at 1s, before it starts at 2s").id == "invalid-part")
+        #expect(DiagnosticKind.invalidPart("x").severity == .error)
+        #expect(DiagnosticKind.afterBinding("show", why: "the file has no `let show`").message == "--after show: the file has no `let show`")
+        #expect(DiagnosticKind.afterBinding("show", why: "").id == "invalid-after")
         let half = Time(numerator: 3, denominator: 2) ?? Time(2)
         #expect(DiagnosticKind.exportMixedPeriods(subject: "`s.rotation`", periods: [Time(1), half]).message
                 == "`s.rotation` repeats every 1s and 1.5s at once: an export repeats one period")
