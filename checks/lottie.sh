@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Lottie players agree with `animc eval` (design note exports.md §5):
+# The Lottie players agree with `animc eval` (docs/exports.md §5):
 # every example, generated programs and the test suite's colour-and-event
 # fixtures, exported with `animc export --to lottie` and played by lottie-web
 # 5.7.4 in headless Chromium and by ThorVG, frame by frame and between frames.

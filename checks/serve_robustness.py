@@ -5,9 +5,9 @@ and count (about 20 s).
 Every request gets the answer the rules give, or its connection is closed:
 
 * paths it does not serve (`/../etc/passwd` and its encodings, absolute
-  URLs, `*`) are 404 and never a file; methods other than GET are 405;
+  URLs, `*`) are 404 and never a file; HEAD is GET's head; other methods are 405;
 * malformed request lines and headers are 400 (505 for another HTTP
-  version), a body is 413, an oversized request line 414, oversized or too
+  version), a body on GET or HEAD is 413, an oversized request line 414, oversized or too
   many headers 431;
 * 200 connections at once all get the page; 200 held `/update`s all
   answer within a second of a save; pages that go away (closed, reset)
@@ -168,12 +168,22 @@ def run_checks(server, path, proc, tally):
         answer = exchange(port, request(target, port=port))
         tally.check(answer is not None and answer.status == 404 and answer.well_formed() and b"root:" not in answer.raw,
                     f"GET {target} is 404: {answer.raw[:60] if answer else None!r}")
-    # Methods other than GET: 405, Allow: GET (HEAD without a body).
-    for method in ["POST", "PUT", "DELETE", "OPTIONS", "TRACE", "PATCH", "HEAD", "PROPFIND", "get", "BREW"]:
-        answer = exchange(port, request("/", method=method, port=port))
-        ok = answer is not None and answer.status == 405 and answer.headers.get("allow") == "GET"
-        tally.check(ok and answer.well_formed(head_only=method == "HEAD") and (method != "HEAD" or answer.body == b""),
-                    f"{method} / is 405: {answer.raw[:60] if answer else None!r}")
+    # HEAD is answered like GET, without a body (the same Content-Length).
+    # (A HEAD of /update is answered at once, never held.)
+    full = exchange(port, request("/", port=port))
+    for target in ["/", "/update?since=0"]:
+        answer = exchange(port, request(target, method="HEAD", port=port))
+        ok = answer is not None and full is not None and answer.status == 200 and answer.body == b""
+        same = target != "/" or answer.headers.get("content-length") == full.headers.get("content-length")
+        tally.check(ok and same and answer.well_formed(head_only=True),
+                    f"HEAD {target} is GET's head: {answer.raw[:60] if answer else None!r}")
+    # Methods other than GET and HEAD: 405, Allow: GET, HEAD, with a body or without.
+    for method in ["POST", "PUT", "DELETE", "OPTIONS", "TRACE", "PATCH", "PROPFIND", "get", "head", "BREW"]:
+        for body in [b"", b"hello"]:
+            extra = f"Content-Length: {len(body)}\r\n" if body else ""
+            answer = exchange(port, request("/", method=method, port=port, extra=extra) + body)
+            ok = answer is not None and answer.status == 405 and answer.headers.get("allow") == "GET, HEAD"
+            tally.check(ok and answer.well_formed(), f"{method} / ({len(body)} bytes) is 405: {answer.raw[:60] if answer else None!r}")
 
     # Malformed, oversized, or with a body.
     host = f"Host: 127.0.0.1:{port}\r\n"

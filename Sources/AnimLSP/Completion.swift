@@ -87,7 +87,7 @@ func completion(_ document: OpenDocument, at offset: Int) -> JSON {
                          "forever", "played from", "played to"] {
             add(modifier, 14, "modifier")
         }
-        // After `staggered by DUR`: where it starts and how it spreads (semantics §8.3).
+        // After `staggered by DUR`: where it starts and how it spreads (docs/semantics.md §8.3).
         if context.afterStagger {
             for word in ["from start", "from end", "from center", "from edges", "spaced"] { add(word, 14, "stagger") }
         }

@@ -39,7 +39,7 @@ func hover(_ analysis: Analysis, _ document: OpenDocument, at offset: Int) -> JS
                     ("range", document.range(range))])
 }
 
-/// `played` (semantics §8.5): what it means, and how long the part lasts
+/// `played` (docs/semantics.md §8.5): what it means, and how long the part lasts
 /// when that is known (the binding is the part, or its times are written
 /// as durations, or as percentages of a named animation).
 func partHover(_ analysis: Analysis, at offset: Int) -> String? {
@@ -148,7 +148,7 @@ func viewHover(_ name: String, _ analysis: Analysis) -> String {
     return lines.joined(separator: "\n\n")
 }
 
-/// What the words of timelines (semantics §8) mean, for hover.
+/// What the words of timelines (docs/semantics.md §8) mean, for hover.
 let keywordHovers: [String: String] = [
     "overlapping": "`pk overlapping by D` in a `;` chain: the part starts D before the end of the parts before it, "
         + "`S || (wait (|S| − D) ; pk)`, lasting max(|S|, |S| − D + |pk|)",

@@ -185,8 +185,8 @@ public indirect enum Formula: Equatable, Sendable {
     case name(String, SourceRange)
     case negated(Formula, SourceRange)
     case binary(ArithmeticOperator, Formula, Formula, SourceRange)
-    /// `250ms`, `(1 + 2)s`, `lift ms` inside duration arithmetic (semantics
-    /// §8.4): a unit belongs to the literal, the parenthesised number or the
+    /// `250ms`, `(1 + 2)s`, `lift ms` inside duration arithmetic
+    /// (docs/semantics.md §8.4): a unit belongs to the literal, the parenthesised number or the
     /// name just before it, which must be a number; the result is a duration.
     case unit(Formula, Duration.Unit, SourceRange)
 
@@ -245,7 +245,7 @@ extension Formula {
                  failed: failed)?.number
     }
 
-    /// ``folded(_:value:failed:)`` with each part's measure (semantics §8.4):
+    /// ``folded(_:value:failed:)`` with each part's measure (docs/semantics.md §8.4):
     /// `value` gives each name's number and whether it is a duration (in
     /// seconds). Duration ± duration, duration × or ÷ number and number ×
     /// duration are durations, a bare number in a sum with a duration is
@@ -379,7 +379,7 @@ public struct ViewDeclaration: Equatable, Sendable {
     }
 }
 
-/// Where a view stands (exports.md §6): its home on the stage, if given
+/// Where a view stands (docs/exports.md §6): its home on the stage, if given
 /// (`view V at (X, Y)`, px, y down), and the point that `scale`, `scale-x`,
 /// `scale-y` and `rotation` turn about, as fractions of the shape's box
 /// (`origin`, default the centre). Every output reads it.
@@ -653,7 +653,7 @@ public struct Count: Equatable, Sendable {
     }
 
     /// The count, when it is exact, positive and not whole (`^ 2.5`,
-    /// `repeated 2.5 times`: semantics §8.5); `nil` otherwise.
+    /// `repeated 2.5 times`: docs/semantics.md §8.5); `nil` otherwise.
     public var fraction: Time? {
         guard let exact = number.exact, exact.denominator != 1, exact.isPositive else { return nil }
         return exact
@@ -815,7 +815,7 @@ public struct TweenSyntax: Equatable, Sendable {
     }
 
     /// `from A to B`; `nil` for `fadeIn`/`fadeOut` (0 → 1, 1 → 0) and for keyframes.
-    /// `to B` alone (``from`` `nil`) starts from the property's current value (semantics §7.1).
+    /// `to B` alone (``from`` `nil`) starts from the property's current value (docs/semantics.md §7.1).
     public var from: ValueSyntax? {
         get { fields.stored.byInSlot ? nil : fields.stored.fromOrBy }
         set {
@@ -1103,7 +1103,7 @@ public struct ColorSyntax: Equatable, Sendable {
 }
 
 /// How `staggered` spreads the views, as written after its duration
-/// (semantics §8.3): `by` a step or `over` a total, `from` which end
+/// (docs/semantics.md §8.3): `by` a step or `over` a total, `from` which end
 /// (`backwards` is `from end`), `spaced` by which easing.
 public struct StaggerSyntax: Equatable, Sendable {
     /// `over TOTAL` rather than `by DUR`.
@@ -1142,7 +1142,7 @@ public struct Keyframe: Equatable, Sendable {
     public var value: ValueSyntax
     /// The percentage written after `at` (0 to 100).
     public var offset: Number?
-    /// `with E` after it (semantics §8.2): the easing of the piece from it
+    /// `with E` after it (docs/semantics.md §8.2): the easing of the piece from it
     /// to the next keyframe (the last keyframe has none; `with each E`
     /// gives it to every piece without one).
     public var easing: Easing?
@@ -1205,11 +1205,11 @@ public struct Expr: Equatable, Sendable {
         /// A value (a `let`'s right-hand side, or an argument), not an animation.
         indirect case value(ValueExpr)
         /// `pk overlapping by D`: a part of a `;` chain after the first,
-        /// starting D before the end of the parts before it (semantics §8.1);
+        /// starting D before the end of the parts before it (docs/semantics.md §8.1);
         /// only meaningful as such an operand of ``sequence(_:)``.
         indirect case overlapping(Expr, Duration)
         /// `x played from T1 to T2`, `x played from T1`, `x played to T2`
-        /// (semantics §8.5): at least one of the two is written.
+        /// (docs/semantics.md §8.5): at least one of the two is written.
         indirect case played(Expr, from: PartTime?, to: PartTime?)
 
         public static func == (lhs: Kind, rhs: Kind) -> Bool {

@@ -286,7 +286,7 @@ public enum DiagnosticKind: Equatable, Sendable {
     case neverStarts
     /// `x staggered by d` where no view has a segment in x.
     case staggerNothing
-    /// Duration arithmetic without a measure (semantics §8.4), as written:
+    /// Duration arithmetic without a measure (docs/semantics.md §8.4), as written:
     /// a duration times a duration, or a number divided by a duration.
     case durationArithmetic(String, divides: Bool)
     /// A unit after a duration (`(2s)ms`, `gap ms`): the name, when one.
@@ -301,7 +301,7 @@ public enum DiagnosticKind: Equatable, Sendable {
     case staggerNegativeOffset(String)
     /// `x played from T1 to T2` that names no part of x: why.
     case invalidPart(String)
-    /// Distinct tweens tie on one property (semantics §4), so it shows
+    /// Distinct tweens tie on one property (docs/semantics.md §4), so it shows
     /// their mean (warning): `playing` while they play, else while they
     /// hold their ends; `from` and `to` are the stretch, in seconds.
     case tie(property: String, count: Int, from: String, to: String, playing: Bool)
@@ -365,7 +365,7 @@ public enum DiagnosticKind: Equatable, Sendable {
     case timeOverflow
     case retimeInstant(Time)
     case nonMonotoneWarp(Easing)
-    /// `reversed` or `looped` of something holding a `to` tween (semantics §7.1).
+    /// `reversed` or `looped` of something holding a `to` tween (docs/semantics.md §7.1).
     case relativeReversed(operation: String, property: String)
     /// Any other error of the `Animations` library, with its own message.
     case animation(AnimationError)
@@ -401,6 +401,8 @@ public enum DiagnosticKind: Equatable, Sendable {
     case extraArgument(command: String, argument: String)
     /// Standard input named twice (`animc equal - -`).
     case standardInputTwice
+    /// An option that takes one value given twice (`--at 0.5 --at 1`): never a silent drop.
+    case repeatedOption(String)
     /// `eval` of an animation that repeats forever without `--until` or `--at`.
     case needsUntil(binding: String)
     /// `plot` of an animation that repeats forever without `--until`.
@@ -557,6 +559,7 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .missingArgument: return "missing-argument"
         case .extraArgument: return "extra-argument"
         case .standardInputTwice: return "standard-input-twice"
+        case .repeatedOption: return "repeated-option"
         case .needsUntil, .plotNeedsUntil: return "needs-until"
         case .conflictingOptions: return "conflicting-options"
         case .notATerminal: return "not-a-terminal"
@@ -600,7 +603,7 @@ public enum DiagnosticKind: Equatable, Sendable {
              .notFiniteDuration, .negativeDuration, .unrepresentableDuration, .timeOverflow, .retimeInstant,
              .nonMonotoneWarp, .relativeReversed, .animation, .cannotSample, .tooManyRows, .noSuchBinding, .afterBinding, .unreadableFile, .unwritableFile, .cannotNormalize,
              .unknownCommand, .missingCommand, .unknownOption, .optionNotAccepted, .missingValue, .unexpectedValue,
-             .invalidValue, .missingArgument, .extraArgument, .standardInputTwice, .tooFewKeyframes, .unknownColor,
+             .invalidValue, .missingArgument, .extraArgument, .standardInputTwice, .repeatedOption, .tooFewKeyframes, .unknownColor,
              .mixedColorSeparators, .colorArguments, .colorChannel, .keyframeOffsetOnEnd, .keyframeOffsetRange,
              .decreasingKeyframeOffset, .valueKind, .mixedValueKinds, .durationArithmetic, .unitOnDuration, .overlapTooLong,
              .overlapWithoutBefore, .overlapAfterEndless, .staggerNegativeOffset, .needsUntil, .plotNeedsUntil, .conflictingOptions,
@@ -838,7 +841,7 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "cannot \(operation) a tween of `\(property)` that goes `to` a value: it has no start to return to"
         case .nonMonotoneWarp(let easing):
             // A spring is the reason when every other factor is monotone: it counts as
-            // not monotone by rule (semantics §6.4), even where it does not overshoot.
+            // not monotone by rule (docs/semantics.md §6.4), even where it does not overshoot.
             let springs = easing.factors.filter { $0.spring != nil }
             let becauseOfSprings = !springs.isEmpty && easing.factors.allSatisfy { $0.spring != nil || $0.isMonotone }
             let why = becauseOfSprings ? "springs count as not monotone (most overshoot)" : "it is not monotone"
@@ -881,6 +884,8 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "unexpected argument \(quoted(argument)) for \(command)"
         case .standardInputTwice:
             return "standard input (`-`) can be read only once"
+        case .repeatedOption(let option):
+            return "\(option) is given more than once"
         case .needsUntil(let binding):
             return "`\(binding)` repeats forever: choose the rows to print with --until or --at"
         case .plotNeedsUntil(let binding):
@@ -1051,6 +1056,9 @@ public struct SourceFile: Sendable {
 
     /// Decodes nothing: the lexer works on bytes and reports invalid UTF-8 itself.
     public init(name: String, bytes: [UInt8]) {
+        // A UTF-8 byte-order mark (editors on Windows write one) is not part of
+        // the text: dropped here, so offsets, lines and columns are the text's.
+        let bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         self.name = name
         self.bytes = bytes
         // The C library's memchr (vectorised): about 1 instruction per 10

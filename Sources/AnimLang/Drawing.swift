@@ -1,4 +1,4 @@
-/// The properties the outputs draw (exports.md §1): the language checks
+/// The properties the outputs draw (docs/exports.md §1): the language checks
 /// spellings and value kinds against them, and every output reads them here.
 package enum Drawing {
     package static let properties: Set<String> = ["x", "y", "radius", "width", "height", "size", "scale", "scale-x", "scale-y",

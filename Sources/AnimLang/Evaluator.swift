@@ -75,7 +75,7 @@ public struct Evaluation: Sendable {
 /// syntax already freed.
 ///
 /// With `after`, the binding is shown as it plays after the binding `after`
-/// has played (semantics §8.6): `(after ; binding) played from |after|`, so
+/// has played (docs/semantics.md §8.6): `(after ; binding) played from |after|`, so
 /// its relative tweens start where `after` left every property. An `after`
 /// the file does not have, that is no animation or that never ends is an
 /// ``DiagnosticKind/afterBinding(_:why:)`` error (a usage error of `--after`).
@@ -116,7 +116,7 @@ public func run(_ file: SourceFile, binding name: String? = nil, after: String? 
                    compilation: unresolved ? nil : compilation)
 }
 
-/// The located error for a relative tween (semantics §7.1) that could not
+/// The located error for a relative tween (docs/semantics.md §7.1) that could not
 /// be resolved when the scene was compiled: at the first such tween of the
 /// property; `nil` for other errors.
 func relativeDiagnostic(_ error: AnimationError, tweens: [PlacedTween]) -> Diagnostic? {
@@ -240,7 +240,7 @@ private func analyze(_ file: SourceFile, binding name: String?, after: String? =
     var term = hasErrors ? nil : target.flatMap { lowering.term(named: $0.name) }
     var scene = hasErrors ? nil : keptScene
     if let after, !hasErrors, let shown = scene {
-        // `--after NAME`: (NAME ; BINDING) played from |NAME| (semantics §8.6).
+        // `--after NAME`: (NAME ; BINDING) played from |NAME| (docs/semantics.md §8.6).
         var why: String?
         if afterNumber == nil || lowering.term(named: after) == nil {
             why = resolved.bindings[after] == nil ? "the file has no `let \(after)`" : "`\(after)` is not an animation"

@@ -772,7 +772,7 @@ struct KeywordTable {
 /// `let lift = 12`, `let twice = gap * 2`), as far as the first tokens of
 /// its right-hand side tell: a number, a `-`, `pi`, `tau`, a `(` before one
 /// of those, or a name that is itself such a `let`. The parser asks only
-/// where `*` or `+` in a clause is followed by a name (semantics §8.4: the
+/// where `*` or `+` in a clause is followed by a name (docs/semantics.md §8.4: the
 /// kinds decide whether it is arithmetic or a sequence), so it is read once,
 /// lazily, and never on the common path.
 func quantityLets(in file: SourceFile) -> Set<String> {

@@ -466,7 +466,7 @@ private struct Lowerer {
     /// says whether one was. A number without names is itself.
     mutating func fold(_ number: Number, context: ParameterKind) -> (Number, isDuration: Bool)? {
         guard let formula = number.formula else { return (number, false) }
-        // (One fold for numbers and durations: its measures decide, semantics §8.4.)
+        // (One fold for numbers and durations: its measures decide, docs/semantics.md §8.4.)
         let folded = formula.measured(&self) { lowerer, name, range in
             switch lowerer.lookUp(name, at: range, expected: context) {
             case .number(let value)?: return (Number(exact: value.exact, value: value.value, range: range), .number)
@@ -863,7 +863,7 @@ private struct Lowerer {
     }
 
     /// `x ^ r`, `x repeated r times` for a count `r` that is not whole:
-    /// `(x ^ ⌈r⌉) played to r·|x|` (semantics §8.5).
+    /// `(x ^ ⌈r⌉) played to r·|x|` (docs/semantics.md §8.5).
     private mutating func fractionalPower(_ body: Term, _ count: Time, _ expr: Expr) -> Term? {
         // An endless animation's later copies never start; a cancelled one stays cancelled.
         guard let length = body.duration else { return body }
@@ -944,7 +944,7 @@ private struct Lowerer {
     }
 
     /// Whether `body` can play backwards; if it holds a `to` tween (which
-    /// has no start to return to, semantics §7.1), reports that at the modifier.
+    /// has no start to return to, docs/semantics.md §7.1), reports that at the modifier.
     private mutating func reversible(_ body: Term, _ expr: Expr, _ operation: String) -> Bool {
         guard body.hasRelativeTo else { return true }
         let property = body.firstRelativeTo ?? Property(view: "", name: "")
@@ -990,7 +990,7 @@ private struct Lowerer {
         var terms: [Term] = []
         terms.reserveCapacity(parts.count)
         var failed = false
-        /// The parts written `pk overlapping by D` (semantics §8.1): where, and D's clause.
+        /// The parts written `pk overlapping by D` (docs/semantics.md §8.1): where, and D's clause.
         var overlaps: [(index: Int, part: Expr)] = []
         for index in parts.indices {
             let term: Term?
@@ -1026,7 +1026,7 @@ private struct Lowerer {
     }
 
     /// A `;` chain some of whose parts overlap the parts before them
-    /// (semantics §8.1), its parts lowered: each overlap's D checked against
+    /// (docs/semantics.md §8.1), its parts lowered: each overlap's D checked against
     /// the chain so far, where it is written, then ``Term/chain(_:)``.
     private mutating func lowerOverlaps(_ terms: [Term], _ overlaps: [(index: Int, part: Expr)], range: SourceRange) -> Term? {
         var parts: [(part: Term, overlap: Time?)] = terms.map { ($0, nil) }
@@ -1238,7 +1238,7 @@ private struct Lowerer {
     /// The kind of value a tween's stops hold, checked against its verb:
     /// numbers for `fade`, `scale`, `rotate` …, colours for `color`, points
     /// for `move`, numbers or colours (one kind) for `animate`, or points
-    /// on a property the exports do not draw (exports.md §1).
+    /// on a property the exports do not draw (docs/exports.md §1).
     private mutating func valueKind(verb: TweenSyntax.Verb, property resolvedProperty: String,
                                     stops: WrittenStops) -> ValueSyntaxKind? {
         // A property the exports draw as a number (a position, a size, an
@@ -1546,7 +1546,7 @@ private struct TweenShape {
     let relative: Tween.Relative
     let stops: WrittenStops
     let lengths: PieceLengths
-    /// The easing of each piece written on its keyframe (semantics §8.2); empty when none is.
+    /// The easing of each piece written on its keyframe (docs/semantics.md §8.2); empty when none is.
     var easings: [Easing?] = []
 
     var channels: Int { split ? 2 : 1 }

@@ -204,7 +204,7 @@ private struct Parser {
     /// colour's arguments, nor in an offset: those are read at once).
     var namesAllowed = true
     /// Whether a unit may follow a literal, a parenthesised number or a name
-    /// (inside a duration: semantics §8.4).
+    /// (inside a duration: docs/semantics.md §8.4).
     var unitsAllowed = false
     /// The number each `let` before here names, when it names a number
     /// (`let lift = 12`, `let twice = lift * 2`): where a number is read at
@@ -442,7 +442,7 @@ private struct Parser {
             let (easing, range) = try self.easing(high: nil)
             value = .easing(easing, range)
         } else if startsQuantity(first) {
-            // A number or a duration, with arithmetic and units (semantics §8.4: `0.1s + 0.2s`, `1 + 2ms`, `gap * 2`).
+            // A number or a duration, with arithmetic and units (docs/semantics.md §8.4: `0.1s + 0.2s`, `1 + 2ms`, `gap * 2`).
             let context = current > 0 ? describe(previous).description : "`=`"
             let measured = try measuredDuration(after: context, hintUnits: false)
             if measured.unit == .implicit, measured.number.formula?.hasUnit != true {
@@ -699,7 +699,7 @@ private struct Parser {
     }
 
     /// part = power [ "overlapping" "by" duration ] ; a part of a `;` chain
-    /// that starts D before the end of the parts before it (semantics §8.1).
+    /// that starts D before the end of the parts before it (docs/semantics.md §8.1).
     mutating func overlapping(_ part: Parsed, first: Bool) throws(SyntaxError) -> Parsed {
         let token = advance()
         advance()   // `by`
@@ -806,7 +806,7 @@ private struct Parser {
         return result
     }
 
-    /// `with E` after a keyframe, when a `,` follows it (semantics §8.2): the
+    /// `with E` after a keyframe, when a `,` follows it (docs/semantics.md §8.2): the
     /// easing of the piece leaving that keyframe. After the last keyframe
     /// no `,` follows, and `with` is the whole tween's (left for ``modifiers(on:)``).
     mutating func keyframeEasing() -> (Easing, SourceRange)? {
@@ -818,7 +818,7 @@ private struct Parser {
         return (easing, range)
     }
 
-    /// After `staggered` (semantics §6.3, §8.3): ( "by" | "over" ) duration
+    /// After `staggered` (docs/semantics.md §6.3, §8.3): ( "by" | "over" ) duration
     /// [ "from" ( "start" | "end" | "center" | "edges" ) | "backwards" ] [ "spaced" easing ].
     mutating func stagger() throws(SyntaxError) -> (Duration, StaggerSyntax, SourceRange) {
         let over = peek().kind == .name && peek().word == .none && text(peek()) == "over"
@@ -1219,7 +1219,7 @@ private struct Parser {
     mutating func tweenValues(into values: inout TweenSyntax, after context: @autoclosure () -> String, takesProperty: Bool,
                               colours: Bool = false, usage: @autoclosure () -> String) throws(SyntaxError) {
         let through = checkWord(.through)
-        // `to B` and `by Δ` alone start from the current value (semantics §7.1).
+        // `to B` and `by Δ` alone start from the current value (docs/semantics.md §7.1).
         let relative = checkWord(.to) ? "to" : checkWord(.by) ? "by" : nil
         if through || relative != nil {
             advance()
@@ -1260,7 +1260,7 @@ private struct Parser {
                 keyframes.append(keyframe)
             } while match(.comma)
             if checkWord(.with), peek(1).kind == .name, peek(1).word == .none, text(peek(1)) == "each" {
-                // `with each E` (semantics §8.2): every piece without an easing of its own.
+                // `with each E` (docs/semantics.md §8.2): every piece without an easing of its own.
                 advance()
                 advance()
                 let (easing, _) = try easingClause()
@@ -1548,7 +1548,7 @@ private struct Parser {
         return duration
     }
 
-    /// duration = a number, with units on its literals (semantics §8.4):
+    /// duration = a number, with units on its literals (docs/semantics.md §8.4):
     /// `250ms`, `0.1s + 0.2s`, `gap * 2`, `(gap + 50ms) * 3`, `1 + 2ms`.
     /// A literal alone, with or without a unit (most durations), is read as
     /// before; arithmetic is read by ``number(what:after:grouped:)`` with
@@ -1660,7 +1660,7 @@ private struct Parser {
         noteUses(in: value, bare: .number)
         let count = Count(number: Parser.settled(value), range: value.range)
         // A number that is not finite was reported already (and settled to 0).
-        // (`^` and `repeated` take an exact count that is not whole, too: semantics §8.5.)
+        // (`^` and `repeated` take an exact count that is not whole, too: docs/semantics.md §8.5.)
         if value.formula == nil, value.value.isFinite, count.value == nil, !(fractional && count.fraction != nil) {
             report(invalidCount(value), at: value.range)
         }
@@ -1801,7 +1801,7 @@ private struct Parser {
             return startsNumber(next) || isValueName(next)
         case .star, .plus:
             if next.kind == .number || next.kind == .minus || isWord(next, .pi) || isWord(next, .tau) { return true }
-            // The kinds decide (semantics §8.4): a name bound to a number or a duration, or a `(` before a number.
+            // The kinds decide (docs/semantics.md §8.4): a name bound to a number or a duration, or a `(` before a number.
             if next.kind == .name { return namesQuantity(next) }
             if next.kind == .leftParen {
                 let inner = peek(offset + 2)

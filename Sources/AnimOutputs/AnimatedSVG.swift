@@ -4,7 +4,7 @@ import Animations
 /// `animc render … -o OUT.svg` and `export --to svg`: one SVG file that
 /// plays the animation by itself, as an `<img>` shows it (a README on
 /// GitHub, a chat): the player page's stage in its clean view (no grid,
-/// homes or labels: exports §8) with the CSS export (``stylesheet(_:)``)
+/// homes or labels: docs/exports.md §8) with the CSS export (``stylesheet(_:)``)
 /// and the page's drawing rules inside a `<style>`. No script: CSS
 /// animations run in an SVG shown as an image, scripts do not.
 ///

@@ -34,7 +34,7 @@ package struct ExportModel: Sendable {
     /// The views drawn: those of `viewOrder` that are declared or have a
     /// column, in that order, then the other views with columns, sorted.
     package let views: [String]
-    /// Where each view stands (exports.md §6).
+    /// Where each view stands (docs/exports.md §6).
     package let placements: [String: Placement]
 
     package init(_ scene: CompiledScene, binding: String, range: SourceRange = .none, initial: [Property: Value] = [:],

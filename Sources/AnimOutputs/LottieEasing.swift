@@ -34,8 +34,8 @@ extension Easing {
 
 extension Easing {
     /// The shortest stretch of progress over which the curve turns back: half
-    /// a period of a spring's oscillation (`π / (ω_d·T)` in progress, semantics
-    /// §6.4), the least of a composition's or mirror's parts; `nil` for curves
+    /// a period of a spring's oscillation (`π / (ω_d·T)` in progress,
+    /// docs/semantics.md §6.4), the least of a composition's or mirror's parts; `nil` for curves
     /// that do not oscillate. A baker must sample finer than this: samples
     /// spaced wider than it can land in step with the oscillation and show a
     /// smooth curve that is not there.

@@ -15,7 +15,7 @@ import Animations
 /// export.diagnostics   // warnings (properties Lottie cannot carry), or the error that stopped it
 /// ```
 ///
-/// What the file holds (design note `exports.md` §1 and §4):
+/// What the file holds (docs/exports.md §1 and §4):
 ///
 /// * one shape layer per view (`nm` is the view's name), in first-mention
 ///   order (the first layer is the first view the file names, and is drawn
@@ -250,7 +250,7 @@ private struct LottieExporter {
         let name: String
         let index: Int
         var home = (x: 0.0, y: 0.0)
-        /// `at` and `origin` (exports.md §6).
+        /// `at` and `origin` (docs/exports.md §6).
         let placement: Placement
         /// `radius` makes an ellipse; otherwise the rectangle's sides.
         let radius: Property?

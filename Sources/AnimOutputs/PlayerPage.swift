@@ -2,8 +2,8 @@ import AnimJSON
 import AnimLang
 import Animations
 
-/// `--to html`: one self-contained page that plays the animation (exports.md
-/// §1 and §3). No network and no files besides itself, so it works from
+/// `--to html`: one self-contained page that plays the animation
+/// (docs/exports.md §1 and §3). No network and no files besides itself, so it works from
 /// `file://`.
 ///
 /// The stage is SVG: a shape per view, in first-mention order, sitting in a
@@ -282,7 +282,7 @@ private func playerScript(live: Bool) -> String {
 
 // MARK: - Live preview (`animc serve`)
 
-/// What `animc serve` shows (exports.md §6, "Live preview"): the player
+/// What `animc serve` shows (docs/exports.md §6, "Live preview"): the player
 /// page of the file's last good animation, followed live, with what is wrong
 /// with the file now over the stage.
 ///

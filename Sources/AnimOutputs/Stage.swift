@@ -1,7 +1,7 @@
 import AnimLang
 import Animations
 
-/// How views are drawn (exports.md §1): the properties are the language's
+/// How views are drawn (docs/exports.md §1): the properties are the language's
 /// (``Drawing/properties``); the square's default side and the palette are
 /// here, for every output that draws (the player page and Lottie).
 extension Drawing {
@@ -35,7 +35,7 @@ extension Drawing {
 extension Drawing {
     /// A property's name as the outputs that list properties (the plot's
     /// panels, the terminal player's rows) show it, with what the stage
-    /// draws it from (exports.md §6): `x` and `y` of a view with `at` are
+    /// draws it from (docs/exports.md §6): `x` and `y` of a view with `at` are
     /// offsets from its home (`dot.x (at 120)`), and `scale`, `scale-x`,
     /// `scale-y` and `rotation` of a view with an origin off the centre turn
     /// about it (`bar.scale-x (about left)`, `(about 0.2, 0.8)`).
@@ -73,7 +73,7 @@ struct StageView {
     var isCircle: Bool { numbers.contains("radius") }
 }
 
-/// Where each view sits and how big the stage is (exports.md §1, §6): the
+/// Where each view sits and how big the stage is (docs/exports.md §1, §6): the
 /// one layout of the player page and the Lottie export. Views with `at`
 /// stand at their home; the others sit side by side in a row, or one above
 /// the other when they travel sideways (so their paths do not cross), each

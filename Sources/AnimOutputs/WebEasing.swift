@@ -1,7 +1,7 @@
 import AnimLang
 import Animations
 
-/// How an easing reaches CSS (exports.md §2): exactly where CSS has the
+/// How an easing reaches CSS (docs/exports.md §2): exactly where CSS has the
 /// curve, and as `linear(…)` points within a stated bound everywhere else.
 ///
 /// ```swift

@@ -2,9 +2,9 @@ import AnimJSON
 import AnimLang
 import Animations
 
-/// An animation as the web plays it (exports.md §2): every property `V.P`
+/// An animation as the web plays it (docs/exports.md §2): every property `V.P`
 /// becomes a registered custom property `--animc-P` (the prefix is
-/// ``WebNames``'s, exports.md §6) on view `V`'s element, animated by its own
+/// ``WebNames``'s, docs/exports.md §6) on view `V`'s element, animated by its own
 /// keyframes over the whole duration with fill `both`. `animc
 /// export --to waapi|css|html` writes this one model three ways
 /// (``waapiJSON(_:)``, ``stylesheet(_:)``, ``playerPage(_:source:)``).
@@ -40,7 +40,7 @@ import Animations
 /// animation on the property with an iteration count, placed after the
 /// base one so it wins while it runs (``CompiledScene/repetitions(of:initial:)``).
 ///
-/// **Forever** (semantics §6.6: exports play it with infinite iterations).
+/// **Forever** (docs/semantics.md §6.6: exports play it with infinite iterations).
 /// Each property that an endless repetition drives settles, at some time
 /// `S`, into a cycle of one period `P` (``CompiledScene/steadyState(initial:)``):
 /// it becomes a prefix animation over `[0, S]` (fill both, as a finite
@@ -103,7 +103,7 @@ public struct WebExport: Sendable {
     public struct View: Sendable {
         public let name: String
         public let channels: [Channel]
-        /// Where it stands: `at` and `origin` (exports.md §6).
+        /// Where it stands: `at` and `origin` (docs/exports.md §6).
         public var placement: Placement = .standard
     }
 

@@ -231,7 +231,7 @@ func registrations(_ export: WebExport) -> [Registration] {
 }
 
 /// CSS rules that draw each view's element from its custom properties, as
-/// the player page draws its shapes (exports.md §1): `opacity`, a
+/// the player page draws its shapes (docs/exports.md §1): `opacity`, a
 /// `transform` of `x`, `y` (px), `rotation` (degrees), `scale`, `scale-x`
 /// and `scale-y` about the view's `origin` (its centre unless it says), the
 /// element's centre at its `at` home when it has one, the size (`radius`, `width`,

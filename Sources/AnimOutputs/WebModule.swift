@@ -3,7 +3,7 @@ import AnimLang
 import Animations
 
 // `--to js`: the web export as one ES module that a page's script imports
-// (exports.md §6, "A module for scripts").
+// (docs/exports.md §6, "A module for scripts").
 
 /// `--to js`: one ES module with no imports. It embeds the Web Animations
 /// JSON of ``waapiJSON(_:)`` (the same keyframes, written once) and exports

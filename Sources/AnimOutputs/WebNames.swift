@@ -3,7 +3,7 @@ import Animations
 
 // What a web export names on the page: its custom properties and keyframes
 // (`--prefix`) and the elements it animates (`--selector`), so that two
-// exports share a page (exports.md §6, "Web export in a real site").
+// exports share a page (docs/exports.md §6, "Web export in a real site").
 
 /// The names a web export gives what it defines, and the elements it animates.
 ///
@@ -81,7 +81,7 @@ private extension Unicode.Scalar {
     var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
 }
 
-/// Two properties an export would give one name (exports.md §6: it refuses, never overwrites).
+/// Two properties an export would give one name (docs/exports.md §6: it refuses, never overwrites).
 public struct WebNameClash: Sendable, Equatable {
     public let first: Property
     public let second: Property

@@ -142,8 +142,8 @@ public struct Animation<A> {
         }
     }
 
-    /// The stretch `[start, end]` of this animation, played from 0 (semantics
-    /// §8.5; ``Scene/played(from:to:)``): `end` defaults to the end and may
+    /// The stretch `[start, end]` of this animation, played from 0
+    /// (docs/semantics.md §8.5; ``Scene/played(from:to:)``): `end` defaults to the end and may
     /// pass it (the end values then hold); duration `end − start`. A read at
     /// `t` reads this animation at `start + t`. Precondition: `start ≤ end`,
     /// and an end is given for an animation that repeats forever.
@@ -215,8 +215,8 @@ extension Animation: Semiring where A: Animatable {
         sequence(lhs, rhs)
     }
 
-    /// `self`, then `next` starting `overlap` before `self` ends (semantics
-    /// §8.1): `self + next.delayed(by: duration − overlap)`, lasting
+    /// `self`, then `next` starting `overlap` before `self` ends
+    /// (docs/semantics.md §8.1): `self + next.delayed(by: duration − overlap)`, lasting
     /// `max(Dx, Dx − D + Dy)`.
     /// Laws: `a.then(b, overlapping: 0) = a * b` and
     /// `a.then(b, overlapping: a.duration) = a + b` in time (what plays
@@ -329,7 +329,7 @@ extension Animation where A: Animatable {
     }
 
     /// A tween from wherever its property is when it starts to `to`
-    /// (semantics §7.1), over `duration`. On a property of its own it starts
+    /// (docs/semantics.md §7.1), over `duration`. On a property of its own it starts
     /// from the neutral value (0; 1 for opacity and scales); ``bind(_:with:)``
     /// several onto one property and each starts where the one before left it.
     public static func tween(to target: A, in duration: Seconds) throws(AnimationError) -> Animation<A> {

@@ -110,7 +110,7 @@ extension Scene {
 
     /// Flattens the scene for sampling; `nil` when it is cancelled.
     ///
-    /// Relative tweens (`to B`, `by Δ`) are resolved here (semantics §7.1):
+    /// Relative tweens (`to B`, `by Δ`) are resolved here (docs/semantics.md §7.1):
     /// each starts at its property's value where it lands, read over what
     /// comes before it; with nothing before it, at `initial[property]` (the
     /// view's declared value), else the neutral value (1 for opacity and
@@ -731,7 +731,7 @@ public struct PlacedEvent: Hashable, Comparable, Sendable {
     public let name: String
     public let time: Instant
     /// Its place among the events of its instant, in the order they fire
-    /// (semantics §6.5: a sequence's parts in turn; equal ranks, the first
+    /// (docs/semantics.md §6.5: a sequence's parts in turn; equal ranks, the first
     /// events of `||` branches, go by name). Not part of its identity: one
     /// name fires once at an instant.
     public let rank: Int

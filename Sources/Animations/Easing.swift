@@ -364,7 +364,7 @@ public struct Easing: Hashable, Sendable {
             case .quad, .cubic, .quart, .quint, .sine, .expo, .circ: return true
             }
         case .spring:
-            // semantics.md §6.4: every spring counts as overshooting, even the
+            // docs/semantics.md §6.4: every spring counts as overshooting, even the
             // critically damped ones that do not (the rule stays one word long).
             return false
         case .composed(let outer, let inner):
@@ -432,7 +432,7 @@ public struct Easing: Hashable, Sendable {
     }
 
     /// The least `p` in [0, 1] with `self(p) ≥ y` (1 when there is none), for
-    /// any easing: where a warp moves an event (semantics §6.5: the least `t'`
+    /// any easing: where a warp moves an event (docs/semantics.md §6.5: the least `t'`
     /// with `D·E(t'/D) ≥ t`). A monotone curve is bisected, and a continuous
     /// one reaches 1 only at 1; a curve that is not monotone is scanned on a
     /// grid of 4096 steps for the first sample that reaches `y`, and the
@@ -800,7 +800,7 @@ private func bounceOut(_ input: Double) -> Double {
 // MARK: - Springs
 
 extension Easing {
-    /// A damped spring as an easing (semantics.md §6.4): the motion of
+    /// A damped spring as an easing (docs/semantics.md §6.4): the motion of
     ///
     ///     x'' + 2ζω·x' + ω²(x − 1) = 0,   x(0) = 0,   x'(0) = v
     ///

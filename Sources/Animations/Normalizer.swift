@@ -1,4 +1,4 @@
-/// The normal forms of terms: the sound laws of the semantics note (§5),
+/// The normal forms of terms: the sound laws of docs/semantics.md §5,
 /// applied as rewrites, each a small named rule below that states the law it
 /// relies on. Two terms that the exact laws make equal have the same normal
 /// form; a normal form means what the term means.
@@ -961,7 +961,7 @@ struct Normalizer {
         case .zero, .one, .wait, .event:
             return term
         case .tween(let tween) where tween.isRelative:
-            // `(… by Δ with E) reversed = … by −Δ with mirror(E)` (semantics §7.1); a `to` tween
+            // `(… by Δ with E) reversed = … by −Δ with mirror(E)` (docs/semantics.md §7.1); a `to` tween
             // has no start to return to (the language refuses to reverse it).
             guard tween.relative == .by, case .number(let delta) = tween.to else { throw .programHasErrors }
             if tween.easing.hasFamilyMirror {
@@ -1123,7 +1123,7 @@ struct Normalizer {
 
     // MARK: Parts
 
-    /// `x played from start to end` (semantics §8.5), kept symbolic. Rules:
+    /// `x played from start to end` (docs/semantics.md §8.5), kept symbolic. Rules:
     /// `zero played … = zero`; a part of what has no segments is a wait;
     /// `x played from 0 to |x| = x` for `x` without relative tweens;
     /// `(x played from a to b) played from c to d = x played from a + c to a + d`

@@ -1,4 +1,4 @@
-// `x played from T1 to T2` (semantics §8.5), as the compiler places it.
+// `x played from T1 to T2` (docs/semantics.md §8.5), as the compiler places it.
 //
 // The operand is compiled on its own (closed: its relative tweens resolve
 // within it, from its declared or neutral values), then cut, once per
@@ -131,7 +131,7 @@ extension Segment {
 
     /// This segment (in a node's frame) placed in the scene through `path`
     /// (the scene to that frame), cut to `clip` (in the node's frame) when
-    /// given: `nil` when the cut keeps nothing of it (semantics §8.5: a
+    /// given: `nil` when the cut keeps nothing of it (docs/semantics.md §8.5: a
     /// segment that runs inside the clip's interior, or a jump within it).
     func placed(through path: Path, clip: (Instant, Instant)? = nil) throws(AnimationError) -> Segment? {
         let isJump = start == end

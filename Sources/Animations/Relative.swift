@@ -6,7 +6,7 @@ import Musl
 import Darwin
 #endif
 
-// Relative tweens (semantics §7.1): `to B` and `by Δ` start from the
+// Relative tweens (docs/semantics.md §7.1): `to B` and `by Δ` start from the
 // property's *current value*, read where the segment lands in Σ by the
 // sampling rule of §4 over the segments that come before it. They are
 // resolved when a scene is compiled, property by property, in order of
@@ -202,7 +202,7 @@ struct RelativeResolver {
         segment.relative == .by ? .number : segment.to.kind
     }
 
-    /// The value of the property at `start` by §4, over what came before it:
+    /// The value of the property at `start` by docs/semantics.md §4, over what came before it:
     /// the track's first `limit` segments and first `blocks` blocks.
     private func current(at start: Instant, in track: Track, before limit: Int, blocks: Int,
                          kind: Value.Kind) throws(AnimationError) -> Current {

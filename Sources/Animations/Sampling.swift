@@ -1,4 +1,4 @@
-/// Reading a property at time `t` (semantics note §4):
+/// Reading a property at time `t` (docs/semantics.md §4):
 ///
 /// 1. among the segments **active** at `t` (`start ≤ t ≤ end`), those with the
 ///    latest start win, showing `from + (to − from)·E(progress)`;
@@ -82,8 +82,8 @@ final class Track: @unchecked Sendable {
     private(set) var hasDrift: Bool
     /// Whether reading it needs the input: a segment drifts, or a block's copies have inputs.
     private var readsInput: Bool
-    /// Whether a segment cut by `played` is listed (its rank, the start §4
-    /// compares, comes before its window): the rule is then read by a scan
+    /// Whether a segment cut by `played` is listed (its rank, the start that
+    /// docs/semantics.md §4 compares, comes before its window): the rule is then read by a scan
     /// of the segments, not through the index, which orders windows.
     let ranked: Bool
 
@@ -167,7 +167,7 @@ final class Track: @unchecked Sendable {
     /// The value at `t` read over the segments before `limit` and the first
     /// `admitted` blocks, by the sampling rule's active and finished winners
     /// (nothing upcoming): what a relative tween starting at `t` starts from
-    /// (semantics §7.1). `nil` when none of them has started by `t`.
+    /// (docs/semantics.md §7.1). `nil` when none of them has started by `t`.
     func value(at t: Instant, before limit: Int, blocks admitted: Int, input: TrackInput) -> Value? {
         var resolution = Resolution()
         resolveListed(at: t, into: &resolution, input: input, limit: limit)
@@ -233,8 +233,8 @@ final class Track: @unchecked Sendable {
         last = computeLast(.none)
     }
 
-    /// The listed segments that win at `t` by the sampling rule (semantics
-    /// §4), the one query behind resolution, pieces and ties: among those
+    /// The listed segments that win at `t` by the sampling rule
+    /// (docs/semantics.md §4), the one query behind resolution, pieces and ties: among those
     /// active at `t`, the latest start; else among those finished, the
     /// latest end, then the latest start; else (none started) the earliest
     /// start. `limit`: only the segments before this index count (which

@@ -125,7 +125,7 @@ public struct Scene: Sendable {
     /// Duration `max(Dx, Dy)`. Laws: associative, commutative, idempotent
     /// (`x || x = x`, because Σ is a set), with identity `zero`.
     /// `self ; next` with `next` starting `overlap` before `self` ends
-    /// (semantics §8.1, GSAP's `"-=D"`): `self || (wait (|self| − D) ; next)`,
+    /// (docs/semantics.md §8.1, GSAP's `"-=D"`): `self || (wait (|self| − D) ; next)`,
     /// lasting `max(|self|, |self| − D + |next|)` (``Term/chain(_:)``).
     /// Laws: `a.then(b, overlapping: 0) = a.then(b)` for `b` not cancelled;
     /// `a.then(b, overlapping: |a|) = a.alongside(b)`; a cancelled `self`
@@ -319,7 +319,7 @@ public struct Scene: Sendable {
         return Scene(root: Term.eased(root, easing))
     }
 
-    /// `x played from start to end` (semantics §8.5): the stretch `[start, end]`
+    /// `x played from start to end` (docs/semantics.md §8.5): the stretch `[start, end]`
     /// of `x`, starting at 0; `end` may pass `D` (then `x`'s end values hold),
     /// and `nil` means `D`. Duration `end − start`.
     ///
@@ -367,7 +367,7 @@ public struct Scene: Sendable {
 
     /// `x ^ r` and `x repeated r times` for an exact count `r ≥ 0`: a whole
     /// `r` is ``repeated(_:)``; any other means `(x ^ ⌈r⌉) played to r·D`
-    /// (semantics §8.5), which stays symbolic for a huge count.
+    /// (docs/semantics.md §8.5), which stays symbolic for a huge count.
     public func repeated(exactly count: Time) throws(AnimationError) -> Scene {
         guard !count.isNegative else { throw .negativeDuration(count.description) }
         if count.denominator == 1 {

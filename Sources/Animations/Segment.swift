@@ -27,7 +27,7 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     /// Whether it plays from `from` to `to` (false after an odd number of reversals).
     public let isForward: Bool
     /// How its start was given: written (`from A to B`), or the property's
-    /// current value (`to B`, `by Δ`; semantics §7.1). After compiling, a
+    /// current value (`to B`, `by Δ`; docs/semantics.md §7.1). After compiling, a
     /// relative segment's ``from`` and ``to`` hold the values it resolved to
     /// (the tag stays, for `timeline`); before, they hold the tween's own.
     public let relative: Tween.Relative
@@ -58,7 +58,7 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// A segment cut out of a longer one by `played` (semantics §8.5): its
+    /// A segment cut out of a longer one by `played` (docs/semantics.md §8.5): its
     /// window is the part kept, its clock (``warp``) the whole one's, so it
     /// plays the matching stretch of the eased progress. Where §4 compares
     /// starts it counts ``rank``, the start the whole segment had (mapped as
@@ -75,7 +75,7 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     /// How it was cut by `played`, if it was.
     var clip: Clip? { rare?.clip }
 
-    /// The start §4 compares (the rule's "latest start"): ``start``, or for a
+    /// The start docs/semantics.md §4 compares (the rule's "latest start"): ``start``, or for a
     /// segment cut by `played`, the start the whole segment had.
     var rank: Instant { rare?.clip?.rank ?? start }
 
@@ -157,7 +157,7 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
     /// A segment that plays backwards shows its end value (`from`) at its end
     /// instant, as it holds it after: Web Animations reads a reversed
     /// animation's easing there with the before flag set, so `steps(2, start)`
-    /// gives 0, not ½ (semantics §4).
+    /// gives 0, not ½ (docs/semantics.md §4).
     /// (Curves composed to overshoot wildly can still leave the range of
     /// `Double`; the value is then infinite or NaN, as the formula says.)
     func activeValue(at t: Instant, input: TrackInput = .none) -> Value {
@@ -205,7 +205,7 @@ public struct Segment: Hashable, Sendable, CustomStringConvertible {
             let easing = segment.pointee.easing
             if !isForward, easing.hasFamilyMirror {
                 // Played backwards with a curve that has a mirror of its family: as
-                // the normal form writes it (semantics §5), the ends swapped and the
+                // the normal form writes it (docs/semantics.md §5), the ends swapped and the
                 // easing mirrored, so a program and its normal form give the same
                 // doubles. (Other curves keep `reversed` there, and this reading.)
                 let eased: Double
@@ -436,7 +436,7 @@ struct Path: Hashable, Sendable {
         stages.isEmpty && collapse == nil ? nil : Unusual(stages: stages, collapse: collapse)
     }
 
-    /// The firing order of events at one instant (semantics §6.5): a
+    /// The firing order of events at one instant (docs/semantics.md §6.5): a
     /// sequence's parts fire in turn, so each part's events rank after those
     /// of the instant parts before it; the parts of `||` start level, so their
     /// first events tie (and go by name). `rank` is where this node's events
@@ -621,7 +621,7 @@ struct Path: Hashable, Sendable {
     /// that starts with the warped part still ties with its neighbours.
     ///
     /// An event (`event == true`) goes to the least time whose warped time
-    /// reaches it, `D·E(t'/D) ≥ t` (semantics §6.5), also at the end of the
+    /// reaches it, `D·E(t'/D) ≥ t` (docs/semantics.md §6.5), also at the end of the
     /// span: a curve that gets to 1 early (an overshooting one, `steps(2, start)`)
     /// fires there the events that end its span.
     func backwardThroughStages(_ u: Instant, upper: Bool, event: Bool = false) -> Instant {
@@ -639,7 +639,7 @@ struct Path: Hashable, Sendable {
                 // Where the curve rises, its least and greatest preimages are one
                 // point, which rounding may tell apart by an ulp: take the least
                 // for both, so that one window's end is exactly the next one's start.
-                // An event takes the least time whose warped time reaches it (§6.5).
+                // An event takes the least time whose warped time reaches it (docs/semantics.md §6.5).
                 let lower = event ? stage.easing.leastPreimage(normalized) : stage.easing.lowerInverse(normalized)
                 var preimage = lower
                 if upper {

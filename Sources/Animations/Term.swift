@@ -2,7 +2,7 @@
 /// with ``easing`` over `[0, duration]`, playing forwards. It is the leaf of
 /// every ``Term``; placed in a ``Scene`` it becomes a ``Segment``.
 ///
-/// A *relative* tween (semantics §7.1) starts from the property's current
+/// A *relative* tween (docs/semantics.md §7.1) starts from the property's current
 /// value, read where the tween lands in the scene: `to B` goes from it to
 /// `B`, `by Δ` from it to itself plus `Δ` (numbers only). Its start is found
 /// when the scene is compiled (``Scene/compile(materializeLimit:initial:)``).
@@ -215,7 +215,7 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
         /// `x with E`.
         case eased(Term, Easing)
         /// `x played from T1 to T2`: the stretch `[T1, T2]` of `x`, starting at 0
-        /// (semantics §8.5); `0 ≤ T1 ≤ T2`, and `T2` may pass `|x|`.
+        /// (docs/semantics.md §8.5); `0 ≤ T1 ≤ T2`, and `T2` may pass `|x|`.
         case played(Term, from: Time, to: Time)
     }
 
@@ -266,7 +266,7 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
     /// resolves start values when compiled.
     public var hasRelativeTweens: Bool { relatives != 0 }
     /// Whether a `to B` tween lies inside: reversing it has no meaning
-    /// (semantics §7.1), so the language refuses `reversed` and `looped` on it.
+    /// (docs/semantics.md §7.1), so the language refuses `reversed` and `looped` on it.
     public var hasRelativeTo: Bool { relatives & 1 != 0 }
 
     private init(_ kind: Kind, duration: Time?, isInfinite: Bool = false, leafCount: Int, warpDepth: Int, height: Int, hasLeaves: Bool,
@@ -352,7 +352,7 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// A chain of sequenced parts of which some overlap what comes before
-    /// them (semantics §8.1): a part `(p, nil)` follows the chain so far `S`
+    /// them (docs/semantics.md §8.1): a part `(p, nil)` follows the chain so far `S`
     /// (`S ; p`), a part `(p, D)` starts `D` before its end,
     /// `S || (wait (|S| − D) ; p)`, lasting `max(|S|, |S| − D + |p|)`.
     ///
@@ -459,7 +459,7 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
              warpDepth: body.warpDepth + 1, height: body.height + 1, hasLeaves: body.hasLeaves, relatives: body.inherited)
     }
 
-    /// `body played from start to end` (semantics §8.5): lasts `end − start`;
+    /// `body played from start to end` (docs/semantics.md §8.5): lasts `end − start`;
     /// closed, so no relative tween shows through it (what it yields is
     /// absolute). Throws for `start < 0` or `end < start`.
     public static func played(_ body: Term, from start: Time, to end: Time) throws(AnimationError) -> Term {
@@ -673,7 +673,7 @@ public protocol AnimationAlgebra {
     var reversed: Self { get throws(AnimationError) }
     func retimed(to duration: Time) throws(AnimationError) -> Self
     func eased(_ easing: Easing) throws(AnimationError) -> Self
-    /// `self played from start to end` (semantics §8.5).
+    /// `self played from start to end` (docs/semantics.md §8.5).
     func played(from start: Time, to end: Time) throws(AnimationError) -> Self
     /// `term`'s operation on its children's values; see the default below.
     static func interpret(_ term: Term, _ kind: Term.Kind, _ values: [Self]) throws(AnimationError) -> Self
@@ -1039,7 +1039,7 @@ extension Term {
         try staggered(Stagger(.by(step)), order: order)
     }
 
-    /// `x staggered …` (semantics §6.3, §8.3): the views that have segments
+    /// `x staggered …` (docs/semantics.md §6.3, §8.3): the views that have segments
     /// in `x` (``viewsWithSegments``), in `order` (views it does not list
     /// come after, by name), the i-th view's every segment shifted by the
     /// i-th of ``Stagger/offsets(count:)``; events stay where they are.
@@ -1079,7 +1079,7 @@ extension Term {
     }
 }
 
-/// How `staggered` spreads the views (semantics §6.3, §8.3): by a step
+/// How `staggered` spreads the views (docs/semantics.md §6.3, §8.3): by a step
 /// between neighbours or over a total, from which end, and through which
 /// easing. With the n views in order (i = 0 … n − 1) and `c = (n − 1)/2`,
 /// view i's distance is i (`start`), n − 1 − i (`end`), |i − c| (`center`)

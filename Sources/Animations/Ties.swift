@@ -1,5 +1,5 @@
 /// Two or more segments on one property that win together by the sampling
-/// rule (semantics §4: the same latest start while they play, the same end
+/// rule (docs/semantics.md §4: the same latest start while they play, the same end
 /// and start once they hold) with values that disagree, so the property
 /// shows their mean. The rule is what keeps `||` idempotent (`a || a` ties
 /// with itself and shows `a`), but distinct tweens tying is rarely what a

@@ -24,7 +24,7 @@ func chainScript(_ n: Int) -> [UInt8] {
     chainScript(n, tweens: ("animate box.x from 0 to 1 in 0.1s", "animate box.x from 1 to 0 in 0.1s"))
 }
 
-/// The same chain written from where it is (semantics §7.1): `by 1`, `by -1`,
+/// The same chain written from where it is (docs/semantics.md §7.1): `by 1`, `by -1`,
 /// … from 0 goes through the very values of ``chainScript(_:)``.
 func chainByScript(_ n: Int) -> [UInt8] {
     chainScript(n, tweens: ("animate box.x by 1 in 0.1s", "animate box.x by -1 in 0.1s"))
@@ -45,7 +45,7 @@ private func chainScript(_ n: Int, tweens: (even: String, odd: String)) -> [UInt
 /// `animate box.x from 0 to 1 in 0.2s ; animate box.x from 1 to 0 in 0.2s
 /// overlapping by 0.1s ; …`: a `;` chain of `n` parts of 0.2 s on `box.x`,
 /// each after the first starting 0.1 s before the chain so far ends
-/// (semantics §8.1), so part j covers [j/10, j/10 + 0.2].
+/// (docs/semantics.md §8.1), so part j covers [j/10, j/10 + 0.2].
 func overlapScript(_ n: Int) -> [UInt8] {
     var text: [UInt8] = []
     text.reserveCapacity(60 * n + 64)

@@ -318,7 +318,7 @@ private func workloadOverlap(_ n: Int) -> Measurement {
     return measurement
 }
 
-/// Hand-derived (semantics §8.1, §4): part j covers [j/10, j/10 + 0.2] and goes
+/// Hand-derived (docs/semantics.md §8.1, §4): part j covers [j/10, j/10 + 0.2] and goes
 /// 0 → 1 for even j, 1 → 0 for odd j; the chain lasts (n + 1)/10. At j/10
 /// parts j and j − 1 are active and the later start, j, wins with its start
 /// value; at j/10 + 1/20 part j is a quarter through: 0.25 (even j) or 0.75.

@@ -31,7 +31,7 @@ enum Options {
                                        + "every property. NAME must end.")
     static let fps = Option.integer("--fps", value: "N", in: 1...1_000_000, help: fpsHelp, default: defaultFPS)
     /// One help for `--fps` everywhere (the same spelling is the same option): eval's rows are frames too.
-    static let fpsHelp = "Frames per second, a whole number from 1 to 1000000."
+    static let fpsHelp = "Frames per second, a whole number from 1 to 1000000 (export: --to lottie only)."
     static let at = Option("--at", value: "T1,T2,...",
                            help: "Sample exactly these times instead: seconds as decimals or fractions, each with an "
                                + "optional `s` or `ms`, as `normalize` prints them: 0,1/3,0.5,1500ms.",
@@ -216,11 +216,13 @@ let interface = Interface(
         Command(name: "export", arguments: [file],
                 summary: "Write a page, CSS, Web Animations or Lottie JSON that plays it.",
                 discussion: "Export the last `let` of FILE (or the one --binding names) for a player. For browsers, every "
-                    + "property `view.p` becomes a registered custom property `--p` on the view's element, animated by its "
-                    + "own keyframes: --to html writes one self-contained page that plays it (controls, a readout of every "
+                    + "property `view.p` becomes a registered custom property `--animc-p` (`--NAME-p` with --prefix NAME) "
+                    + "on the view's element, animated by its own keyframes: --to html writes one self-contained page that plays it (controls, a readout of every "
                     + "property, `#t=1.5` to seek), css a stylesheet, waapi JSON for `element.animate`; easings CSS has "
-                    + "stay exact, others become `linear()` within 1e-4 of their range. --to lottie writes Lottie JSON at "
-                    + "--fps frames a second: one shape layer per view, its transform carrying x, y, rotation, scale and "
+                    + "stay exact, others become `linear()` within 1e-4 of their range. The talk's ease-in, ease-out and "
+                    + "ease-in-out are the talk's own curves, not CSS's keywords: CSS's are css-ease-in, css-ease-out and "
+                    + "css-ease-in-out (and ease). --to lottie writes Lottie JSON at "
+                    + "--fps frames a second (--fps is Lottie's alone): one shape layer per view, its transform carrying x, y, rotation, scale and "
                     + "opacity, its fill the colour; exact keyframe handles where a curve has them, others baked a "
                     + "keyframe per frame; events as markers. --to svg writes one SVG that plays itself as an image (the page's stage, animated by the stylesheet). Properties a format cannot carry are named in a warning. "
                     + "An animation that repeats forever plays, in a browser, each property's prefix and then its period "

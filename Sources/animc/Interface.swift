@@ -250,7 +250,7 @@ struct ParsedArguments {
     let givenNames: [String]
     let givenValues: [String]
 
-    /// The option's value (the last one given), or `nil` when it was not given.
+    /// The option's value (given at most once: parsing refuses a second), or `nil` when it was not given.
     func value<Value>(_ option: Option<Value>) -> Value? {
         guard let index = givenNames.lastIndex(of: option.spec.long) else { return nil }
         return try? option.read(givenValues[index])   // checked when parsed: this cannot fail
@@ -345,6 +345,12 @@ extension Interface {
             guard let option = command.options.first(where: { $0.isSpelt(name) }) else {
                 return .usageError(optionProblem(name, command: command), usage: usage())
             }
+            // An option that takes one value, given again, is refused rather than
+            // letting one of the two win unseen (`--at 0.5 --at 1`).
+            if !option.repeatable, givenNames.contains(option.long) {
+                let hint = option.long == "--at" ? "list the times in one --at: `--at 0.5,1`" : "give \(option.long) once"
+                return failure(.repeatedOption(option.long), hint: hint)
+            }
             guard option.takesValue else {
                 if attached != nil { return failure(.unexpectedValue(option: name)) }
                 givenNames.append(option.long)
@@ -364,7 +370,6 @@ extension Interface {
             if let problem = option.check?(value) {
                 return failure(.invalidValue(option: name, value: problem.culprit ?? value, expected: problem.expected))
             }
-            // The last value of an option that is not repeatable counts (``ParsedArguments/value(_:)``).
             givenNames.append(option.long)
             givenValues.append(value)
         }

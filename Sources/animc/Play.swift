@@ -1,6 +1,6 @@
 // `animc play`'s loop: the terminal taken over and given back, keys read
-// between frames. Frames are rendered by AnimLang (`renderPlayerFrame`) and
-// the clock is AnimLang's `PlayerClock`; what is left here is the order of
+// between frames. Frames are rendered by AnimOutputs (`renderPlayerFrame`) and
+// the clock is Animations' `PlayerClock`; what is left here is the order of
 // the calls.
 
 import AnimLang

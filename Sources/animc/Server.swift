@@ -1,5 +1,5 @@
-// `animc serve` (exports.md §6, "Live preview"): a small HTTP/1.1 server on
-// 127.0.0.1 that serves the live player page of one file (AnimLang's
+// `animc serve` (docs/exports.md §6, "Live preview"): a small HTTP/1.1 server on
+// 127.0.0.1 that serves the live player page of one file (AnimOutputs'
 // `LivePreview`) and follows the file. One thread, one `poll` loop: it
 // accepts connections, reads requests (with limits), answers `/` and
 // `/update` (a long poll, held until the file changes) and nothing else,
@@ -78,8 +78,10 @@ enum ParsedRequest: Equatable {
 /// ``HTTPLimits/requestLine`` bytes: `METHOD SP TARGET SP HTTP/1.x`), then
 /// at most ``HTTPLimits/headerCount`` `name: value` lines, then an empty line,
 /// all within ``HTTPLimits/head`` bytes. A body (`Content-Length` other
-/// than 0, or `Transfer-Encoding`) is refused with 413: nothing the server
-/// answers takes one.
+/// than 0, or `Transfer-Encoding`) on GET or HEAD is refused with 413:
+/// nothing the server answers takes one. Any other method is read as a
+/// request whatever it carries, so that ``route(_:port:)`` answers it 405
+/// (the body is never read: the connection closes after the answer).
 func parseRequest(_ bytes: [UInt8]) -> ParsedRequest {
     let newline = UInt8(ascii: "\n"), carriageReturn = UInt8(ascii: "\r")
     // Lines up to the empty one, without their line ends.
@@ -122,11 +124,12 @@ func parseRequest(_ bytes: [UInt8]) -> ParsedRequest {
         headers.append((name.lowercased(), String(decoding: trimmed, as: UTF8.self)))
     }
     let request = HTTPRequest(method: line.method, target: line.target, version: line.version, headers: headers)
-    if request.header("transfer-encoding") != nil { return .refused(.contentTooLarge) }
+    let readsNoBody = line.method == "GET" || line.method == "HEAD"
+    if request.header("transfer-encoding") != nil, readsNoBody { return .refused(.contentTooLarge) }
     let lengths = headers.filter { $0.name == "content-length" }.map(\.value)
     if let length = lengths.first {
         guard lengths.allSatisfy({ $0 == length }), !length.isEmpty, length.utf8.allSatisfy(\.isDigit) else { return .refused(.badRequest) }
-        if length.utf8.contains(where: { $0 != UInt8(ascii: "0") }) { return .refused(.contentTooLarge) }
+        if length.utf8.contains(where: { $0 != UInt8(ascii: "0") }), readsNoBody { return .refused(.contentTooLarge) }
     }
     if line.version == "HTTP/1.1", headers.filter({ $0.name == "host" }).count != 1 { return .refused(.badRequest) }
     return .request(request)
@@ -165,15 +168,16 @@ enum Route: Equatable {
     case page
     /// `GET /update?since=VERSION`: the state, once it is not `VERSION`.
     case update(since: Int)
-    /// Anything else: this status (405 says `Allow: GET`).
+    /// Anything else: this status (405 says `Allow: GET, HEAD`).
     case refuse(HTTPStatus)
 }
 
 /// Where a request goes. The server serves two targets, compared as they
 /// are written, never decoded and never a file: `/` and
 /// `/update?since=N`; any other target is 404 (`/../etc/passwd`,
-/// `/%2e%2e/`, `http://…/`, `*` alike). A served target with a method other
-/// than GET is 405. A `Host` other than the server's own address (a page
+/// `/%2e%2e/`, `http://…/`, `*` alike). A served target is answered to GET
+/// and to HEAD (the same head, no body: a server that serves GET serves
+/// HEAD, RFC 9110 §9.3.2); any other method is 405. A `Host` other than the server's own address (a page
 /// elsewhere reaching it by DNS rebinding) is 400.
 func route(_ request: HTTPRequest, port: Int) -> Route {
     if let host = request.header("host"), !["127.0.0.1:\(port)", "localhost:\(port)"].contains(host.lowercased()) {
@@ -188,7 +192,7 @@ func route(_ request: HTTPRequest, port: Int) -> Route {
     } else {
         return .refuse(.notFound)
     }
-    return request.method == "GET" ? route : .refuse(.methodNotAllowed)
+    return request.method == "GET" || request.method == "HEAD" ? route : .refuse(.methodNotAllowed)
 }
 
 /// A whole response: status line, headers and body (none for HEAD). Every
@@ -198,8 +202,20 @@ func httpResponse(_ status: HTTPStatus, type: String, body: [UInt8], head only: 
     var head = "HTTP/1.1 \(status.code) \(status.reason)\r\n"
     head += "Content-Type: \(type)\r\nContent-Length: \(body.count)\r\nCache-Control: no-store\r\n"
     head += "X-Content-Type-Options: nosniff\r\nConnection: close\r\n"
-    if status == .methodNotAllowed { head += "Allow: GET\r\n" }
+    if status == .methodNotAllowed { head += "Allow: GET, HEAD\r\n" }
     return Array((head + "\r\n").utf8) + (only ? [] : body)
+}
+
+/// The head of a whole response (``httpResponse(_:type:body:head:)``): what
+/// HEAD is answered, the same status and headers, `Content-Length` included.
+func headOnly(_ response: [UInt8]) -> [UInt8] {
+    let end: [UInt8] = Array("\r\n\r\n".utf8)
+    var index = 0
+    while index + end.count <= response.count {
+        if response[index..<index + end.count].elementsEqual(end) { return Array(response[..<(index + end.count)]) }
+        index += 1
+    }
+    return response
 }
 
 /// The response to a refused request: its status, said in a line of text.
@@ -415,7 +431,10 @@ func serve(_ listener: Int32, port: Int, watcher initial: Watcher) -> Int32 {
                     case .refused(let status): respond(&connections[index], refusal(status), now: now)
                     case .request(let request):
                         switch route(request, port: port) {
-                        case .page: respond(&connections[index], page, now: now)
+                        case .page:
+                            respond(&connections[index], request.method == "HEAD" ? headOnly(page) : page, now: now)
+                        case .update where request.method == "HEAD":
+                            respond(&connections[index], headOnly(update), now: now)   // a head is never held
                         case .update(let since) where since != watcher.preview.version:
                             respond(&connections[index], update, now: now)
                         case .update:

@@ -174,7 +174,7 @@ struct FeatureTests {
         return labels(client.at("textDocument/completion", FeatureTests.uri, 4, line.utf16.count))
     }
 
-    /// `played` (semantics §8.5): completed after a term, then `from` and `to` after it;
+    /// `played` (docs/semantics.md §8.5): completed after a term, then `from` and `to` after it;
     /// its hover says how long the part lasts (here 1.5 s − 0.5 s and 75% − 25% of 2 s: 1 s).
     @Test func playedIsCompletedAndHovered() {
         #expect(FeatureTests.completions(after: "let a = fadeIn card ").contains("played from"))
@@ -225,7 +225,7 @@ struct FeatureTests {
         #expect(start.contains("view"))
     }
 
-    /// The words of semantics §8: after a term, `overlapping by` and `staggered over`; after
+    /// The words of docs/semantics.md §8: after a term, `overlapping by` and `staggered over`; after
     /// `staggered by DUR`, its origins and `spaced`; after `from` there, the origins; after
     /// `spaced` and `with each`, easings; `overlapping` has a hover.
     @Test func completionAndHoverOfTheTimelineWords() {

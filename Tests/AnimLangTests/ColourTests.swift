@@ -4,7 +4,7 @@ import Animations
 @testable import AnimLang
 @testable import AnimOutputs
 
-/// The language's colours (semantics §6.1), checked against values derived by hand from
+/// The language's colours (docs/semantics.md §6.1), checked against values derived by hand from
 /// the note's formulas. Every expectation says how it was derived; none
 /// was copied from animc's output.
 ///
@@ -109,7 +109,7 @@ struct ColourTests: ScriptChecking {
                 == "time,v.color,w.color\n0.5,rgb(128 128 128),rgb(0 255 255)\n")
     }
 
-    /// Two colour tweens on one property at once tie (§4) and average their
+    /// Two colour tweens on one property at once tie (docs/semantics.md §4) and average their
     /// distinct colours, premultiplied. At p, the first is red → blue
     /// (opaque), the second rgb(0 255 0 / 0.5) → rgb(0 0 0 / 0.5):
     ///

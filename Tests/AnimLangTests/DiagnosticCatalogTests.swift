@@ -40,7 +40,7 @@ struct DiagnosticCatalogTests {
         .optionNotAccepted("--width", command: "eval"), .missingValue(option: "--fps"), .unexpectedValue(option: "--tree"),
         .invalidValue(option: "--fps", value: "0", expected: "a whole number from 1 to 1000000"),
         .missingArgument(command: "eval", argument: "FILE"), .extraArgument(command: "eval", argument: "b.anim"),
-        .standardInputTwice,
+        .standardInputTwice, .repeatedOption("--at"),
         .unwritableFile(path: "a.json", reason: "Permission denied"),
         .exportDropsProperties(format: "Lottie", properties: ["v.level"]), .exportCancelled(binding: "a", format: "Lottie"),
         .exportTooLong(binding: "a", duration: Time(2), fps: 60, limit: 1), .exportTooManyKeyframes(binding: "a", limit: 1),
@@ -141,6 +141,7 @@ struct DiagnosticCatalogTests {
     }
 
     @Test(arguments: [
+        // `x ^ 2.5` is a fractional repeat (docs/semantics.md §8.5); `looped` still counts whole times.
         ("let a = fadeIn x looped 2.5 times", "count must be a whole number (got 2.5)"),
         ("let a = fadeIn x repeated -1 times", "count must not be negative (got -1)"),
         ("let a = fadeIn x looped 1/2 times", "count must be a whole number (got 1/2)"),

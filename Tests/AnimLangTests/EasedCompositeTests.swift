@@ -4,7 +4,7 @@ import Animations
 @testable import AnimLang
 @testable import AnimOutputs
 
-/// The language's `with` on composites (semantics §3's extended rule), checked against values derived by hand from
+/// The language's `with` on composites (docs/semantics.md §3's extended rule), checked against values derived by hand from
 /// the note's formulas. Every expectation says how it was derived; none
 /// was copied from animc's output.
 struct EasedCompositeTests: ScriptChecking {

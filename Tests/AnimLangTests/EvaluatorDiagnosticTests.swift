@@ -16,7 +16,7 @@ struct EvaluatorDiagnosticTests {
     }
 
     static let cases: [Case] = [
-        // Named values and parameterised lets (§7.2).
+        // Named values and parameterised lets (docs/semantics.md §7.2).
         Case(source: "let gap = 80ms\nlet a = grow v from gap to 2", location: "2:21", id: "name-kind",
              message: "`gap` is a duration, but a number goes here"),
         Case(source: "let lift = 12\nlet a = fadeIn v ; lift", location: "2:20", id: "name-kind", message: "`lift` is a number, but an animation goes here"),
@@ -67,14 +67,14 @@ struct EvaluatorDiagnosticTests {
         Case(source: "view a x 1\nview a y 2\nlet f = fadeIn a", location: "2:6", id: "duplicate-view", message: "declared twice"),
         Case(source: "let a = wait 9000000000000000000 ; wait 9000000000000000000", location: "1:9", id: "overflow", message: "too large"),
         Case(source: "let a = wait 1e400", location: "1:14", id: "non-finite-number", message: ""),
-        // From where it is (semantics §7.1).
+        // From where it is (docs/semantics.md §7.1).
         Case(source: "let a = (animate v.x to 5) reversed", location: "1:28", id: "reversed-to", message: "no start to return to"),
         Case(source: "let a = fade v to 0 looped", location: "1:21", id: "reversed-to",
              message: "cannot loop a tween of `v.opacity` that goes `to` a value"),
         Case(source: "let a = color v by red", location: "1:20", id: "relative-color", message: "`by` an amount"),
         Case(source: "let a = color v to red", location: "1:9", id: "no-current-value", message: "no current colour"),
         Case(source: "let a = move v by 3", location: "1:19", id: "wrong-value-kind", message: "points"),
-        // §6: colours, points and keyframes, stagger, springs, events, forever.
+        // docs/semantics.md §6: colours, points and keyframes, stagger, springs, events, forever.
         Case(source: "let a = move ball from 0 to 100", location: "1:24", id: "wrong-value-kind", message: "`move` takes points, not a number"),
         Case(source: "let a = move ball from (0, 0) to 100", location: "1:34", id: "wrong-value-kind", message: "`move` takes points"),
         Case(source: "let a = fade b from red to blue", location: "1:21", id: "wrong-value-kind", message: "`fade` takes numbers, not a colour"),
@@ -143,7 +143,7 @@ struct EvaluatorDiagnosticTests {
         #expect(outcome.scene == nil)
     }
 
-    /// Warnings of §6: the result is still evaluated.
+    /// Warnings of docs/semantics.md §6: the result is still evaluated.
     @Test(arguments: [
         ("let a = (fadeIn x repeated forever) ; fadeOut y", "1:39", "never-starts", "this never starts: the animation before it repeats forever"),
         ("let a = wait 1 staggered by 1s", "1:16", "stagger-nothing", "nothing to stagger: no view has a tween here"),
@@ -271,7 +271,7 @@ struct EvaluatorDiagnosticTests {
         #expect(outcome.diagnostics.first?.hint == "did you mean `final`?")
     }
 
-    /// §6's mistakes as `animc check` shows them: `FILE:LINE:COL: error: message`,
+    /// docs/semantics.md §6's mistakes as `animc check` shows them: `FILE:LINE:COL: error: message`,
     /// the line, a caret under the mistake, the hint, and notes at the other place.
     @Test func renderedBeyondNumbersDiagnosticsMatchTheirGolden() {
         let source = """
@@ -287,7 +287,7 @@ struct EvaluatorDiagnosticTests {
         expectMatchesGolden(render(run(file).diagnostics, in: file), "diagnostics/beyond-numbers.txt")
     }
 
-    /// §7.2's mistakes as `animc check` shows them: an error an argument
+    /// docs/semantics.md §7.2's mistakes as `animc check` shows them: an error an argument
     /// causes inside a body is at the call, with a note at the body.
     @Test func renderedCallDiagnosticsMatchTheirGolden() {
         let source = """
@@ -314,7 +314,7 @@ struct EvaluatorDiagnosticTests {
         expectMatchesGolden(render(run(file).diagnostics, in: file), "diagnostics/ties-and-stray-views.txt")
     }
 
-    /// Semantics §8's mistakes as `animc check` shows them: overlaps that
+    /// Semantics docs/semantics.md §8's mistakes as `animc check` shows them: overlaps that
     /// reach back too far or have nothing before them, durations with units
     /// that make no duration, a spacing that starts a view early.
     @Test func renderedTimelineDiagnosticsMatchTheirGolden() {
@@ -332,7 +332,7 @@ struct EvaluatorDiagnosticTests {
         expectMatchesGolden(render(run(file).diagnostics, in: file), "diagnostics/timelines.txt")
     }
 
-    /// §8.5's mistakes (`played` naming no part of an animation) as `animc check` shows them.
+    /// docs/semantics.md §8.5's mistakes (`played` naming no part of an animation) as `animc check` shows them.
     @Test func renderedPartDiagnosticsMatchTheirGolden() {
         let source = """
             let x = animate v.x from 0 to 100 in 2s

@@ -4,7 +4,7 @@ import Animations
 @testable import AnimOutputs
 
 /// Events that fire at one instant are listed in the order they fire in
-/// (semantics §6.5): a sequence fires its parts in turn even when they take
+/// (docs/semantics.md §6.5): a sequence fires its parts in turn even when they take
 /// no time, so `emit thud ; emit rest` is `thud rest`; only events that are
 /// truly simultaneous (the first of each `||` branch at that instant) are
 /// ordered by name. Expected columns derived by hand from that rule.

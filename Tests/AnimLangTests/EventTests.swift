@@ -4,7 +4,7 @@ import Animations
 @testable import AnimLang
 @testable import AnimOutputs
 
-/// The language's events (semantics §6.5), checked against values derived by hand from
+/// The language's events (docs/semantics.md §6.5), checked against values derived by hand from
 /// the note's formulas. Every expectation says how it was derived; none
 /// was copied from animc's output.
 struct EventTests: ScriptChecking {
@@ -71,7 +71,7 @@ struct EventTests: ScriptChecking {
         #expect(Self.eval("let f = (wait 1 ; emit half ; wait 1) with ease-in-quad", at: ["1.41", "1.42", "2"])
                 == "time,events\n1.41,\n1.42,half\n2,\n")
         #expect(Self.eval("let f = (wait 0.9 ; emit e ; wait 1.1) with steps(4)", at: ["0.999", "1"]) == "time,events\n0.999,\n1,e\n")
-        // Composed into tweens (§3), events still move with the warp: ease-out-back(t') ≥ 0.5
+        // Composed into tweens (docs/semantics.md §3), events still move with the warp: ease-out-back(t') ≥ 0.5
         // first at t' = 0.12720…; E(0.12) = 0.4767, E(0.13) = 0.5089.
         let composed = Self.eval("let f = (fadeIn a || (wait 0.5 ; emit x ; wait 0.5)) with ease-out-back", at: ["0.12", "0.13"])
         #expect(composed.split(separator: "\n", omittingEmptySubsequences: false).map { $0.split(separator: ",", omittingEmptySubsequences: false).last ?? "" }
@@ -81,7 +81,7 @@ struct EventTests: ScriptChecking {
     /// "The least t'": where E reaches 1 before the end, an event that ends the span fires there.
     ///
     /// * steps(2, jump-start) on 1 s: E = 1/2 on (0, 1/2), 1 from 1/2 on: the event at 1 fires at 0.5.
-    /// * ease-out-back composed into `fadeIn a` (§3), event at 1: E(p) = 1 + c3(p − 1)³ + c1(p − 1)² = 1
+    /// * ease-out-back composed into `fadeIn a` (docs/semantics.md §3), event at 1: E(p) = 1 + c3(p − 1)³ + c1(p − 1)² = 1
     ///   ⇔ (p − 1)²(c3(p − 1) + c1) = 0 ⇔ p = 1 − c1/c3 = 1 − 1.70158/2.70158 = 0.3701538: after 0.3701, by 0.3702.
     /// * `bouncy spring` (ζ = 0.7, ω = 1): x(t) = 1 first where cos(ω_d t) + a·sin(ω_d t) = 0, a = 0.7/√0.51
     ///   = 0.9801961: ω_d t = π − atan(1/a) = 2.3461938, t = 3.2853285; over T = 10.349182, p = 0.3174481.

@@ -4,7 +4,7 @@ import Animations
 @testable import AnimLang
 @testable import AnimOutputs
 
-/// The language's `forever` (semantics §6.6), checked against values derived by hand from
+/// The language's `forever` (docs/semantics.md §6.6), checked against values derived by hand from
 /// the note's formulas. Every expectation says how it was derived; none
 /// was copied from animc's output.
 struct ForeverTests: ScriptChecking {

@@ -12,9 +12,9 @@ struct SourceGenerator {
     /// constant tween, or two jumps that cancel, look the same wherever they
     /// are placed, which makes different segment sets give equal tables).
     var changingTweens = false
-    /// Whether leaves may use the named values and call the `let`s of ``prelude`` (§7.2).
+    /// Whether leaves may use the named values and call the `let`s of ``prelude`` (docs/semantics.md §7.2).
     var named = false
-    /// Whether to write semantics §8's forms too (overlaps, staggers from an
+    /// Whether to write docs/semantics.md §8's forms too (overlaps, staggers from an
     /// origin, eased keyframes, duration arithmetic): off, the programs are
     /// the ones each seed always gave.
     var timelines = false
@@ -76,7 +76,7 @@ struct SourceGenerator {
         case 2: return "fadeIn \(pick(["a", "b"]))"
         case 3: return "fade out all views"
         case 4 where timelines && below(3) == 0:
-            // Easing each keyframe (semantics §8.2), with offsets, `each`, and a whole-tween `with`.
+            // Easing each keyframe (docs/semantics.md §8.2), with offsets, `each`, and a whole-tween `with`.
             return "animate \(pick(["a", "b"])).x through 0 with \(pick(Self.anyEasings)), 3 at 40%, -2\(pick(["", " with each ease-in-cubic"]))"
                 + pick(["", " with linear", " with ease-in-out"])
         case 4: return "rotate a from \(pick(["0", "1", "-2"])) to 0.25 turns"
@@ -111,7 +111,7 @@ struct SourceGenerator {
         case 7: return "(\(a)) repeated \(pick(["once", "twice", "3 times"]))"
         case 8: return "(\(a)) delayed by \(duration())"
         case 9: return "(\(a)) in \(duration())"
-        // Semantics §8: a part overlapping a chain that lasts at least 1 s, a stagger with an origin and a spacing.
+        // Semantics docs/semantics.md §8: a part overlapping a chain that lasts at least 1 s, a stagger with an origin and a spacing.
         case 10 where timelines && below(3) == 0:
             return "(wait 1s ; \(a) ; \(expr(depth: depth - 1)) overlapping by \(pick(["0s", "0.25s", "0.5s", "250ms + 0.5s", "1s"])))"
         case 11 where timelines && below(3) == 0:

@@ -4,7 +4,7 @@ import Animations
 @testable import AnimLang
 @testable import AnimOutputs
 
-/// `played` and fractional repeats (semantics §8.5), checked against tables
+/// `played` and fractional repeats (docs/semantics.md §8.5), checked against tables
 /// worked out by hand from the note's text. Each expectation says how it was
 /// derived; none was copied from animc's output.
 struct PlayedTests: ScriptChecking {

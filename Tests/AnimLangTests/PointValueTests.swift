@@ -4,8 +4,8 @@ import Animations
 @testable import AnimOutputs
 
 /// Points as one value (`Value.point`): `animate V.P from (X1, Y1) to (X2, Y2)`
-/// on a property the exports do not draw (exports.md §1). Expected values are
-/// worked out by hand from semantics §4 and §5: each component is
+/// on a property the exports do not draw (docs/exports.md §1). Expected values are
+/// worked out by hand from docs/semantics.md §4 and §5: each component is
 /// `from + (to − from)·E(p)` with the eased progress; a tie takes the mean of
 /// the distinct points, component by component. The talk's `ease-out` is
 /// `E(p) = 1 − (1 − p)²`: E(¼) = 7/16 = 0.4375, E(½) = 0.75, E(¾) = 15/16 = 0.9375.
@@ -32,7 +32,7 @@ struct PointValueTests: ScriptChecking {
         #expect(Self.eval(Self.shadow, at: ["0.5"], format: .json) == "{\"time\":0.5,\"card.shadow\":[3,6]}\n")
     }
 
-    /// A tie means the distinct points component by component (§4):
+    /// A tie means the distinct points component by component (docs/semantics.md §4):
     /// a = (0, 0) → (4, 8) and b = (2, 2) held. At 0: mean of (0, 0) and (2, 2)
     /// = (1, 1); at ½: (2, 4) and (2, 2) → (2, 3); at 1: (4, 8) and (2, 2) → (3, 5).
     /// `a || a || b` is the same: a point counted twice is counted once.
@@ -71,7 +71,7 @@ struct PointValueTests: ScriptChecking {
             """)
     }
 
-    /// `to` starts from the current point (§7.1): a declared (1, 1) → (5, 9)
+    /// `to` starts from the current point (docs/semantics.md §7.1): a declared (1, 1) → (5, 9)
     /// is (3, 5) halfway; with nothing declared it starts at (0, 0), the
     /// neutral point, and is (2.5, 4.5) halfway. `by` a point is refused.
     @Test func aPointGoesToAPointFromWhereItIs() {

@@ -3,7 +3,7 @@ import Animations
 @testable import AnimLang
 @testable import AnimOutputs
 
-/// Relative tweens, semantics.md §7.1: `to B` without `from`, and `by Δ`,
+/// Relative tweens, docs/semantics.md §7.1: `to B` without `from`, and `by Δ`,
 /// start from the property's current value where they land. Every expected
 /// value below is worked out from the note's rules (the derivation is in
 /// the comment beside it), never copied from animc's output.
@@ -205,7 +205,7 @@ struct RelativeTweenTests {
                             [("1", "a.x", 10), ("1", "b.x", 5)])
     }
 
-    /// Named values and calls (§7.2) reach `by` and `to` like `from`: `nudge(card)`
+    /// Named values and calls (docs/semantics.md §7.2) reach `by` and `to` like `from`: `nudge(card)`
     /// moves y by −12 over 0.5 s, `nudge(card, lift * 2)` by −24 (−12 → −36),
     /// `back(card)` goes `to home` (100, 0) from (40, −36) over 1 s (1.5: halfway,
     /// (70, −18)); then x `by lift` 100 → 112 (2.5: 106) and the dial `by lift * 2` (3.5: 12).

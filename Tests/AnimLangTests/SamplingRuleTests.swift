@@ -130,7 +130,7 @@ struct SamplingRuleTests {
              source: "let f = rotate a from 0 to 0.5 turns ; rotate b from 0 to pi radians ; rotate c from 0 to 90 deg",
              duration: "3",
              expectations: [("1", "a.rotation", 180), ("2", "b.rotation", 180), ("3", "c.rotation", 90)]),
-        // Springs (§6.4): E(p) = x(p·T), the whole settling fitted into the window.
+        // Springs (docs/semantics.md §6.4): E(p) = x(p·T), the whole settling fitted into the window.
         // `bouncy spring`: ζ = 0.7, ω = 1, v = 0, T = ln(√(1 + 0.7²/0.51)/0.001)/0.7 = 10.349182.
         // At t = 0.5: τ = T/2 = 5.1745911, e^(−0.7τ) = 0.0267235, ω_d τ = √0.51·τ = 3.6953972,
         // cos = −0.8505298, sin = −0.5259269, (ζω − v)/ω_d = 0.9801961, so

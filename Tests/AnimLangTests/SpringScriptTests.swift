@@ -4,11 +4,11 @@ import Animations
 @testable import AnimLang
 @testable import AnimOutputs
 
-/// The language's springs written in scripts (semantics §6.4), checked against values derived by hand from
+/// The language's springs written in scripts (docs/semantics.md §6.4), checked against values derived by hand from
 /// the note's formulas. Every expectation says how it was derived; none
 /// was copied from animc's output.
 struct SpringScriptTests: ScriptChecking {
-    /// The oscillator and its settling time, written from §6.4's formulas in
+    /// The oscillator and its settling time, written from docs/semantics.md §6.4's formulas in
     /// seconds (ω and v as the note uses them), independently of the library.
     struct SpringReference {
         let zeta: Double, omega: Double, v: Double

@@ -5,7 +5,7 @@ import AnimTestSupport
 @testable import AnimOutputs
 import Animations
 
-/// How the language spells springs (semantics.md §6.4's table), checked
+/// How the language spells springs (docs/semantics.md §6.4's table), checked
 /// against the golden file of the library's tests, whose script computes
 /// each spelling's (ζ, ω, v) on its own, and the canonical printing.
 @Suite struct SpringSpellingTests {
@@ -43,7 +43,7 @@ import Animations
     }
 
     @Test func theTableOfTheNote() throws {
-        // written → (ζ, ω, v), from semantics.md §6.4.
+        // written → (ζ, ω, v), from docs/semantics.md §6.4.
         let table: [(String, Double, Double, Double)] = [
             ("spring", 1, 1, 0), ("smooth spring", 1, 1, 0), ("snappy spring", 0.85, 1, 0), ("bouncy spring", 0.7, 1, 0),
             ("spring(bounce 0.25)", 0.75, 1, 0), ("spring(bounce -0.2)", 1 / 0.8, 1, 0), ("spring(bounce 0)", 1, 1, 0),
@@ -63,7 +63,7 @@ import Animations
     }
 
     /// Not reserved: they name views, and the parameter words name `let`s;
-    /// but a `let` may not take an easing's name (§7.2), so `with snappy`
+    /// but a `let` may not take an easing's name (docs/semantics.md §7.2), so `with snappy`
     /// keeps meaning the spring.
     @Test func theAdjectivesAreNotReserved() {
         for word in ["smooth", "snappy", "bouncy", "spring", "bounce", "stiffness", "damping", "mass", "velocity"] {

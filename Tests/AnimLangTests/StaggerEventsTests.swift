@@ -4,7 +4,7 @@ import Animations
 @testable import AnimOutputs
 
 /// `staggered by` on a term with events and an overshooting `with` on its
-/// spanning tweens (semantics §3, §6.3): each is valid alone, and together
+/// spanning tweens (docs/semantics.md §3, §6.3): each is valid alone, and together
 /// they must not invent an error. Values by hand: ease-out-back is
 /// `1 + c3(p − 1)³ + c1(p − 1)²` with `c1 = 1.70158`, `c3 = c1 + 1`, so at
 /// ½ it is `1 − 2.70158/8 + 1.70158/4 = 1.0876975`; `staggered by 0.5s`

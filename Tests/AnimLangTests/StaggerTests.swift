@@ -4,7 +4,7 @@ import Animations
 @testable import AnimLang
 @testable import AnimOutputs
 
-/// The language's stagger and target lists (semantics §6.3), checked against values derived by hand from
+/// The language's stagger and target lists (docs/semantics.md §6.3), checked against values derived by hand from
 /// the note's formulas. Every expectation says how it was derived; none
 /// was copied from animc's output.
 struct StaggerTests: ScriptChecking {

@@ -3,17 +3,17 @@ import Testing
 import Animations
 @testable import AnimLang
 
-/// Semantics §8.1–§8.4 (timelines as designers write them): overlaps in a
+/// Semantics docs/semantics.md §8.1–docs/semantics.md §8.4 (timelines as designers write them): overlaps in a
 /// sequence, an easing per keyframe, staggers from any origin, and
 /// arithmetic on durations. Every expected value is worked out by hand from
-/// the text of §8 (the derivation is in the comment beside it); none was
+/// the text of docs/semantics.md §8 (the derivation is in the comment beside it); none was
 /// copied from animc's output.
 struct TimelineSugarTests: ScriptChecking {
     static let views = "view a\nview b\nview c\n"
 
-    // MARK: §8.1 overlapping by
+    // MARK: docs/semantics.md §8.1 overlapping by
 
-    /// §8.1's own example. S1 = a on [0, 0.4]. b: S1 || (wait (0.4 − 0.3) ; b):
+    /// docs/semantics.md §8.1's own example. S1 = a on [0, 0.4]. b: S1 || (wait (0.4 − 0.3) ; b):
     /// b on [0.1, 0.5], |S2| = max(0.4, 0.1 + 0.4) = 0.5. c: wait (0.5 − 0.3):
     /// c on [0.2, 0.6]; 0.6 s in all. Linear fades: a = t / 0.4, b = (t − 0.1) / 0.4, c = (t − 0.2) / 0.4.
     @Test func threeOverlappingParts() throws {
@@ -54,7 +54,7 @@ struct TimelineSugarTests: ScriptChecking {
         #expect(try Self.scene(Self.views + "let f = fadeIn a ; fadeIn b delayed by 0.3s").duration == Time(numerator: 23, denominator: 10))
     }
 
-    /// Overlapped parts on one property: §4 decides. `x 0→10 ; x 100→200
+    /// Overlapped parts on one property: docs/semantics.md §4 decides. `x 0→10 ; x 100→200
     /// overlapping by 0.5s`: the second on [0.5, 1.5]. At 0.25 only the first
     /// (2.5); from 0.5 both are active and the later start wins: 100, then
     /// 100 + 100·(t − 0.5). At 1.5: 200.
@@ -75,7 +75,7 @@ struct TimelineSugarTests: ScriptChecking {
 
     /// A tie: `wait 1 ; x 0→10 ; x 20→30 overlapping by 1s` starts the third
     /// part at 2 − 1 = 1, with the second: both on [1, 2], one start, so their
-    /// distinct values tie (§4): the mean. Before 1 both hold their starts
+    /// distinct values tie (docs/semantics.md §4): the mean. Before 1 both hold their starts
     /// (0 and 20): 10; at 1.5, (5 + 25)/2 = 15; at 2, (10 + 30)/2 = 20.
     @Test func overlapThatTiesOnOneProperty() {
         let source = "let f = wait 1 ; animate v.x from 0 to 10 ; animate v.x from 20 to 30 overlapping by 1s"
@@ -90,7 +90,7 @@ struct TimelineSugarTests: ScriptChecking {
             """)
     }
 
-    /// A relative part (§7.1) starts from the value where it lands: `x 0→100 ;
+    /// A relative part (docs/semantics.md §7.1) starts from the value where it lands: `x 0→100 ;
     /// x by 10 overlapping by 0.5s` starts at 0.5, where x is 50, so it goes
     /// 50 → 60 on [0.5, 1.5], and wins as the later start.
     @Test func relativePartStartsMidway() throws {
@@ -109,7 +109,7 @@ struct TimelineSugarTests: ScriptChecking {
         // In parentheses the part is a chain of its own: outside any sequence.
         #expect(Self.diagnostics("let f = fadeIn a ; (fadeIn b overlapping by 0.5s)") == ["1:30 overlap-without-before"])
         #expect(Self.diagnostics("let f = fadeIn a repeated forever ; fadeIn b overlapping by 1s") == ["1:46 overlap-after-endless"])
-        // Arithmetic in D (§8.4): 0.5s + 0.6s = 1.1s > 1s.
+        // Arithmetic in D (docs/semantics.md §8.4): 0.5s + 0.6s = 1.1s > 1s.
         #expect(Self.diagnostics("let f = fadeIn a ; fadeIn b overlapping by 0.5s + 0.6s") == ["1:29 overlap-too-long"])
     }
 
@@ -123,9 +123,9 @@ struct TimelineSugarTests: ScriptChecking {
         #expect(throws: AnimationError.self) { try Term.chain([(a, nil), (b, Time(2))]) }
     }
 
-    // MARK: §8.2 easing each keyframe
+    // MARK: docs/semantics.md §8.2 easing each keyframe
 
-    /// §8.2's example, in 1.2 s: pieces [0, 0.48] 0→300 ease-in-quad (p²),
+    /// docs/semantics.md §8.2's example, in 1.2 s: pieces [0, 0.48] 0→300 ease-in-quad (p²),
     /// [0.48, 0.84] 300→260 ease-out-quad (1 − (1 − p)²), [0.84, 1.2] 260→300
     /// with the `each` easing, ease-in-cubic (p³). Mid-pieces (p = 1/2):
     /// 300·0.25 = 75 at 0.24; 300 − 40·0.75 = 270 at 0.66; 260 + 40·0.125 = 265 at 1.02.
@@ -156,7 +156,7 @@ struct TimelineSugarTests: ScriptChecking {
                                [("0.25", "v.x", 5), ("0.75", "v.x", 12.5)])
     }
 
-    /// A `with` after the last keyframe eases the whole tween (§6.2, §3): on
+    /// A `with` after the last keyframe eases the whole tween (docs/semantics.md §6.2, docs/semantics.md §3): on
     /// two pieces it warps time, t ↦ E(t) with E(p) = p². At 0.5, E = 0.25:
     /// the first piece (ease-in-quad, [0, 0.5]) at p = 1/2 is 10·0.25 = 2.5; at
     /// 0.75, E = 0.5625: the second piece (linear, [0.5, 1]) at p = 0.125 is 11.25.
@@ -176,10 +176,10 @@ struct TimelineSugarTests: ScriptChecking {
         #expect(Self.diagnostics("let f = animate v.x through 0, 10, 0 with ease-in-back") == ["1:43 non-monotone-warp"])   // at its `with`
     }
 
-    // MARK: §8.3 staggers
+    // MARK: docs/semantics.md §8.3 staggers
 
     /// Fades of 1 s, so at t = 1 each view shows 1 − its offset. Offsets by
-    /// hand from §8.3 (c = (n − 1)/2, d by origin, dmin, r = dmax − dmin),
+    /// hand from docs/semantics.md §8.3 (c = (n − 1)/2, d by origin, dmin, r = dmax − dmin),
     /// for `by 0.1s`, `by 0.1s spaced ease-in-quad` (E(p) = p²: offset
     /// ((d − dmin)/r)²·r·0.1), `over 0.5s` ((d − dmin)/r·0.5):
     static let staggerTable: [(n: Int, origin: String, spread: String, offsets: [Double])] = [
@@ -227,7 +227,7 @@ struct TimelineSugarTests: ScriptChecking {
         try Self.expectNumbers(source, zip(names, offsets).map { ("1", "\($0).opacity", 1 - $1) })
     }
 
-    /// `backwards` is `from end`; §8.3's example: five views from the center
+    /// `backwards` is `from end`; docs/semantics.md §8.3's example: five views from the center
     /// by 80 ms, the middle one at 0, its neighbours at 80 ms, the outer two at 160 ms.
     @Test func staggerSpellings() throws {
         let five = "view a\nview b\nview c\nview d\nview e\n"
@@ -236,7 +236,7 @@ struct TimelineSugarTests: ScriptChecking {
         #expect(try Self.scene(center).duration == Time(numerator: 23, denominator: 50))
         try Self.expectNumbers(center, [("0.15", "c.opacity", 0.5), ("0.23", "b.opacity", 0.5), ("0.23", "d.opacity", 0.5),
                                         ("0.31", "a.opacity", 0.5), ("0.31", "e.opacity", 0.5)])
-        // Events stay where they are (§6.3).
+        // Events stay where they are (docs/semantics.md §6.3).
         #expect(try Self.scene(five + "let f = (emit go ; fadeIn all views) staggered over 1s from edges").duration == Time(2))
     }
 
@@ -248,9 +248,9 @@ struct TimelineSugarTests: ScriptChecking {
         #expect(Self.diagnostics(three + "let f = fadeIn all views staggered over -1s") == ["4:41 negative-duration"])
     }
 
-    // MARK: §8.4 duration arithmetic
+    // MARK: docs/semantics.md §8.4 duration arithmetic
 
-    /// Every clause that takes a duration, with the durations of §8.4's
+    /// Every clause that takes a duration, with the durations of docs/semantics.md §8.4's
     /// examples: gap = 80 ms, beat = 0.1 s + 0.2 s = 0.3 s exactly.
     static let lets = "let gap = 80ms\nlet beat = 0.1s + 0.2s\nlet q = 0.2s\nlet lift = 12\nlet hold(d) = wait d\n"
     static let durationTable: [(written: String, seconds: String)] = [

@@ -5,7 +5,7 @@ import Animations
 @testable import AnimLang
 @testable import AnimOutputs
 
-/// Exports of animations that repeat forever (semantics §6.6: "exports play
+/// Exports of animations that repeat forever (docs/semantics.md §6.6: "exports play
 /// it with infinite iterations"): the web's prefix and infinite period,
 /// Lottie's one looping round, the errors, and, over generated programs,
 /// that every cycle is one.

@@ -387,7 +387,7 @@ struct LottieExportTests {
 
     /// A spring that turns back far faster than the frames: `stiffness 0.0001,
     /// damping 1e-5, velocity −5` is ω = 0.01, ζ = 5e-4, v = −500 in units of
-    /// ω (semantics §6.4), so its settling `ωT = ln(√(1 + 500²)/0.001)/ζ ≈ 26,000`
+    /// ω (docs/semantics.md §6.4), so its settling `ωT = ln(√(1 + 500²)/0.001)/ζ ≈ 26,000`
     /// holds `ωT·√(1 − ζ²)/2π ≈ 4,200` turns, all in the tween's 1 s: about a
     /// thousand a frame at 4 fps (generated program 270). Samples a frame (or a
     /// sixth) apart land in step with it and see a smooth curve that is not there.

@@ -3,7 +3,7 @@ import Animations
 @testable import AnimLang
 @testable import AnimOutputs
 
-/// Where a view stands (exports.md §6): `view V at (X, Y)` and
+/// Where a view stands (docs/exports.md §6): `view V at (X, Y)` and
 /// `view V origin O`, read into one ``Placement`` per view that every
 /// output draws from, and printed back (its mistakes are rows of
 /// ``MistakeTests``).
@@ -119,7 +119,7 @@ struct LottiePlacementTests {
 }
 
 /// The plot's labels and the terminal player's rows say what the stage draws
-/// a placed view's properties from (exports.md §6): `x`, `y` from its `at`
+/// a placed view's properties from (docs/exports.md §6): `x`, `y` from its `at`
 /// home, `scale`, `scale-x`, `scale-y`, `rotation` about its origin.
 struct PlacementLabelTests {
     static let source = """

@@ -144,8 +144,8 @@ struct EasingCSSTests {
     }
 
     /// Springs that turn back far faster than the frames (ζ = 5e-4 with
-    /// v = −500, some 4,200 turns; ζ = 0.05, some 42; ζ = 0.0025, some 440: semantics
-    /// §6.4): the curve holds the bound, checked at 200,000 points, or says it
+    /// v = −500, some 4,200 turns; ζ = 0.05, some 42; ζ = 0.0025, some 440:
+    /// docs/semantics.md §6.4): the curve holds the bound, checked at 200,000 points, or says it
     /// does not (the exporter then warns `export-approximated`); it never
     /// claims a bound it misses because its checks fell in step with the turns.
     @Test(arguments: [(1e-5, -5.0), (1e-3, -5.0), (0.05, 0.0)])

@@ -4,8 +4,8 @@ import Animations
 @testable import AnimLang
 @testable import AnimOutputs
 
-/// What a web export names on a page (`--prefix`, `--selector`; exports.md
-/// §6), the clashes it refuses, and the drawing rules it writes.
+/// What a web export names on a page (`--prefix`, `--selector`;
+/// docs/exports.md §6), the clashes it refuses, and the drawing rules it writes.
 struct WebNamesTests {
     static func web(_ text: String, names: WebNames = .standard, name: String = "names.anim") -> (WebExport?, [Diagnostic]) {
         webExport(run(SourceFile(name: name, text: text)), source: name, names: names)
@@ -14,7 +14,7 @@ struct WebNamesTests {
     // MARK: Names
 
     @Test func theDefaultPrefixIsAnimc() {
-        // exports.md §6: `--prefix NAME` (default `animc`) names `@keyframes NAME-V-P` and `--NAME-P`.
+        // docs/exports.md §6: `--prefix NAME` (default `animc`) names `@keyframes NAME-V-P` and `--NAME-P`.
         let names = WebNames.standard
         #expect(names.prefix == "animc")
         #expect(names.variable("opacity") == "--animc-opacity")
@@ -139,7 +139,7 @@ struct WebNamesTests {
 
     @Test func theRulesDrawEveryDrawnPropertyAsThePlayerPageDoes() throws {
         let export = try #require(Self.web(Self.drawn).0)
-        // By hand from exports.md §1: translate by x, y px, then rotate (deg) and scale about the centre; a
+        // By hand from docs/exports.md §1: translate by x, y px, then rotate (deg) and scale about the centre; a
         // circle of radius r is 2r px wide; the colour fills it; `level` is not drawn.
         #expect(drawingRules(export) == [
             "[data-view=\"card\"] {",

@@ -63,7 +63,7 @@ public struct ProgramGenerator {
                     initials.append(ViewDeclaration.Initial(property: pick(Self.properties), value: .number(number())))
                 }
             }
-            // Placement (exports.md §6): a home, an origin by word or by fractions of the box.
+            // Placement (docs/exports.md §6): a home, an origin by word or by fractions of the box.
             var home: ValueSyntax?
             var origin: ViewDeclaration.OriginSyntax?
             if int(0...2) == 0 { home = .point(x: number(), y: number(), range: .none) }
@@ -113,7 +113,7 @@ public struct ProgramGenerator {
         case 1:
             return Expr(.call("twice", [expr(depth: depth - 1)]))
         case 2:
-            // A named duration alone, or in arithmetic with units (semantics §8.4: `gap * 2`, `gap + 50ms`).
+            // A named duration alone, or in arithmetic with units (docs/semantics.md §8.4: `gap * 2`, `gap + 50ms`).
             let gap = Formula.name(names.duration, .none)
             let formula: Formula
             switch int(0...2) {
@@ -145,7 +145,7 @@ public struct ProgramGenerator {
         case 0:
             return played(operand(&self))
         case 1:
-            // A count that is not whole (semantics §8.5): `^ 2.5`, `repeated 1.5 times`.
+            // A count that is not whole (docs/semantics.md §8.5): `^ 2.5`, `repeated 1.5 times`.
             let count = Count(number: Number(Time(numerator: Int64(1 + 2 * int(0...3)), denominator: pick([2, 4, 5] as [Int64])) ?? .one))
             return bool() ? Expr(.power(operand(&self), count)) : Expr(.repeated(operand(&self), count))
         default:
@@ -159,7 +159,7 @@ public struct ProgramGenerator {
         case 0, 1:
             return Expr(.parallel((0..<int(2...4)).map { _ in operand(&self) }))
         case 2, 3:
-            // Some parts after the first overlap the parts before them (semantics §8.1).
+            // Some parts after the first overlap the parts before them (docs/semantics.md §8.1).
             return Expr(.sequence((0..<int(2...4)).map { index in
                 let part = operand(&self)
                 return index > 0 && int(0...3) == 0 ? Expr(.overlapping(part, duration())) : part
@@ -223,7 +223,7 @@ public struct ProgramGenerator {
     /// offsets (non-decreasing, none on the ends).
     private mutating func values(_ tween: TweenSyntax, _ value: (inout ProgramGenerator) -> ValueSyntax) -> TweenSyntax {
         var tween = tween
-        // From where it is (semantics §7.1): `to B`, or `by Δ` (colours only take `to`; a `by` on one is the lowering's error).
+        // From where it is (docs/semantics.md §7.1): `to B`, or `by Δ` (colours only take `to`; a `by` on one is the lowering's error).
         if int(0...5) == 0 {
             if bool() { tween.to = value(&self) } else { tween.by = value(&self) }
             return tween
@@ -241,7 +241,7 @@ public struct ProgramGenerator {
                 offset = int(offset...100)
                 keyframe.offset = Number(Time(Int64(offset)))
             }
-            // An easing on the piece leaving it (semantics §8.2; any easing: it eases a tween).
+            // An easing on the piece leaving it (docs/semantics.md §8.2; any easing: it eases a tween).
             if index < count - 1, int(0...3) == 0 { keyframe.easing = easing(depth: 1) }
             return keyframe
         }
@@ -308,7 +308,7 @@ public struct ProgramGenerator {
     }
 
     /// A whole count ≥ 0.
-    /// How `staggered` spreads (semantics §8.3): by or over, from any origin
+    /// How `staggered` spreads (docs/semantics.md §8.3): by or over, from any origin
     /// (`backwards` too), spaced by an easing or not.
     mutating func stagger() -> StaggerSyntax {
         if int(0...2) == 0 { return .by(backwards: bool()) }

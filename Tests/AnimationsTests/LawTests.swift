@@ -4,9 +4,9 @@ import Testing
 /// Every exact law of the semantics note, checked as bit-for-bit equal sampled
 /// tables on generated terms.
 struct LawTests {
-    /// Seeds 7 and 8 generate relative tweens (`to B`, `by Δ`) too: every law holds for them (semantics §7.1).
+    /// Seeds 7 and 8 generate relative tweens (`to B`, `by Δ`) too: every law holds for them (docs/semantics.md §7.1).
     /// Seed 9 generates point values (`Value.point`) among the colour tweens.
-    /// Seeds 10, 11 and 12 generate parts (`played`, fractional powers; semantics §8.5), 12 with relative tweens.
+    /// Seeds 10, 11 and 12 generate parts (`played`, fractional powers; docs/semantics.md §8.5), 12 with relative tweens.
     static let seeds: [UInt64] = [1, 2, 3, 42, 2026, 7, 8, 9, 10, 11, 12]
     static let relativeSeeds: Set<UInt64> = [7, 8, 12]
     static let pointSeeds: Set<UInt64> = [9]

@@ -1,7 +1,7 @@
 import Testing
 @testable import Animations
 
-/// `played` and fractional repeats through the library's API (semantics §8.5),
+/// `played` and fractional repeats through the library's API (docs/semantics.md §8.5),
 /// against values worked out by hand.
 struct PlayedAPITests {
     let x = Property(view: "a", name: "x")

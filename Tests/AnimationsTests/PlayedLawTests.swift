@@ -1,7 +1,7 @@
 import Testing
 @testable import Animations
 
-/// The laws of `played` (semantics §8.5), checked as bit-for-bit equal
+/// The laws of `played` (docs/semantics.md §8.5), checked as bit-for-bit equal
 /// sampled tables on generated terms (the generator writes `played` and
 /// fractional powers too, so every law of ``LawTests`` also runs over them).
 struct PlayedLawTests {

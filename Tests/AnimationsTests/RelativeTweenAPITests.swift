@@ -1,7 +1,7 @@
 import Testing
 @testable import Animations
 
-/// Relative tweens in the library (semantics §7.1): ``Tween/init(property:to:easing:duration:)``,
+/// Relative tweens in the library (docs/semantics.md §7.1): ``Tween/init(property:to:easing:duration:)``,
 /// ``Tween/init(property:by:easing:duration:)``, the talk-style `linear(to:in:)`
 /// and `linear(by:in:)`, and how a compiled scene resolves them. Expected
 /// values are worked out from the note, in the comments beside them.

@@ -1,4 +1,4 @@
-// Springs (semantics.md §6.4) checked against values derived independently.
+// Springs (docs/semantics.md §6.4) checked against values derived independently.
 //
 // Golden/springs.golden is written by Golden/make_spring_golden.py: the note's
 // formulas evaluated in mpmath at 50 digits, with the settling time found by

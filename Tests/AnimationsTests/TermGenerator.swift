@@ -69,7 +69,7 @@ extension Term {
         (try? Term.played(x, from: a, to: b)) ?? .zero
     }
 
-    /// `x ^ r`: `(x ^ ⌈r⌉) played to r·|x|` (semantics §8.5); `x` itself when it does not end.
+    /// `x ^ r`: `(x ^ ⌈r⌉) played to r·|x|` (docs/semantics.md §8.5); `x` itself when it does not end.
     static func fraction(_ x: Term, _ r: Time) -> Term {
         guard let length = x.duration, let end = try? length.multiplied(by: r) else { return x }
         return part(pow(x, Int(r.floorQuotient(dividingBy: .one)) + 1), .zero, end)
@@ -97,11 +97,11 @@ struct TermGenerator {
     var random: SplitMix64
     /// The easings `with` may warp a composite by.
     var warps: [Easing] = TermGenerator.monotoneEasings
-    /// Whether tweens may start from the current value (`to B`, `by Δ`; semantics §7.1).
+    /// Whether tweens may start from the current value (`to B`, `by Δ`; docs/semantics.md §7.1).
     var relatives = false
     /// Whether some tweens that would go between colours go between points (`Value.point`) instead.
     var points = false
-    /// Whether terms may take parts of animations (`played`, fractional powers; semantics §8.5).
+    /// Whether terms may take parts of animations (`played`, fractional powers; docs/semantics.md §8.5).
     var parts = false
 
     init(seed: UInt64) {
@@ -195,7 +195,7 @@ struct TermGenerator {
         }
     }
 
-    /// `x played from a to b` (semantics §8.5), with `0 ≤ a ≤ b` and `b` sometimes past `|x|`.
+    /// `x played from a to b` (docs/semantics.md §8.5), with `0 ≤ a ≤ b` and `b` sometimes past `|x|`.
     mutating func playedPart(_ x: Term) -> Term {
         let length = x.duration ?? .one
         let scale = Time(numerator: Int64(random.below(5)), denominator: 4) ?? .zero

@@ -1,7 +1,7 @@
 import Testing
 @testable import Animations
 
-/// ``CompiledScene/ties()``: where distinct segments win together by §4's
+/// ``CompiledScene/ties()``: where distinct segments win together by docs/semantics.md §4's
 /// rule with values that disagree, so a property shows their mean.
 struct TiesTests {
     static let x = Property(view: "a", name: "x")
@@ -62,7 +62,7 @@ struct TiesTests {
     // MARK: Generated terms
 
     /// At the instant a tie names, the property shows the mean of its
-    /// segments' distinct values (§4), and those values disagree.
+    /// segments' distinct values (docs/semantics.md §4), and those values disagree.
     @Test(arguments: LawTests.seeds)
     func aTieShowsTheMeanOfItsSegments(seed: UInt64) throws {
         var generator = TermGenerator(seed: seed)
@@ -96,7 +96,7 @@ struct TiesTests {
     }
 
     /// Every tie the rule makes is found: wherever, at instants off every
-    /// breakpoint, the winners read off §4 directly (latest start among the
+    /// breakpoint, the winners read off docs/semantics.md §4 directly (latest start among the
     /// active, else latest end, then latest start, among the finished)
     /// disagree, `ties()` lists the property.
     @Test(arguments: LawTests.seeds)

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// `--after NAME` (semantics §8.6): the binding as it plays after NAME, exactly
+/// `--after NAME` (docs/semantics.md §8.6): the binding as it plays after NAME, exactly
 /// `(NAME ; BINDING) played from |NAME|`.
 struct AfterOptionTests {
     typealias Result = MalformedCLITests.Result

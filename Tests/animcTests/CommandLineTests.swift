@@ -39,6 +39,21 @@ struct CommandLineTests {
         #expect(result.output == "time,a.x\n0.5,5\n")
     }
 
+    /// A file that starts with a UTF-8 byte-order mark (editors on Windows write
+    /// one) is read as its text (issue 37: it was "unexpected character
+    /// U+FEFF"); columns count from the text, as without the mark.
+    @Test func aByteOrderMarkIsSkipped() throws {
+        let bom = try MalformedCLITests.animc(["eval", "-", "--at", "0.5"], input: Data([0xEF, 0xBB, 0xBF] + Array("let f = animate a.x from 0 to 10\n".utf8)))
+        #expect(bom.status == 0 && bom.errors.isEmpty, "\(bom.errors)")
+        #expect(bom.output == "time,a.x\n0.5,5\n")
+        let mistake = try MalformedCLITests.animc(["check", "-"], input: Data([0xEF, 0xBB, 0xBF] + Array("let a = fadeIn x with ease-inout\n".utf8)))
+        #expect(mistake.status == 1)
+        #expect(mistake.errors.hasPrefix("<stdin>:1:23: error: unknown easing `ease-inout`\n  1 | let a = fadeIn x with ease-inout\n"))
+        // Only a mark at the very start is skipped: one later is still a character the language does not have.
+        let inside = try animc(["check", "-"], input: "let a = fadeIn x\u{FEFF}\n")
+        #expect(inside.status == 1 && inside.errors.contains("U+FEFF"))
+    }
+
     @Test func cancelledAnimationsSaySo() throws {
         // As data, a table with no rows; for people, a sentence.
         let csv = try animc(["eval", "examples/cancelled.anim"])

@@ -46,8 +46,8 @@ struct EmbedExampleTests {
             1.3s  ball.y=300  events: landed settled
 
             """)
-        // The README shows this run as it prints.
-        let readme = try String(contentsOf: MalformedCLITests.root.appendingPathComponent("README.md"), encoding: .utf8)
+        // docs/embedding.md shows this run as it prints.
+        let readme = try String(contentsOf: MalformedCLITests.root.appendingPathComponent("docs/embedding.md"), encoding: .utf8)
         #expect(readme.contains("$ swift run animc-embed-example examples/landing-events.anim\n" + result.output + "```"))
     }
 

@@ -103,7 +103,7 @@ struct WebOptionsCommandTests {
         #expect(module.status == 0 && module.output.hasPrefix("// animc export --to js: `final` of examples/spinner.anim"))
     }
 
-    /// exports.md §6: the default prefix is `animc`, so giving it changes no byte.
+    /// docs/exports.md §6: the default prefix is `animc`, so giving it changes no byte.
     @Test(arguments: ["html", "css", "waapi", "js"])
     func theDefaultPrefixIsAnimc(_ format: String) throws {
         let plain = try animc(["export", "examples/choreography.anim", "--to", format])

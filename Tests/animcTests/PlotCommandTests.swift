@@ -51,7 +51,7 @@ struct PlotCommandTests {
         let negative = try animc(["plot", "examples/talk.anim", "--until", "-1"])
         #expect(negative.status == 2)
         #expect(negative.errors.hasPrefix("animc: error: --until takes a time of 0 or more, not `-1`\n"))
-        #expect(negative.errors.hasSuffix("usage: animc plot FILE [--binding NAME] [--until T] [-o OUT]\n"))
+        #expect(negative.errors.hasSuffix("usage: animc plot FILE [--binding NAME] [--after NAME] [--until T] [-o OUT]\n"))
         let fps = try animc(["plot", "examples/talk.anim", "--fps", "4"])
         #expect(fps.status == 2)
         #expect(fps.errors.hasPrefix("animc: error: plot does not take --fps"))
@@ -66,7 +66,7 @@ struct PlotCommandTests {
     @Test func helpComesFromTheTable() throws {
         let help = try animc(["plot", "--help"])
         #expect(help.status == 0)
-        #expect(help.output.hasPrefix("usage: animc plot FILE [--binding NAME] [--until T] [-o OUT]\n"))
+        #expect(help.output.hasPrefix("usage: animc plot FILE [--binding NAME] [--after NAME] [--until T] [-o OUT]\n"))
         #expect(help.output.contains("  --until T  ") && help.output.contains("  -o, --output OUT  "))
         let overview = try animc(["--help"])
         #expect(overview.output.contains("  plot FILE          Draw every property over time as an SVG picture.\n"))

@@ -4,7 +4,7 @@ import Testing
 import AnimLang
 import AnimOutputs
 
-/// `animc serve` (exports.md §6, "Live preview"): the request parser and its
+/// `animc serve` (docs/exports.md §6, "Live preview"): the request parser and its
 /// limits, the path rules and the responses, in process (no sockets); the
 /// live page and its JSON; and the usage errors, through the binary.
 struct ServeTests {
@@ -126,7 +126,7 @@ struct ServeTests {
         #expect(Self.routed("POST", target) == .refuse(.notFound))
     }
 
-    @Test(arguments: ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT", "HEAD", "get", "BREW"])
+    @Test(arguments: ["POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT", "get", "head", "BREW"])
     func otherMethodsAreNotAllowed(_ method: String) {
         #expect(Self.routed(method, "/") == .refuse(.methodNotAllowed))
         #expect(Self.routed(method, "/update?since=1") == .refuse(.methodNotAllowed))
@@ -149,7 +149,34 @@ struct ServeTests {
         let notAllowed = String(decoding: refusal(.methodNotAllowed, head: true), as: UTF8.self)
         #expect(notAllowed == "HTTP/1.1 405 Method Not Allowed\r\nContent-Type: text/plain; charset=utf-8\r\n"
                 + "Content-Length: 23\r\nCache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n"
-                + "Allow: GET\r\n\r\n")
+                + "Allow: GET, HEAD\r\n\r\n")
+    }
+
+    /// A server that serves GET serves HEAD (issue 37: it was answered 405):
+    /// both targets route as for GET, and the answer is the GET answer's head.
+    @Test func headIsAnsweredLikeGetWithoutABody() throws {
+        #expect(Self.routed("HEAD", "/") == .page)
+        #expect(Self.routed("HEAD", "/update?since=1") == .update(since: 1))
+        #expect(Self.routed("HEAD", "/../etc/passwd") == .refuse(.notFound))
+        let whole = httpResponse(.ok, type: "text/html; charset=utf-8", body: Array("<p>\r\n\r\nx</p>".utf8))
+        let head = String(decoding: headOnly(whole), as: UTF8.self)
+        #expect(head == "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: 12\r\n"
+                + "Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n")
+        #expect(headOnly(whole) == httpResponse(.ok, type: "text/html; charset=utf-8", body: Array("<p>\r\n\r\nx</p>".utf8), head: true))
+    }
+
+    /// A POST (or any method but GET and HEAD) is 405 whether or not it carries a
+    /// body (issue 37: one with a body got 413); GET and HEAD with a body stay 413.
+    @Test(arguments: ["Content-Length: 5", "Transfer-Encoding: chunked"])
+    func aBodyOnAnotherMethodIsStill405(_ header: String) throws {
+        let post = try #require(Self.request("POST / HTTP/1.1\r\nHost: 127.0.0.1:8000\r\n\(header)\r\n\r\nhello"))
+        #expect(route(post, port: 8000) == .refuse(.methodNotAllowed))
+        let put = try #require(Self.request("PUT /update?since=1 HTTP/1.1\r\nHost: 127.0.0.1:8000\r\n\(header)\r\n\r\n"))
+        #expect(route(put, port: 8000) == .refuse(.methodNotAllowed))
+        #expect(Self.refused("HEAD / HTTP/1.1\r\nHost: h\r\n\(header)\r\n\r\nhello") == .contentTooLarge)
+        #expect(Self.refused("GET / HTTP/1.1\r\nHost: h\r\n\(header)\r\n\r\nhello") == .contentTooLarge)
+        // A malformed length is malformed whatever the method.
+        #expect(Self.refused("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: x\r\n\r\n") == .badRequest)
     }
 
     // MARK: The live page
@@ -176,7 +203,7 @@ struct ServeTests {
         #expect(page["title"] as? String == "a — animc")
         #expect((page["data"] as? [String: Any])?["duration"] as? Double == 2)
         #expect((page["body"] as? String)?.hasPrefix("<header><h1><code>a</code> of a.anim</h1>") == true)
-        // The swapped style registers and draws the default names (exports.md §6: prefix `animc`).
+        // The swapped style registers and draws the default names (docs/exports.md §6: prefix `animc`).
         let style = try #require(page["style"] as? String)
         #expect(style.contains("@property --animc-x { syntax: '<number>'") && style.contains("var(--animc-x)"))
         #expect(!style.contains("@property --x ") && !style.contains("var(--x)"))
@@ -208,7 +235,7 @@ struct ServeTests {
         #expect(result.status == 2)
         #expect(result.errors.hasPrefix("animc: error: --port takes a whole number from 1 to 65535, not `\(port)`\n")
                 || result.errors.hasPrefix("animc: error: --port needs a value"), "\(result.errors)")
-        #expect(result.errors.hasSuffix("usage: animc serve FILE [--binding NAME] [--port N]\n"))
+        #expect(result.errors.hasSuffix("usage: animc serve FILE [--binding NAME] [--after NAME] [--port N]\n"))
         #expect(result.output.isEmpty)
     }
 
@@ -227,7 +254,7 @@ struct ServeTests {
         #expect(result.status == 2)
         #expect(result.errors == "animc: error: --port \(port): cannot listen on 127.0.0.1:\(port): Address already in use\n"
                 + "  hint: another program may be using it: choose another with --port N\n"
-                + "usage: animc serve FILE [--binding NAME] [--port N]\n")
+                + "usage: animc serve FILE [--binding NAME] [--after NAME] [--port N]\n")
         #expect(result.output.isEmpty)
     }
 

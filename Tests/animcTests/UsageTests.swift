@@ -60,6 +60,11 @@ struct UsageTests {
         .init(["eval", "x.anim", "--fps"], "--fps needs a value", hint: "write `--fps N`"),
         .init(["eval", "x.anim", "--fps", "--format", "csv"], "--fps needs a value"),
         .init(["eval", "x.anim", "--fps", "0"], "--fps takes a whole number from 1 to 1000000, not `0`"),
+        // A repeated option is refused, never dropped in silence (issue 37: `--at 0.5 --at 1` kept 1).
+        .init(["eval", "x.anim", "--at", "0.5", "--at", "1"], "--at is given more than once", hint: "list the times in one --at: `--at 0.5,1`"),
+        .init(["eval", "x.anim", "--fps", "4", "--fps=5"], "--fps is given more than once", hint: "give --fps once"),
+        .init(["play", "x.anim", "--loop", "--loop"], "--loop is given more than once", hint: "give --loop once"),
+        .init(["export", "x.anim", "-o", "a.html", "--output", "b.html"], "--output is given more than once", hint: "give --output once"),
         .init(["eval", "x.anim", "--fps=2.5"], "--fps takes a whole number from 1 to 1000000, not `2.5`"),
         .init(["eval", "x.anim", "--format", "xml"], "--format takes table, csv or json, not `xml`"),
         .init(["eval", "x.anim", "--at", "soon"], "--at takes times in seconds separated by commas, not `soon`"),
@@ -235,4 +240,17 @@ struct UsageTests {
         #expect(!output.lowercased().contains("foundation"), "\(output)")
     }
     #endif
+
+    /// `export --help` names the custom property as it is written (`--animc-p`),
+    /// says --fps is Lottie's alone, and that the talk's ease-in/ease-out/ease-in-out
+    /// are not CSS's keywords (issue 37).
+    @Test func exportHelpSaysWhatTheWebGets() throws {
+        let help = try animc(["export", "--help"])
+        #expect(help.status == 0)
+        let text = help.output.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("custom property `--animc-p`"))
+        #expect(!text.contains("`--p`"))
+        #expect(text.contains("--fps is Lottie's alone"))
+        #expect(text.contains("css-ease-out"))
+    }
 }
