@@ -82,7 +82,7 @@ private let cases: [DiagnosticCase] = [
     .init("let a = b repeated 3", "1:21", "expected `times` after the count, found end of file"),
     .init("let a = b looped 3 tims", "1:20", "expected-token"),
     .init("let a = b repeated", "1:19", "expected `once`, `twice`, a count or `forever` after `repeated`, found end of file"),
-    .init("let a = b ^ 2.5", "1:13", "count must be a whole number (got 2.5)"),
+    .init("let a = b looped 2.5 times", "1:18", "count must be a whole number (got 2.5)"),
     .init("let a = b repeated -1 times", "1:20", "count must not be negative (got -1)"),
     .init("let a = b ^ pi", "1:13", "invalid-count"),
     .init("let a = b in x", "1:14", "expected a duration after `in`, found `x`"),
@@ -309,7 +309,7 @@ private let cases: [DiagnosticCase] = [
             view v radius
             let g = (h ; i
             let j = k with ease-inout ; l reversed
-            let m = n ^ 2.5 ; n repeated -1 times
+            let m = n looped 2.5 times ; n repeated -1 times
             """
         let (file, diagnostics) = diagnose(source)
         let summary = diagnostics.map { "\(file.location(of: $0.range.start)) \($0.id)" }
@@ -321,8 +321,8 @@ private let cases: [DiagnosticCase] = [
             "7:1 expected-number",
             "8:1 unclosed-paren",
             "8:16 unknown-easing",
-            "9:13 invalid-count",
-            "9:30 invalid-count",
+            "9:18 invalid-count",
+            "9:41 invalid-count",
         ])
         // What parsed is kept: value errors do not drop their item.
         #expect(parse(file).program.bindings.map(\.name) == ["from", "e", "f", "j", "m"])
