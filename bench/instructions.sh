@@ -24,12 +24,14 @@ count() {   # LABEL N COMMAND...
 # the start-up workload's three lines.
 "$bin/animc-bench" --write-script chain 20000 >"$work/chain-20000.anim"
 "$bin/animc-bench" --write-script startup 1 >"$work/three.anim"
+"$bin/animc-bench" --write-script overlap 20000 >"$work/overlap-20000.anim"
 
 printf '%-18s %8s %16s\n' workload N instructions
 count startup-animc 3 "$bin/animc" eval "$work/three.anim" --format csv
 hello=${HELLO:-$bin/../../hello/hello}
 [ -x "$hello" ] && count startup-hello 0 "$hello"
 count chain-animc 20000 "$bin/animc" eval "$work/chain-20000.anim" --fps 10 --format csv
-for w in chain-script:20000 chain-api:20000 stagger-script:1000 script-1mb:1048576 parallel-api:2000 ${EXTRA_WORKLOADS:-}; do
+count overlap-animc 20000 "$bin/animc" eval "$work/overlap-20000.anim" --fps 10 --format csv
+for w in chain-script:20000 chain-api:20000 stagger-script:1000 script-1mb:1048576 parallel-api:2000 overlap-script:20000 ${EXTRA_WORKLOADS:-}; do
     count "${w%%:*}" "${w#*:}" "$bin/animc-bench" --workload "${w%%:*}" --n "${w#*:}"
 done

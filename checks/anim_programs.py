@@ -54,12 +54,16 @@ def number(rng, low, high):
 
 
 def duration(rng):
-    return rng.choice(["0.25s", "0.5s", "300ms", "0.4s", "1s", "0.75s", "200ms", "1/3s"])
+    # (A unit belongs to the number just before it, semantics 8.4: a fraction of a second is `(1/3)s`.)
+    return rng.choice(["0.25s", "0.5s", "300ms", "0.4s", "1s", "0.75s", "200ms", "(1/3)s", "0.25s + 0.25s", "2 * 150ms"])
 
 
 class Generator:
     def __init__(self, seed, colors=False):
         self.rng = random.Random(seed)
+        # Parts (`played`, fractional counts; semantics 8.5) on a stream of their
+        # own, so a program without them is the one the seed always made.
+        self.parts = random.Random(seed ^ 0x5EED)
         self.colors = colors
         count = self.rng.randint(1, 3)
         self.views = self.rng.sample(["ball", "box", "dot", "card", "sun"], count)
@@ -89,12 +93,18 @@ class Generator:
                 text = f"scale {view} from {a} to {b}"
             elif prop == "radius" and form < 0.5:
                 text = f"grow {view} from radius {a} to {b}"
+            elif form > 0.9:
+                # Keyframes eased one by one (semantics 8.2): an easing on a keyframe, `with each` for the rest.
+                c = number(rng, low, high)
+                text = (f"animate {view}.{prop} through {a} with {easing(rng, False)}, {b} at 40%, {c}"
+                        f" with each {easing(rng, False)}")
             else:
                 text = f"animate {view}.{prop} from {a} to {b}"
         if rng.random() < 0.5:
             text += f" in {duration(rng)}"
         if rng.random() < 0.7:
-            text += f" with {easing(rng, False)}"
+            # Over several keyframes, the whole tween's easing warps time: it must be monotone.
+            text += f" with {easing(rng, ' through ' in text)}"
         return text
 
     def expr(self, depth):
@@ -108,14 +118,34 @@ class Generator:
             return f"({self.expr(depth - 1)} ; {self.expr(depth - 1)})"
         if roll < 0.78:
             return f"({self.expr(depth - 1)} || {self.expr(depth - 1)})"
+        part = self.parts.random()
+        if part < 0.04:
+            inner = self.expr(depth - 1)
+            low, high = sorted(self.parts.choice([0, 10, 25, 40, 50, 75, 100]) for _ in range(2))
+            return self.parts.choice([f"({inner} played from {low}% to {high}%)", f"({inner} played from {low}%)",
+                                      f"({inner} played to {high}%)"])
+        if part < 0.06:
+            inner = self.expr(depth - 1)
+            count = self.parts.choice(["0.5", "1.5", "2.5", "1.25"])
+            return self.parts.choice([f"(({inner}) ^ {count})", f"({inner} repeated {count} times)"])
         inner = self.expr(depth - 1)
-        modifier = rng.choice(["reversed", "^2", "^3", "in", "with", "looped", "delayed"])
+        modifier = rng.choice(["reversed", "^2", "^3", "in", "with", "looped", "delayed", "overlap", "stagger"])
+        if modifier == "overlap":
+            # Semantics 8.1: after a 1 s wait the chain so far lasts at least the overlap.
+            later = self.expr(depth - 1)
+            return f"(wait 1s ; {inner} ; {later} overlapping by {rng.choice(['0.25s', '0.5s', '0.2s + 0.3s', '1s'])})"
+        if modifier == "stagger":
+            # Semantics 8.3: by a step or over a total, from any origin, perhaps spaced by an easing.
+            spread = rng.choice(["by 100ms", "by 50ms * 2", "over 0.5s"])
+            origin = rng.choice(["", " from end", " from center", " from edges", " backwards"])
+            spaced = rng.choice(["", "", " spaced ease-in-quad", " spaced ease-out-cubic"])
+            return f"({inner} staggered {spread}{origin}{spaced})"
         if modifier == "reversed":
             return f"({inner} reversed)"
         if modifier in ("^2", "^3"):
             return f"(({inner}) ^ {modifier[1]})"
         if modifier == "in":
-            return f"({inner} in {rng.choice(['0.5s', '1s', '1.5s', '2/3s'])})"
+            return f"({inner} in {rng.choice(['0.5s', '1s', '1.5s', '(2/3)s'])})"
         if modifier == "looped":
             return f"({inner} looped)"
         if modifier == "delayed":

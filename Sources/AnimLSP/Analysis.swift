@@ -161,7 +161,7 @@ public final class Analysis {
         case .value(.easing): return "an easing"
         case .value(.allViews): return "all views"
         case .name, .zero, .one, .wait, .tween, .parallel, .sequence, .power, .reversed, .looped, .repeated, .delayed,
-             .retimed, .eased, .emit, .staggered, .forever, .call, .easedByName, .played:
+             .retimed, .eased, .emit, .staggered, .forever, .call, .easedByName, .overlapping, .played:
             return "an animation"
         }
     }

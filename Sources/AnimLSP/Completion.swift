@@ -80,10 +80,21 @@ func completion(_ document: OpenDocument, at offset: Int) -> JSON {
         addParameters { kind in kind != .target && kind != .animation && kind != .easing }
     case .term:
         addTermStarts()
+    case .staggerOrigin:
+        for origin in ["start", "end", "center", "edges"] { add(origin, 14, "stagger origin") }
     case .afterTerm:
-        for modifier in ["reversed", "looped", "repeated", "delayed by", "staggered by", "in", "with", "forever"] {
+        for modifier in ["reversed", "looped", "repeated", "delayed by", "staggered by", "staggered over", "overlapping by", "in", "with",
+                         "forever", "played from", "played to"] {
             add(modifier, 14, "modifier")
         }
+        // After `staggered by DUR`: where it starts and how it spreads (semantics §8.3).
+        if context.afterStagger {
+            for word in ["from start", "from end", "from center", "from edges", "spaced"] { add(word, 14, "stagger") }
+        }
+    case .partBound:
+        // `x played from T1 to T2`, `played from T1`, `played to T2` (a duration or N% of x).
+        add("from", 14, "where the part starts")
+        add("to", 14, "where the part ends")
         addLets { !isValue($0) && !isEasing($0) }
     }
     return .object([("isIncomplete", .bool(false)), ("items", .array(items))])
@@ -92,9 +103,13 @@ func completion(_ document: OpenDocument, at offset: Int) -> JSON {
 /// Where the cursor is, read from the words before it on its line.
 struct CompletionContext {
     enum Place: Equatable {
-        case lineStart, easing, property(String), target, value, term, afterTerm
+        case lineStart, easing, property(String), target, value, term, afterTerm, staggerOrigin
+        /// Just after `played`: `from` or `to`.
+        case partBound
     }
     let place: Place
+    /// Whether the line's last modifier is `staggered` (its `from` and `spaced` may follow).
+    var afterStagger = false
 
     init(bytes: [UInt8], offset: Int) {
         let end = min(max(offset, 0), bytes.count)
@@ -117,8 +132,13 @@ struct CompletionContext {
             return
         }
         let previous = words.count > 1 ? words[words.count - 2] : ""
+        let modifiers = words.filter { ["reversed", "looped", "repeated", "delayed", "staggered", "in", "with", "overlapping"].contains($0) }
+        afterStagger = modifiers.last == "staggered"
         switch last {
-        case "with": place = .easing
+        case "with", "spaced": place = .easing
+        case "each" where previous == "with": place = .easing
+        case "from" where afterStagger: place = .staggerOrigin
+        case "over" where previous == "staggered": place = .value
         case "a", "an", "high": place = previous == "with" || previous == "a" || previous == "an" ? .easing : .afterTerm
         case "from", "to", "by", "through", "wait", "at", "in":
             place = last == "in" && previous == "fade" ? .target : .value
@@ -128,6 +148,8 @@ struct CompletionContext {
             place = CompletionContext.isTargetList(words) ? .target : .term
         case "let", "view":
             place = .afterTerm   // a new name: nothing to offer but what follows
+        case "played":
+            place = .partBound
         default:
             if TweenSyntax.Verb(rawValue: last) != nil || last == "out" && previous == "fade" {
                 place = .target
@@ -177,7 +199,7 @@ struct CompletionContext {
     }
 
     static let keywords: Set<String> = ["let", "view", "from", "to", "by", "with", "through", "in", "wait", "emit", "reversed",
-                                        "looped", "repeated", "delayed", "staggered", "forever", "at", "times"]
+                                        "looped", "repeated", "delayed", "staggered", "forever", "at", "times", "played"]
 
     /// The words and operators of a line (comments dropped).
     static func words(_ line: [UInt8]) -> [String] {

@@ -25,11 +25,66 @@ func hover(_ analysis: Analysis, _ document: OpenDocument, at offset: Int) -> JS
     } else if let (word, wordRange) = word(at: offset, in: analysis.file.bytes), let easing = EasingNames.easing(named: word) {
         range = wordRange
         text = easingHover(word, easing)
+    } else if let (word, wordRange) = word(at: offset, in: analysis.file.bytes), word == "played",
+              let part = partHover(analysis, at: offset) {
+        range = wordRange
+        text = part
+    } else if let (word, wordRange) = word(at: offset, in: analysis.file.bytes), let words = keywordHovers[word] {
+        range = wordRange
+        text = "```anim\n\(word)\n```\n\(words)"
     } else {
         return .null
     }
     return .object([("contents", .object([("kind", .string("markdown")), ("value", .string(text))])),
                     ("range", document.range(range))])
+}
+
+/// `played` (semantics §8.5): what it means, and how long the part lasts
+/// when that is known (the binding is the part, or its times are written
+/// as durations, or as percentages of a named animation).
+func partHover(_ analysis: Analysis, at offset: Int) -> String? {
+    guard let binding = analysis.enclosingBinding(at: offset) else { return nil }
+    // The innermost `played` whose words hold the cursor.
+    var found: (Expr, PartTime?, PartTime?, Expr)?
+    var stack: [(Expr, Int)] = [(binding.value, 0)]
+    while let (expr, depth) = stack.popLast(), depth < 256 {
+        if case .played(let operand, let from, let to) = expr.kind, expr.modifier.start <= offset, offset <= expr.modifier.end {
+            found = (expr, from, to, operand)
+        }
+        switch expr.kind {
+        case .parallel(let parts), .sequence(let parts), .call(_, let parts): stack += parts.map { ($0, depth + 1) }
+        case .power(let inner, _), .reversed(let inner), .looped(let inner, _), .repeated(let inner, _), .delayed(let inner, _),
+             .retimed(let inner, _), .eased(let inner, _, _), .staggered(let inner, _, _), .forever(let inner, _),
+             .easedByName(let inner, _, _), .played(let inner, _, _):
+            stack.append((inner, depth + 1))
+        case .name, .zero, .one, .wait, .tween, .emit, .value:
+            break
+        }
+    }
+    guard let (expr, from, to, operand) = found else { return nil }
+    let source = analysis.file
+    var lines = ["```anim\n\(source.text(expr.modifier))\n```",
+                 "a part of the animation before it: its stretch from `T1` to `T2`, played from 0; it lasts `T2 − T1`"]
+    // Its length: the binding's own part, or times that say it.
+    var length: Time?
+    if expr.range == binding.value.range, let term = analysis.terms[binding.name], case .played(_, let a, let b) = term.kind {
+        length = try? b.subtracting(a)
+    } else {
+        var whole: Time?
+        if case .name(let name) = operand.kind { whole = analysis.terms[name]?.duration }
+        func seconds(_ time: PartTime?, _ otherwise: Time?) -> Time? {
+            switch time?.kind {
+            case .duration(let duration)?: return duration.number.formula == nil ? duration.time : nil
+            case .percent(let number)?:
+                guard let exact = number.exact, let whole, let fraction = try? exact.divided(by: Time(100)) else { return nil }
+                return try? whole.multiplied(by: fraction)
+            case nil: return otherwise
+            }
+        }
+        if let start = seconds(from, .zero), let end = seconds(to, whole) { length = try? end.subtracting(start) }
+    }
+    if let length { lines.append("lasts \(length)s") }
+    return lines.joined(separator: "\n\n")
 }
 
 /// The name (letters, digits, `_`, `-`) around `offset`, with its range.
@@ -100,6 +155,18 @@ func viewHover(_ name: String, _ analysis: Analysis) -> String {
     if let origin = declared.compactMap(\.origin).first { lines.append("origin `\(analysis.file.text(origin.range))`") }
     return lines.joined(separator: "\n\n")
 }
+
+/// What the words of timelines (semantics §8) mean, for hover.
+let keywordHovers: [String: String] = [
+    "overlapping": "`pk overlapping by D` in a `;` chain: the part starts D before the end of the parts before it, "
+        + "`S || (wait (|S| − D) ; pk)`, lasting max(|S|, |S| − D + |pk|)",
+    "staggered": "`x staggered by DUR` shifts each view's tweens DUR after the one before; `staggered over TOTAL` spreads them over TOTAL; "
+        + "then `from start|end|center|edges` and `spaced E`",
+    "spaced": "`staggered … spaced E`: the offsets follow the easing E, `E((d − dmin)/r)`",
+    "each": "`through v0, v1, … with each E`: E eases every piece that has no `with` of its own",
+    "edges": "`staggered … from edges`: the outer views start first, the middle ones last",
+    "center": "`staggered … from center`: the middle view starts first, the outer ones last (also `origin center` of a view)",
+]
 
 func easingHover(_ name: String, _ easing: Easing) -> String {
     "```anim\n\(name)\n```\n\(family(of: easing))\n\n```\n\(curveText(easing))\n```"

@@ -185,11 +185,31 @@ public indirect enum Formula: Equatable, Sendable {
     case name(String, SourceRange)
     case negated(Formula, SourceRange)
     case binary(ArithmeticOperator, Formula, Formula, SourceRange)
+    /// `250ms`, `(1 + 2)s`, `lift ms` inside duration arithmetic (semantics
+    /// §8.4): a unit belongs to the literal, the parenthesised number or the
+    /// name just before it, which must be a number; the result is a duration.
+    case unit(Formula, Duration.Unit, SourceRange)
+
+    /// What a number written with units is: a plain number, or a duration
+    /// (in seconds). A bare number where a duration is expected means seconds.
+    public enum Measure: Equatable, Sendable {
+        case number, duration
+    }
 
     public var range: SourceRange {
         switch self {
         case .literal(let number): return number.range
-        case .name(_, let range), .negated(_, let range), .binary(_, _, _, let range): return range
+        case .name(_, let range), .negated(_, let range), .binary(_, _, _, let range), .unit(_, _, let range): return range
+        }
+    }
+
+    /// Whether a unit is written anywhere in it.
+    public var hasUnit: Bool {
+        switch self {
+        case .literal, .name: return false
+        case .negated(let inner, _): return inner.hasUnit
+        case .binary(_, let left, let right, _): return left.hasUnit || right.hasUnit
+        case .unit: return true
         }
     }
 
@@ -198,7 +218,7 @@ public indirect enum Formula: Equatable, Sendable {
         switch self {
         case .literal: return []
         case .name(let name, let range): return [(name, range)]
-        case .negated(let inner, _): return inner.names
+        case .negated(let inner, _), .unit(let inner, _, _): return inner.names
         case .binary(_, let left, let right, _): return left.names + right.names
         }
     }
@@ -209,7 +229,8 @@ public indirect enum Formula: Equatable, Sendable {
         case (.name(let a, _), .name(let b, _)): return a == b
         case (.negated(let a, _), .negated(let b, _)): return a == b
         case (.binary(let o, let a, let b, _), .binary(let p, let c, let d, _)): return o == p && a == c && b == d
-        case (.literal, _), (.name, _), (.negated, _), (.binary, _): return false
+        case (.unit(let a, let u, _), .unit(let b, let v, _)): return u == v && a == b
+        case (.literal, _), (.name, _), (.negated, _), (.binary, _), (.unit, _): return false
         }
     }
 }
@@ -220,24 +241,73 @@ extension Formula {
     /// by zero or a result too large goes to `failed`, located.
     func folded<Context>(_ context: inout Context, value: (inout Context, String, SourceRange) -> Number?,
                          failed: (inout Context, Diagnostic) -> Void) -> Number? {
+        measured(&context, value: { context, name, range in value(&context, name, range).map { ($0, .number) } },
+                 failed: failed)?.number
+    }
+
+    /// ``folded(_:value:failed:)`` with each part's measure (semantics §8.4):
+    /// `value` gives each name's number and whether it is a duration (in
+    /// seconds). Duration ± duration, duration × or ÷ number and number ×
+    /// duration are durations, a bare number in a sum with a duration is
+    /// seconds, duration ÷ duration is a number (a ratio); a duration times a
+    /// duration, a number divided by a duration and a unit on a duration go
+    /// to `failed`, located.
+    func measured<Context>(_ context: inout Context, value: (inout Context, String, SourceRange) -> (Number, Measure)?,
+                           failed: (inout Context, Diagnostic) -> Void) -> (number: Number, measure: Measure)? {
         switch self {
         case .literal(let literal):
-            return literal
+            return (literal, .number)
         case .name(let name, let range):
-            return value(&context, name, range)
+            return value(&context, name, range).map { (number: $0.0, measure: $0.1) }
         case .negated(let inner, let range):
-            return inner.folded(&context, value: value, failed: failed).map { negatedNumber($0, range: range) }
+            return inner.measured(&context, value: value, failed: failed).map { (negatedNumber($0.number, range: range), $0.measure) }
+        case .unit(let inner, let unit, let range):
+            guard let (number, measure) = inner.measured(&context, value: value, failed: failed) else { return nil }
+            guard measure == .number else {
+                let name = inner.names.first?.0
+                failed(&context, Diagnostic(.unitOnDuration(name), at: range,
+                                            hint: name == nil ? "write the unit once" : "a named duration carries its unit: leave out `\(unit.rawValue)`"))
+                return nil
+            }
+            switch unit {
+            case .implicit, .seconds:
+                return (Number(exact: number.exact, value: number.value, mentionsPi: number.mentionsPi, range: range), .duration)
+            case .milliseconds:
+                guard case .number(let seconds) = combineNumbers(number, .divided, Number(Time(1000)), range: range) else {
+                    failed(&context, Diagnostic(.notFiniteNumber(formatNumber(number.value) + "ms"), at: range))
+                    return nil
+                }
+                return (seconds, .duration)
+            }
         case .binary(let op, let left, let right, let range):
-            guard let a = left.folded(&context, value: value, failed: failed),
-                  let b = right.folded(&context, value: value, failed: failed) else { return nil }
-            let written = "\(formatNumber(a.value)) \(op.rawValue) \(formatNumber(b.value))"
+            guard let (a, am) = left.measured(&context, value: value, failed: failed),
+                  let (b, bm) = right.measured(&context, value: value, failed: failed) else { return nil }
+            let written = "\(formatNumber(a.value))\(am == .duration ? "s" : "") \(op.rawValue) \(formatNumber(b.value))\(bm == .duration ? "s" : "")"
+            guard let measure = Formula.measure(am, op, bm) else {
+                failed(&context, Diagnostic(.durationArithmetic(written, divides: op == .divided), at: range,
+                                            hint: op == .divided ? "a unit belongs to the number just before it: write `(1/4)s` for a fraction of a second, or divide a duration by a number, `gap / 2`"
+                                                : "multiply a duration by a number: `gap * 2`"))
+                return nil
+            }
             switch combineNumbers(a, op, b, range: range) {
-            case .number(let result): return result
+            case .number(let result): return (result, measure)
             case .divisionByZero: failed(&context, Diagnostic(.divisionByZero(written), at: range))
             case .notFinite, .quietlyNotFinite:
                 failed(&context, Diagnostic(.notFiniteNumber(written), at: range))
             }
             return nil
+        }
+    }
+
+    /// The measure of `left op right`, `nil` when it has none (a duration
+    /// times a duration, a number divided by a duration).
+    static func measure(_ left: Measure, _ op: ArithmeticOperator, _ right: Measure) -> Measure? {
+        switch (left, op, right) {
+        case (.number, _, .number): return .number
+        case (.duration, .plus, _), (.duration, .minus, _), (_, .plus, .duration), (_, .minus, .duration): return .duration
+        case (.duration, .times, .number), (.number, .times, .duration), (.duration, .divided, .number): return .duration
+        case (.duration, .divided, .duration): return .number
+        case (.duration, .times, .duration), (.number, .divided, .duration): return nil
         }
     }
 }
@@ -1032,21 +1102,61 @@ public struct ColorSyntax: Equatable, Sendable {
     }
 }
 
+/// How `staggered` spreads the views, as written after its duration
+/// (semantics §8.3): `by` a step or `over` a total, `from` which end
+/// (`backwards` is `from end`), `spaced` by which easing.
+public struct StaggerSyntax: Equatable, Sendable {
+    /// `over TOTAL` rather than `by DUR`.
+    public var over: Bool
+    public var origin: Stagger.Origin
+    /// `backwards` as written (it means `from end`; printed back as written).
+    public var backwards: Bool
+    /// `spaced E` with the easing written out, or named by a `let` or a parameter.
+    public var spacing: Easing?
+    public var spacingName: String?
+    /// Where `spaced E` is written.
+    public var spacingRange: SourceRange
+
+    public init(over: Bool = false, origin: Stagger.Origin = .start, backwards: Bool = false, spacing: Easing? = nil,
+                spacingName: String? = nil, spacingRange: SourceRange = .none) {
+        self.over = over
+        self.origin = origin
+        self.backwards = backwards
+        self.spacing = spacing
+        self.spacingName = spacingName
+        self.spacingRange = spacingRange
+    }
+
+    /// `by DUR`, from the start, not spaced (`staggered by DUR`), or `from end` (`backwards`).
+    public static func by(backwards: Bool = false) -> StaggerSyntax {
+        StaggerSyntax(origin: backwards ? .end : .start, backwards: backwards)
+    }
+
+    public static func == (lhs: StaggerSyntax, rhs: StaggerSyntax) -> Bool {
+        lhs.over == rhs.over && lhs.origin == rhs.origin && lhs.spacing == rhs.spacing && lhs.spacingName == rhs.spacingName
+    }
+}
+
 /// One value of `through`, with its offset `at N%` when written.
 public struct Keyframe: Equatable, Sendable {
     public var value: ValueSyntax
     /// The percentage written after `at` (0 to 100).
     public var offset: Number?
+    /// `with E` after it (semantics §8.2): the easing of the piece from it
+    /// to the next keyframe (the last keyframe has none; `with each E`
+    /// gives it to every piece without one).
+    public var easing: Easing?
     public var range: SourceRange
 
-    public init(value: ValueSyntax, offset: Number? = nil, range: SourceRange = .none) {
+    public init(value: ValueSyntax, offset: Number? = nil, easing: Easing? = nil, range: SourceRange = .none) {
         self.value = value
         self.offset = offset
+        self.easing = easing
         self.range = range
     }
 
     public static func == (lhs: Keyframe, rhs: Keyframe) -> Bool {
-        lhs.value == rhs.value && lhs.offset == rhs.offset
+        lhs.value == rhs.value && lhs.offset == rhs.offset && lhs.easing == rhs.easing
     }
 }
 
@@ -1084,8 +1194,8 @@ public struct Expr: Equatable, Sendable {
         indirect case eased(Expr, Easing, SourceRange)
         /// `emit NAME`: an instant event.
         indirect case emit(String)
-        /// `x staggered by DUR [backwards]`.
-        indirect case staggered(Expr, Duration, backwards: Bool)
+        /// `x staggered by DUR | over TOTAL [from ORIGIN | backwards] [spaced E]`.
+        indirect case staggered(Expr, Duration, StaggerSyntax)
         /// `x repeated forever` (`looped: false`) and `x looped forever`.
         indirect case forever(Expr, looped: Bool)
         /// `NAME(A1, A2, …)`: a call of a parameterised `let`.
@@ -1094,6 +1204,10 @@ public struct Expr: Equatable, Sendable {
         indirect case easedByName(Expr, String, SourceRange)
         /// A value (a `let`'s right-hand side, or an argument), not an animation.
         indirect case value(ValueExpr)
+        /// `pk overlapping by D`: a part of a `;` chain after the first,
+        /// starting D before the end of the parts before it (semantics §8.1);
+        /// only meaningful as such an operand of ``sequence(_:)``.
+        indirect case overlapping(Expr, Duration)
         /// `x played from T1 to T2`, `x played from T1`, `x played to T2`
         /// (semantics §8.5): at least one of the two is written.
         indirect case played(Expr, from: PartTime?, to: PartTime?)
@@ -1115,12 +1229,13 @@ public struct Expr: Equatable, Sendable {
             case .retimed(let x, let d): if case .retimed(let y, let e) = rhs { return d == e && x == y }
             case .eased(let x, let e, _): if case .eased(let y, let f, _) = rhs { return e == f && x == y }
             case .emit(let a): if case .emit(let b) = rhs { return a == b }
-            case .staggered(let x, let d, let back):
-                if case .staggered(let y, let e, let other) = rhs { return d == e && back == other && x == y }
+            case .staggered(let x, let d, let how):
+                if case .staggered(let y, let e, let other) = rhs { return d == e && how == other && x == y }
             case .forever(let x, let looped): if case .forever(let y, let other) = rhs { return looped == other && x == y }
             case .call(let f, let a): if case .call(let g, let b) = rhs { return f == g && a == b }
             case .easedByName(let x, let e, _): if case .easedByName(let y, let f, _) = rhs { return e == f && x == y }
             case .value(let a): if case .value(let b) = rhs { return a == b }
+            case .overlapping(let x, let d): if case .overlapping(let y, let e) = rhs { return d == e && x == y }
             case .played(let x, let a, let b): if case .played(let y, let c, let d) = rhs { return a == c && b == d && x == y }
             }
             return false
@@ -1164,7 +1279,7 @@ public struct Expr: Equatable, Sendable {
         case .parallel(let operands), .sequence(let operands): return operands
         case .power(let x, _), .reversed(let x), .looped(let x, _), .repeated(let x, _), .delayed(let x, _),
              .retimed(let x, _), .eased(let x, _, _), .staggered(let x, _, _), .forever(let x, _),
-             .easedByName(let x, _, _), .played(let x, _, _):
+             .easedByName(let x, _, _), .played(let x, _, _), .overlapping(let x, _):
             return [x]
         case .call(_, let arguments): return arguments
         }

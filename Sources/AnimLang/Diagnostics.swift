@@ -286,6 +286,19 @@ public enum DiagnosticKind: Equatable, Sendable {
     case neverStarts
     /// `x staggered by d` where no view has a segment in x.
     case staggerNothing
+    /// Duration arithmetic without a measure (semantics §8.4), as written:
+    /// a duration times a duration, or a number divided by a duration.
+    case durationArithmetic(String, divides: Bool)
+    /// A unit after a duration (`(2s)ms`, `gap ms`): the name, when one.
+    case unitOnDuration(String?)
+    /// `overlapping by D` with D longer than the parts before it (both in seconds).
+    case overlapTooLong(overlap: String, before: String)
+    /// `overlapping by` on the first part of a chain (`true`) or outside any sequence.
+    case overlapWithoutBefore(first: Bool)
+    /// `overlapping by` after parts that never end.
+    case overlapAfterEndless
+    /// A stagger whose spacing easing gives a view a negative offset (as written).
+    case staggerNegativeOffset(String)
     /// `x played from T1 to T2` that names no part of x: why.
     case invalidPart(String)
     /// Distinct tweens tie on one property (semantics §4), so it shows
@@ -478,6 +491,12 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .mixedValueKinds: return "mixed-kinds"
         case .neverStarts: return "never-starts"
         case .staggerNothing: return "stagger-nothing"
+        case .durationArithmetic: return "duration-arithmetic"
+        case .unitOnDuration: return "unit-on-duration"
+        case .overlapTooLong: return "overlap-too-long"
+        case .overlapWithoutBefore: return "overlap-without-before"
+        case .overlapAfterEndless: return "overlap-after-endless"
+        case .staggerNegativeOffset: return "stagger-negative-offset"
         case .invalidPart: return "invalid-part"
         case .tie, .moreTies: return "tie"
         case .strayViews: return "stray-views"
@@ -583,7 +602,8 @@ public enum DiagnosticKind: Equatable, Sendable {
              .unknownCommand, .missingCommand, .unknownOption, .optionNotAccepted, .missingValue, .unexpectedValue,
              .invalidValue, .missingArgument, .extraArgument, .standardInputTwice, .tooFewKeyframes, .unknownColor,
              .mixedColorSeparators, .colorArguments, .colorChannel, .keyframeOffsetOnEnd, .keyframeOffsetRange,
-             .decreasingKeyframeOffset, .valueKind, .mixedValueKinds, .needsUntil, .plotNeedsUntil, .conflictingOptions,
+             .decreasingKeyframeOffset, .valueKind, .mixedValueKinds, .durationArithmetic, .unitOnDuration, .overlapTooLong,
+             .overlapWithoutBefore, .overlapAfterEndless, .staggerNegativeOffset, .needsUntil, .plotNeedsUntil, .conflictingOptions,
              .notATerminal, .portUnavailable, .standardInputNotFollowed,
              .exportTooLong, .exportTooManyKeyframes, .exportTooManyEvents,
              .exportNotFinite, .exportForever, .exportMixedPeriods, .exportUnsettled, .exportNameClash,
@@ -729,6 +749,20 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "`\(property)` is given \(here) here and \(first) elsewhere: a property holds one kind of value"
         case .neverStarts:
             return "this never starts: the animation before it repeats forever"
+        case .durationArithmetic(let written, let divides):
+            return divides ? "cannot divide a number by a duration in `\(written)`"
+                : "cannot multiply a duration by a duration in `\(written)`"
+        case .unitOnDuration(let name):
+            return name.map { "`\($0)` is a duration already: it takes no unit" } ?? "this is a duration already: it takes no second unit"
+        case .overlapTooLong(let overlap, let before):
+            return "`overlapping by \(overlap)s` reaches back before the chain starts: the parts before it last \(before)s"
+        case .overlapWithoutBefore(let first):
+            return first ? "`overlapping by` on the first part of a sequence: there is nothing before it to overlap"
+                : "`overlapping by` outside a sequence: it overlaps a part with the parts before it in a `;` chain"
+        case .overlapAfterEndless:
+            return "`overlapping by` after parts that never end: there is no end to start before"
+        case .staggerNegativeOffset(let written):
+            return "the spacing `\(written)` gives a view a negative offset: it would start before the stagger does"
         case .staggerNothing:
             return "nothing to stagger: no view has a tween here"
         case .invalidPart(let why):

@@ -662,8 +662,9 @@ enum Keyword: UInt8, CaseIterable {
     case s, sec, seconds, ms, degrees, deg, radians, rad, turns
     case played
 
-    /// Whether it is one of ``reservedWords``.
-    var isReserved: Bool { rawValue >= Keyword.let.rawValue && rawValue <= Keyword.by.rawValue }
+    /// Whether it is one of ``reservedWords``. (`played`, a modifier like `reversed`, is one too:
+    /// otherwise `fade played to 50%` could fade a view named `played`.)
+    var isReserved: Bool { (rawValue >= Keyword.let.rawValue && rawValue <= Keyword.by.rawValue) || self == .played }
 
     /// Whether it is a tween's verb (``TweenSyntax/Verb``), which names no colour and no easing.
     var isVerb: Bool { rawValue >= Keyword.shrink.rawValue && rawValue <= Keyword.move.rawValue }
@@ -765,4 +766,54 @@ struct KeywordTable {
             }
         }
     }
+}
+
+/// The names whose `let` binds a number or a duration (`let gap = 80ms`,
+/// `let lift = 12`, `let twice = gap * 2`), as far as the first tokens of
+/// its right-hand side tell: a number, a `-`, `pi`, `tau`, a `(` before one
+/// of those, or a name that is itself such a `let`. The parser asks only
+/// where `*` or `+` in a clause is followed by a name (semantics §8.4: the
+/// kinds decide whether it is arithmetic or a sequence), so it is read once,
+/// lazily, and never on the common path.
+func quantityLets(in file: SourceFile) -> Set<String> {
+    var lexer = Lexer(bytes: file.bytes)
+    var tokens: [Token] = []
+    while true {
+        let token = lexer.next()
+        tokens.append(token)
+        if token.kind == .eof { break }
+    }
+    func startsQuantity(_ token: Token) -> Bool {
+        switch token.kind {
+        case .number, .minus: return true
+        case .name: return token.word == .pi || token.word == .tau
+        case .leftParen, .rightParen, .comma, .dot, .equals, .semicolon, .star, .plus, .slash, .caret, .parallel, .percent, .color,
+             .invalid, .eof:
+            return false
+        }
+    }
+    var found: Set<String> = []
+    var aliases: [(name: String, of: String)] = []
+    var index = 0
+    while index + 3 < tokens.count {
+        defer { index += 1 }
+        guard tokens[index].word == .let, tokens[index + 1].kind == .name, tokens[index + 2].kind == .equals else { continue }
+        let name = file.text(tokens[index + 1].range)
+        let first = tokens[index + 3]
+        if startsQuantity(first) || (first.kind == .leftParen && index + 4 < tokens.count && startsQuantity(tokens[index + 4])) {
+            found.insert(name)
+        } else if first.kind == .name, first.word != .let, first.word != .view {
+            aliases.append((name, file.text(first.range)))
+        }
+    }
+    // A name bound to such a name is one too (`let b = a * 2`), to a fixed point.
+    var changed = true
+    while changed {
+        changed = false
+        for alias in aliases where !found.contains(alias.name) && found.contains(alias.of) {
+            found.insert(alias.name)
+            changed = true
+        }
+    }
+    return found
 }

@@ -315,7 +315,7 @@ private struct Lowerer {
         switch binding.value.kind {
         case .value, .name: break
         case .zero, .one, .wait, .tween, .parallel, .sequence, .power, .reversed, .looped, .repeated, .delayed, .retimed, .eased, .emit,
-             .staggered, .forever, .call, .easedByName, .played:
+             .staggered, .forever, .call, .easedByName, .overlapping, .played:
             return false   // (what the walk below finds for it, without the memo)
         }
         // Follows a chain of aliases (`let a = b`) to its end, remembering the answer for each.
@@ -399,7 +399,7 @@ private struct Lowerer {
             report(expr, found: ParameterKind.target.article, expected: expected, callee: callee)
             return nil
         case .zero, .one, .wait, .tween, .parallel, .sequence, .power, .reversed, .looped, .repeated, .delayed, .retimed, .eased, .emit,
-             .staggered, .forever, .call, .easedByName, .played:
+             .staggered, .forever, .call, .easedByName, .overlapping, .played:
             report(expr, found: ParameterKind.animation.article, expected: expected, callee: callee)
             return nil
         }
@@ -466,22 +466,20 @@ private struct Lowerer {
     /// says whether one was. A number without names is itself.
     mutating func fold(_ number: Number, context: ParameterKind) -> (Number, isDuration: Bool)? {
         guard let formula = number.formula else { return (number, false) }
-        var sawDuration = false
-        let folded = formula.folded(&self) { lowerer, name, range in
+        // (One fold for numbers and durations: its measures decide, semantics §8.4.)
+        let folded = formula.measured(&self) { lowerer, name, range in
             switch lowerer.lookUp(name, at: range, expected: context) {
-            case .number(let value)?: return Number(exact: value.exact, value: value.value, range: range)
-            case .duration(let time)?:
-                sawDuration = true
-                return Number(time, range: range)
+            case .number(let value)?: return (Number(exact: value.exact, value: value.value, range: range), .number)
+            case .duration(let time)?: return (Number(time, range: range), .duration)
             case .color?, .point?, .easing?, nil: return nil
             }
         } failed: { lowerer, diagnostic in
             lowerer.diagnostics.append(diagnostic)
         }
-        guard var result = folded else { return nil }
+        guard var (result, measure) = folded else { return nil }
         result.range = number.range
         result.mentionsPi = number.mentionsPi
-        return (result, sawDuration)
+        return (result, measure == .duration)
     }
 
     /// `tween` with its parameters replaced by their arguments and its named values by their values.
@@ -645,7 +643,7 @@ private struct Lowerer {
                 report(argument, found: valueArticle(value), expected: .target, callee: callee)
                 return nil
             case .zero, .one, .wait, .tween, .parallel, .sequence, .power, .reversed, .looped, .repeated, .delayed, .retimed, .eased, .emit,
-                 .staggered, .forever, .call, .easedByName, .played:
+                 .staggered, .forever, .call, .easedByName, .overlapping, .played:
                 report(argument, found: ParameterKind.animation.article, expected: .target, callee: callee)
                 return nil
             }
@@ -773,15 +771,39 @@ private struct Lowerer {
             return lowerRetimed(inner, duration, expr)
         case .emit(let name):
             return Term.event(name)
-        case .staggered(let inner, let duration, let backwards):
+        case .overlapping(let inner, let duration):
+            // Not a part of a `;` chain after its first (those ``lowerChain`` reads): `(b overlapping by D)`, a `let` of one.
+            _ = lower(inner)
+            _ = seconds(duration)
+            diagnostics.append(Diagnostic(.overlapWithoutBefore(first: false), at: expr.modifier == .none ? expr.range : expr.modifier,
+                                          hint: "write it after `;` in a chain: `a ; b overlapping by 0.2s`"))
+            return nil
+        case .staggered(let inner, let duration, let how):
             guard let body = lower(inner), let step = seconds(duration) else { return nil }
+            var spacing = how.spacing
+            if let name = how.spacingName {
+                guard case .easing(let easing)? = lookUp(name, at: how.spacingRange, expected: .easing) else { return nil }
+                spacing = easing
+            }
+            let stagger = Stagger(how.over ? .over(step) : .by(step), from: how.origin, spaced: spacing)
+            if spacing != nil {
+                // An easing that dips below 0 would start a view before the stagger does: said at `spaced E`.
+                do {
+                    _ = try stagger.offsets(count: body.viewsWithSegments.count)
+                } catch .negativeDuration {
+                    let written = "spaced " + (how.spacingName ?? spacing.map(EasingNames.spelling(of:)) ?? "")
+                    diagnostics.append(Diagnostic(.staggerNegativeOffset(written), at: how.spacingRange == .none ? expr.range : how.spacingRange,
+                                                  hint: "space the offsets with an easing that stays at or above 0, such as ease-in-out"))
+                    return nil
+                } catch {}
+            }
             if body.duration != nil || body.isInfinite, !body.hasViewsWithSegments {
                 diagnostics.append(Diagnostic(.staggerNothing, at: expr.modifier == .none ? expr.range : expr.modifier,
                                               hint: "`staggered by` shifts each view's tweens, one view after another; "
                                                 + "this animation has none, so it stays as it is"))
             }
-            let order = backwards ? resolved.mentionOrder.reversed() : resolved.mentionOrder
-            return built(.staggered, expr.range) { () throws(AnimationError) in try body.staggered(by: step, order: order) }
+            let order = resolved.mentionOrder
+            return built(.staggered, expr.range) { () throws(AnimationError) in try body.staggered(stagger, order: order) }
         case .forever(let inner, let looped):
             guard let body = lower(inner) else { return nil }
             if body.duration?.isZero == true {
@@ -900,7 +922,7 @@ private struct Lowerer {
             end = length
         } else if body.isInfinite {
             diagnostics.append(Diagnostic(.invalidPart("an animation that repeats forever has no end to play to"), at: place,
-                                          hint: "say where the part ends: `played from \(start)s to \(start)s + 2s`, or `played to 3s`"))
+                                          hint: "say where the part ends: `played from \(start)s to \((try? start.adding(Time(2))) ?? start)s`"))
             return nil
         } else {
             return Term.zero
@@ -956,7 +978,7 @@ private struct Lowerer {
             defer { nesting -= 1 }
             return lowerChain(&parts, parallel: parallel, range: range, taking: true)
         case .name, .zero, .one, .wait, .tween, .power, .reversed, .looped, .repeated, .delayed, .retimed, .eased, .emit, .staggered,
-             .forever, .call, .easedByName, .value, .played:
+             .forever, .call, .easedByName, .value, .overlapping, .played:
             return lower(Expr(kind, range: range, modifier: modifier))
         }
     }
@@ -968,9 +990,20 @@ private struct Lowerer {
         var terms: [Term] = []
         terms.reserveCapacity(parts.count)
         var failed = false
+        /// The parts written `pk overlapping by D` (semantics §8.1): where, and D's clause.
+        var overlaps: [(index: Int, part: Expr)] = []
         for index in parts.indices {
             let term: Term?
-            if taking {
+            if !parallel, case .plain(.overlapping(let inner, _)) = parts[index].storage,
+               parts[index].modifier.end == parts[index].range.end {
+                overlaps.append((index, parts[index]))
+                term = lower(inner)
+                if index == 0 {
+                    failed = true
+                    diagnostics.append(Diagnostic(.overlapWithoutBefore(first: true), at: parts[index].modifier,
+                                                  hint: "the first part starts the chain; overlap a later part with the ones before it"))
+                }
+            } else if taking {
                 // Swapped out, not copied and overwritten: no retain and release of each operand.
                 var part = Expr(.one, range: parts[index].range)
                 swap(&part, &parts[index])
@@ -982,6 +1015,7 @@ private struct Lowerer {
         }
         if failed { return nil }
         if parallel { return record(Term.parallel(terms), .parallel, range) }
+        if !overlaps.isEmpty { return lowerOverlaps(terms, overlaps, range: range) }
         // `(x forever) ; y`: y never starts (unless a cancelled part cancels it all).
         if let endless = terms.firstIndex(where: \.isInfinite), endless + 1 < parts.count,
            !terms.contains(where: { $0.duration == nil && !$0.isInfinite }) {
@@ -989,6 +1023,44 @@ private struct Lowerer {
             diagnostics.append(Diagnostic(.neverStarts, at: rest, hint: "to run it beside the endless part, use `||`"))
         }
         return built(.sequence, range) { () throws(AnimationError) in try Term.sequence(terms) }
+    }
+
+    /// A `;` chain some of whose parts overlap the parts before them
+    /// (semantics §8.1), its parts lowered: each overlap's D checked against
+    /// the chain so far, where it is written, then ``Term/chain(_:)``.
+    private mutating func lowerOverlaps(_ terms: [Term], _ overlaps: [(index: Int, part: Expr)], range: SourceRange) -> Term? {
+        var parts: [(part: Term, overlap: Time?)] = terms.map { ($0, nil) }
+        var failed = false
+        for (index, part) in overlaps {
+            guard case .plain(.overlapping(_, let duration)) = part.storage, let overlap = seconds(duration) else {
+                failed = true
+                continue
+            }
+            parts[index].overlap = overlap
+        }
+        if failed { return nil }
+        // The chain so far, as ``Term/chain(_:)`` builds it, to say which D is too long and where.
+        var end = Time.zero
+        var endless = false
+        for (index, part) in parts.enumerated() {
+            if let overlap = part.overlap, let clause = overlaps.first(where: { $0.index == index })?.part {
+                if endless {
+                    diagnostics.append(Diagnostic(.overlapAfterEndless, at: clause.modifier,
+                                                  hint: "the parts before it repeat forever; run it beside them with `||`"))
+                    return nil
+                }
+                if end < overlap {
+                    diagnostics.append(Diagnostic(.overlapTooLong(overlap: overlap.description, before: end.description), at: clause.modifier,
+                                                  hint: "overlap by at most \(end.description)s, or delay the parts before it instead"))
+                    return nil
+                }
+                guard let start = try? end.subtracting(overlap) else { break }
+                if part.part.isInfinite { endless = true } else if let length = part.part.duration, let stop = try? start.adding(length) { end = max(end, stop) }
+            } else if !endless {
+                if part.part.isInfinite { endless = true } else if let length = part.part.duration, let stop = try? end.adding(length) { end = stop }
+            }
+        }
+        return built(.sequence, range) { () throws(AnimationError) in try Term.chain(parts) }
     }
 
     /// Records where `term` was written, when evaluating it can fail: only
@@ -1090,8 +1162,9 @@ private struct Lowerer {
             return nil
         }
         guard let lengths = relative == .absolute ? pieceLengths(tween, count: count) : .equal(.one, count: 1) else { return nil }
-        let shape = TweenShape(property: resolvedProperty, split: split, unit: tween.verb == .rotate ? tween.angleUnit : nil,
+        var shape = TweenShape(property: resolvedProperty, split: split, unit: tween.verb == .rotate ? tween.angleUnit : nil,
                                relative: relative, stops: consume written, lengths: consume lengths)
+        if case .some(let keyframes) = tween.keyframes, keyframes.contains(where: { $0.easing != nil }) { shape.easings = keyframes.map(\.easing) }
         // Finite as written, a number can overflow as an angle (`1e307 turns`).
         for stop in 0..<count {
             for channel in 0..<shape.channels where !shape.value(stop, channel: channel).isFinite {
@@ -1386,8 +1459,8 @@ func evaluationDiagnostic(_ error: AnimationError, origin: Origin) -> Diagnostic
         let spelling = EasingNames.spelling(of: easing)
         if origin.easesKeyframes {
             return Diagnostic(.nonMonotoneWarp(easing), at: range,
-                              hint: "the pieces between keyframes do not span the whole tween; to ease each piece, write them as a `;` "
-                                + "of tweens: `animate V.P from A to B with \(spelling) ; animate V.P from B to C with \(spelling)`")
+                              hint: "the pieces between keyframes do not span the whole tween; to ease each piece, "
+                                + "write `with each \(spelling)` after the keyframes, or `with \(spelling)` after a keyframe for the piece leaving it")
         }
         return Diagnostic(.nonMonotoneWarp(easing), at: range,
                           hint: "overshooting curves work on a single tween: move `with \(spelling)` onto the tweens inside")
@@ -1473,6 +1546,8 @@ private struct TweenShape {
     let relative: Tween.Relative
     let stops: WrittenStops
     let lengths: PieceLengths
+    /// The easing of each piece written on its keyframe (semantics §8.2); empty when none is.
+    var easings: [Easing?] = []
 
     var channels: Int { split ? 2 : 1 }
 
@@ -1494,7 +1569,9 @@ private struct TweenShape {
         let length = duration ?? lengths[index]
         switch relative {
         case .absolute:
-            return try Animations.Tween(property: property, from: value(index, channel: channel), to: value(index + 1, channel: channel), duration: length)
+            let easing = index < easings.count ? easings[index] ?? .linear : .linear
+            return try Animations.Tween(property: property, from: value(index, channel: channel), to: value(index + 1, channel: channel),
+                                        easing: easing, duration: length)
         case .to:
             return try Animations.Tween(property: property, to: value(0, channel: channel), duration: length)
         case .by:

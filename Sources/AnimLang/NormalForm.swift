@@ -96,6 +96,10 @@ private struct Parts {
             let (cutOperand, operandHeight) = part(operand)
             if changed { result.kind = .delayed(cutOperand, duration) }
             height = operandHeight
+        case .overlapping(let operand, let duration):
+            let (cutOperand, operandHeight) = part(operand)
+            if changed { result.kind = .overlapping(cutOperand, duration) }
+            height = operandHeight
         case .retimed(let operand, let duration):
             let (cutOperand, operandHeight) = part(operand)
             if changed { result.kind = .retimed(cutOperand, duration) }
@@ -104,9 +108,9 @@ private struct Parts {
             let (cutOperand, operandHeight) = part(operand)
             if changed { result.kind = .eased(cutOperand, easing, range) }
             height = operandHeight
-        case .staggered(let operand, let duration, let backwards):
+        case .staggered(let operand, let duration, let how):
             let (cutOperand, operandHeight) = part(operand)
-            if changed { result.kind = .staggered(cutOperand, duration, backwards: backwards) }
+            if changed { result.kind = .staggered(cutOperand, duration, how) }
             height = operandHeight
         case .forever(let operand, let looped):
             let (cutOperand, operandHeight) = part(operand)

@@ -87,6 +87,9 @@ private struct Parsed {
 }
 
 private let modifierWords: Set<String> = ["reversed", "looped", "repeated", "delayed", "staggered", "in", "with", "played"]
+/// Words that may follow a duration other than modifiers: `overlapping by`
+/// after a part's `in DUR`, and a stagger's `backwards` and `spaced E`.
+private let durationFollowers: Set<String> = ["overlapping", "backwards", "spaced"]
 private let verbs: [String] = ["shrink", "grow", "scale", "rotate", "fadeIn", "fadeOut", "fade", "animate", "color", "move"]
 /// The functional colour notations.
 private let colorFunctions: Set<String> = ["rgb", "rgba", "hsl", "hsla"]
@@ -123,6 +126,8 @@ private final class SpellingMemo {
     // overlapping; checking each access at run time costs more than the memo saves, measured.)
     @exclusivity(unchecked) var names = [Name](repeating: Name(), count: SpellingMemo.size)
     @exclusivity(unchecked) var literals = [Literal](repeating: Literal(), count: SpellingMemo.size)
+    /// ``quantityLets(in:)`` of the file, read the first time a clause asks.
+    var quantityLets: Set<String>?
 
     /// The key of `bytes[range]`, or 0 when it is empty or longer than 8 bytes.
     @inline(__always)
@@ -198,6 +203,9 @@ private struct Parser {
     /// Whether names may stand in numbers here (not inside an easing's or a
     /// colour's arguments, nor in an offset: those are read at once).
     var namesAllowed = true
+    /// Whether a unit may follow a literal, a parenthesised number or a name
+    /// (inside a duration: semantics §8.4).
+    var unitsAllowed = false
     /// The number each `let` before here names, when it names a number
     /// (`let lift = 12`, `let twice = lift * 2`): where a number is read at
     /// once (an easing's or a colour's arguments, an offset, a `view`'s
@@ -433,6 +441,17 @@ private struct Parser {
         if first.kind == .name, startsEasingValue() {
             let (easing, range) = try self.easing(high: nil)
             value = .easing(easing, range)
+        } else if startsQuantity(first) {
+            // A number or a duration, with arithmetic and units (semantics §8.4: `0.1s + 0.2s`, `1 + 2ms`, `gap * 2`).
+            let context = current > 0 ? describe(previous).description : "`=`"
+            let measured = try measuredDuration(after: context, hintUnits: false)
+            if measured.unit == .implicit, measured.number.formula?.hasUnit != true {
+                noteUses(in: measured.number, bare: first.kind == .name ? stopKind : .number)
+                value = .plain(.number(measured.number))
+            } else {
+                noteUses(in: measured.number, bare: .duration, inArithmetic: .duration)
+                value = .duration(measured)
+            }
         } else {
             let context = current > 0 ? describe(previous).description : "`=`"
             let plain = try self.value(what: "a value", after: context)
@@ -445,6 +464,23 @@ private struct Parser {
         }
         guard ends(self) else { throw strayAfterExpression() }
         return Parsed(expr: Expr(.value(value), range: value.range), height: 1)
+    }
+
+    /// Whether a number (and so perhaps a duration) starts here, as a value
+    /// is written: a literal, `-`, `pi`, `tau`, a `(` that is no point, or a
+    /// name standing for a number or a duration.
+    // (`mutating` though it changes nothing: see ``continuesSequence()``.)
+    mutating func startsQuantity(_ token: Token) -> Bool {
+        switch token.kind {
+        case .number, .minus: return true
+        case .leftParen: return !isPoint()
+        case .name:
+            if isWord(token, .pi) || isWord(token, .tau) { return true }
+            return (isValueName(token) || isConstant(token)) && ColorNames.color(named: text(token)) == nil
+        case .rightParen, .comma, .dot, .equals, .semicolon, .star, .plus, .slash, .caret, .parallel, .percent, .color,
+             .invalid, .eof:
+            return false
+        }
     }
 
     /// The unit `token` spells, if it is one (`s`, `sec`, `seconds`, `ms`).
@@ -627,18 +663,48 @@ private struct Parser {
 
     /// sequence = power { ( ";" | "*" ) power } ;
     mutating func sequence() throws(SyntaxError) -> Parsed {
-        let first = try power()
-        guard continuesSequence() else { return first }
+        var first = try power()
+        if startsOverlap() { first = try overlapping(first, first: true) }
+        guard continuesSequence() else {
+            if case .plain(.overlapping(let part, _)) = first.expr.storage {
+                report(.overlapWithoutBefore(first: false), at: first.expr.modifier,
+                       hint: "write it after `;` in a chain, at the same level of parentheses: `a ; b overlapping by 0.2s`")
+                return Parsed(expr: part, height: first.height - 1)
+            }
+            return first
+        }
         var operands = [first.expr]
         var height = first.height
+        if case .plain(.overlapping(let part, _)) = first.expr.storage {
+            report(.overlapWithoutBefore(first: true), at: first.expr.modifier,
+                   hint: "the first part starts the chain; overlap a later part with the ones before it")
+            operands[0] = part
+        }
         while continuesSequence() {
             advance()
-            let next = try power()
+            var next = try power()
+            if startsOverlap() { next = try overlapping(next, first: false) }
             height = max(height, next.height)
             operands.append(next.expr)
         }
         let last = operands[operands.count - 1].range
         return try chain(.sequence(operands), height: height, first: first.expr.range, last: last)
+    }
+
+    /// Whether `overlapping by` follows a part of a chain.
+    // (`mutating` though it changes nothing: see ``continuesSequence()``.)
+    @inline(__always)
+    mutating func startsOverlap() -> Bool {
+        peek().kind == .name && peek().word == .none && isWord(peek(1), .by) && text(peek()) == "overlapping"
+    }
+
+    /// part = power [ "overlapping" "by" duration ] ; a part of a `;` chain
+    /// that starts D before the end of the parts before it (semantics §8.1).
+    mutating func overlapping(_ part: Parsed, first: Bool) throws(SyntaxError) -> Parsed {
+        let token = advance()
+        advance()   // `by`
+        let duration = try duration(after: "`overlapping by`")
+        return try wrap(.overlapping(part.expr, duration), around: part, through: duration.range, at: token)
     }
 
     /// A `;` right before `let` or `view` separates items instead.
@@ -701,12 +767,8 @@ private struct Parser {
                 result = try wrap(.repeated(result.expr, count), around: result, through: previous.range, at: token)
             case .staggered:
                 advance()
-                try consumeWord(.by, after: "`staggered`", hint: "write `x staggered by 80ms`")
-                let duration = try duration(after: "`by`")
-                var end = duration.range
-                let backwards = checkWord(.backwards)
-                if backwards { end = advance().range }
-                result = try wrap(.staggered(result.expr, duration, backwards: backwards), around: result, through: end, at: token)
+                let (duration, how, end) = try stagger()
+                result = try wrap(.staggered(result.expr, duration, how), around: result, through: end, at: token)
             case .delayed:
                 advance()
                 try consumeWord(.by, after: "`delayed`", hint: "write `x delayed by 0.5s`")
@@ -742,6 +804,63 @@ private struct Parser {
             }
         }
         return result
+    }
+
+    /// `with E` after a keyframe, when a `,` follows it (semantics §8.2): the
+    /// easing of the piece leaving that keyframe. After the last keyframe
+    /// no `,` follows, and `with` is the whole tween's (left for ``modifiers(on:)``).
+    mutating func keyframeEasing() -> (Easing, SourceRange)? {
+        if peek(1).kind == .name, peek(1).word == .none, text(peek(1)) == "each" { return nil }
+        var trial = self
+        trial.advance()
+        guard let (easing, range) = try? trial.easingClause(), trial.check(.comma), trial.diagnostics.count == diagnostics.count else { return nil }
+        self = trial
+        return (easing, range)
+    }
+
+    /// After `staggered` (semantics §6.3, §8.3): ( "by" | "over" ) duration
+    /// [ "from" ( "start" | "end" | "center" | "edges" ) | "backwards" ] [ "spaced" easing ].
+    mutating func stagger() throws(SyntaxError) -> (Duration, StaggerSyntax, SourceRange) {
+        let over = peek().kind == .name && peek().word == .none && text(peek()) == "over"
+        if over {
+            advance()
+        } else {
+            try consumeWord(.by, after: "`staggered`", hint: "write `x staggered by 80ms`, or `x staggered over 400ms` for the whole spread")
+        }
+        let duration = try duration(after: over ? "`over`" : "`by`")
+        var how = StaggerSyntax(over: over)
+        var end = duration.range
+        if checkWord(.backwards) {
+            end = advance().range
+            how.origin = .end
+            how.backwards = true
+        } else if checkWord(.from) {
+            let from = advance()
+            let word = peek()
+            guard word.kind == .name, let origin = Stagger.Origin(rawValue: text(word)) else {
+                throw error(.expectedToken(expected: "`start`, `end`, `center` or `edges`", after: "`from`", found: describe(word)), at: word,
+                            hint: "a stagger starts `from start`, `from end`, `from center` or `from edges`")
+            }
+            _ = from
+            end = advance().range
+            how.origin = origin
+        }
+        if peek().kind == .name, peek().word == .none, text(peek()) == "spaced" {
+            let spaced = advance()
+            let named = peek()
+            if isValueName(named), !startsEasingValue() {
+                advance()
+                noteUse(text(named), .kind(.easing), at: named.range)
+                how.spacingName = text(named)
+                end = named.range
+            } else {
+                let (easing, range) = try easingClause()
+                how.spacing = easing
+                end = range
+            }
+            how.spacingRange = spaced.range.union(end)
+        }
+        return (duration, how, end)
     }
 
     /// played = "played" ( "from" partTime [ "to" partTime ] | "to" partTime ) ;
@@ -1134,8 +1253,19 @@ private struct Parser {
                     keyframe.offset = offset
                     keyframe.range = value.range.union(percent.range)
                 }
+                if checkWord(.with), let (easing, range) = keyframeEasing() {
+                    keyframe.easing = easing
+                    keyframe.range = keyframe.range.union(range)
+                }
                 keyframes.append(keyframe)
             } while match(.comma)
+            if checkWord(.with), peek(1).kind == .name, peek(1).word == .none, text(peek(1)) == "each" {
+                // `with each E` (semantics §8.2): every piece without an easing of its own.
+                advance()
+                advance()
+                let (easing, _) = try easingClause()
+                for index in keyframes.indices.dropLast() where keyframes[index].easing == nil { keyframes[index].easing = easing }
+            }
             if keyframes.count < 2 {
                 report(.tooFewKeyframes, at: keyframes[0].range, hint: "`through` lists two values or more: `through 0, 1, 0.5`")
             }
@@ -1413,36 +1543,89 @@ private struct Parser {
 
     /// duration = number [ "s" | "sec" | "seconds" | "ms" ] ;
     mutating func duration(after context: @autoclosure () -> String) throws(SyntaxError) -> Duration {
-        // A literal alone first: what ``number(what:after:grouped:)`` would give, without its levels.
-        let value: Number
-        if let literal = loneLiteral() {
-            value = literal
-        } else {
-            value = try number(what: "a duration", after: context())
-        }
-        noteUses(in: value, bare: .duration, inArithmetic: .duration)
-        var unit = Duration.Unit.implicit
-        var range = value.range
-        let token = peek()
-        if token.kind == .name {
-            if let known = durationUnit(token) {
-                unit = known
-            } else {
-                let word = text(token)
-                if let hint = unknownUnitHint(word, at: token, after: value) {
-                    let unit = durationUnitAliases[word] ?? closestMatch(to: word, in: durationUnits)
-                    report(.unknownUnit(word), at: token.range, hint: hint,
-                           fix: unit.flatMap { hint == didYouMean($0) ? .replacing(token.range, with: $0) : nil })
+        let duration = try measuredDuration(after: context())
+        noteUses(in: duration.number, bare: .duration, inArithmetic: .duration)
+        return duration
+    }
+
+    /// duration = a number, with units on its literals (semantics §8.4):
+    /// `250ms`, `0.1s + 0.2s`, `gap * 2`, `(gap + 50ms) * 3`, `1 + 2ms`.
+    /// A literal alone, with or without a unit (most durations), is read as
+    /// before; arithmetic is read by ``number(what:after:grouped:)`` with
+    /// units allowed, and, when it names nothing, folded here with the
+    /// measures of ``Formula/measured(_:value:failed:)``: a duration in
+    /// seconds, or a number (seconds too, where a duration is expected).
+    mutating func measuredDuration(after context: @autoclosure () -> String, hintUnits: Bool = true) throws(SyntaxError) -> Duration {
+        if check(.number), !continuesNumber(at: 1), durationUnit(peek(1)) == nil || !continuesNumber(at: 2) {
+            let value = literal(advance())
+            var unit = Duration.Unit.implicit
+            var range = value.range
+            let token = peek()
+            if token.kind == .name {
+                if let known = durationUnit(token) {
+                    unit = known
                     advance()
+                    range = range.union(token.range)
+                } else if hintUnits {
+                    let word = text(token)
+                    if let hint = unknownUnitHint(word, at: token, after: value) {
+                        reportUnknownUnit(word, at: token, hint: hint)
+                        advance()
+                    }
                 }
             }
-            if unit != .implicit {
+            // A negative duration is the evaluator's to report (grammar.md: "an error"), with its own hint.
+            return Duration(number: Parser.settled(value), unit: unit, range: range)
+        }
+        let allowed = unitsAllowed
+        unitsAllowed = true
+        let value: Number
+        do {
+            value = try number(what: "a duration", after: context())
+            unitsAllowed = allowed
+        } catch {
+            unitsAllowed = allowed
+            throw error
+        }
+        let token = peek()
+        // (A unit just read ends the duration: a word after it is the next thing, as after `250ms`.)
+        if hintUnits, token.kind == .name, durationUnit(token) == nil, durationUnit(previous) == nil {
+            let word = text(token)
+            if let hint = unknownUnitHint(word, at: token, after: value) {
+                reportUnknownUnit(word, at: token, hint: hint)
                 advance()
-                range = range.union(token.range)
             }
         }
-        // A negative duration is the evaluator's to report (grammar.md: "an error"), with its own hint.
-        return Duration(number: Parser.settled(value), unit: unit, range: range)
+        guard let formula = value.formula, formula.hasUnit, formula.names.isEmpty else {
+            return Duration(number: Parser.settled(value), unit: .implicit, range: value.range)
+        }
+        // Units and no names: the length is known now, and so is a mistake in its measures.
+        let folded = formula.measured(&self, value: { _, _, _ in nil }, failed: { parser, diagnostic in
+            parser.diagnostics.append(diagnostic)
+        })
+        guard let (number, measure) = folded, number.value.isFinite else {
+            return Duration(number: Number(exact: .zero, value: 0, range: value.range), unit: .implicit, range: value.range)
+        }
+        return Duration(number: Number(exact: number.exact, value: number.value, mentionsPi: value.mentionsPi, range: value.range),
+                        unit: measure == .duration ? .seconds : .implicit, range: value.range)
+    }
+
+    /// `unknown-unit` for `word`, with the fix that writes the unit it was meant to be, when the hint names one.
+    mutating func reportUnknownUnit(_ word: String, at token: Token, hint: String) {
+        let unit = durationUnitAliases[word] ?? closestMatch(to: word, in: durationUnits)
+        report(.unknownUnit(word), at: token.range, hint: hint,
+               fix: unit.flatMap { hint == didYouMean($0) ? .replacing(token.range, with: $0) : nil })
+    }
+
+    /// `number` with the unit after it, when units are allowed here and
+    /// one follows (a unit belongs to the literal, the parenthesised number
+    /// or the name just before it: `1 + 2ms` is 1.002 s).
+    @inline(__always)
+    mutating func withUnit(_ number: Number) -> Number {
+        guard unitsAllowed, let unit = durationUnit(peek()) else { return number }
+        let token = advance()
+        let range = number.range.union(token.range)
+        return Number(formula: .unit(number.formula ?? .literal(number), unit, range))
     }
 
     /// The hint for a name right after a duration's number that is not a
@@ -1454,7 +1637,8 @@ private struct Parser {
     /// name there is a mistake: `2min` and `2 secs` are units gone wrong,
     /// `300 millis` one spelt differently, `90 degrees` a unit of angle.
     func unknownUnitHint(_ word: String, at token: Token, after value: Number) -> String? {
-        guard !reservedWords.contains(word) else { return nil }
+        // (The words that may follow a duration and are not modifiers: `overlapping by`, a stagger's clauses.)
+        guard !reservedWords.contains(word), !durationFollowers.contains(word) else { return nil }
         let adjacent = token.range.start == value.range.end
         if let unit = durationUnitAliases[word] ?? (word.utf8.count > 1 ? closestMatch(to: word, in: durationUnits) : nil) {
             return adjacent ? "durations take a unit: s, sec, seconds or ms" : didYouMean(unit)
@@ -1519,7 +1703,7 @@ private struct Parser {
 
     /// number = term { ( "+" | "-" ) term } ;
     mutating func arithmetic(grouped: Bool) throws(SyntaxError) -> Number {
-        if let number = loneLiteral() { return number }
+        if !unitsAllowed, let number = loneLiteral() { return number }
         var result = try term(grouped: grouped)
         while check(.plus) || check(.minus), continuesNumber(grouped: grouped) {
             let op = advance()
@@ -1562,7 +1746,7 @@ private struct Parser {
             return negate(operand, from: token)
         case .number:
             advance()
-            return literal(token)
+            return withUnit(literal(token))
         case .leftParen:
             advance()
             try enterNesting(at: token)
@@ -1570,18 +1754,18 @@ private struct Parser {
             var inner = try arithmetic(grouped: true)
             let close = try closing(token)
             inner.range = token.range.union(close.range)
-            return inner
+            return withUnit(inner)
         case .name where isWord(token, .pi) || isWord(token, .tau):
             advance()
             let value = isWord(token, .pi) ? Double.pi : 2 * Double.pi
-            return Number(exact: nil, value: value, mentionsPi: true, range: token.range)
+            return withUnit(Number(exact: nil, value: value, mentionsPi: true, range: token.range))
         case .name where isValueName(token):
             advance()
-            return Number(formula: .name(text(token), token.range))
+            return withUnit(Number(formula: .name(text(token), token.range)))
         case .name where constants[text(token)] != nil:
             advance()
             guard let known = constants[text(token)] else { return literal(token) }
-            return Number(exact: known.exact, value: known.value, range: token.range)
+            return withUnit(Number(exact: known.exact, value: known.value, range: token.range))
         default:
             throw error(.expectedNumber(what: "a number", after: describe(previous).description, found: describe(token)), at: token)
         }
@@ -1616,11 +1800,33 @@ private struct Parser {
         case .minus:
             return startsNumber(next) || isValueName(next)
         case .star, .plus:
-            return next.kind == .number || next.kind == .minus || isWord(next, .pi) || isWord(next, .tau)
+            if next.kind == .number || next.kind == .minus || isWord(next, .pi) || isWord(next, .tau) { return true }
+            // The kinds decide (semantics §8.4): a name bound to a number or a duration, or a `(` before a number.
+            if next.kind == .name { return namesQuantity(next) }
+            if next.kind == .leftParen {
+                let inner = peek(offset + 2)
+                return startsNumber(inner) && inner.kind != .leftParen || namesQuantity(inner)
+            }
+            return false
         case .name, .number, .leftParen, .rightParen, .comma, .dot, .equals, .semicolon, .caret, .parallel, .percent, .color,
              .invalid, .eof:
             return false
         }
+    }
+
+    /// Whether `token` names a number or a duration a `let` binds (before
+    /// here, or anywhere: ``quantityLets(in:)``), so that `*` and `+` before
+    /// it are arithmetic. A parameter's kind comes from its uses, so it
+    /// keeps the reading of a name there: `;` and `||`.
+    @inline(never)
+    func namesQuantity(_ token: Token) -> Bool {
+        guard token.kind == .name, namesAllowed, !isReserved(token) else { return false }
+        let word = text(token)
+        if parameters[word] != nil { return false }
+        if constants[word] != nil { return true }
+        guard isLetName(word) else { return false }
+        if memo.quantityLets == nil { memo.quantityLets = quantityLets(in: file) }
+        return memo.quantityLets?.contains(word) ?? false
     }
 
     mutating func literal(_ token: Token) -> Number {

@@ -141,12 +141,21 @@ private struct Printer {
             return chain(operands.map(measure), separator: " ; ", parent: .sequence, empty: "one")
         case .power(let operand, _), .reversed(let operand), .looped(let operand, _), .repeated(let operand, _),
              .delayed(let operand, _), .retimed(let operand, _), .eased(let operand, _, _), .staggered(let operand, _, _),
-             .forever(let operand, _), .easedByName(let operand, _, _), .played(let operand, _, _):
-            let measured = measure(operand)
+             .forever(let operand, _), .easedByName(let operand, _, _), .overlapping(let operand, _),
+             .played(let operand, _, _):
+            var measured = measure(operand)
+            if case .overlapping = expr.kind, case .name(let name) = operand.kind, TweenSyntax.Verb(rawValue: name) != nil {
+                // `(rotate) overlapping by D`: a verb before a name would start a tween.
+                measured = Measured(.leaf(name), width: name.utf8.count, precedence: .parallel)
+            }
             let suffix = self.suffix(expr)
             let parentheses = measured.precedence <= .power ? 2 : 0
             let precedence: Precedence
-            if case .power = expr.kind { precedence = .power } else { precedence = .postfix }
+            // (`overlapping by` closes a part of a `;` chain, which binds no tighter than `^`.)
+            switch expr.kind {
+            case .power, .overlapping: precedence = .power
+            default: precedence = .postfix
+            }
             return Measured(.unary(measured, suffix: suffix), width: measured.width + parentheses + suffix.utf8.count,
                             precedence: precedence)
         }
@@ -300,9 +309,14 @@ private struct Printer {
         case .delayed(_, let duration): return " delayed by " + self.duration(duration)
         case .retimed(_, let duration): return " in " + self.duration(duration)
         case .eased(_, let easing, _): return " with \(EasingNames.spelling(of: easing))"
-        case .staggered(_, let duration, let backwards): return " staggered by " + self.duration(duration) + (backwards ? " backwards" : "")
+        case .staggered(_, let duration, let how):
+            var text = (how.over ? " staggered over " : " staggered by ") + self.duration(duration)
+            if how.origin == .end, how.backwards { text += " backwards" } else if how.origin != .start { text += " from " + how.origin.rawValue }
+            if let name = how.spacingName { text += " spaced " + name } else if let easing = how.spacing { text += " spaced " + EasingNames.spelling(of: easing) }
+            return text
         case .forever(_, let looped): return looped ? " looped forever" : " repeated forever"
         case .easedByName(_, let name, _): return " with \(name)"
+        case .overlapping(_, let duration): return " overlapping by " + self.duration(duration)
         case .played(_, let from, let to):
             var text = " played"
             if let from { text += " from " + partTime(from) }
@@ -369,6 +383,10 @@ private struct Printer {
                     text += number(offset)
                     text += "%"
                 }
+                if index + 1 < keyframes.count, let easing = keyframe.easing {
+                    text += " with "
+                    text += EasingNames.spelling(of: easing)
+                }
             }
             return
         }
@@ -423,13 +441,16 @@ private struct Printer {
         return formatNumber(value.value)
     }
 
-    /// Every duration in seconds: exact ones exactly (`2s`, `0.5s`, `1/3s`),
-    /// others as the nearest `Double` number of seconds.
+    /// Every duration in seconds: exact ones exactly (`2s`, `0.5s`, `(1/3)s`:
+    /// a unit belongs to the number just before it), others as the nearest
+    /// `Double` number of seconds.
     func duration(_ duration: Duration) -> String {
         if duration.number.formula != nil {
             return number(duration.number) + (duration.unit == .implicit ? "" : " " + duration.unit.rawValue)
         }
-        if let seconds = duration.exactSeconds, let text = exactText(seconds, matching: nil) { return text + "s" }
+        if let seconds = duration.exactSeconds, let text = exactText(seconds, matching: nil) {
+            return text.contains("/") ? "(" + text + ")s" : text + "s"
+        }
         if duration.unit == .milliseconds {
             return number(Number(exact: nil, value: duration.approximateSeconds)) + "s"
         }
@@ -444,6 +465,15 @@ private struct Printer {
         case .name(let name, _): return name
         case .negated(let inner, _): return "-" + self.formula(inner)
         case .binary(let op, let left, let right, _): return "(" + self.formula(left) + " \(op.rawValue) " + self.formula(right) + ")"
+        case .unit(let inner, let unit, _):
+            switch inner {
+            case .literal:
+                let text = self.formula(inner)
+                return (text.contains("/") || text.hasPrefix("-") ? "(" + text + ")" : text) + unit.rawValue
+            case .binary: return self.formula(inner) + unit.rawValue
+            case .name: return self.formula(inner) + " " + unit.rawValue
+            case .negated, .unit: return "(" + self.formula(inner) + ")" + unit.rawValue
+            }
         }
     }
 
@@ -513,7 +543,7 @@ private struct Printer {
             }
         case .power(let operand, _), .reversed(let operand), .looped(let operand, _), .repeated(let operand, _),
              .delayed(let operand, _), .retimed(let operand, _), .eased(let operand, _, _), .staggered(let operand, _, _),
-             .forever(let operand, _), .easedByName(let operand, _, _), .played(let operand, _, _):
+             .forever(let operand, _), .easedByName(let operand, _, _), .overlapping(let operand, _), .played(let operand, _, _):
             out += String(suffix(expr).dropFirst()) + "\n"
             tree(operand, level: level + 1, into: &out)
         }
@@ -528,6 +558,7 @@ private struct Printer {
         }
         let stops = (tween.stops ?? []).map { keyframe in
             value(keyframe.value) + (keyframe.offset.map { " at " + number($0) + "%" } ?? "")
+                + (keyframe.easing.map { " with " + EasingNames.spelling(of: $0) } ?? "")
         }
         let unit = tween.angleUnit.map { " " + $0.rawValue } ?? ""
         return "tween \(tween.verb.rawValue) \(target).\(tween.resolvedProperty) \(stops.joined(separator: " → "))\(unit)"

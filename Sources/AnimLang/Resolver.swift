@@ -524,7 +524,8 @@ struct BindingUses {
                 case .power(let inner, let count), .looped(let inner, let count), .repeated(let inner, let count):
                     named(in: count.number, &self)
                     current = inner
-                case .delayed(let inner, let duration), .retimed(let inner, let duration), .staggered(let inner, let duration, _):
+                case .delayed(let inner, let duration), .retimed(let inner, let duration), .staggered(let inner, let duration, _),
+                     .overlapping(let inner, let duration):
                     named(in: duration.number, &self)
                     if warnings { durations.add(duration) }
                     current = inner

@@ -215,6 +215,18 @@ extension Animation: Semiring where A: Animatable {
         sequence(lhs, rhs)
     }
 
+    /// `self`, then `next` starting `overlap` before `self` ends (semantics
+    /// §8.1): `self + next.delayed(by: duration − overlap)`, lasting
+    /// `max(Dx, Dx − D + Dy)`.
+    /// Laws: `a.then(b, overlapping: 0) = a * b` and
+    /// `a.then(b, overlapping: a.duration) = a + b` in time (what plays
+    /// when). Precondition: `overlap` is at most `self`'s duration.
+    public func then(_ next: Animation, overlapping overlap: Seconds) -> Animation {
+        let start = must { () throws(AnimationError) in try (scene.duration ?? .zero).subtracting(overlap.time) }
+        guard let delay = Seconds(start) else { preconditionFailure("the overlap is longer than the animation before it") }
+        return self + next.delayed(by: delay)
+    }
+
     /// Parallel: both start together, and a read combines both sides' values
     /// with ``Animatable/blend(_:)``. Duration `max(Dx, Dy)`.
     /// Laws: associative, commutative, idempotent, identity `zero`.

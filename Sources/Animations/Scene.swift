@@ -124,6 +124,23 @@ public struct Scene: Sendable {
     ///
     /// Duration `max(Dx, Dy)`. Laws: associative, commutative, idempotent
     /// (`x || x = x`, because Σ is a set), with identity `zero`.
+    /// `self ; next` with `next` starting `overlap` before `self` ends
+    /// (semantics §8.1, GSAP's `"-=D"`): `self || (wait (|self| − D) ; next)`,
+    /// lasting `max(|self|, |self| − D + |next|)` (``Term/chain(_:)``).
+    /// Laws: `a.then(b, overlapping: 0) = a.then(b)` for `b` not cancelled;
+    /// `a.then(b, overlapping: |a|) = a.alongside(b)`; a cancelled `self`
+    /// cancels it, a cancelled `next` leaves `self`. Throws
+    /// `negativeDuration` for an overlap below 0 or longer than `self`,
+    /// `infinite` when `self` never ends.
+    public func then(_ next: Scene, overlapping overlap: Time) throws(AnimationError) -> Scene {
+        guard let first = root else { return .zero }
+        guard let second = next.root else {
+            guard !overlap.isNegative else { throw .negativeDuration(overlap.description) }
+            return self
+        }
+        return Scene(root: try Term.chain([(first, nil), (second, overlap)]))
+    }
+
     public func alongside(_ other: Scene) -> Scene {
         Scene.parallel([self, other])
     }

@@ -351,6 +351,50 @@ public final class Term: @unchecked Sendable, CustomStringConvertible {
         return total.time
     }
 
+    /// A chain of sequenced parts of which some overlap what comes before
+    /// them (semantics §8.1): a part `(p, nil)` follows the chain so far `S`
+    /// (`S ; p`), a part `(p, D)` starts `D` before its end,
+    /// `S || (wait (|S| − D) ; p)`, lasting `max(|S|, |S| − D + |p|)`.
+    ///
+    /// Built flat: the parts before the first overlap as one sequence, then
+    /// each later part `wait o ; p` at its start `o` in one `||`, which has
+    /// the same meaning Σ as the nested form, so 20k overlapping parts make
+    /// no 20k-deep term. Laws: with no overlap it is ``sequence(_:)``; `(p, 0)`
+    /// is `S ; p` when `p` lasts no less than nothing after it; a cancelled
+    /// part without overlap cancels the chain (`;`'s annihilator), a
+    /// cancelled overlapping part is `S || zero = S`. Throws
+    /// `negativeDuration` for a `D` below zero or above `|S|` (the part would
+    /// start before the chain does) and `infinite` for an overlap after parts
+    /// that never end.
+    public static func chain(_ parts: [(part: Term, overlap: Time?)]) throws(AnimationError) -> Term {
+        guard let firstOverlap = parts.firstIndex(where: { $0.overlap != nil }) else { return try sequence(parts.map(\.part)) }
+        if parts.contains(where: { $0.overlap == nil && $0.part.duration == nil && !$0.part.isInfinite }) { return .zero }
+        let before = firstOverlap == 0 ? Term.one : try sequence(parts[..<firstOverlap].map(\.part))
+        var items = firstOverlap == 0 ? [] : [before]
+        var end = before.duration ?? .zero
+        var endless = before.isInfinite
+        for (part, overlap) in parts[firstOverlap...] {
+            var start = end
+            if let overlap {
+                if endless { throw .infinite("overlap") }
+                guard !overlap.isNegative, !(end < overlap) else {
+                    throw .negativeDuration(try end.subtracting(overlap).description)
+                }
+                start = try end.subtracting(overlap)
+                if part.duration == nil, !part.isInfinite { continue }
+            } else if endless {
+                continue   // never starts
+            }
+            items.append(start.isZero ? part : try sequence([try wait(start), part]))
+            if part.isInfinite {
+                endless = true
+            } else if let length = part.duration {
+                end = max(end, try start.adding(length))
+            }
+        }
+        return items.count == 1 ? items[0] : parallel(items)
+    }
+
     /// `parts[0] || parts[1] || …`.
     public static func parallel(_ parts: [Term]) -> Term {
         var duration: Time?
@@ -989,17 +1033,28 @@ extension Term {
     /// Whether an event lies inside (anywhere, also in a part repeated 0 times).
     public var hasEvents: Bool { flags & Term.eventsFlag != 0 }
 
-    /// `x staggered by step`: the views that have segments in `x` (``viewsWithSegments``), in `order`
-    /// (views it does not list come after, by name), the i-th view's every
-    /// segment shifted by `i·step`; events stay where they are. Built as
-    /// `x|events || x|v0 || (wait step ; x|v1) || (wait 2·step ; x|v2) || …`
+    /// `x staggered by step`: ``staggered(_:order:)`` with each view `i·step`
+    /// later than the one before it (`from start`, no spacing easing).
+    public func staggered(by step: Time, order: [String]) throws(AnimationError) -> Term {
+        try staggered(Stagger(.by(step)), order: order)
+    }
+
+    /// `x staggered …` (semantics §6.3, §8.3): the views that have segments
+    /// in `x` (``viewsWithSegments``), in `order` (views it does not list
+    /// come after, by name), the i-th view's every segment shifted by the
+    /// i-th of ``Stagger/offsets(count:)``; events stay where they are.
+    /// Built as `x|events || x|v0 || (wait o1 ; x|v1) || (wait o2 ; x|v2) || …`
     /// where `x|v` keeps only the segments of view `v` (``restricted(keeping:)``),
     /// so every operator inside `x` acts on each view as it did.
     ///
-    /// Duration `D + (n − 1)·step` for n views (`D` for none); `zero`
-    /// staggered is `zero`. Throws for a negative step or when a shift overflows.
-    public func staggered(by step: Time, order: [String]) throws(AnimationError) -> Term {
-        guard !step.isNegative else { throw .negativeDuration(step.description) }
+    /// Duration `D + max offset` for n views (`D` for none); `zero`
+    /// staggered is `zero`. Throws for a negative step or offset, or when a
+    /// shift overflows.
+    public func staggered(_ stagger: Stagger, order: [String]) throws(AnimationError) -> Term {
+        switch stagger.amount {
+        case .by(let step), .over(let step):
+            guard !step.isNegative else { throw .negativeDuration(step.description) }
+        }
         let present = viewsWithSegments
         var ordered = order.filter { present.contains($0) }
         var listed = Set(ordered)
@@ -1011,14 +1066,90 @@ extension Term {
         var parts: [Term] = []
         let (byView, hasEvents) = splitByView()
         if hasEvents { parts.append(restricted(keepingTweens: false, keepingEvents: true)) }
+        let offsets = try stagger.offsets(count: ordered.count)
         for (index, view) in ordered.enumerated() {
             guard let mine = byView[view] else { continue }
-            if index == 0 || step.isZero {
+            if offsets[index].isZero {
                 parts.append(mine)
             } else {
-                parts.append(try Term.sequence([try Term.wait(try step.multiplied(by: Int64(index))), mine]))
+                parts.append(try Term.sequence([try Term.wait(offsets[index]), mine]))
             }
         }
         return parts.count == 1 ? parts[0] : Term.parallel(parts)
+    }
+}
+
+/// How `staggered` spreads the views (semantics §6.3, §8.3): by a step
+/// between neighbours or over a total, from which end, and through which
+/// easing. With the n views in order (i = 0 … n − 1) and `c = (n − 1)/2`,
+/// view i's distance is i (`start`), n − 1 − i (`end`), |i − c| (`center`)
+/// or c − |i − c| (`edges`); with `dmin`, `dmax` the least and greatest
+/// distance and `r = dmax − dmin`, view i starts later by
+/// `(d_i − dmin)·step` (`by`, no easing: exact), `E((d_i − dmin)/r)·r·step`
+/// (`by`, spaced by E) or `E((d_i − dmin)/r)·total` (`over`, E linear
+/// unless given), every offset 0 when `r = 0`. An offset computed through
+/// an easing is a `Double`, taken as the exact time it reads as.
+public struct Stagger: Equatable, Sendable {
+    public enum Amount: Equatable, Sendable {
+        /// Between one view and the next.
+        case by(Time)
+        /// From the first view to start to the last.
+        case over(Time)
+    }
+
+    public enum Origin: String, CaseIterable, Equatable, Sendable {
+        case start, end, center, edges
+    }
+
+    public var amount: Amount
+    public var origin: Origin
+    /// The easing that spaces the offsets (`spaced E`), if any.
+    public var spacing: Easing?
+
+    public init(_ amount: Amount, from origin: Origin = .start, spaced spacing: Easing? = nil) {
+        self.amount = amount
+        self.origin = origin
+        self.spacing = spacing
+    }
+
+    /// Each of `count` views' offset, in order. Throws when an easing gives
+    /// one below zero or not finite, or when exact time overflows.
+    public func offsets(count: Int) throws(AnimationError) -> [Time] {
+        guard count > 1 else { return Array(repeating: .zero, count: max(count, 0)) }
+        // Distances doubled, so `c` and every distance are whole numbers.
+        let last = Int64(count - 1)
+        let doubled: [Int64] = (0..<last + 1).map { i in
+            switch origin {
+            case .start: return 2 * i
+            case .end: return 2 * (last - i)
+            case .center: return abs(2 * i - last)
+            case .edges: return last - abs(2 * i - last)
+            }
+        }
+        let least = doubled.min() ?? 0, range = (doubled.max() ?? 0) - least
+        guard range > 0 else { return Array(repeating: .zero, count: count) }
+        var offsets: [Time] = []
+        offsets.reserveCapacity(count)
+        for distance in doubled {
+            let steps = distance - least
+            switch (amount, spacing) {
+            case (.by(let step), nil):
+                offsets.append(try step.multiplied(by: steps).divided(by: Time(2)))
+            case (.by(let step), let easing?):
+                let progress = Double(steps) / Double(range)
+                try offsets.append(Stagger.exact(easing(progress) * (Double(range) / 2) * step.seconds))
+            case (.over(let total), let easing):
+                let progress = Double(steps) / Double(range)
+                try offsets.append(Stagger.exact((easing ?? .linear)(progress) * total.seconds))
+            }
+        }
+        return offsets
+    }
+
+    private static func exact(_ seconds: Double) throws(AnimationError) -> Time {
+        guard seconds.isFinite else { throw .notFinite("a stagger offset") }
+        guard seconds >= 0 else { throw .negativeDuration(formatNumber(seconds)) }
+        guard let time = Time(seconds: seconds) else { throw .overflow("a stagger offset of \(seconds)s") }
+        return time
     }
 }

@@ -42,6 +42,23 @@ private func chainScript(_ n: Int, tweens: (even: String, odd: String)) -> [UInt
     return text
 }
 
+/// `animate box.x from 0 to 1 in 0.2s ; animate box.x from 1 to 0 in 0.2s
+/// overlapping by 0.1s ; …`: a `;` chain of `n` parts of 0.2 s on `box.x`,
+/// each after the first starting 0.1 s before the chain so far ends
+/// (semantics §8.1), so part j covers [j/10, j/10 + 0.2].
+func overlapScript(_ n: Int) -> [UInt8] {
+    var text: [UInt8] = []
+    text.reserveCapacity(60 * n + 64)
+    text.append(contentsOf: "# a chain of \(n) parts on box.x, 0.2s each, each overlapping the chain by 0.1s\nlet final =\n    ".utf8)
+    for index in 0..<n {
+        if index > 0 { text.append(contentsOf: "\n  ; ".utf8) }
+        text.append(contentsOf: (index % 2 == 0 ? "animate box.x from 0 to 1 in 0.2s" : "animate box.x from 1 to 0 in 0.2s").utf8)
+        if index > 0 { text.append(contentsOf: " overlapping by 0.1s".utf8) }
+    }
+    text.append(UInt8(ascii: "\n"))
+    return text
+}
+
 /// The same chain left-nested through bindings, the talk's loop
 /// `x = x ; next` written as a script: `let c1 = c0 ; animate …`.
 func chainLetsScript(_ n: Int) -> [UInt8] {

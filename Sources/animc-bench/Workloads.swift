@@ -88,6 +88,7 @@ let workloads: [String: @Sendable (Int) -> Measurement] = [
     "repeat-script": workloadRepetition,
     "script-1mb": workloadScript,
     "stagger-script": workloadStagger,
+    "overlap-script": workloadOverlap,
 ]
 
 // MARK: - The script pipeline, as `animc eval` runs it
@@ -304,6 +305,35 @@ func workloadScript(_ n: Int) -> Measurement {
     measurement.outputBytes = printed.utf8.count
     measurement.notes.append("\(text.count) bytes, \(parsed.program.items.count) items, \(evaluation.scenes.count) scenes")
     return measurement
+}
+
+// MARK: - Workload 7: a chain of N parts, each overlapping the chain before it
+
+private func workloadOverlap(_ n: Int) -> Measurement {
+    let text = overlapScript(n)
+    var measurement = Measurement()
+    measurement.notes.append("\(text.count) bytes of script")
+    let compiled = evaluateScript(text, fps: chainFPS, into: &measurement)
+    checkOverlap(compiled, n)
+    return measurement
+}
+
+/// Hand-derived (semantics §8.1, §4): part j covers [j/10, j/10 + 0.2] and goes
+/// 0 → 1 for even j, 1 → 0 for odd j; the chain lasts (n + 1)/10. At j/10
+/// parts j and j − 1 are active and the later start, j, wins with its start
+/// value; at j/10 + 1/20 part j is a quarter through: 0.25 (even j) or 0.75.
+private func checkOverlap(_ compiled: CompiledScene, _ n: Int) {
+    let box = Property(view: "box", name: "x")
+    guard compiled.duration == Time(numerator: Int64(n + 1), denominator: 10) else {
+        fail("overlap chain of \(n): duration \(compiled.duration), expected \(n + 1)/10")
+    }
+    for j in [0, 1, 2, n / 2, n / 2 + 1, n - 1] where j >= 0 && j < n {
+        let start = Time(numerator: Int64(j), denominator: 10)!
+        expect(compiled.value(of: box, at: start), j % 2 == 0 ? 0 : 1, "overlap chain of \(n), box.x at \(start)")
+        let quarter = Time(numerator: Int64(2 * j + 1), denominator: 20)!
+        expect(compiled.value(of: box, at: quarter), j % 2 == 0 ? 0.25 : 0.75, "overlap chain of \(n), box.x at \(quarter)")
+    }
+    expect(compiled.value(of: box, at: compiled.duration), (n - 1) % 2 == 0 ? 1 : 0, "overlap chain of \(n), box.x at the end")
 }
 
 // MARK: - Workload 6: N views × 20 colour and move tweens, staggered, at 60 fps

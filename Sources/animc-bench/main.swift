@@ -23,7 +23,7 @@
 //
 // Workloads: chain-script, chain-lets, chain-api, chain-animc, chain-closures, chain-closures-time (1);
 // parallel-script, parallel-api (2); repeat-script, repeat-animc (3);
-// script-1mb (4); startup (5); stagger-script (6). Targets are listed at the end of the report.
+// script-1mb (4); startup (5); stagger-script (6); overlap-script (7). Targets are listed at the end of the report.
 
 import AnimLang
 import AnimOutputs
@@ -60,7 +60,7 @@ if let index = arguments.firstIndex(of: "--write-script"), index + 2 < arguments
    let n = Int(arguments[index + 2]) {
     let generators: [String: (Int) -> [UInt8]] = [
         "chain": chainScript, "chain-by": chainByScript, "chain-lets": chainLetsScript,
-        "parallel": parallelScript, "stagger": staggerScript, "large": { largeScript(bytes: $0) },
+        "parallel": parallelScript, "stagger": staggerScript, "large": { largeScript(bytes: $0) }, "overlap": overlapScript,
         "startup": { _ in Array(startupScript.utf8) },
     ]
     guard let generate = generators[arguments[index + 1]] else { fail("unknown script \(arguments[index + 1])") }
@@ -105,7 +105,7 @@ struct Options {
                                        [--callgrind-dir D] [--no-callgrind] [--instructions] [--startup-runs K]
                     workloads: chain-script chain-by-script chain-lets chain-api chain-animc chain-closures chain-closures-time
                                parallel-script parallel-api
-                               repeat-script repeat-animc script-1mb stagger-script startup
+                               repeat-script repeat-animc script-1mb stagger-script overlap-script startup
                     """)
                 exit(0)
             default: usage("unknown option \(option)")
@@ -334,6 +334,9 @@ if options.wants("stagger") {
 }
 if options.wants("script-1mb") {
     table += measure([Row(workload: "script-1mb", n: 1 << 20)], runInChild)
+}
+if options.wants("overlap") {
+    table += measure([Row(workload: "overlap-script", n: 20_000)], runInChild)
 }
 
 // Growth between successive sizes, per doubling, in CPU time: on a shared

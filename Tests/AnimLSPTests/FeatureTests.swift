@@ -174,6 +174,24 @@ struct FeatureTests {
         return labels(client.at("textDocument/completion", FeatureTests.uri, 4, line.utf16.count))
     }
 
+    /// `played` (semantics §8.5): completed after a term, then `from` and `to` after it;
+    /// its hover says how long the part lasts (here 1.5 s − 0.5 s and 75% − 25% of 2 s: 1 s).
+    @Test func playedIsCompletedAndHovered() {
+        #expect(FeatureTests.completions(after: "let a = fadeIn card ").contains("played from"))
+        let bounds = FeatureTests.completions(after: "let a = fadeIn card played ")
+        #expect(bounds.contains("from") && bounds.contains("to") && !bounds.contains("reversed"))
+        let client = Client()
+        client.start()
+        let text = "let x = animate v.x from 0 to 100 in 2s\nlet p = x played from 0.5s to 1.5s\nlet q = x played from 25% to 75%\n"
+        _ = client.open(FeatureTests.uri, text)
+        // Line 1: `played` at characters 10..16.
+        let hover = client.at("textDocument/hover", FeatureTests.uri, 1, 12)
+        #expect(hover?["range"]?.span == [1, 10, 1, 16])
+        #expect(hover?["contents"]?["value"]?.string?.contains("lasts 1s") == true)
+        let percent = client.at("textDocument/hover", FeatureTests.uri, 2, 12)?["contents"]?["value"]?.string ?? ""
+        #expect(percent.contains("played from 25% to 75%") && percent.contains("lasts 1s"))
+    }
+
     @Test func completionOffersWhatFitsWhereTheCursorIs() {
         // After `with `: easings and the easing `let`, no number.
         let easings = FeatureTests.completions(after: "let a = pop(card, quick) with ")
@@ -205,6 +223,28 @@ struct FeatureTests {
         let start = FeatureTests.completions(after: "")
         #expect(start.contains("let"))
         #expect(start.contains("view"))
+    }
+
+    /// The words of semantics §8: after a term, `overlapping by` and `staggered over`; after
+    /// `staggered by DUR`, its origins and `spaced`; after `from` there, the origins; after
+    /// `spaced` and `with each`, easings; `overlapping` has a hover.
+    @Test func completionAndHoverOfTheTimelineWords() {
+        let after = FeatureTests.completions(after: "let a = fadeIn card ")
+        #expect(after.contains("overlapping by"))
+        #expect(after.contains("staggered over"))
+        #expect(!after.contains("from center"))
+        let stagger = FeatureTests.completions(after: "let a = fadeIn card staggered by 80ms ")
+        #expect(stagger.contains("from center"))
+        #expect(stagger.contains("spaced"))
+        #expect(FeatureTests.completions(after: "let a = fadeIn card staggered by 80ms from ") == ["start", "end", "center", "edges"])
+        #expect(FeatureTests.completions(after: "let a = fadeIn card staggered by 80ms spaced ").contains("ease-in-quad"))
+        #expect(FeatureTests.completions(after: "let a = animate card.x through 0, 1 with each ").contains("ease-out-cubic"))
+        #expect(FeatureTests.completions(after: "let a = fadeIn card ; fadeIn card overlapping by ").contains("quick"))
+        let client = Client()
+        client.start()
+        _ = client.open(FeatureTests.uri, "let a = fadeIn x ; fadeIn y overlapping by 0.2s\n")
+        let text = client.at("textDocument/hover", FeatureTests.uri, 0, 32)?["contents"]?["value"]?.string ?? ""
+        #expect(text.contains("S || (wait (|S| − D) ; pk)"))
     }
 
     @Test func definitionAndReferencesOfLetsParametersAndViews() {

@@ -71,6 +71,9 @@ struct DiagnosticCatalogTests {
         .nameKind("gap", found: "a duration", expected: "a number"), .unknownValue("gpa", expected: "a duration"),
         .callsTooDeep(limit: 64), .expansionTooLarge(limit: 100_000), .notAnAnimation("gap", kind: "a duration"),
         .namedOnce("view `crad`"), .bareDuration("300"),
+        .durationArithmetic("1 / 2s", divides: true), .durationArithmetic("2s * 3s", divides: false), .unitOnDuration("gap"),
+        .unitOnDuration(nil), .overlapTooLong(overlap: "2", before: "1"), .overlapWithoutBefore(first: true),
+        .overlapWithoutBefore(first: false), .overlapAfterEndless, .staggerNegativeOffset("spaced ease-in-back"),
     ]
 
     @Test(arguments: samples)
@@ -99,6 +102,10 @@ struct DiagnosticCatalogTests {
         #expect(Diagnostic.Note(.parenOpenedHere, at: .none).message == "the `(` opened here")
         #expect(DiagnosticKind.reservedName("from", role: .event).message == "`from` is a reserved word and cannot name an event")
         #expect(DiagnosticKind.staggerNothing.severity == .warning && DiagnosticKind.staggerNothing.id == "stagger-nothing")
+        #expect(DiagnosticKind.invalidPart("the part ends at 1s, before it starts at 2s").id == "invalid-part")
+        #expect(DiagnosticKind.invalidPart("x").severity == .error)
+        #expect(DiagnosticKind.afterBinding("show", why: "the file has no `let show`").message == "--after show: the file has no `let show`")
+        #expect(DiagnosticKind.afterBinding("show", why: "").id == "invalid-after")
         let half = Time(numerator: 3, denominator: 2) ?? Time(2)
         #expect(DiagnosticKind.exportMixedPeriods(subject: "`s.rotation`", periods: [Time(1), half]).message
                 == "`s.rotation` repeats every 1s and 1.5s at once: an export repeats one period")
@@ -134,7 +141,7 @@ struct DiagnosticCatalogTests {
     }
 
     @Test(arguments: [
-        ("let a = fadeIn x ^ 2.5", "count must be a whole number (got 2.5)"),
+        ("let a = fadeIn x looped 2.5 times", "count must be a whole number (got 2.5)"),
         ("let a = fadeIn x repeated -1 times", "count must not be negative (got -1)"),
         ("let a = fadeIn x looped 1/2 times", "count must be a whole number (got 1/2)"),
         ("let a = fadeIn x ^ 1e30", "count 1e+30 is too large"),

@@ -95,6 +95,19 @@ private let cases: [DiagnosticCase] = [
     .init("let a = wait 1e999", "1:14", "number `1e999` is too large"),
     .init("let a = wait 1e300 * 1e300", "1:14", "`1e300 * 1e300` is not a finite number"),
     .init("let a = wait 1 / x", "1:18", "expected a number after `/`, found `x`"),
+    // Duration arithmetic (semantics §8.4): the unit belongs to the number just before it.
+    .init("let a = wait 1 / 2s", "1:14", "cannot divide a number by a duration in `1 / 2s`"),
+    .init("let a = wait 2s * 3s", "1:14", "cannot multiply a duration by a duration in `2s * 3s`"),
+    .init("let g = 80ms\nlet a = wait g ms", "2:14", "`g` is a duration already: it takes no unit"),
+    .init("let a = wait 0.1s - 0.2s", "1:14", "duration must not be negative (got -0.1)"),
+    // Overlap (semantics §8.1), at the clause.
+    .init("let a = fadeIn v ; fadeIn w overlapping by 2s", "1:29", "`overlapping by 2s` reaches back before the chain starts: the parts before it last 1s"),
+    .init("let a = fadeIn v overlapping by 1s ; fadeIn w", "1:18", "overlap-without-before"),
+    .init("let a = fadeIn v overlapping by 1s", "1:18", "`overlapping by` outside a sequence: it overlaps a part with the parts before it in a `;` chain"),
+    .init("let a = fadeIn v repeated forever ; fadeIn w overlapping by 1s", "1:46", "overlap-after-endless"),
+    // Stagger (semantics §8.3).
+    .init("view v\nview w\nview x\nlet a = fadeIn all staggered by 1s spaced ease-in-back", "4:36", "stagger-negative-offset"),
+    .init("let a = fadeIn v staggered by 1s from top", "1:39", "expected `start`, `end`, `center` or `edges` after `from`, found `top`"),
     // Tweens.
     .init("let a = grow c into 2", "1:16", "expected `from` after `grow c`, found `into`"),
     .init("let a = grow c by", "1:18", "expected a change after `by`, found end of file"),

@@ -50,7 +50,7 @@ struct EvaluatorDiagnosticTests {
         Case(source: "let a = wait -1", location: "1:14", id: "negative-duration", message: "must not be negative"),
         Case(source: "let a = fadeIn x in -2s", location: "1:21", id: "negative-duration", message: "must not be negative"),
         Case(source: "let a = fadeIn x delayed by -0.5", location: "1:29", id: "negative-duration", message: "must not be negative"),
-        Case(source: "let a = fadeIn x repeated 2.5 times", location: "1:27", id: "invalid-count", message: "whole number"),
+        Case(source: "let a = fadeIn x looped 2.5 times", location: "1:25", id: "invalid-count", message: "whole number"),
         Case(source: "let a = fadeIn x ^ -1", location: "1:20", id: "invalid-count", message: "negative"),
         Case(source: "let a = fadeIn x looped 1.5 times", location: "1:25", id: "invalid-count", message: "whole number"),
         Case(source: "let a = one in 2s", location: "1:16", id: "retime-instant", message: "cannot stretch"),
@@ -232,8 +232,8 @@ struct EvaluatorDiagnosticTests {
         ("let a = color b from #abcde to red", "`#abcde` is read as a comment: a hex colour is `#` and 3, 4, 6 or 8 hex digits"),
         ("let a = fadeIn x #fade in", "`#fade` reads as a colour; a comment needs a space after `#`: `# fade`"),
         ("let a = animate b.x through 0, 10, 0 with ease-out-back",
-         "the pieces between keyframes do not span the whole tween; to ease each piece, write them as a `;` of tweens: "
-            + "`animate V.P from A to B with ease-out-back ; animate V.P from B to C with ease-out-back`"),
+         "the pieces between keyframes do not span the whole tween; to ease each piece, "
+            + "write `with each ease-out-back` after the keyframes, or `with ease-out-back` after a keyframe for the piece leaving it"),
         ("let a = (fadeIn x ; fadeIn y) with bouncy spring", "overshooting curves work on a single tween: move `with bouncy spring` onto the tweens inside"),
         ("let a = (fadeIn x repeated forever) reversed", "apply it to the part that repeats, before `repeated forever`"),
         ("let a = emit from", "event names are plain names, such as `emit landed` or `emit from_`"),
@@ -249,7 +249,7 @@ struct EvaluatorDiagnosticTests {
         let source = """
             let a = wait -1
             let b = a ; fadeIn x            # uses a broken binding: not reported again
-            let c = fadeIn x ^ 2.5
+            let c = fadeIn x looped 2.5 times
             let d = unknown
             let e = (fadeIn x ; fadeOut x) with ease-out-bounce
             let f = grow ; (             # a syntax error: f is broken
@@ -260,7 +260,7 @@ struct EvaluatorDiagnosticTests {
         let summary = outcome.diagnostics.filter { $0.severity == .error }.map {
             "\(file.location(of: $0.range.start)) \($0.id)"
         }
-        #expect(summary == ["1:14 negative-duration", "3:20 invalid-count", "4:9 unknown-name", "5:37 non-monotone-warp",
+        #expect(summary == ["1:14 negative-duration", "3:25 invalid-count", "4:9 unknown-name", "5:37 non-monotone-warp",
                             "7:1 expected-expression"], "\(render(outcome.diagnostics, in: file))")
     }
 
@@ -311,6 +311,38 @@ struct EvaluatorDiagnosticTests {
             """
         let file = SourceFile(name: "rough.anim", text: source)
         expectMatchesGolden(render(run(file).diagnostics, in: file), "diagnostics/ties-and-stray-views.txt")
+    }
+
+    /// Semantics §8's mistakes as `animc check` shows them: overlaps that
+    /// reach back too far or have nothing before them, durations with units
+    /// that make no duration, a spacing that starts a view early.
+    @Test func renderedTimelineDiagnosticsMatchTheirGolden() {
+        let source = """
+            view a
+            view b
+            view c
+            let gap = 80ms
+            let list = fadeIn a in 0.4s ; fadeIn b overlapping by 0.5s ; fadeIn c overlapping by gap * 10
+            let first = fadeIn a overlapping by 0.1s ; fadeIn b
+            let sums = wait 1 / 2s ; wait gap * gap ; wait gap ms ; fadeIn a in 0.1s - 0.2s
+            let grid = fadeIn all views staggered by gap spaced ease-in-back
+            """
+        let file = SourceFile(name: "timelines.anim", text: source)
+        expectMatchesGolden(render(run(file).diagnostics, in: file), "diagnostics/timelines.txt")
+    }
+
+    /// §8.5's mistakes (`played` naming no part of an animation) as `animc check` shows them.
+    @Test func renderedPartDiagnosticsMatchTheirGolden() {
+        let source = """
+            let x = animate v.x from 0 to 100 in 2s
+            let a = x played from 1.5s to 0.5s
+            let b = x played from -10%
+            let c = fadeIn v repeated forever played from 1s
+            let d = fadeIn v repeated forever played to 50%
+            let e = fadeIn v in 0s played from 20%
+            """
+        let file = SourceFile(name: "parts.anim", text: source)
+        expectMatchesGolden(render(run(file).diagnostics, in: file), "diagnostics/parts.txt")
     }
 
     @Test func renderedDiagnosticsMatchTheirGolden() {

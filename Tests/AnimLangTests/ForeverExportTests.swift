@@ -213,7 +213,7 @@ struct ForeverExportTests {
     }
 
     @Test func lottieRefusesRoundsThatAreNotWholeFramesOrTooLong() throws {
-        let seventh = "let spin = rotate s from 0 to 360 in 1/7 s repeated forever\n"
+        let seventh = "let spin = rotate s from 0 to 360 in (1/7) s repeated forever\n"
         let (_, odd) = Self.lottie(seventh, fps: 60)
         #expect(odd.document == nil && odd.diagnostics.map(\.id) == ["export-forever"])
         #expect(odd.diagnostics.first?.hint?.contains("--fps a multiple of 7") == true)
@@ -239,7 +239,7 @@ struct ForeverExportTests {
             options[Int(random.next() % UInt64(options.count))]
         }
 
-        mutating func duration() -> String { pick(["0.25s", "0.5s", "1s", "1.5s", "300ms", "2/3 s", "0.75s"]) }
+        mutating func duration() -> String { pick(["0.25s", "0.5s", "1s", "1.5s", "300ms", "(2/3) s", "0.75s"]) }
 
         mutating func leaf() -> String {
             let d = duration()

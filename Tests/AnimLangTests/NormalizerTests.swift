@@ -13,6 +13,10 @@ struct SourceGenerator {
     var changingTweens = false
     /// Whether leaves may use the named values and call the `let`s of ``prelude`` (§7.2).
     var named = false
+    /// Whether to write semantics §8's forms too (overlaps, staggers from an
+    /// origin, eased keyframes, duration arithmetic): off, the programs are
+    /// the ones each seed always gave.
+    var timelines = false
 
     /// Named values of every kind and two parameterised `let`s, for programs made with ``named``.
     static let prelude = """
@@ -28,8 +32,9 @@ struct SourceGenerator {
         """
 
     mutating func duration() -> String {
-        var duration = pick(Self.durations)
-        while changingTweens, duration == "0s" { duration = pick(Self.durations) }
+        let durations = timelines ? Self.durations + Self.durationSums : Self.durations
+        var duration = pick(durations)
+        while changingTweens, duration == "0s" { duration = pick(durations) }
         return duration
     }
 
@@ -40,7 +45,8 @@ struct SourceGenerator {
     mutating func below(_ n: Int) -> Int { Int(random.next() % UInt64(n)) }
     mutating func pick<T>(_ options: [T]) -> T { options[below(options.count)] }
 
-    static let durations = ["0s", "0.25s", "0.5s", "1s", "1.5s", "1/3s", "2s", "250ms"]
+    static let durations = ["0s", "0.25s", "0.5s", "1s", "1.5s", "(1/3)s", "2s", "250ms"]
+    static let durationSums = ["0.25s + 0.25s", "2 * 250ms", "1s / 4"]
     static let values = ["0", "1", "-2", "0.5", "3", "10", "-7.5"]
     static let anyEasings = ["linear", "ease-in", "ease-out(1.5)", "ease-in-out", "ease", "css-ease-in",
                              "cubic-bezier(0.1, 0.7, 0.6, 1.2)", "steps(3)", "steps(2, jump-start)", "ease-in-quad",
@@ -68,6 +74,10 @@ struct SourceGenerator {
         case 1: return below(2) == 0 ? "one" : "zero"
         case 2: return "fadeIn \(pick(["a", "b"]))"
         case 3: return "fade out all views"
+        case 4 where timelines && below(3) == 0:
+            // Easing each keyframe (semantics §8.2), with offsets, `each`, and a whole-tween `with`.
+            return "animate \(pick(["a", "b"])).x through 0 with \(pick(Self.anyEasings)), 3 at 40%, -2\(pick(["", " with each ease-in-cubic"]))"
+                + pick(["", " with linear", " with ease-in-out"])
         case 4: return "rotate a from \(pick(["0", "1", "-2"])) to 0.25 turns"
         case 5:
             let (from, to) = ends()
@@ -100,6 +110,13 @@ struct SourceGenerator {
         case 7: return "(\(a)) repeated \(pick(["once", "twice", "3 times"]))"
         case 8: return "(\(a)) delayed by \(duration())"
         case 9: return "(\(a)) in \(duration())"
+        // Semantics §8: a part overlapping a chain that lasts at least 1 s, a stagger with an origin and a spacing.
+        case 10 where timelines && below(3) == 0:
+            return "(wait 1s ; \(a) ; \(expr(depth: depth - 1)) overlapping by \(pick(["0s", "0.25s", "0.5s", "250ms + 0.5s", "1s"])))"
+        case 11 where timelines && below(3) == 0:
+            let spread = pick(["by 0.25s", "by 100ms + 50ms", "over 0.5s", "over 1s"])
+            let origin = pick(["", " from end", " from center", " from edges", " backwards"])
+            return "(\(a)) staggered \(spread)\(origin)\(pick(["", " spaced ease-in-quad", " spaced ease-out-cubic"]))"
         default: return "(\(a)) with \(pick(Self.monotoneEasings))"
         }
     }
@@ -203,6 +220,7 @@ struct NormalizerTests {
     /// Valid generated programs: `let x`, `let y`, `let z`, and `let p` using them.
     static func programs(seed: UInt64, count: Int) -> [String] {
         var generator = SourceGenerator(seed: seed)
+        generator.timelines = true
         var programs: [String] = []
         var attempts = 0
         while programs.count < count, attempts < count * 20 {

@@ -115,7 +115,8 @@ struct ParameterisedLetTests {
         ("let x = rgb(1 2 3)", "colour"), ("let x = ease-out", "easing"), ("let x = cubic-bezier(0.2, 0, 0, 1)", "easing"),
         ("let x = snappy spring", "easing"), ("let x = steps(3)", "easing"), ("let lift = 1\nlet x = lift * 2", "number"),
         ("let lift = 1\nlet x = lift - 2", "number"), ("let x = (a ; b)", "animation"), ("let x = (fadeIn a, b)", "animation"),
-        ("let lift = 1\nlet x = lift", "name"), ("let a = 1\nlet b = 2\nlet x = a * b", "animation"),
+        ("let lift = 1\nlet x = lift", "name"), ("let a = 1\nlet b = 2\nlet x = a * b", "number"),   // `*` between named numbers multiplies (semantics §8.4)
+        ("let a = 1\nlet b = fadeIn v\nlet x = a * b", "animation"),
     ])
     func aRightHandSideIsAValueWhenWrittenAsOne(source: String, kind: String) throws {
         let result = parse(SourceFile(name: "k.anim", text: source))

@@ -390,8 +390,10 @@ private let twoPi = Number(exact: nil, value: 2 * Double.pi, mentionsPi: true)
         #expect(value("2 - -1") == num("3"))
         #expect(value("(1 + 2) * 3") == num("9"))
         #expect(value("(2 * (3 + 4))") == num("14"))
-        // In a clause `*` before `(` ends the number: this is a tween then `(3 + 4)`, not arithmetic.
-        #expect(parseSource("let x = grow c from 0 to 2 * (3 + 4)").diagnostics.map(\.id) == ["expected-expression"])
+        // In a clause the kinds decide (semantics §8.4): `*` before a `(` that starts a number is arithmetic, 2 · 7.
+        #expect(parseSource("let x = grow c from 0 to 2 * (3 + 4)").diagnostics.isEmpty)
+        // … and before a `(` that starts an animation it is a sequence.
+        #expect(parseSource("let x = grow c from 0 to 2 * (fadeIn c)").diagnostics.isEmpty)
         #expect(value("-(1 + 2)") == num("-3"))
         #expect(value("1 - 2 - 3") == num("-4"))       // left-associative
         #expect(value("12 / 2 / 3") == num("2"))

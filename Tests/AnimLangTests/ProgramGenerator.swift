@@ -113,7 +113,15 @@ struct ProgramGenerator {
         case 1:
             return Expr(.call("twice", [expr(depth: depth - 1)]))
         case 2:
-            return Expr(.wait(Duration(number: Number(formula: .name(names.duration, .none)), unit: .implicit)))
+            // A named duration alone, or in arithmetic with units (semantics §8.4: `gap * 2`, `gap + 50ms`).
+            let gap = Formula.name(names.duration, .none)
+            let formula: Formula
+            switch int(0...2) {
+            case 0: formula = gap
+            case 1: formula = .binary(.times, gap, .literal(Number(Time(Int64(int(1...3))))), .none)
+            default: formula = .binary(.plus, gap, .unit(.literal(Number(Time(Int64(int(1...90))))), .milliseconds, .none), .none)
+            }
+            return Expr(.wait(Duration(number: Number(formula: formula), unit: .implicit)))
         case 3:
             return Expr(.easedByName(Expr(.tween(tween())), names.easing, .none))
         case 4:
@@ -145,13 +153,17 @@ struct ProgramGenerator {
         }
         switch int(0...13) {
         case 12:
-            return Expr(.staggered(operand(&self), duration(), backwards: bool()))
+            return Expr(.staggered(operand(&self), duration(), stagger()))
         case 13:
             return Expr(.forever(operand(&self), looped: bool()))
         case 0, 1:
             return Expr(.parallel((0..<int(2...4)).map { _ in operand(&self) }))
         case 2, 3:
-            return Expr(.sequence((0..<int(2...4)).map { _ in operand(&self) }))
+            // Some parts after the first overlap the parts before them (semantics §8.1).
+            return Expr(.sequence((0..<int(2...4)).map { index in
+                let part = operand(&self)
+                return index > 0 && int(0...3) == 0 ? Expr(.overlapping(part, duration())) : part
+            }))
         case 4:
             return Expr(.power(operand(&self), count()))
         case 5:
@@ -229,6 +241,8 @@ struct ProgramGenerator {
                 offset = int(offset...100)
                 keyframe.offset = Number(Time(Int64(offset)))
             }
+            // An easing on the piece leaving it (semantics §8.2; any easing: it eases a tween).
+            if index < count - 1, int(0...3) == 0 { keyframe.easing = easing(depth: 1) }
             return keyframe
         }
         return tween
@@ -294,6 +308,15 @@ struct ProgramGenerator {
     }
 
     /// A whole count ≥ 0.
+    /// How `staggered` spreads (semantics §8.3): by or over, from any origin
+    /// (`backwards` too), spaced by an easing or not.
+    mutating func stagger() -> StaggerSyntax {
+        if int(0...2) == 0 { return .by(backwards: bool()) }
+        var how = StaggerSyntax(over: bool(), origin: pick(Stagger.Origin.allCases))
+        if bool() { how.spacing = pick([Easing.linear, .penner(.quad, .in), .penner(.cubic, .inOut)]) }
+        return how
+    }
+
     mutating func count() -> Count {
         Count(Int64(int(0...5)))
     }

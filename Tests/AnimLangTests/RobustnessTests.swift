@@ -281,7 +281,7 @@ struct RobustnessTests {
     }
 
     @Test func twoHundredRetimesToAThird() {
-        let nestedIn = (0..<200).reduce("fadeIn v") { inner, _ in "(\(inner) in 1/3s)" }
+        let nestedIn = (0..<200).reduce("fadeIn v") { inner, _ in "(\(inner) in (1/3)s)" }
         let thirds = Self.endToEnd("let a = \(nestedIn)\n", at: [Time(numerator: 1, denominator: 6) ?? .zero])
         #expect(thirds.outcome.diagnostics.isEmpty)
         #expect(thirds.rows == [[0.5]])

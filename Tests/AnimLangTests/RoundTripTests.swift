@@ -86,6 +86,7 @@ private func reformatExpr(_ source: String) -> String {
                     case .point(let x, let y, _): seen.insert("point"); visit(x); visit(y)
                     }
                     if stop.offset != nil { seen.insert("offset") }
+                    if stop.easing != nil { seen.insert("keyframe easing") }
                 }
                 if tween.keyframes != nil { seen.insert("keyframes") }
             case .parallel(let operands):
@@ -107,7 +108,12 @@ private func reformatExpr(_ source: String) -> String {
                 visit(easing)
                 visit(operand)
             case .emit: seen.insert("emit")
-            case .staggered(let operand, _, let backwards): seen.insert(backwards ? "staggered backwards" : "staggered"); visit(operand)
+            case .staggered(let operand, _, let how):
+                seen.insert(how.backwards ? "staggered backwards" : how.over ? "staggered over" : "staggered")
+                if !how.backwards, how.origin != .start { seen.insert("stagger from \(how.origin.rawValue)") }
+                if how.spacing != nil { seen.insert("stagger spaced") }
+                visit(operand)
+            case .overlapping(let operand, _): seen.insert("overlapping"); visit(operand)
             case .forever(let operand, let looped): seen.insert(looped ? "looped forever" : "repeated forever"); visit(operand)
             case .call(_, let arguments): seen.insert("call"); arguments.forEach(visit)
             case .easedByName(let operand, _, _): seen.insert("named easing"); visit(operand)
@@ -142,6 +148,8 @@ private func reformatExpr(_ source: String) -> String {
             "exact", "inexact", "negative", "fraction", "view",
             "color", "move", "colour", "point", "keyframes", "offset", "emit", "staggered", "staggered backwards",
             "looped forever", "repeated forever", "call", "named easing", "value let", "formula", "parameters",
+            "staggered over", "stagger from end", "stagger from center", "stagger from edges", "stagger spaced", "overlapping",
+            "keyframe easing",
             "played", "played percent", "fractional count",
         ]
         #expect(expected.subtracting(seen).isEmpty, "never generated: \(expected.subtracting(seen).sorted())")
@@ -159,7 +167,7 @@ private func reformatExpr(_ source: String) -> String {
         ("wait 500ms", "wait 0.5s"),
         ("wait 2", "wait 2s"),
         ("wait 1.5 sec", "wait 1.5s"),
-        ("wait 1/3", "wait 1/3s"),
+        ("wait 1/3", "wait (1/3)s"),
         ("wait 1 seconds", "wait 1s"),
         ("x looped once", "x looped"),
         ("x looped", "x looped"),
