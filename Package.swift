@@ -37,10 +37,12 @@ let package = Package(
         .executableTarget(name: "animc-bench", dependencies: ["AnimOutputs", "AnimLang", "Animations"]),
         // The Linux example of the embedding API (README, "In a Swift app"): run by animcTests.
         .executableTarget(name: "animc-embed-example", dependencies: ["AnimLang", "Animations"]),
+        // What the test targets share: the golden-file helper and the program generator.
+        .target(name: "AnimTestSupport", dependencies: ["AnimLang", "AnimOutputs", "Animations"], path: "Tests/AnimTestSupport"),
         .testTarget(name: "AnimationsTests", dependencies: ["Animations"], exclude: ["Golden"]),
-        .testTarget(name: "AnimLangTests", dependencies: ["AnimLang", "AnimOutputs", "AnimJSON", "Animations"], exclude: ["Golden"]),
+        .testTarget(name: "AnimLangTests", dependencies: ["AnimLang", "AnimOutputs", "AnimJSON", "Animations", "AnimTestSupport"], exclude: ["Golden"]),
         // The writers' own tests: encoders read back by decoders written for the tests.
-        .testTarget(name: "AnimOutputsTests", dependencies: ["AnimOutputs", "AnimLang", "AnimJSON", "Animations"], exclude: ["Golden"]),
+        .testTarget(name: "AnimOutputsTests", dependencies: ["AnimOutputs", "AnimLang", "AnimJSON", "Animations", "AnimTestSupport"], exclude: ["Golden"]),
         .testTarget(name: "AnimLSPTests", dependencies: ["AnimLSP", "AnimLang", "AnimJSON"]),
         // Runs the built `animc` binary (exit statuses, standard input, options) and the embedding example.
         .testTarget(name: "animcTests", dependencies: ["animc", "animc-embed-example"]),

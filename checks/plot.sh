@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `animc plot` draws alike in rsvg-convert and in Chromium: every example and
-# the plot fixtures (Tests/AnimLangTests/Golden/plot/fixtures/) are plotted,
+# the plot fixtures (Tests/AnimOutputsTests/Golden/plot/fixtures/) are plotted,
 # each SVG is rendered by `rsvg-convert` and by `chromium-headless-shell
 # --screenshot` (a renderer that fails, or a PNG of the wrong size, is a
 # failure), and for two examples the two renderings are compared pixel by
@@ -54,7 +54,7 @@ png_size() {
   od -An -tu1 -j16 -N8 "$1" | awk '{ printf "%d %d\n", $1*16777216 + $2*65536 + $3*256 + $4, $5*16777216 + $6*65536 + $7*256 + $8 }'
 }
 
-for source in examples/*.anim Tests/AnimLangTests/Golden/plot/fixtures/*.anim; do
+for source in examples/*.anim Tests/AnimOutputsTests/Golden/plot/fixtures/*.anim; do
   name=$(basename "$source" .anim)
   args=$(sed -n 's/^# plot: //p' "$source" | head -n 1)
   if [ -z "$args" ]; then

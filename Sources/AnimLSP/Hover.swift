@@ -51,15 +51,7 @@ func partHover(_ analysis: Analysis, at offset: Int) -> String? {
         if case .played(let operand, let from, let to) = expr.kind, expr.modifier.start <= offset, offset <= expr.modifier.end {
             found = (expr, from, to, operand)
         }
-        switch expr.kind {
-        case .parallel(let parts), .sequence(let parts), .call(_, let parts): stack += parts.map { ($0, depth + 1) }
-        case .power(let inner, _), .reversed(let inner), .looped(let inner, _), .repeated(let inner, _), .delayed(let inner, _),
-             .retimed(let inner, _), .eased(let inner, _, _), .staggered(let inner, _, _), .forever(let inner, _),
-             .easedByName(let inner, _, _), .played(let inner, _, _):
-            stack.append((inner, depth + 1))
-        case .name, .zero, .one, .wait, .tween, .emit, .value:
-            break
-        }
+        stack += expr.subexpressions.map { ($0, depth + 1) }
     }
     guard let (expr, from, to, operand) = found else { return nil }
     let source = analysis.file

@@ -40,3 +40,18 @@ public func animatedSVG(_ export: WebExport, background: String? = "#fff") -> St
 private func svgNumber(_ value: Double) -> String {
     formatNumber((value * 100).rounded() / 100)
 }
+
+
+extension ExportTarget {
+    /// `--to svg`: ``animatedSVG(_:background:)``, one SVG that plays itself as an image.
+    public static let svg = ExportTarget(
+        name: "svg", summary: "an SVG that plays itself where an image is shown (a README), the page's stage animated by CSS",
+        refuses: [
+            (.fps, "the SVG plays in the viewer's own time, as the page does"),
+            (.selector, "the SVG draws its own stage; --selector chooses the elements of --to css, waapi and js"),
+        ]
+    ) { request in
+        let (export, diagnostics) = webExport(request.outcome, source: request.source, names: request.names)
+        return (export.map { Array(animatedSVG($0).utf8) }, diagnostics)
+    }
+}

@@ -48,10 +48,12 @@ enum Options {
     static let check = Flag("--check", help: "Change no file: name each file that would change, and exit 1 if any would.")
     static let width = Option.integer("--width", value: "N", in: 10...1000,
                                       help: "Width of the bar chart, in characters.", default: defaultWidth)
-    static let to = Option<ExportFormat>.choice(
-        "--to", help: "html: a page that plays it; css: a stylesheet; waapi: Web Animations JSON; js: an ES module "
-            + "(`duration`, `play(root, options)`) for a page's scripts; lottie: Lottie JSON "
-            + "(Bodymovin 5.x) for lottie-web, lottie-ios and lottie-android.", default: .html)
+    /// `--to`: a target of ``ExportTarget/all``, the one table of export targets.
+    static let to = Option<ExportTarget>("--to", value: ExportTarget.all.map(\.name).joined(separator: "|"),
+                                         help: ExportTarget.help, default: "html") { text throws(InvalidValue) in
+        guard let target = ExportTarget.named(text) else { throw InvalidValue(expected: listed(ExportTarget.all.map(\.name), or: true)) }
+        return target
+    }
     static let prefix = Option("--prefix", value: "NAME",
                                help: "Name what a web export defines `@keyframes NAME-VIEW-PROPERTY` and `--NAME-PROPERTY` "
                                    + "(default: `animc`), so that two exports share a page. "
@@ -146,13 +148,6 @@ enum Options {
     }
 }
 
-/// What `export --to` writes: one of the web formats, or Lottie.
-enum ExportFormat: String, CaseIterable, Sendable {
-    case html, css, waapi, js, lottie
-
-    var web: WebFormat? { WebFormat(rawValue: rawValue) }
-}
-
 // MARK: - Commands
 
 private let file = ArgumentSpec(name: "FILE", help: "The script; `-` reads standard input.")
@@ -229,7 +224,7 @@ let interface = Interface(
                     + "css-ease-in-out (and ease). --to lottie writes Lottie JSON at "
                     + "--fps frames a second (--fps is Lottie's alone): one shape layer per view, its transform carrying x, y, rotation, scale and "
                     + "opacity, its fill the colour; exact keyframe handles where a curve has them, others baked a "
-                    + "keyframe per frame; events as markers. Properties a format cannot carry are named in a warning. "
+                    + "keyframe per frame; events as markers. --to svg writes one SVG that plays itself as an image (the page's stage, animated by the stylesheet). Properties a format cannot carry are named in a warning. "
                     + "An animation that repeats forever plays, in a browser, each property's prefix and then its period "
                     + "with infinite iterations; in Lottie it is one round that players loop (an error when it has a prefix).",
                 options: [Options.binding.spec, Options.after.spec, Options.to.spec, Options.prefix.spec, Options.selector.spec,
@@ -447,37 +442,29 @@ let interface = Interface(
 }
 
 @Sendable func exportCommand(_ arguments: ParsedArguments) throws(ExitStatus) {
-    let format = arguments.value(Options.to) ?? .html
-    if format != .lottie, arguments.value(Options.exportFPS) != nil {
-        throw reportUsage(Diagnostic(.optionNotAccepted("--fps", command: "export --to \(format.rawValue)"), at: .none,
-                                     hint: "a web export plays in the browser's own time; --fps sets Lottie's frame rate"),
-                          usage: "usage: " + arguments.command.usage)
-    }
+    let target = arguments.value(Options.to) ?? ExportTarget.html
     let usage = "usage: " + arguments.command.usage
     let prefix = arguments.value(Options.prefix), selector = arguments.value(Options.selector)
-    for (option, given, refused) in [("--prefix", prefix != nil, format == .lottie),
-                                     ("--selector", selector != nil, format == .lottie || format == .html)] where given && refused {
-        throw reportUsage(Diagnostic(.optionNotAccepted(option, command: "export --to \(format.rawValue)"), at: .none,
-                                     hint: format == .html ? "the player page draws its own stage; --selector chooses the elements "
-                                        + "of --to css, waapi and js" : "--prefix and --selector name what a web export defines"),
-                          usage: usage)
+    let fps = arguments.value(Options.exportFPS)
+    for option in ExportOption.allCases {
+        let given: Bool
+        switch option {
+        case .fps: given = fps != nil
+        case .prefix: given = prefix != nil
+        case .selector: given = selector != nil
+        }
+        if given, let hint = target.refusal(of: option) {
+            throw reportUsage(Diagnostic(.optionNotAccepted(option.rawValue, command: "export --to \(target.name)"), at: .none, hint: hint),
+                              usage: usage)
+        }
     }
     // Both were checked as they were read.
     let names = WebNames(prefix: prefix ?? WebNames.defaultPrefix, selector: selector ?? WebNames.defaultSelector) ?? .standard
     let file = try readSource(arguments.positional(0))
     let (outcome, _, _) = try evaluated(file, arguments)
-    let bytes: [UInt8]
-    if let web = format.web {
-        let (export, diagnostics) = webExport(outcome, source: file.name, names: names)
-        report(diagnostics, in: file)
-        guard let export else { throw .failure }
-        bytes = Array(web.text(export).utf8)
-    } else {
-        let export = exportLottie(outcome, fps: arguments.value(Options.exportFPS) ?? LottieExport.defaultFPS)
-        report(export.diagnostics, in: file)
-        guard let written = export.bytes else { throw .failure }
-        bytes = written
-    }
+    let (bytes, diagnostics) = target.write(ExportRequest(outcome: outcome, source: file.name, names: names, fps: fps))
+    report(diagnostics, in: file)
+    guard let bytes else { throw .failure }
     try writeOutput(bytes, arguments)
 }
 

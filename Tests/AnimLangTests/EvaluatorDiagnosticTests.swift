@@ -1,4 +1,5 @@
 import Testing
+import AnimTestSupport
 import Animations
 @testable import AnimLang
 @testable import AnimOutputs

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AnimTestSupport
 import Animations
 @testable import AnimLang
 @testable import AnimOutputs
@@ -8,11 +9,7 @@ import Animations
 /// `# eval: --at …` or `# eval: --fps …` line in the file chooses the rows),
 /// against the stored output in `Golden/examples/NAME.txt`.
 struct ExampleTests {
-    static let examples: [String] = {
-        let directory = packageRoot.appendingPathComponent("examples")
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.filter { $0.hasSuffix(".anim") }.sorted()
-    }()
+    static let examples = exampleFiles
 
     @Test func thereAreExamples() {
         #expect(ExampleTests.examples.count >= 10)
@@ -42,37 +39,6 @@ struct ExampleTests {
         let result = evaluateToText(SourceFile(name: path, text: text), fps: 10, format: .csv)
         #expect(result.succeeded)
         expectMatchesGolden(result.output, "examples/\(name.dropLast(5)).csv")
-    }
-}
-
-/// Options an example asks for in a `# eval: ...` line (`--at`, `--fps`,
-/// `--binding`, `--until`; times in seconds, `--until` with an optional `s`).
-struct EvalOptions {
-    var arguments = ""
-    var binding: String?
-    var fps: Int64 = 10
-    var times: [Time]?
-    /// `--until T` (seconds, with an optional `s`): an animation that repeats forever needs it.
-    var until: Time?
-
-    init(directiveIn text: String) {
-        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("# eval:") }) else { return }
-        arguments = line.dropFirst("# eval:".count).trimmingCharacters(in: .whitespaces)
-        var words = arguments.split(separator: " ")[...]
-        while let word = words.popFirst() {
-            switch word {
-            case "--at":
-                times = words.popFirst()?.split(separator: ",").compactMap { Time(decimal: $0) }
-            case "--fps":
-                fps = words.popFirst().flatMap { Int64($0) } ?? 10
-            case "--until":
-                until = words.popFirst().flatMap { Time(decimal: $0.hasSuffix("s") ? $0.dropLast() : $0) }
-            case "--binding":
-                binding = words.popFirst().map(String.init)
-            default:
-                break
-            }
-        }
     }
 }
 

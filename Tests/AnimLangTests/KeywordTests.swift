@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AnimTestSupport
 @testable import AnimLang
 import Animations
 

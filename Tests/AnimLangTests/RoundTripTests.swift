@@ -1,4 +1,5 @@
 import Testing
+import AnimTestSupport
 @testable import AnimLang
 @testable import AnimOutputs
 import Animations

@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+import AnimTestSupport
 import Animations
 import AnimLang
 @testable import AnimOutputs
@@ -63,5 +64,20 @@ struct AnimatedSVGTests {
         let export = try Self.export("examples/talk.anim")
         #expect(animatedSVG(export).contains("fill=\"#fff\"/>"))
         #expect(!animatedSVG(export, background: nil).contains("<rect x="))
+    }
+}
+
+/// `--to svg` is a registered export target: the table lists it, and it
+/// writes ``animatedSVG(_:background:)`` of the web export.
+struct AnimatedSVGTargetTests {
+    @Test func theSVGTargetIsRegisteredAndWritesTheAnimatedSVG() throws {
+        #expect(ExportTarget.named("svg") === ExportTarget.svg)
+        let path = "examples/talk.anim"
+        let text = try String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8)
+        let outcome = run(SourceFile(name: path, text: text), binding: nil)
+        let (bytes, diagnostics) = ExportTarget.svg.write(ExportRequest(outcome: outcome, source: path))
+        #expect(diagnostics.isEmpty)
+        #expect(bytes == Array(animatedSVG(try AnimatedSVGTests.export(path)).utf8))
+        #expect(ExportTarget.svg.refusal(of: .fps) != nil && ExportTarget.svg.refusal(of: .prefix) == nil)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AnimTestSupport
 @testable import AnimOutputs
 
 /// The web files (Sources/AnimOutputs/Web) reach the outputs as they are

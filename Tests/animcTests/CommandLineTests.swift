@@ -98,7 +98,7 @@ struct CommandLineTests {
     @Test func exportMistakes() throws {
         let format = try animc(["export", "examples/talk.anim", "--to", "pdf"])
         #expect(format.status == 2)
-        #expect(format.errors.contains("animc: error: --to takes html, css, waapi, js or lottie, not `pdf`"))
+        #expect(format.errors.contains("animc: error: --to takes html, css, waapi, js, lottie or svg, not `pdf`"))
         let unwritable = try animc(["export", "examples/talk.anim", "-o", "no/such/dir/talk.html"])
         #expect(unwritable.status == 1)
         #expect(unwritable.errors.contains("animc: error: cannot write no/such/dir/talk.html: No such file or directory"))

@@ -70,7 +70,7 @@ struct ExportCommandTests {
         #expect(webFPS.errors.hasPrefix("animc: error: export --to html does not take --fps\n  hint: a web export plays"))
         let unknown = try animc(["export", "examples/talk.anim", "--to", "gif"])
         #expect(unknown.status == 2)
-        #expect(unknown.errors.hasPrefix("animc: error: --to takes html, css, waapi, js or lottie, not `gif`"))
+        #expect(unknown.errors.hasPrefix("animc: error: --to takes html, css, waapi, js, lottie or svg, not `gif`"))
         let fps = try animc(["export", "examples/talk.anim", "--to", "lottie", "--fps", "0"])
         #expect(fps.status == 2)
         #expect(fps.errors.hasPrefix("animc: error: --fps takes a whole number from 1 to 1000000, not `0`"))
@@ -119,5 +119,13 @@ struct WebOptionsCommandTests {
         #expect(result.status == 1 && result.output.isEmpty)
         #expect(result.errors.hasPrefix("<stdin>:1:16: error: `dial.tint-color` and `lamp.tint` would both be named `--animc-tint-color` in the export"),
                 "\(result.errors)")
+    }
+
+    /// `--to svg`, a target registered in the one table: the animated SVG, and the options it refuses.
+    @Test func svgTarget() throws {
+        let svg = try animc(["export", "examples/talk.anim", "--to", "svg"])
+        #expect(svg.status == 0 && svg.output.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\"") && svg.output.contains("@keyframes"))
+        let fps = try animc(["export", "examples/talk.anim", "--to", "svg", "--fps", "30"])
+        #expect(fps.status == 2 && fps.errors.hasPrefix("animc: error: export --to svg does not take --fps\n"))
     }
 }

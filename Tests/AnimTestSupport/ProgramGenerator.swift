@@ -1,5 +1,5 @@
-@testable import AnimLang
-@testable import AnimOutputs
+import AnimLang
+import AnimOutputs
 import Animations
 
 /// Random well-formed programs covering every construct of the language:
@@ -10,17 +10,17 @@ import Animations
 /// Every program it makes parses without diagnostics once printed: counts are
 /// whole and ≥ 0, durations ≥ 0, easings valid, names not reserved, and views
 /// come before bindings (the order ``format(_:)-(Program)`` prints them in).
-struct ProgramGenerator {
+public struct ProgramGenerator {
     /// SplitMix64 (Steele, Lea and Flood 2014): a tiny seeded generator, so a
     /// failing round trip can be replayed from its seed.
-    struct SplitMix64: RandomNumberGenerator {
+    public struct SplitMix64: RandomNumberGenerator {
         private var state: UInt64
 
-        init(seed: UInt64) {
+        public init(seed: UInt64) {
             state = seed
         }
 
-        mutating func next() -> UInt64 {
+        public mutating func next() -> UInt64 {
             state &+= 0x9E37_79B9_7F4A_7C15
             var z = state
             z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -37,22 +37,22 @@ struct ProgramGenerator {
     /// `random`, for the same reason.
     private var parts: SplitMix64
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
         random = SplitMix64(seed: seed)
         named = SplitMix64(seed: seed ^ 0x7A11_5EED)
         parts = SplitMix64(seed: seed ^ 0x9A27_5EED)
     }
 
-    static let bindingNames = ["left", "right", "pulse", "final", "grow", "fade", "fadeIn", "rotate", "animate", "once",
+    public static let bindingNames = ["left", "right", "pulse", "final", "grow", "fade", "fadeIn", "rotate", "animate", "once",
                                "views", "a", "high", "s", "ms", "degrees", "by_", "times", "out", "ease-in_", "x_1", "my-anim"]
     /// Value `let`s every program binds (so their names read as values
     /// wherever a number, a duration or an easing is written), and the
     /// parameterised `let`s it may call.
-    static let valueNames = (number: "lift", duration: "quick", easing: "snap", color: "brand", point: "home")
-    static let viewNames = ["circle", "square", "ball", "v1", "my-view", "views", "once", "out", "s", "grow", "fade"]
-    static let properties = ["radius", "opacity", "x", "corner-radius", "scale", "scale-x", "scale-y", "width", "s", "once"]
+    public static let valueNames = (number: "lift", duration: "quick", easing: "snap", color: "brand", point: "home")
+    public static let viewNames = ["circle", "square", "ball", "v1", "my-view", "views", "once", "out", "s", "grow", "fade"]
+    public static let properties = ["radius", "opacity", "x", "corner-radius", "scale", "scale-x", "scale-y", "width", "s", "once"]
 
-    mutating func program() -> Program {
+    public mutating func program() -> Program {
         var items: [Item] = []
         for _ in 0..<int(0...2) {
             var initials: [ViewDeclaration.Initial] = []
@@ -103,7 +103,7 @@ struct ProgramGenerator {
     private var withValues = false
 
     /// A call of `bump` or `twice`, or a use of a named value.
-    mutating func namedLeaf(depth: Int) -> Expr {
+    public mutating func namedLeaf(depth: Int) -> Expr {
         let names = Self.valueNames
         switch int(0...5) {
         case 0:
@@ -138,7 +138,7 @@ struct ProgramGenerator {
         }
     }
 
-    mutating func expr(depth: Int) -> Expr {
+    public mutating func expr(depth: Int) -> Expr {
         if depth <= 0 || int(0...9) < 2 { return leaf() }
         let operand = { (generator: inout ProgramGenerator) in generator.expr(depth: depth - 1) }
         switch parts.next() % 16 {
@@ -181,7 +181,7 @@ struct ProgramGenerator {
         }
     }
 
-    mutating func leaf() -> Expr {
+    public mutating func leaf() -> Expr {
         if withValues, named.next() % 4 == 0 { return namedLeaf(depth: 2) }
         switch int(0...9) {
         case 0, 1: return Expr(.name(pick(Self.bindingNames)))
@@ -193,7 +193,7 @@ struct ProgramGenerator {
         }
     }
 
-    mutating func tween() -> TweenSyntax {
+    public mutating func tween() -> TweenSyntax {
         let verb = pick(TweenSyntax.Verb.allCases)
         let target: Target = verb != .animate && int(0...4) == 0 ? .allViews(.none) : .view(pick(Self.viewNames), .none)
         switch verb {
@@ -250,7 +250,7 @@ struct ProgramGenerator {
 
     /// Named colours, exact hex colours, and channels that need `rgb(…)`
     /// (fractions of 255, alpha below 1).
-    mutating func color() -> ColorSyntax {
+    public mutating func color() -> ColorSyntax {
         switch int(0...3) {
         case 0:
             return ColorSyntax(ColorNames.color(named: pick(["red", "rebeccapurple", "transparent", "tan", "aqua"])) ?? Color(red: 0, green: 0, blue: 0))
@@ -267,7 +267,7 @@ struct ProgramGenerator {
 
     /// Exact decimals, exact fractions, inexact values (multiples of π, very
     /// large and very small), about half of them negative.
-    mutating func number() -> Number {
+    public mutating func number() -> Number {
         let sign: Int64 = bool() ? -1 : 1
         switch int(0...9) {
         case 0...3:
@@ -317,12 +317,12 @@ struct ProgramGenerator {
         return how
     }
 
-    mutating func count() -> Count {
+    public mutating func count() -> Count {
         Count(Int64(int(0...5)))
     }
 
     /// A duration ≥ 0: exact or inexact (a multiple of π), in any unit.
-    mutating func duration() -> Duration {
+    public mutating func duration() -> Duration {
         switch int(0...5) {
         case 0...3:
             let exact = Time(numerator: Int64(int(0...4000)), denominator: pick([1, 2, 4, 10, 3, 1000] as [Int64])) ?? .zero
@@ -336,7 +336,7 @@ struct ProgramGenerator {
     /// Every family: linear, named, the talk's curves with parameters,
     /// cubic-bezier, steps in every position, springs in every spelling,
     /// compositions.
-    mutating func easing(depth: Int) -> Easing {
+    public mutating func easing(depth: Int) -> Easing {
         do {
             switch int(0...(depth > 0 ? 7 : 6)) {
             case 0:
@@ -371,7 +371,7 @@ struct ProgramGenerator {
     /// A spring: named, by bounce (under-, critically and over-damped), or
     /// physical with some of its parameters (decimals and inexact values,
     /// masses other than 1, velocities of either sign).
-    mutating func spring() throws(AnimationError) -> Easing {
+    public mutating func spring() throws(AnimationError) -> Easing {
         switch int(0...3) {
         case 0:
             return EasingNames.spring(adjective: pick([nil, "smooth", "snappy", "bouncy"])) ?? .linear
@@ -395,15 +395,15 @@ struct ProgramGenerator {
 
     // MARK: Choices
 
-    private mutating func int(_ range: ClosedRange<Int>) -> Int {
+    public mutating func int(_ range: ClosedRange<Int>) -> Int {
         Int.random(in: range, using: &random)
     }
 
-    private mutating func bool() -> Bool {
+    public mutating func bool() -> Bool {
         Bool.random(using: &random)
     }
 
-    private mutating func pick<T>(_ choices: [T]) -> T {
+    public mutating func pick<T>(_ choices: [T]) -> T {
         choices[int(0...(choices.count - 1))]
     }
 }

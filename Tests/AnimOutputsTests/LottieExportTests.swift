@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AnimTestSupport
 import Animations
 @testable import AnimLang
 @testable import AnimOutputs
@@ -195,7 +196,7 @@ struct LottieExportTests {
 
     // MARK: - Every example
 
-    static let examples = ExampleTests.examples.map { String($0.dropLast(5)) }.filter { $0 != "forever" }
+    static let examples = exampleFiles.map { String($0.dropLast(5)) }.filter { $0 != "forever" }
 
     @Test(arguments: examples)
     func examplesHaveEveryRequiredFieldAndPlayAsTheyEvaluate(_ name: String) throws {

@@ -2,10 +2,11 @@ import Foundation
 import Testing
 
 /// A dependency-free snapshot helper: the expected text lives in a file under
-/// `Tests/AnimLangTests/Golden/`; set `ANIMC_RECORD=1` to (re)write it from
+/// the `Golden/` folder beside the calling test file (`Tests/AnimLangTests/Golden/`,
+/// `Tests/AnimOutputsTests/Golden/`); set `ANIMC_RECORD=1` to (re)write it from
 /// the actual output. A mismatch reports the first differing lines.
-func expectMatchesGolden(_ actual: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) {
-    let url = goldenDirectory.appendingPathComponent(name)
+public func expectMatchesGolden(_ actual: String, _ name: String, filePath: String = #filePath, sourceLocation: SourceLocation = #_sourceLocation) {
+    let url = URL(fileURLWithPath: filePath).deletingLastPathComponent().appendingPathComponent("Golden").appendingPathComponent(name)
     if ProcessInfo.processInfo.environment["ANIMC_RECORD"] != nil {
         try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         do {
@@ -25,11 +26,18 @@ func expectMatchesGolden(_ actual: String, _ name: String, sourceLocation: Sourc
     }
 }
 
-let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-let goldenDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+/// Every file in `examples/`, by name (`talk.anim`), sorted.
+public let exampleFiles: [String] = {
+    let directory = packageRoot.appendingPathComponent("examples")
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    return names.filter { $0.hasSuffix(".anim") }.sorted()
+}()
+
+/// The package's folder (examples, sources, checks are read from it).
+public let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 /// The first few differing lines, `-` expected and `+` actual, with line numbers.
-func lineDiff(expected: String, actual: String, limit: Int = 8) -> String {
+public func lineDiff(expected: String, actual: String, limit: Int = 8) -> String {
     let old = expected.split(separator: "\n", omittingEmptySubsequences: false)
     let new = actual.split(separator: "\n", omittingEmptySubsequences: false)
     var out: [String] = []

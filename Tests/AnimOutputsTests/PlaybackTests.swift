@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AnimTestSupport
 import Animations
 @testable import AnimLang
 @testable import AnimOutputs

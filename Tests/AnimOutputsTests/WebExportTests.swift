@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import AnimTestSupport
 import Animations
 @testable import AnimLang
 @testable import AnimOutputs
@@ -210,7 +211,7 @@ struct WebExportTests {
         }
     }
 
-    @Test(arguments: ExampleTests.examples)
+    @Test(arguments: exampleFiles)
     func everyExampleExportsWellFormedKeyframes(_ name: String) throws {
         let export = try Self.export("examples/" + name)
         Self.checkStructure(export, name)

@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+import AnimTestSupport
 import Animations
 @testable import AnimLang
 @testable import AnimOutputs
@@ -15,7 +16,7 @@ struct PlotTests {
     /// Colours, events (several at one instant), `steps`, and a colour that fades out.
     static var signals: SourceFile {
         get throws {
-            let path = "Tests/AnimLangTests/Golden/plot/fixtures/signals.anim"
+            let path = "Tests/AnimOutputsTests/Golden/plot/fixtures/signals.anim"
             return SourceFile(name: "signals.anim", text: try String(contentsOf: packageRoot.appendingPathComponent(path), encoding: .utf8))
         }
     }
@@ -367,7 +368,7 @@ struct PlotTests {
     }
 
     /// Every example's picture is well-formed XML with one `svg` root.
-    @Test(arguments: ExampleTests.examples)
+    @Test(arguments: exampleFiles)
     func everyExamplePlotIsWellFormed(_ name: String) throws {
         // An example that repeats forever says where to stop in its `# eval: --until T` line.
         let path = "examples/" + name
