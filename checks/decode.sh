@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Decoders that are not animc's read its moving pictures (exports.md §8,
+# Decoders that are not animc's read its moving pictures (docs/exports.md §8,
 # issue 36): Pillow decodes the GIF and APNG of every example rendered by
 # `animc render` (frame count, delays, loop count, first and last frames
 # against the PNG frames), ffprobe the MP4 and WebM when ffmpeg is
