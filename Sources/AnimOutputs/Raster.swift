@@ -5,7 +5,7 @@ import Darwin
 #endif
 import Animations
 
-/// animc's own rasterizer (exports.md §8): draws the views of a frame
+/// animc's own rasterizer (docs/exports.md §8): draws the views of a frame
 /// (``DrawnView``) into an ``RGBAImage`` as the player page's stage shows
 /// them in its clean view — the stage's `viewBox` fitted into the picture
 /// and centred (SVG's `xMidYMid meet`), its background, then each shape in

@@ -2,7 +2,7 @@ import AnimLang
 import Animations
 
 /// A view at one instant, as the stage draws it: everything the
-/// rasterizer needs, in stage pixels (exports.md §1, §6).
+/// rasterizer needs, in stage pixels (docs/exports.md §1, §6).
 package struct DrawnView: Sendable, Equatable {
     package enum Shape: Sendable, Equatable {
         case circle(radius: Double)

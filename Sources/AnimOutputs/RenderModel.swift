@@ -2,7 +2,7 @@ import AnimLang
 import Animations
 
 /// What a frame of an animation looks like, decided once per export
-/// (exports.md §1, §6 and §8): per view its shape, its fill, the properties
+/// (docs/exports.md §1, §6 and §8): per view its shape, its fill, the properties
 /// that move, scale, turn and fade it about its origin, where it stands and
 /// where its label goes; one stage for the whole animation; the stretch an
 /// endless one shows. The player page's stage and drawing rules, the web
@@ -21,7 +21,7 @@ package struct RenderModel: Sendable {
         case fixed(Double)
     }
 
-    /// A view's shape (exports.md §1): a circle when it has a number `radius`,
+    /// A view's shape (docs/exports.md §1): a circle when it has a number `radius`,
     /// else a rectangle of `width` and `height`, each falling back on `size`
     /// and then on ``Drawing/defaultSide``; a rectangle's corners are rounded
     /// by ``cornerRadius`` (px).
@@ -138,7 +138,7 @@ package struct RenderModel: Sendable {
         self.isEndless = isEndless
     }
 
-    /// The shape of view `view` with properties of these kinds (exports.md §1): a
+    /// The shape of view `view` with properties of these kinds (docs/exports.md §1): a
     /// circle when `radius` is a number, else a rectangle whose sides are
     /// `width` and `height`, each else `size`, else ``Drawing/defaultSide``.
     package static func shape(of view: String, kinds: [String: Value.Kind]) -> Shape {

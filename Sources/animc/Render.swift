@@ -1,5 +1,5 @@
 // `animc render FILE -o OUT`: the animation drawn frame by frame by animc's
-// own rasterizer (exports.md §8) and written as a moving picture. Frames
+// own rasterizer (docs/exports.md §8) and written as a moving picture. Frames
 // stream: one is drawn, encoded and let go before the next.
 
 #if canImport(Glibc)

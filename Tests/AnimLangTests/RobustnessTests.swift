@@ -262,7 +262,7 @@ struct RobustnessTests {
         #expect(fine.compiled?.duration == Time(decimal: "1.000000000000000001"))
     }
 
-    /// `1/3s` within `in 1/7s` within `in 1/11s` …: exact fractions grow until
+    /// `(1/3)s` within `in (1/7)s` within `in (1/11)s` …: exact fractions grow until
     /// they overflow, which is a located error, or they fit, and it samples.
     @Test(arguments: [2, 5, 20, 100, 250])
     func fractionsNestedInRetimes(depth: Int) {
@@ -270,7 +270,7 @@ struct RobustnessTests {
         var expr = "fadeIn v"
         for level in 0..<depth {
             let p = primes[level % primes.count], q = primes[(level + 5) % primes.count]
-            expr = "((\(expr) ; wait 1/\(p)s) in 1/\(q)s)"
+            expr = "((\(expr) ; wait (1/\(p))s) in (1/\(q))s)"
         }
         let result = Self.endToEnd("let a = \(expr)\n", at: [.zero, Time(numerator: 1, denominator: 1000) ?? .zero])
         if result.outcome.hasErrors {

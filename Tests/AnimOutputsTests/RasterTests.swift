@@ -4,7 +4,7 @@ import Animations
 @testable import AnimLang
 @testable import AnimOutputs
 
-/// animc's rasterizer (exports.md §8), against pictures worked out by hand.
+/// animc's rasterizer (docs/exports.md §8), against pictures worked out by hand.
 /// Every shape the stage draws has a 1 px outline of black at 0.25 centred on
 /// its edge, and a rectangle's corners are rounded by 4 px: the expectations
 /// below include them. Colours blend premultiplied: a layer of alpha `a` and
@@ -151,7 +151,7 @@ struct RasterTests {
 }
 
 /// The player page, the animated SVG and the rasterizer draw one stage: the
-/// render model's, measured once (exports.md §8).
+/// render model's, measured once (docs/exports.md §8).
 struct StageAgreementTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let examples: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("examples").path)) ?? [])

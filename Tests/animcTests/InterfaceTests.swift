@@ -97,7 +97,7 @@ struct InterfaceTests {
             #expect(!command.summary.isEmpty && !command.discussion.isEmpty)
         }
         // One declaration per option: the same spelling means the same option everywhere, but for the
-        // spellings exports.md §8 gives `render` another meaning (`--to T`, a time, where export's `--to` is a
+        // spellings docs/exports.md §8 gives `render` another meaning (`--to T`, a time, where export's `--to` is a
         // format; `--loop N`, a count, where play's is a flag) and `-o OUT`, which render requires.
         let all = interface.commands.flatMap { command in
             command.options.filter { !(command.name == "render" && ["--to", "--loop", "--output"].contains($0.long)) }

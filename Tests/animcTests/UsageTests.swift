@@ -201,7 +201,7 @@ struct UsageTests {
         #expect(table.output.split(separator: "\n").last?.hasPrefix("0.333 ") == true, "\(table.output)")
         // What normalize prints reads back: a third of a second.
         let normal = try animc(["normalize", "-"], input: "let a = (wait 1 ; animate v.x from 0 to 1) in 2/3\n")
-        #expect(normal.output.contains("1/3s"), "\(normal.output)")
+        #expect(normal.output.contains("(1/3)s"), "\(normal.output)")
         let third = try animc(["eval", "-", "--at", "1/3s,2/3s"], input: normal.output)
         #expect(third.status == 0)
         #expect(third.output == "time,v.x\n0.3333333333333333,0\n0.6666666666666666,1\n")
