@@ -25,5 +25,4 @@ talk
 confetti
 progress-bar
 card-flip
-spinner --until 3
 LIST
