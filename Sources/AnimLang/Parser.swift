@@ -666,7 +666,7 @@ private struct Parser {
         var first = try power()
         if startsOverlap() { first = try overlapping(first, first: true) }
         guard continuesSequence() else {
-            if case .plain(.overlapping(let part, _)) = first.expr.storage {
+            if case .overlapping(let part, _) = first.expr.kind {
                 report(.overlapWithoutBefore(first: false), at: first.expr.modifier,
                        hint: "write it after `;` in a chain, at the same level of parentheses: `a ; b overlapping by 0.2s`")
                 return Parsed(expr: part, height: first.height - 1)
@@ -675,7 +675,7 @@ private struct Parser {
         }
         var operands = [first.expr]
         var height = first.height
-        if case .plain(.overlapping(let part, _)) = first.expr.storage {
+        if case .overlapping(let part, _) = first.expr.kind {
             report(.overlapWithoutBefore(first: true), at: first.expr.modifier,
                    hint: "the first part starts the chain; overlap a later part with the ones before it")
             operands[0] = part
@@ -777,15 +777,7 @@ private struct Parser {
             case .in:
                 advance()
                 let duration = try duration(after: "`in`")
-                let height = result.height + 1
-                guard height <= maxExpressionNesting else { throw nestingTooDeep(at: token) }
-                // (What ``wrap`` makes, `tween in DUR` folded into the tween's node: see ``Expr/retimed``.)
-                let range = result.expr.range.union(duration.range)
-                // (Moved out, not copied: the tween's fields, held once, take the duration in place.)
-                var operand = Expr(.one)
-                swap(&operand, &result.expr)
-                result = Parsed(expr: Expr.retimed(consume operand, duration, range: range, modifier: token.range.union(duration.range)),
-                                height: height)
+                result = try wrap(.retimed(result.expr, duration), around: result, through: duration.range, at: token)
             case .with:
                 advance()
                 let skip = isWord(peek(), .a) || isWord(peek(), .an) ? 1 : 0
@@ -986,7 +978,7 @@ private struct Parser {
         defer { depth -= 1 }
         let inner = try expression()
         let close = try closing(open)
-        // (The node itself, its range widened: a folded `tween in DUR` stays folded.)
+        // (The node itself, its range widened.)
         var expr = inner.expr
         expr.range = open.range.union(close.range)
         return Parsed(expr: expr, height: inner.height)
