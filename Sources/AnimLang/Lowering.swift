@@ -558,7 +558,7 @@ private struct Lowerer {
                 : count == required + 1 ? "\(required) or \(count) arguments" : "\(required) to \(count) arguments"
             let signature = "\(name)(" + parameters.map { $0.name + ($0.defaultValue == nil ? "" : " = …") }.joined(separator: ", ") + ")"
             diagnostics.append(Diagnostic(.argumentCount(name, expected: expected, given: given.count), at: expr.range,
-                                          hint: "it is declared `\(signature)`", notes: [.init(.firstDefined, at: binding.nameRange)]))
+                                          hint: "it is declared `\(signature)`", notes: [.init(.definedWithParameters(name, count: count), at: binding.nameRange)]))
             return nil
         }
         var arguments: [String: Bound] = [:]
@@ -571,8 +571,11 @@ private struct Lowerer {
             } else if let fallback = parameter.defaultValue {
                 let outer = frame
                 frame = nil
+                let before = diagnostics.count
                 argument = bind(fallback, kind: kind, callee: (name, parameter.name))
                 frame = outer
+                // A default is read in the file's scope, the same at every call: its mistake is told once.
+                if diagnostics.count > before, diagnostics[..<before].contains(diagnostics[before]) { diagnostics.removeSubrange(before...) }
             } else {
                 argument = nil
             }
