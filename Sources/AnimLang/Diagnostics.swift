@@ -1081,8 +1081,8 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
 public struct SourceFile: Sendable {
     public let name: String
     public let bytes: [UInt8]
-    /// Byte offset at which each line starts, as 32-bit offsets (a script of
-    /// 80k lines holds its source and this table until its scene is sampled,
+    /// Byte offset at which each line starts, as 32-bit offsets (a long
+    /// script holds its source and this table until its scene is sampled,
     /// so the table is a third of an `[Int]` that grew by doubling). Offsets
     /// past 4 GiB, which no script that fits in memory with its syntax
     /// reaches, are clamped (as ``PackedRange`` does): lines are then found
@@ -1096,9 +1096,8 @@ public struct SourceFile: Sendable {
         let bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         self.name = name
         self.bytes = bytes
-        // The C library's memchr (vectorised): about 1 instruction per 10
-        // bytes of a script where a loop over the bytes takes 8 (26 M of
-        // reading a 3 MB script). Bounds: each search covers
+        // The C library's memchr (vectorised): it reads many bytes per
+        // instruction, where a loop over the bytes takes several per byte. Bounds: each search covers
         // `[offset, count)` of the buffer, so the newline found is inside it.
         // Two passes: the lines are counted first, so the table is allocated once, to size.
         func eachLineStart(_ body: (Int) -> Void) {

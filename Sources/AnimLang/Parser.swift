@@ -245,8 +245,8 @@ private struct Parser {
     mutating func program() -> Program {
         var items: [Item] = []
         // Most items are `let`s, one per name: reserving that many spares the
-        // doubling's copies and its slack (an `Item` is ~150 bytes; 80k lets
-        // left 20 MB of capacity for 12 MB of items). Views or a name bound
+        // doubling's copies and its slack (an `Item` is large, and the slack
+        // of a long script's doublings outgrows its items). Views or a name bound
         // twice only grow it past this as before.
         items.reserveCapacity(letNames.count)
         while !check(.eof), diagnostics.count < maxParseDiagnostics {

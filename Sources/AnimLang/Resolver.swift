@@ -23,8 +23,8 @@ public func resolve(_ program: Program, broken: Set<String> = []) -> ResolvedPro
 /// Bindings by name (the first, when a name is bound twice): each name's
 /// number, in order of first binding, and where that binding is among the
 /// program's items. The items are the program's own array (shared, not
-/// copied: a copy of each binding was ~80 bytes, 6.4 MB for 80k `let`s,
-/// alive with the whole syntax tree), and the resolver's numbering is this table's.
+/// copied: a copy of each binding would stay alive beside the whole syntax
+/// tree), and the resolver's numbering is this table's.
 public struct BindingTable: Sendable {
     /// Each name's number: its binding's index in ``positions``.
     var numbers: [String: Int] = [:]
@@ -142,7 +142,7 @@ public struct ResolvedProgram: Sendable {
     /// bindings' expressions again (``BindingUses``), which are not kept.
     /// What each binding uses is kept by number, in flat arrays of types
     /// the resolver already uses (not tables by name of arrays of tuples,
-    /// whose metadata, built at run time, cost every such start-up ~50 k instructions).
+    /// whose metadata is built at run time, on every such start-up).
     func strayViewsWarning(for target: Binding) -> Diagnostic? {
         guard mentionsAllViews, let targetNumber = bindings.numbers[target.name] else { return nil }
         let count = bindings.count
@@ -272,7 +272,7 @@ extension ValueSyntax {
 struct BindingUses {
     /// The parameter of a call an argument is given for. (Structs, not
     /// tuples: an array of tuples builds the tuple's metadata at run time,
-    /// on every start-up, some 20,000 instructions each.)
+    /// on every start-up.)
     struct ArgumentOf {
         let callee: String
         let index: Int
@@ -579,7 +579,7 @@ private struct Resolver {
     var bindings = BindingTable()
     // Tables of the resolver kept as arrays side by side, not arrays of
     // tuples: each tuple type builds its metadata (and its array's) at run
-    // time, 20 to 60 k instructions of every start-up.
+    // time, on every start-up.
     /// A binding's name and number. (A struct, not a tuple: see above.)
     struct NumberedName {
         let name: String
@@ -630,7 +630,7 @@ private struct Resolver {
         var argumentEdges = false
         /// The names given as arguments (or defaults) that no `let` binds: views, or mistakes.
         var unboundArguments: [BindingUses.NameUse] = []
-        // Two arrays of Int, not one of `Range<Int>`: that would look up `Int: Comparable` at run time (~0.1 M instructions of every start-up).
+        // Two arrays of Int, not one of `Range<Int>`: that would look up `Int: Comparable` at run time (on every start-up).
         var spanStarts = [Int](repeating: 0, count: bindings.count), spanEnds = spanStarts
         /// The binding walked last, and its number (`-1`: none yet).
         var last = NumberedName(name: "", id: -1)
@@ -638,7 +638,7 @@ private struct Resolver {
             let id = visitedIDs?[visit] ?? visit
             let item = visitedIDs == nil ? bindings.position(of: visit) : visitedItems[visit]
             guard case .binding(let binding) = program.items[item] else { continue }
-            // (Most bindings name one binding, or none: emptied by `removeLast`, not the general `removeAll`, ~200 instructions.)
+            // (Most bindings name one binding, or none: emptied by `removeLast`, not the general `removeAll`, which does more.)
             if uses.names.count == 1 { uses.names.removeLast() } else if !uses.names.isEmpty { uses.names.removeAll(keepingCapacity: true) }
             if !uses.argumentUses.isEmpty { uses.argumentUses.removeAll(keepingCapacity: true) }
             uses.add(binding)
