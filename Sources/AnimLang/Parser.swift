@@ -1347,7 +1347,7 @@ private struct Parser {
 
     /// An opacity written outside 0 to 1 (`fade v from 0 to 100`) is drawn
     /// clamped: a warning at each such value, fixed by reading it as a
-    /// percentage when it is a literal from 1 to 100.
+    /// percentage when it is a whole literal from 2 to 100.
     mutating func warnOpacityOutOfRange(_ tween: borrowing TweenSyntax) {
         let values = tween.keyframes.map { $0.map(\.value) } ?? [tween.from, tween.to].compactMap { $0 }
         for case .number(let number) in values where number.value.isFinite && (number.value > 1 || number.value < 0) {
