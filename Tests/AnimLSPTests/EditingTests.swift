@@ -192,6 +192,9 @@ struct EditingTests {
         ("bare-duration", "view c\nlet a = fadeIn c in 300 ; fadeOut c in 0.2s\n", "view c\nlet a = fadeIn c in 300ms ; fadeOut c in 0.2s\n"),
         ("unknown-value", "view c\nlet quick = 1s\nlet p(v, d) = fadeIn v in d\nlet a = p(c, quik)\n",
          "view c\nlet quick = 1s\nlet p(v, d) = fadeIn v in d\nlet a = p(c, quick)\n"),
+        ("expected-count", "view c\nlet a = fadeIn c looped twise\n", "view c\nlet a = fadeIn c looped twice\n"),
+        ("unknown-easing", "view c\nlet a = fadeIn c with bouncy-spring\n", "view c\nlet a = fadeIn c with bouncy spring\n"),
+        ("named-once", "view c\nlet a = animate c.opacty from 0 to 1\n", "view c\nlet a = animate c.opacity from 0 to 1\n"),
     ]
 
     @Test(arguments: EditingTests.fixes.indices)
