@@ -218,6 +218,8 @@ public enum DiagnosticKind: Equatable, Sendable {
     // MARK: Parser: values
 
     case unknownUnit(String)
+    /// A unit on a plain value (`to 100px`): values are numbers.
+    case unknownValueUnit(String)
     case unknownAngleUnit(String)
     /// `rotate v from 0 to 2*pi degrees`: `written` is the number as written.
     case piInDegrees(written: String, degrees: Double)
@@ -316,6 +318,16 @@ public enum DiagnosticKind: Equatable, Sendable {
     case namedOnce(String)
     /// `in 300` (written with no unit) in a file whose other durations are under a second.
     case bareDuration(String)
+    /// `in fast` where `let fast = 200` (no unit), in a file whose other
+    /// durations are under a second (warning).
+    case bareNamedDuration(name: String, written: String)
+    /// An angle in turns or radians the size of one in degrees (`to 360
+    /// turns`, `to 90 radians`) (warning).
+    case degreeSizedAngle(written: String, unit: String, degrees: Double)
+    /// An opacity written outside 0 to 1 (`to 100`) (warning).
+    case opacityOutOfRange(String)
+    /// A property that looks drawn and is not (`card.rotate-y`) (warning).
+    case undrawnProperty(String)
 
     // MARK: Resolver
 
@@ -447,6 +459,7 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .unknownVerb: return "unknown-verb"
         case .unknownUnit: return "unknown-unit"
         case .unknownAngleUnit: return "unknown-angle-unit"
+        case .unknownValueUnit: return "unknown-value-unit"
         case .piInDegrees: return "pi-in-degrees"
         case .negativeCount, .fractionalCount, .inexactCount, .countTooLarge, .fractionalSteps, .tooManySteps:
             return "invalid-count"
@@ -477,6 +490,10 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .strayViews: return "stray-views"
         case .namedOnce: return "named-once"
         case .bareDuration: return "bare-duration"
+        case .bareNamedDuration: return "bare-named-duration"
+        case .degreeSizedAngle: return "degree-sized-angle"
+        case .opacityOutOfRange: return "opacity-out-of-range"
+        case .undrawnProperty: return "undrawn-property"
         case .unknownSpringParameter: return "unknown-spring-parameter"
         case .duplicateSpringParameter: return "duplicate-spring-parameter"
         case .missingSpringParameter: return "missing-spring-parameter"
@@ -544,7 +561,8 @@ public enum DiagnosticKind: Equatable, Sendable {
 
     public var severity: Diagnostic.Severity {
         switch self {
-        case .piInDegrees, .neverStarts, .staggerNothing, .tie, .moreTies, .strayViews, .namedOnce, .bareDuration:
+        case .piInDegrees, .neverStarts, .staggerNothing, .tie, .moreTies, .strayViews, .namedOnce, .bareDuration, .bareNamedDuration, .degreeSizedAngle,
+             .opacityOutOfRange, .undrawnProperty:
             return .warning
         case .invalidPart,
              .leadingDecimalPoint, .lonePipe, .nulByte, .unexpectedCharacter, .invalidUTF8, .expectedItem, .expectedName,
@@ -552,7 +570,7 @@ public enum DiagnosticKind: Equatable, Sendable {
              .notCallable, .needsArguments, .argumentKind, .nameKind, .unknownValue, .callsTooDeep, .expansionTooLarge,
              .notAnAnimation, .expectedProperty, .initialValueUnit, .expectedPropertyName, .expectedToken, .expectedExpression, .expectedOperator,
              .expectedCount, .expectedTarget, .expectedNumber, .expectedEasing, .expectedStepPosition, .unclosedParen,
-             .nestingTooDeep, .modifierAfterPower, .unknownVerb, .unknownUnit, .unknownAngleUnit, .negativeCount,
+             .nestingTooDeep, .modifierAfterPower, .unknownVerb, .unknownUnit, .unknownValueUnit, .unknownAngleUnit, .negativeCount,
              .fractionalCount, .inexactCount, .countTooLarge, .fractionalSteps, .tooManySteps, .numberTooLarge,
              .notFiniteNumber, .divisionByZero, .unknownEasing, .unexpectedEasingParameter, .highNotApplicable,
              .highWithParameter, .invalidEasing, .unknownStepPosition, .unknownSpringParameter, .duplicateSpringParameter,
@@ -654,6 +672,17 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "unknown duration unit `\(word)`"
         case .unknownAngleUnit(let word):
             return "unknown angle unit `\(word)`"
+        case .unknownValueUnit(let word):
+            return "unknown unit `\(word)`"
+        case .degreeSizedAngle(let written, let unit, let degrees):
+            let rounded = (degrees * 1000).rounded() / 1000
+            return "`\(written)` \(unit) is \(formatNumber(rounded.isFinite ? rounded : degrees)) degrees"
+        case .opacityOutOfRange(let written):
+            return "an opacity of \(written) is outside 0 to 1, and is drawn as \(written.hasPrefix("-") ? "0 (hidden)" : "1 (fully shown)")"
+        case .undrawnProperty(let property):
+            return "no export draws `\(property)`"
+        case .bareNamedDuration(let name, let written):
+            return "`\(name)` is \(written) with no unit, so \(written) seconds here, and every other duration here is under a second"
         case .piInDegrees(let written, let degrees):
             let rounded = (degrees * 1000).rounded() / 1000
             return "`\(written)` degrees is \(formatNumber(rounded.isFinite ? rounded : degrees)) degrees"
@@ -919,6 +948,10 @@ public enum NoteKind: Hashable, Sendable {
     /// Where a parameter was first used as another kind.
     case firstUsedAs(String)
     case firstDefault
+    /// A parameterised `let` given the wrong number of arguments: its name and how many parameters it has.
+    case definedWithParameters(String, count: Int)
+    /// Where a `let` gives a name its value.
+    case boundHere(String)
 
     public var message: String {
         switch self {
@@ -929,6 +962,8 @@ public enum NoteKind: Hashable, Sendable {
         case .inBody(let name): return "in the body of `\(name)`"
         case .firstUsedAs(let kind): return "first used as \(kind) here"
         case .firstDefault: return "the first parameter with a default"
+        case .boundHere(let name): return "`\(name)` is bound here"
+        case .definedWithParameters(let name, let count): return "`\(name)` is defined here with \(count) parameter\(count == 1 ? "" : "s")"
         case .parenOpenedHere: return "the `(` opened here"
         case .firstDeclared: return "first declared here"
         case .firstGiven: return "first given here"
@@ -976,8 +1011,8 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
 public struct SourceFile: Sendable {
     public let name: String
     public let bytes: [UInt8]
-    /// Byte offset at which each line starts, as 32-bit offsets (a script of
-    /// 80k lines holds its source and this table until its scene is sampled,
+    /// Byte offset at which each line starts, as 32-bit offsets (a long
+    /// script holds its source and this table until its scene is sampled,
     /// so the table is a third of an `[Int]` that grew by doubling). Offsets
     /// past 4 GiB, which no script that fits in memory with its syntax
     /// reaches, are clamped (as ``PackedRange`` does): lines are then found
@@ -991,9 +1026,8 @@ public struct SourceFile: Sendable {
         let bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         self.name = name
         self.bytes = bytes
-        // The C library's memchr (vectorised): about 1 instruction per 10
-        // bytes of a script where a loop over the bytes takes 8 (26 M of
-        // reading a 3 MB script). Bounds: each search covers
+        // The C library's memchr (vectorised): it reads many bytes per
+        // instruction, where a loop over the bytes takes several per byte. Bounds: each search covers
         // `[offset, count)` of the buffer, so the newline found is inside it.
         // Two passes: the lines are counted first, so the table is allocated once, to size.
         func eachLineStart(_ body: (Int) -> Void) {

@@ -115,11 +115,9 @@ private enum RowTimes: @unchecked Sendable {
 private struct RowWriter: @unchecked Sendable {
     /// Rows sampled at once, column by column (see ``RowSampler/sample(columnsAt:into:)``).
     static let blockSize = 16
-    /// From this many cells (rows × columns), ``tabulate`` uses two threads
-    /// (measured on the static build: 4,096 rows of one column take 0.75 ms
-    /// of CPU on one thread, and the same on two, the other thread's start
-    /// and join lost in the noise; stagger's 3,000 columns and the parallel
-    /// tree's 1,000 gain as before).
+    /// From this many cells (rows × columns), ``tabulate`` uses two threads:
+    /// below it, the other thread's start and join cost about what it
+    /// saves; wide tables (many columns) gain from it (bench/ has the figures).
     static let parallelCells = 4096
 
     let scene: CompiledScene
@@ -195,10 +193,9 @@ struct FrameDecimals: Sendable {
     private let residueDenominators: [Int]
 
     /// Frame decimals for `fps` frames a second, when worth it: a table of
-    /// at least ten seconds of rows at up to 1,000 fps. (Measured, static
-    /// build, CSV at 10 fps: the residues cost about 1,300 instructions
-    /// each, and save about 120 to 180 a row, so they pay for themselves
-    /// after some nine seconds of rows.)
+    /// at least ten seconds of rows at up to 1,000 fps. (Computing the
+    /// residues costs more than a row saves from them, so they pay for
+    /// themselves only over that many rows; bench/ has the figures.)
     init?(fps: Int64, rows: Int) {
         guard fps >= 2, fps <= 1_000, rows >= 10 * Int(fps) else { return nil }
         self.fps = fps

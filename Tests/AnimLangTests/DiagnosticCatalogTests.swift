@@ -20,6 +20,8 @@ struct DiagnosticCatalogTests {
         .unclosedParen(openedAt: SourceLocation(line: 1, column: 9), found: .endOfFile), .nestingTooDeep(limit: 256),
         .modifierAfterPower(modifier: "reversed", exponent: "2"), .unknownVerb("rotat"), .unknownUnit("min"),
         .unknownAngleUnit("degreez"), .piInDegrees(written: "2*pi", degrees: 2 * Double.pi), .negativeCount("-1"),
+        .unknownValueUnit("px"), .degreeSizedAngle(written: "360", unit: "turns", degrees: 129600), .opacityOutOfRange("100"),
+        .bareNamedDuration(name: "fast", written: "200"), .undrawnProperty("card.rotate-y"),
         .fractionalCount("2.5"), .inexactCount("pi/pi"), .countTooLarge(1e30), .fractionalSteps("2.5"), .tooManySteps("1e30"),
         .numberTooLarge("1e999"), .notFiniteNumber("1e300 * 1e300"), .divisionByZero("1/0"), .unknownEasing("ease-inout"),
         .unexpectedEasingParameter("linear"), .highNotApplicable("linear"), .highWithParameter,
