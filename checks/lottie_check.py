@@ -294,8 +294,9 @@ def validate(case):
                 for handle in ("o", "i"):
                     h = need(key, handle, dict, f"{where}.k[{index}]")
                     if h is not None:
-                        need(h, "x", list, f"{where}.k[{index}].{handle}")
-                        need(h, "y", list, f"{where}.k[{index}].{handle}")
+                        # One number for every dimension, or one per dimension.
+                        need(h, "x", (list, int, float), f"{where}.k[{index}].{handle}")
+                        need(h, "y", (list, int, float), f"{where}.k[{index}].{handle}")
 
     need(doc, "v", str, "document")
     fr = need(doc, "fr", (int, float), "document")
@@ -311,14 +312,28 @@ def validate(case):
         problems.append("ip is not 0")
     if op is not None and ip is not None and not op > ip:
         problems.append("op is not after ip")
-    for index, layer in enumerate(layers):
+    assets = {asset.get("id"): asset for asset in doc.get("assets", [])}
+    for index, outer in enumerate(layers):
         where = f"layers[{index}]"
-        if need(layer, "ty", (int, float), where) != 4:
+        layer = outer
+        if outer.get("ty") == 0:
+            # A view drawn through a time remap: a precomposition of its shape layer.
+            asset = assets.get(outer.get("refId"))
+            inner = (asset or {}).get("layers") or []
+            if len(inner) != 1:
+                problems.append(f"{where}: precomposition `{outer.get('refId')}` does not hold one layer")
+                continue
+            prop(need(outer, "tm", dict, where), where + ".tm", 1)
+            if need(outer, "ip", (int, float), where) != 0 or need(outer, "op", (int, float), where) != op + 1:
+                problems.append(f"{where}: a remapped layer's ip/op are not 0 and the document's op + 1")
+            layer = inner[0]
+            where = f"{where} (asset {outer.get('refId')})"
+        elif need(layer, "ty", (int, float), where) != 4:
             problems.append(f"{where}: not a shape layer")
         need(layer, "nm", str, where)
         need(layer, "ind", (int, float), where)
         need(layer, "st", (int, float), where)
-        if need(layer, "ip", (int, float), where) != 0 or need(layer, "op", (int, float), where) != op:
+        if layer is outer and (need(layer, "ip", (int, float), where) != 0 or need(layer, "op", (int, float), where) != op):
             problems.append(f"{where}: ip/op differ from the document's")
         ks = need(layer, "ks", dict, where) or {}
         for key in ("o", "r", "a", "s"):
@@ -349,10 +364,23 @@ def validate(case):
         case.fail("structure: " + problem)
     # Layers in first-mention order (generated programs name each view first where it appears first).
     if case.program is not None:
-        names = [layer.get("nm") for layer in layers]
+        names = view_names(doc)
         order = sorted(set(names), key=lambda view: re.search(r"\b" + re.escape(view) + r"\b", case.program).start())
         if names != order:
             case.fail(f"layers {names} are not in first-mention order {order}")
+
+
+def view_names(doc):
+    """The views the layers draw, in order (a remapped layer draws its asset's one layer)."""
+    assets = {asset.get("id"): asset for asset in doc.get("assets", [])}
+    names = []
+    for layer in doc.get("layers", []):
+        if layer.get("ty") == 0:
+            inner = (assets.get(layer.get("refId")) or {}).get("layers") or [{}]
+            names.append(inner[0].get("nm"))
+        else:
+            names.append(layer.get("nm"))
+    return names
 
 
 # ---------------------------------------------------------------- expectations
@@ -423,7 +451,9 @@ CASES.forEach(function (c) {
     document.getElementById('stage').appendChild(box);
     var anim = lottie.loadAnimation({container: box, renderer: 'svg', loop: false, autoplay: false, animationData: c.doc});
     var read = function () {
-      return anim.renderer.elements.map(function (el) {
+      return anim.renderer.elements.map(function (outer) {
+        // A view drawn through a time remap: the precomposition's one layer.
+        var el = outer.elements ? outer.elements[0] : outer;
         var m = el.finalTransform.mProp, group = el.itemsData[0].it;
         return {nm: el.data.nm, x: m.px.v, y: m.py.v, r: m.r.v * 180 / Math.PI, s: [m.s.v[0], m.s.v[1]], a: [m.a.v[0], m.a.v[1]], o: m.o.v,
                 c: Array.prototype.slice.call(group[1].c.v, 0, 3), fo: group[1].o.v,
@@ -533,7 +563,7 @@ def compare_web_layers(case, frame, row, layers, spans, homes, label=""):
 
 def check_layout(case, homes, player, slack=1e-6):
     """Homes in one row or one column, in order, on whole pixels; the stage holds every position reached."""
-    names = [layer["nm"] for layer in case.doc["layers"]]
+    names = view_names(case.doc)
     if any(name not in homes for name in names):
         return   # a layer never visible (ThorVG) has no home to check
     # Views with `at` stand at their own home (plus the origin's offset): the row is the others'.
@@ -773,6 +803,8 @@ def main():
     parser.add_argument("--fixtures", help="a directory of fixtures written by the test suite")
     parser.add_argument("--pictures", help="write PNG frames of two examples here")
     parser.add_argument("--keep", help="keep the exported files in this directory")
+    parser.add_argument("--examples", default=os.path.join(ROOT, "examples", "*.anim"),
+                        help="the scripts checked as examples (a glob; default examples/*.anim)")
     args = parser.parse_args()
 
     started = time.time()
@@ -780,7 +812,7 @@ def main():
     os.makedirs(work, exist_ok=True)
     cases, skipped = [], []
 
-    for path in sorted(glob.glob(os.path.join(ROOT, "examples", "*.anim"))):
+    for path in sorted(glob.glob(args.examples)):
         name = "example:" + os.path.basename(path)[:-5]
         case, stderr = export_case(args.animc, name.replace(":", "-"), path, 60, work)
         if case is None:
@@ -826,7 +858,7 @@ def main():
 
     thorvg = ThorVG()
     for case in playable:
-        views = [layer["nm"] for layer in case.doc["layers"]]
+        views = view_names(case.doc)
         spans = ranges(case, views)
         compare_lottie_web(case, web.get(case.name), views, spans)
         path = os.path.join(work, case.name.replace(":", "-") + ".json")

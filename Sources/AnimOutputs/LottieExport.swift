@@ -70,6 +70,10 @@ public struct LottieExport: Sendable {
     public static let frameLimit = 1_000_000
     /// The most keyframes an export may write.
     public static let keyframeLimit = 2_000_000
+    /// The most segments (copies × segments of one) a repetition may have
+    /// and still be written out copy by copy; one with more is drawn from
+    /// two copies through a time remap.
+    public static let listedRepetition = 8
     /// The most markers (events) an export may write.
     public static let markerLimit = 10_000
     /// The longest round an animation that repeats forever may loop (the
@@ -142,6 +146,10 @@ private func exportLottie(_ model: ExportModel, fps: Int) -> LottieExport {
     }
     var exporter = LottieExporter(compiled: played, name: model.binding, views: model.views, placements: model.placements,
                                   initial: model.initial, fps: Int64(max(1, fps)), range: model.range, loop: loop, model: model)
+    if loop == nil {
+        // Repetitions of more than a few segments kept symbolic, for views drawn through a time remap (LottieRepeats.swift).
+        exporter.repeating = try? model.scene.recompiled(materializeLimit: LottieExport.listedRepetition)
+    }
     return exporter.export()
 }
 
@@ -205,7 +213,7 @@ private func loopedRound(_ compiled: CompiledScene, name: String, initial: [Prop
 
 // MARK: - The exporter
 
-private struct LottieExporter {
+struct LottieExporter {
     let compiled: CompiledScene?
     /// Its columns and their kinds; `nil` when it is cancelled.
     let model: ExportModel?
@@ -222,6 +230,12 @@ private struct LottieExporter {
     let loop: Time?
     /// How soon each property may turn back (springs).
     let turns: Turns
+    /// The scene compiled with its repetitions symbolic, for views drawn
+    /// from two copies of each (``LottieCompression``).
+    var repeating: CompiledScene?
+    /// Set while the layer of a view drawn through a time remap is built:
+    /// its sources then read the asset's clock.
+    var compression: LottieCompression?
 
     init(compiled: CompiledScene?, name: String, views: [String], placements: [String: Placement],
          initial: [Property: Value], fps: Int64, range: SourceRange, loop: Time? = nil, model: ExportModel? = nil) {
@@ -291,9 +305,24 @@ private struct LottieExporter {
         var builder = KeyframeBuilder(fps: fps, budget: LottieExport.keyframeLimit)
         var curves = CurveNames()
         var layers: [JSON] = []
+        var assets: [JSON] = []
         do {
             for view in views {
-                layers.append(try layer(view, frames: frames, builder: &builder, curves: &curves))
+                if let repeating, let compression = LottieCompression.make(repeating, properties: view.used.sorted(), initial: initial) {
+                    // Two remap keyframes a copy, from the same budget.
+                    let remapKeys = compression.windows.reduce(0) { $0 + 2 * ($1.count - $1.kept) }
+                    guard remapKeys < builder.budget else { throw KeyframeLimitReached() }
+                    builder.budget -= remapKeys
+                    var inner = self
+                    inner.compression = compression
+                    let assetFrames = (FrameTimes(duration: compression.duration, fps: fps).count ?? frames) + 1
+                    let shape = try inner.layer(view, frames: assetFrames, builder: &builder, curves: &curves)
+                    let id = "r\(assets.count)"
+                    assets.append(.object([("id", .string(id)), ("layers", .array([shape]))]))
+                    layers.append(remapLayer(view, asset: id, compression: compression, frames: frames, stage: stage))
+                } else {
+                    layers.append(try layer(view, frames: frames, builder: &builder, curves: &curves))
+                }
             }
         } catch let problem as NotFinite {
             return failure(.exportNotFinite(property: problem.property), hint: "a curve composed to overshoot left the range of numbers")
@@ -317,7 +346,7 @@ private struct LottieExporter {
             ("h", .number(stage.height)),
             ("nm", .string(name)),
             ("ddd", .number(0)),
-            ("assets", .array([])),
+            ("assets", .array(assets)),
             ("layers", .array(layers)),
             ("markers", .array(markers)),
             ("meta", .object([("g", .string("animc"))])),
@@ -379,9 +408,17 @@ private struct LottieExporter {
 
     /// The value of a property at an instant, as `animc eval` gives it (exact at exact instants).
     private func value(_ property: Property, at instant: Instant) -> Value? {
+        if let compression { return compression.scene.value(of: property, at: compression.sceneTime(instant), initial: initial[property]) }
         guard let compiled else { return initial[property] }
         if let exact = instant.exact { return compiled.value(of: property, at: exact, initial: initial[property]) }
         return compiled.value(of: property, atSeconds: instant.seconds, initial: initial[property])
+    }
+
+    /// The pieces of a property's timeline (on the asset's clock while a view
+    /// drawn through a time remap is built).
+    private func pieces(of property: Property) -> [Piece] {
+        if let compression { return compression.pieces(of: property, initial: initial[property]) }
+        return compiled?.pieces(of: property, initial: initial[property]) ?? []
     }
 
     /// A number property seen through an affine map into a Lottie property's
@@ -396,7 +433,7 @@ private struct LottieExporter {
         guard let property else {
             return TrackSource(dimension: dimension, pieces: [], sample: { _ in clamp(map(fallback)) }, allowed: allowed)
         }
-        let pieces: [TrackPiece] = (compiled?.pieces(of: property, initial: initial[property]) ?? []).map { piece in
+        let pieces: [TrackPiece] = pieces(of: property).map { piece in
             switch piece.rule {
             case .hold(let value):
                 return trackPiece(piece, property, .hold(clamp(map(value.number ?? fallback))))
@@ -421,7 +458,7 @@ private struct LottieExporter {
         guard let property else {
             return TrackSource(dimension: 4, pieces: [], sample: { _ in channels(fallback) }, allowed: 0...1)
         }
-        let pieces: [TrackPiece] = (compiled?.pieces(of: property, initial: initial[property]) ?? []).map { piece in
+        let pieces: [TrackPiece] = pieces(of: property).map { piece in
             switch piece.rule {
             case .hold(let value):
                 return trackPiece(piece, property, .hold(channels(shown(value))))
@@ -443,7 +480,7 @@ private struct LottieExporter {
             return [100]
         }
         guard let property else { return TrackSource(dimension: 1, pieces: [], sample: { _ in [100] }, allowed: 0...100) }
-        let pieces: [TrackPiece] = (compiled?.pieces(of: property, initial: initial[property]) ?? []).map { piece in
+        let pieces: [TrackPiece] = pieces(of: property).map { piece in
             switch piece.rule {
             case .hold(let value):
                 return trackPiece(piece, property, .hold(percent(value)))
@@ -634,16 +671,16 @@ private struct LottieExporter {
                 return .object([("a", .number(0)), ("k", value.count == 1 ? .number(value[0]) : .numbers(value))])
             case .keyed(let keys):
                 var out: [JSON] = []
+                let digits = LottieDigits(keys.map(\.value))
                 for (index, key) in keys.enumerated() {
                     guard key.value.allSatisfy(\.isFinite) else { throw NotFinite(property: label) }
-                    var members: [(String, JSON)] = [("t", .number(key.frame)), ("s", .numbers(key.value))]
+                    let value = key.baked ? key.value.map(digits.value) : key.value
+                    var members: [(String, JSON)] = [("t", .number(key.frame)), ("s", .numbers(value))]
                     if index + 1 < keys.count {
-                        if let curve = key.curve {
-                            let count = key.value.count
-                            members.append(("o", .object([("x", .numbers(Array(repeating: curve.x1, count: count))),
-                                                          ("y", .numbers(Array(repeating: curve.y1, count: count)))])))
-                            members.append(("i", .object([("x", .numbers(Array(repeating: curve.x2, count: count))),
-                                                          ("y", .numbers(Array(repeating: curve.y2, count: count)))])))
+                        if let curve = key.curve.map({ key.baked ? LottieDigits.handles($0) : $0 }) {
+                            // One handle for every dimension: both players read a number as all of them.
+                            members.append(("o", .object([("x", .number(curve.x1)), ("y", .number(curve.y1))])))
+                            members.append(("i", .object([("x", .number(curve.x2)), ("y", .number(curve.y2))])))
                             members.append(("n", .string(curves.name(curve))))
                         } else {
                             members.append(("h", .number(1)))

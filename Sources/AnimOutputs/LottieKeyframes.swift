@@ -43,6 +43,9 @@ struct LottieKeyframe: Equatable {
     var frame: Double
     var value: [Double]
     var curve: UnitBezier?
+    /// Whether it comes from baking (a sampled value, a fitted curve): then
+    /// it is written to fewer digits (``LottieDigits``); exact ones stay exact.
+    var baked = false
 }
 
 /// What one Lottie property does over the animation.
@@ -272,6 +275,8 @@ struct KeyframeBuilder {
         var equalTolerance = 1e-12
         /// How far a baked curve may stray from the true one.
         var bakeTolerance = 1e-9
+        /// Set while a baked span is emitted.
+        var baking = false
 
         init(builder: KeyframeBuilder, source: TrackSource) {
             self.builder = builder
@@ -281,7 +286,7 @@ struct KeyframeBuilder {
         mutating func emit(_ frame: Double, _ value: [Double], _ curve: UnitBezier?) throws(KeyframeLimitReached) {
             guard builder.budget > 0 else { throw KeyframeLimitReached() }
             builder.budget -= 1
-            keys.append(LottieKeyframe(frame: frame, value: value, curve: curve))
+            keys.append(LottieKeyframe(frame: frame, value: value, curve: curve, baked: baking))
         }
 
         func equal(_ a: [Double], _ b: [Double]) -> Bool {
@@ -453,12 +458,55 @@ struct KeyframeBuilder {
             return count < Double(builder.budget) ? nil : KeyframeLimitReached(fasterThanFrames: fine)
         }
 
-        /// A keyframe at every frame of the span, each interval fitted and refined.
+        /// The span drawn by as few cubics as stay within the tolerance at
+        /// every frame (every stop of its grid) and halfway between: the
+        /// whole span tried first, halved (at a stop) until each half fits;
+        /// an interval between two stops that still does not is refined.
         private mutating func bake(_ span: Span, from start: Instant) throws(KeyframeLimitReached) {
+            baking = true
+            defer { baking = false }
             let stops = try stops(span, from: start)
-            for index in 0..<(stops.count - 1) {
-                try refine(stops[index].0, stops[index].1, stops[index + 1].0, stops[index + 1].1, scale: min(span.step, 1))
+            var halves: [[Double]] = []
+            halves.reserveCapacity(stops.count)
+            for index in 0..<(stops.count - 1) { halves.append(sample(stops[index].0.toward(stops[index + 1].0, Plan.half))) }
+            try cover(stops, halves, 0, stops.count - 1, scale: min(span.step, 1))
+        }
+
+        /// Stops `first` to `last` as one fitted cubic, or halved until they are.
+        private mutating func cover(_ stops: [(Instant, [Double])], _ halves: [[Double]], _ first: Int, _ last: Int,
+                                    scale: Double) throws(KeyframeLimitReached) {
+            let (a, va) = stops[first], (b, vb) = stops[last]
+            guard last - first > 1 else { return try refine(a, va, b, vb, scale: scale) }
+            let (curve, fits, _) = fit(a, va, b, vb, tame: true)
+            if fits, agrees(curve, from: a, va, to: b, vb, stops: stops, halves: halves, first, last) {
+                return try emit(a.seconds, va, curve ?? UnitBezier.linear)
             }
+            let middle = (first + last) / 2
+            try cover(stops, halves, first, middle, scale: scale)
+            try cover(stops, halves, middle, last, scale: scale)
+        }
+
+        /// Whether the cubic from `va` to `vb` (handles at x = 1/3 and 2/3, so
+        /// time runs linearly) is within the tolerance at the stops strictly
+        /// between `first` and `last` and halfway between every two of them.
+        private func agrees(_ curve: UnitBezier?, from a: Instant, _ va: [Double], to b: Instant, _ vb: [Double],
+                            stops: [(Instant, [Double])], halves: [[Double]], _ first: Int, _ last: Int) -> Bool {
+            let length = b.seconds - a.seconds
+            guard length > 0 else { return false }
+            func close(_ seconds: Double, _ actual: [Double]) -> Bool {
+                let q = (seconds - a.seconds) / length
+                let y = curve.map { 3 * (1 - q) * (1 - q) * q * $0.y1 + 3 * (1 - q) * q * q * $0.y2 + q * q * q } ?? 0
+                for index in 0..<min(va.count, actual.count) where !(abs(va[index] + (vb[index] - va[index]) * y - actual[index]) <= bakeTolerance) {
+                    return false
+                }
+                return true
+            }
+            for index in first..<last {
+                if index > first, !close(stops[index].0.seconds, stops[index].1) { return false }
+                let middle = (stops[index].0.seconds + stops[index + 1].0.seconds) / 2
+                if !close(middle, halves[index]) { return false }
+            }
+            return true
         }
 
         /// How an interval is drawn: a cubic through the values at its ends
