@@ -312,28 +312,15 @@ def validate(case):
         problems.append("ip is not 0")
     if op is not None and ip is not None and not op > ip:
         problems.append("op is not after ip")
-    assets = {asset.get("id"): asset for asset in doc.get("assets", [])}
-    for index, outer in enumerate(layers):
-        where = f"layers[{index}]"
-        layer = outer
-        if outer.get("ty") == 0:
-            # A view drawn through a time remap: a precomposition of its shape layer.
-            asset = assets.get(outer.get("refId"))
-            inner = (asset or {}).get("layers") or []
-            if len(inner) != 1:
-                problems.append(f"{where}: precomposition `{outer.get('refId')}` does not hold one layer")
-                continue
-            prop(need(outer, "tm", dict, where), where + ".tm", 1)
-            if need(outer, "ip", (int, float), where) != 0 or need(outer, "op", (int, float), where) != op + 1:
-                problems.append(f"{where}: a remapped layer's ip/op are not 0 and the document's op + 1")
-            layer = inner[0]
-            where = f"{where} (asset {outer.get('refId')})"
-        elif need(layer, "ty", (int, float), where) != 4:
+    def check_shape_layer(layer, where, document_op):
+        """A view's shape layer; `document_op` is None inside a precomposition (its own clock)."""
+        if need(layer, "ty", (int, float), where) != 4:
             problems.append(f"{where}: not a shape layer")
         need(layer, "nm", str, where)
         need(layer, "ind", (int, float), where)
         need(layer, "st", (int, float), where)
-        if layer is outer and (need(layer, "ip", (int, float), where) != 0 or need(layer, "op", (int, float), where) != op):
+        if document_op is not None and (need(layer, "ip", (int, float), where) != 0
+                                        or need(layer, "op", (int, float), where) != document_op):
             problems.append(f"{where}: ip/op differ from the document's")
         ks = need(layer, "ks", dict, where) or {}
         for key in ("o", "r", "a", "s"):
@@ -348,15 +335,32 @@ def validate(case):
         shapes = need(layer, "shapes", list, where) or []
         if len(shapes) != 1 or shapes[0].get("ty") != "gr":
             problems.append(f"{where}: expected one shape group")
-            continue
+            return
         items = need(shapes[0], "it", list, where + ".shapes[0]") or []
         kinds = [item.get("ty") for item in items]
         if len(kinds) != 3 or kinds[0] not in ("el", "rc") or kinds[1:] != ["fl", "tr"]:
             problems.append(f"{where}: shape group holds {kinds}, expected el|rc, fl, tr")
-            continue
+            return
         prop(items[0].get("s"), where + ".shape.s", 2)
         prop(items[1].get("c"), where + ".fill.c", 4)
         prop(items[1].get("o"), where + ".fill.o", 1)
+
+    assets = {asset.get("id"): asset for asset in doc.get("assets", [])}
+    for index, outer in enumerate(layers):
+        where = f"layers[{index}]"
+        if outer.get("ty") != 0:
+            check_shape_layer(outer, where, op)
+            continue
+        # Views drawn through a time remap: a precomposition of their shape layers, a frame longer than the file.
+        inner = (assets.get(outer.get("refId")) or {}).get("layers") or []
+        if not inner:
+            problems.append(f"{where}: precomposition `{outer.get('refId')}` holds no layer")
+            continue
+        prop(need(outer, "tm", dict, where), where + ".tm", 1)
+        if need(outer, "ip", (int, float), where) != 0 or need(outer, "op", (int, float), where) != op + 1:
+            problems.append(f"{where}: a remapped layer's ip/op are not 0 and the document's op + 1")
+        for number, layer in enumerate(inner):
+            check_shape_layer(layer, f"{where} (asset {outer.get('refId')} layer {number})", None)
     for index, marker in enumerate(markers):
         for key, kind in (("tm", (int, float)), ("cm", str), ("dr", (int, float))):
             need(marker, key, kind, f"markers[{index}]")
@@ -376,8 +380,7 @@ def view_names(doc):
     names = []
     for layer in doc.get("layers", []):
         if layer.get("ty") == 0:
-            inner = (assets.get(layer.get("refId")) or {}).get("layers") or [{}]
-            names.append(inner[0].get("nm"))
+            names.extend(inner.get("nm") for inner in (assets.get(layer.get("refId")) or {}).get("layers") or [])
         else:
             names.append(layer.get("nm"))
     return names
@@ -451,9 +454,12 @@ CASES.forEach(function (c) {
     document.getElementById('stage').appendChild(box);
     var anim = lottie.loadAnimation({container: box, renderer: 'svg', loop: false, autoplay: false, animationData: c.doc});
     var read = function () {
-      return anim.renderer.elements.map(function (outer) {
-        // A view drawn through a time remap: the precomposition's one layer.
-        var el = outer.elements ? outer.elements[0] : outer;
+      // Views drawn through a time remap: the precomposition's layers.
+      var shown = [];
+      anim.renderer.elements.forEach(function (outer) {
+        if (outer.elements) { outer.elements.forEach(function (inner) { shown.push(inner); }); } else { shown.push(outer); }
+      });
+      return shown.map(function (el) {
         var m = el.finalTransform.mProp, group = el.itemsData[0].it;
         return {nm: el.data.nm, x: m.px.v, y: m.py.v, r: m.r.v * 180 / Math.PI, s: [m.s.v[0], m.s.v[1]], a: [m.a.v[0], m.a.v[1]], o: m.o.v,
                 c: Array.prototype.slice.call(group[1].c.v, 0, 3), fo: group[1].o.v,

@@ -307,22 +307,23 @@ struct LottieExporter {
         var layers: [JSON] = []
         var assets: [JSON] = []
         do {
-            for view in views {
-                if let repeating, let compression = LottieCompression.make(repeating, properties: view.used.sorted(), initial: initial) {
-                    // Two remap keyframes a copy, from the same budget.
-                    let remapKeys = compression.windows.reduce(0) { $0 + 2 * ($1.count - $1.kept) }
-                    guard remapKeys < builder.budget else { throw KeyframeLimitReached() }
-                    builder.budget -= remapKeys
-                    var inner = self
-                    inner.compression = compression
-                    let assetFrames = (FrameTimes(duration: compression.duration, fps: fps).count ?? frames) + 1
-                    let shape = try inner.layer(view, frames: assetFrames, builder: &builder, curves: &curves)
-                    let id = "r\(assets.count)"
-                    assets.append(.object([("id", .string(id)), ("layers", .array([shape]))]))
-                    layers.append(remapLayer(view, asset: id, compression: compression, frames: frames, stage: stage))
-                } else {
-                    layers.append(try layer(view, frames: frames, builder: &builder, curves: &curves))
+            for group in remapGroups(views) {
+                guard let compression = group.compression else {
+                    layers.append(try layer(group.views[0], frames: frames, builder: &builder, curves: &curves))
+                    continue
                 }
+                // Two remap keyframes a copy, from the same budget.
+                let remapKeys = compression.windows.reduce(0) { $0 + 2 * ($1.count - $1.kept) }
+                guard remapKeys < builder.budget else { throw KeyframeLimitReached() }
+                builder.budget -= remapKeys
+                var inner = self
+                inner.compression = compression
+                let assetFrames = (FrameTimes(duration: compression.duration, fps: fps).count ?? frames) + 1
+                var shapes: [JSON] = []
+                for view in group.views { shapes.append(try inner.layer(view, frames: assetFrames, builder: &builder, curves: &curves)) }
+                let id = "r\(assets.count)"
+                assets.append(.object([("id", .string(id)), ("layers", .array(shapes))]))
+                layers.append(remapLayer(group.views, index: layers.count, asset: id, compression: compression, frames: frames, stage: stage))
             }
         } catch let problem as NotFinite {
             return failure(.exportNotFinite(property: problem.property), hint: "a curve composed to overshoot left the range of numbers")

@@ -103,14 +103,19 @@ struct LottieCompression {
         keys.append(linear(0, 0))
         for window in windows {
             let period = window.period.seconds
-            let keptEnd = window.keptEnd.seconds - window.shift.seconds
+            // The asset's clock where the kept copies end, and where the last of them starts (exact where it can be).
+            let keptEndTime = try? window.keptEnd.subtracting(window.shift)
+            let keptEnd = keptEndTime?.seconds ?? window.keptEnd.seconds - window.shift.seconds
+            let lastStart = (keptEndTime.flatMap { try? $0.subtracting(window.period) })?.seconds ?? keptEnd - period
             for copy in window.kept..<window.count {
                 // On the frame clock exactly where it can be (no 144.00000000000003).
                 let exact = (try? window.start.adding(try window.period.multiplied(by: Int64(copy))).multiplied(by: fps))?.seconds
                 let at = exact ?? (window.start.seconds + period * Double(copy)) * fpsValue
                 let lead = jumps ? KeyframeBuilder.jumpLead(at: at) : 0
-                keys.append(.object([("t", .number(at - lead)), ("s", .numbers([keptEnd - lead / fpsValue])), ("h", .number(1))]))
-                keys.append(linear(at - lead, keptEnd - period - lead / fpsValue))
+                // (The values stay the copy's ends: a lead of a few single-precision steps moves
+                // the clock by as little, and shorter numbers keep a copy under 100 bytes.)
+                keys.append(.object([("t", .number(at - lead)), ("s", .numbers([keptEnd])), ("h", .number(1))]))
+                keys.append(linear(at - lead, lastStart))
             }
         }
         let last = window(after: scene.duration)
@@ -208,31 +213,55 @@ extension LottieCompression {
 }
 
 extension LottieExporter {
-    /// The layer that draws a view through a time remap: a precomposition
-    /// of the asset holding the view's shape layer (named after the view),
-    /// the stage's size, an identity transform, and `tm` from
+    /// The layer that draws views through a time remap: a precomposition
+    /// of the asset holding their shape layers (each named after its view),
+    /// the stage's size, no transform of its own, and `tm` from
     /// ``LottieCompression/remap(fps:frames:jumps:)``. It ends a frame after
     /// the file (lottie-web shows the frame before a remapped time that
     /// equals the layer's `op`).
-    func remapLayer(_ view: View, asset: String, compression: LottieCompression, frames: Int,
+    func remapLayer(_ views: [View], index: Int, asset: String, compression: LottieCompression, frames: Int,
                     stage: (width: Double, height: Double)) -> JSON {
-        let fixed = { (value: JSON) in JSON.object([("a", .number(0)), ("k", value)]) }
-        let transform = JSON.object([
-            ("o", fixed(.number(100))), ("r", fixed(.number(0))), ("p", fixed(.numbers([0, 0, 0]))),
-            ("a", fixed(.numbers([0, 0, 0]))), ("s", fixed(.numbers([100, 100, 100]))),
-        ])
-        let jumps = compression.jumps(view.used.sorted(), initial: initial)
+        let jumps = compression.jumps(views.flatMap { $0.used.sorted() }, initial: initial)
+        // `ks` empty: both players take the identity transform for what it lacks.
         return .object([
-            ("ddd", .number(0)), ("ind", .number(Double(view.index + 1))), ("ty", .number(0)), ("nm", .string("\(view.name) repeats")),
-            ("refId", .string(asset)), ("sr", .number(1)), ("ks", transform), ("ao", .number(0)),
+            ("ind", .number(Double(index + 1))), ("ty", .number(0)),
+            ("nm", .string(views.map(\.name).joined(separator: " ") + " repeats")),
+            ("refId", .string(asset)), ("ks", .object([])),
             ("tm", compression.remap(fps: fps, frames: frames, jumps: jumps)),
             ("w", .number(stage.width)), ("h", .number(stage.height)),
-            ("ip", .number(0)), ("op", .number(Double(frames + 1))), ("st", .number(0)), ("bm", .number(0)),
+            ("ip", .number(0)), ("op", .number(Double(frames + 1))), ("st", .number(0)),
         ])
+    }
+
+    /// The views in drawing order, in runs: neighbours whose repetitions
+    /// are the same (window, period, copies, copies kept) share one asset
+    /// and one remap (two keyframes a copy however many views repeat); a
+    /// view without a repetition to draw from is a run of its own without one.
+    func remapGroups(_ views: [View]) -> [(views: [View], compression: LottieCompression?)] {
+        var groups: [(views: [View], compression: LottieCompression?)] = []
+        for view in views {
+            let own = repeating.flatMap { LottieCompression.make($0, properties: view.used.sorted(), initial: initial) }
+            if let own, let repeating, let last = groups.last, let shared = last.compression, shared.sameWindows(own) {
+                let properties = (last.views + [view]).flatMap { $0.used.sorted() }
+                if let merged = LottieCompression.make(repeating, properties: properties, initial: initial), merged.sameWindows(own) {
+                    groups[groups.count - 1] = (last.views + [view], merged)
+                    continue
+                }
+            }
+            groups.append(([view], own))
+        }
+        return groups
     }
 }
 
 extension LottieCompression {
+    /// Whether both cut the same repetitions alike.
+    func sameWindows(_ other: LottieCompression) -> Bool {
+        windows.count == other.windows.count && zip(windows, other.windows).allSatisfy { a, b in
+            a.start == b.start && a.period == b.period && a.count == b.count && a.kept == b.kept
+        }
+    }
+
     /// Whether some property's value jumps where one copy ends and the next
     /// begins (then the remap's jumps go early, as other jumps do).
     func jumps(_ properties: [Property], initial: [Property: Value]) -> Bool {

@@ -67,46 +67,46 @@ struct LottieExportTests {
         for (index, outer) in layers.enumerated() {
             let where_ = "layers[\(index)]"
             if number(outer, "ind") != Double(index + 1) { problems.append("\(where_).ind") }
-            var layer = outer
+            var drawn = [outer]
             if number(outer, "ty") == 0 {
-                // A view drawn through a time remap: a precomposition of its one shape layer, a frame longer than the file.
+                // Views drawn through a time remap: a precomposition of their shape layers, a frame longer than the file.
                 guard let id = outer["refId"] as? String,
                       let asset = (document["assets"] as? [[String: Any]])?.first(where: { $0["id"] as? String == id }),
-                      let inner = asset["layers"] as? [[String: Any]], inner.count == 1 else {
+                      let inner = asset["layers"] as? [[String: Any]], !inner.isEmpty else {
                     problems.append("\(where_): precomposition")
                     continue
                 }
                 property(outer["tm"], where_ + ".tm", dimension: 1)
                 if number(outer, "ip") != 0 || number(outer, "op") != Double(frames + 1) { problems.append("\(where_): ip, op") }
-                layer = inner[0]
-            } else {
+                drawn = inner
+            } else if number(outer, "ip") != 0 || number(outer, "op") != Double(frames) || number(outer, "st") != 0 {
+                problems.append("\(where_): ip, op, st")
+            }
+            for layer in drawn {
                 if number(layer, "ty") != 4 { problems.append("\(where_).ty") }
-                if number(layer, "ip") != 0 || number(layer, "op") != Double(frames) || number(layer, "st") != 0 {
-                    problems.append("\(where_): ip, op, st")
+                if !(layer["nm"] is String) { problems.append("\(where_).nm") }
+                guard let ks = layer["ks"] as? [String: Any], let position = ks["p"] as? [String: Any], position["s"] as? Bool == true else {
+                    problems.append("\(where_).ks")
+                    continue
                 }
+                property(position["x"], where_ + ".p.x", dimension: 1)
+                property(position["y"], where_ + ".p.y", dimension: 1)
+                property(ks["r"], where_ + ".r", dimension: 1)
+                property(ks["o"], where_ + ".o", dimension: 1)
+                property(ks["s"], where_ + ".s", dimension: 2)
+                property(ks["a"], where_ + ".a")
+                guard let shapes = layer["shapes"] as? [[String: Any]], shapes.count == 1, shapes[0]["ty"] as? String == "gr",
+                      let items = shapes[0]["it"] as? [[String: Any]], items.count == 3 else {
+                    problems.append("\(where_).shapes")
+                    continue
+                }
+                if !["el", "rc"].contains(items[0]["ty"] as? String ?? "") || items[1]["ty"] as? String != "fl" || items[2]["ty"] as? String != "tr" {
+                    problems.append("\(where_): shape, fill, transform")
+                }
+                property(items[0]["s"], where_ + ".shape.s", dimension: 2)
+                property(items[1]["c"], where_ + ".fill.c", dimension: 4)
+                property(items[1]["o"], where_ + ".fill.o", dimension: 1)
             }
-            if !(layer["nm"] is String) { problems.append("\(where_).nm") }
-            guard let ks = layer["ks"] as? [String: Any], let position = ks["p"] as? [String: Any], position["s"] as? Bool == true else {
-                problems.append("\(where_).ks")
-                continue
-            }
-            property(position["x"], where_ + ".p.x", dimension: 1)
-            property(position["y"], where_ + ".p.y", dimension: 1)
-            property(ks["r"], where_ + ".r", dimension: 1)
-            property(ks["o"], where_ + ".o", dimension: 1)
-            property(ks["s"], where_ + ".s", dimension: 2)
-            property(ks["a"], where_ + ".a")
-            guard let shapes = layer["shapes"] as? [[String: Any]], shapes.count == 1, shapes[0]["ty"] as? String == "gr",
-                  let items = shapes[0]["it"] as? [[String: Any]], items.count == 3 else {
-                problems.append("\(where_).shapes")
-                continue
-            }
-            if !["el", "rc"].contains(items[0]["ty"] as? String ?? "") || items[1]["ty"] as? String != "fl" || items[2]["ty"] as? String != "tr" {
-                problems.append("\(where_): shape, fill, transform")
-            }
-            property(items[0]["s"], where_ + ".shape.s", dimension: 2)
-            property(items[1]["c"], where_ + ".fill.c", dimension: 4)
-            property(items[1]["o"], where_ + ".fill.o", dimension: 1)
         }
         return problems
     }

@@ -20,14 +20,14 @@ struct LottieReferencePlayer {
     /// The views the layers draw, in order: a layer's name, or for a
     /// precomposition (a view drawn through a time remap) its asset's layer's.
     var views: [String] {
-        layers.compactMap { layer in (drawn(layer)?.layer ?? layer)["nm"] as? String }
+        layers.flatMap { layer in (drawn(layer)?.layers ?? [layer]).compactMap { $0["nm"] as? String } }
     }
 
-    /// A precomposition layer's asset layer and its time remap.
-    private func drawn(_ layer: [String: Any]) -> (layer: [String: Any], remap: Any?)? {
+    /// A precomposition layer's asset layers and its time remap.
+    private func drawn(_ layer: [String: Any]) -> (layers: [[String: Any]], remap: Any?)? {
         guard layer["ty"] as? Int == 0 || layer["ty"] as? Double == 0, let id = layer["refId"] as? String,
               let asset = (document["assets"] as? [[String: Any]])?.first(where: { $0["id"] as? String == id }),
-              let inner = (asset["layers"] as? [[String: Any]])?.first else { return nil }
+              let inner = asset["layers"] as? [[String: Any]] else { return nil }
         return (inner, layer["tm"])
     }
 
@@ -36,9 +36,9 @@ struct LottieReferencePlayer {
     func layer(named name: String, at frame: Double = 0) -> (layer: [String: Any], frame: Double)? {
         let rate = document["fr"] as? Double ?? 60
         for layer in layers {
-            if let (inner, remap) = drawn(layer), inner["nm"] as? String == name {
+            if let (inner, remap) = drawn(layer), let shape = inner.first(where: { $0["nm"] as? String == name }) {
                 guard let seconds = Self.value(of: remap, at: frame)?.first else { return nil }
-                return (inner, seconds * rate)
+                return (shape, seconds * rate)
             }
             if layer["nm"] as? String == name { return (layer, frame) }
         }
