@@ -67,7 +67,7 @@ import zlib
 from fractions import Fraction
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from anim_programs import placements, programs  # noqa: E402
+from anim_programs import long_programs, placements, programs  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 F32 = 2.0 ** -23
@@ -113,9 +113,13 @@ class Case:
 
 def check_times(op, loops=False):
     """Frames k = 0 … op − 1, and k + 0.2, k + 0.5 below the last one (below op when the file loops: the round
-    goes on to op, the next round's frame 0), as exact fractions of a frame."""
+    goes on to op, the next round's frame 0), as exact fractions of a frame. A long file (a body repeated
+    many times) is checked at its first and last 300 frames and 300 spread between them."""
     frames = set()
-    for k in range(op):
+    chosen = range(op)
+    if op > 900:
+        chosen = sorted(set(range(300)) | set(range(op - 300, op)) | {300 + (op - 600) * i // 300 for i in range(300)})
+    for k in chosen:
         frames.add(Fraction(k))
         if k + 1 < op or loops:
             frames.add(Fraction(5 * k + 1, 5))
@@ -546,7 +550,9 @@ def compare_web_layers(case, frame, row, layers, spans, homes, label=""):
         checks = [
             ("x", layer["x"] - anchor[0] - home[0], want["x"], tolerance(spans[(view, "x")] + carried[0]) + STEP),
             ("y", layer["y"] - anchor[1] - home[1], want["y"], tolerance(spans[(view, "y")] + carried[1]) + STEP),
-            ("rotation", layer["r"], want["rotation"], tolerance(spans[(view, "rotation")]) + math.degrees(STEP)),
+            # Modulo 360 degrees (a turn looks like none: a spin `by 1 turns` repeated forever loops from 0, exports.md section 7).
+            ("rotation", want["rotation"] + ((layer["r"] - want["rotation"] + 180) % 360 - 180), want["rotation"],
+             tolerance(spans[(view, "rotation")]) + math.degrees(STEP)),
             ("scale x", layer["s"][0], want["sx"], tolerance(spans[(view, "sx")], want["sx"], True) + STEP),
             ("scale y", layer["s"][1], want["sy"], tolerance(spans[(view, "sy")], want["sy"], True) + STEP),
             ("anchor x", layer["a"][0], anchor[0], tolerance(spans[(view, "w")], want["w"], True) + STEP),
@@ -805,6 +811,8 @@ def main():
     parser.add_argument("--player", required=True, help="lottie-player.js (lottie-web 5.7.4)")
     parser.add_argument("--chromium", default="chromium-headless-shell")
     parser.add_argument("--programs", type=int, default=120)
+    parser.add_argument("--long-programs", type=int, default=40,
+                        help="generated programs with long repetitions, forever, steps inside warps and ties")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--fixtures", help="a directory of fixtures written by the test suite")
     parser.add_argument("--pictures", help="write PNG frames of two examples here")
@@ -843,6 +851,25 @@ def main():
         if case is None:
             failed = Case(name, path, {}, fps, [], [])
             failed.fail("export or eval failed:\n" + stderr + text)
+            cases.append(failed)
+            continue
+        cases.append(case)
+
+    # Long repetitions (up to 10^9 copies), forever, steps inside warps, ties: exported and agreeing, or refused
+    # with a located error (FILE:LINE:COL: error:) -- never a different animation with exit 0.
+    for index, text in enumerate(long_programs(args.long_programs, args.seed, colors)):
+        name = f"long-{index:03d}"
+        path = os.path.join(work, name + ".anim")
+        with open(path, "w") as handle:
+            handle.write(text)
+        fps = (24, 30, 60)[index % 3]
+        case, stderr = export_case(args.animc, name, path, fps, work, program=text)
+        if case is None:
+            if re.search(r"^" + re.escape(path) + r":\d+:\d+: error: ", stderr, re.M):
+                skipped.append(f"{name}: refused with a located error: {stderr.splitlines()[0][len(path):]}")
+                continue
+            failed = Case(name, path, {}, fps, [], [])
+            failed.fail("export or eval failed without a located error:\n" + stderr + text)
             cases.append(failed)
             continue
         cases.append(case)
