@@ -108,7 +108,8 @@ public func exportLottie(_ outcome: Outcome, fps: Int = 60) -> LottieExport {
                                       initial: outcome.initial, fps: Int64(max(1, fps)), range: range)
         return exporter.export()
     case .model(let model)?:
-        return exportLottie(model, fps: fps)
+        // The warning for properties left out points at the first tween that animates one.
+        return exportLottie(model, fps: fps, place: { outcome.program.firstPlace(of: $0) })
     }
 }
 
@@ -132,7 +133,7 @@ public func exportLottie(scene: Scene, name: String, views: [String] = [], place
                                     placements: placements), fps: fps)
 }
 
-private func exportLottie(_ model: ExportModel, fps: Int) -> LottieExport {
+private func exportLottie(_ model: ExportModel, fps: Int, place: @escaping (Property) -> SourceRange? = { _ in nil }) -> LottieExport {
     var played = model.scene
     var loop: Time?
     if model.scene.isInfinite {
@@ -146,6 +147,7 @@ private func exportLottie(_ model: ExportModel, fps: Int) -> LottieExport {
     }
     var exporter = LottieExporter(compiled: played, name: model.binding, views: model.views, placements: model.placements,
                                   initial: model.initial, fps: Int64(max(1, fps)), range: model.range, loop: loop, model: model)
+    exporter.place = place
     if loop == nil {
         // Repetitions of more than a few segments kept symbolic, for views drawn through a time remap (LottieRepeats.swift).
         exporter.repeating = try? model.scene.recompiled(materializeLimit: LottieExport.listedRepetition)
@@ -232,6 +234,8 @@ struct LottieExporter {
     let loop: Time?
     /// How soon each property may turn back (springs).
     let turns: Turns
+    /// Where a property is written in the script, for a warning about it (`nil`: at ``range``).
+    var place: (Property) -> SourceRange? = { _ in nil }
     /// The scene compiled with its repetitions symbolic, for views drawn
     /// from two copies of each (``LottieCompression``).
     var repeating: CompiledScene?
@@ -300,7 +304,8 @@ struct LottieExporter {
         var views = viewNames.enumerated().map { index, name in makeView(name, index: index) }
         let dropped = droppedProperties(views)
         if !dropped.isEmpty {
-            diagnostics.append(Diagnostic(.exportDropsProperties(format: "Lottie", properties: dropped.map(\.description)), at: range,
+            diagnostics.append(Diagnostic(.exportDropsProperties(format: "Lottie", properties: dropped.map(\.description)),
+                                          at: dropped.lazy.compactMap(place).first ?? range,
                                           hint: "Lottie draws x, y, rotation, scale, opacity, radius, width, height, size and color (or fill)"))
         }
         let stage = layOut(&views, frames: frames)
@@ -357,7 +362,7 @@ struct LottieExporter {
         return LottieExport(document: document, diagnostics: diagnostics)
     }
 
-    func failure(_ kind: DiagnosticKind, hint: String?) -> LottieExport {
+    func failure(_ kind: ExportDiagnostic, hint: String?) -> LottieExport {
         LottieExport(document: nil, diagnostics: [Diagnostic(kind, at: range, hint: hint)])
     }
 

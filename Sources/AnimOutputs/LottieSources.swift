@@ -39,6 +39,7 @@ extension LottieExporter {
         let pieces: [TrackPiece] = pieces(of: property).map { piece in
             switch piece.rule {
             case .hold(let value):
+                // A number property (the callers pass no other); the view's default stands in otherwise.
                 return trackPiece(piece, property, .hold(clamp(map(value.number ?? fallback))))
             case .tween(let from, let to, let easing, let p0, let p1):
                 guard let a = from.number, let b = to.number else { return trackPiece(piece, property, .sampled) }
@@ -47,6 +48,7 @@ extension LottieExporter {
                 return trackPiece(piece, property, .sampled)
             }
         }
+        // No value before the property is first given one: the view's default, as a player shows it.
         let sample: (Instant) -> [Double] = { instant in clamp(map(self.value(property, at: instant)?.number ?? fallback)) }
         return TrackSource(dimension: dimension, pieces: pieces, sample: sample, allowed: allowed)
     }
