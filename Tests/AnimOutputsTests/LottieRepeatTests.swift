@@ -46,9 +46,10 @@ struct LottieRepeatTests {
     }
 
     /// Through the remap the reference player shows what the sampler says at
-    /// every check frame, a jump at each copy's start included.
-    @Test(arguments: ["bob ^ 7", "(animate dot.x from 0 to 90 in 0.25s with steps(3)) ^ 6 ; move dot by (10, 10) in 0.5s",
-                      "fadeIn dot in 0.2s ; (scale dot from 1 to 2 in 0.3s with ease-in-out-sine) ^ 5"])
+    /// every check frame, a jump at each copy's start included (more than
+    /// ``LottieExport/listedRepetition`` segments, or the copies are written out).
+    @Test(arguments: ["bob ^ 7", "(animate dot.x from 0 to 90 in 0.25s with steps(3)) ^ 12 ; move dot by (10, 10) in 0.5s",
+                      "fadeIn dot in 0.2s ; (scale dot from 1 to 2 in 0.3s with ease-in-out-sine) ^ 10"])
     func aRemappedExportPlaysAsTheSamplerSays(binding: String) throws {
         let outcome = run(SourceFile(name: "r.anim", text: Self.bob + "let chosen = \(binding)\n"))
         let export = exportLottie(outcome, fps: 30)
