@@ -65,7 +65,11 @@ extension CompiledScene {
     /// confirms. Events of endless repetitions repeat with the least common
     /// multiple of their periods, once every finite event has fired and
     /// every such repetition has started.
-    public func steadyState(initial: [Property: Value] = [:]) throws(SteadyStateProblem) -> SteadyState {
+    ///
+    /// `modulo` lists properties whose numbers look alike a whole multiple
+    /// apart (an exporter's rotation, 360°): each copy of `rotate s by 1
+    /// turns` repeats the one before it there, so it settles too.
+    public func steadyState(initial: [Property: Value] = [:], modulo: [Property: Double] = [:]) throws(SteadyStateProblem) -> SteadyState {
         guard isInfinite else {
             return SteadyState(unrolled: self, cycles: [:], eventCycle: nil, settled: duration, longestPeriod: nil)
         }
@@ -149,7 +153,9 @@ extension CompiledScene {
         for candidate in candidates {
             let (property, first, period) = candidate
             let start = initial[property]
-            func confirmed(_ t: Time) -> Bool { unrolled.repeatsOnce(property, initial: start, from: t, period: period) }
+            func confirmed(_ t: Time) -> Bool {
+                unrolled.repeatsOnce(property, initial: start, from: t, period: period, modulo: modulo[property])
+            }
             guard let second = try? first.adding(period), let third = try? second.adding(period) else { throw .unsettled(property) }
             var from: Time
             if confirmed(first) && confirmed(second) {
@@ -175,8 +181,10 @@ extension CompiledScene {
     /// (holds of one value, one segment's rule; pieces only sampling
     /// describes are compared at 15 points inside), and the same value at
     /// every breakpoint, both window ends included. Values agree to 1e-9
-    /// relative (they come from the same segments, shifted).
-    public func repeatsOnce(_ property: Property, initial: Value? = nil, from start: Time, period: Time) -> Bool {
+    /// relative (they come from the same segments, shifted). With `modulo`,
+    /// numbers agree when they differ by a whole multiple of it (and a
+    /// tween's two copies travel alike).
+    public func repeatsOnce(_ property: Property, initial: Value? = nil, from start: Time, period: Time, modulo: Double? = nil) -> Bool {
         guard period.isPositive, let middle = try? start.adding(period), let end = try? middle.adding(period) else { return false }
         let first = pieces(of: property, initial: initial, from: Instant(start), to: Instant(middle))
         let second = pieces(of: property, initial: initial, from: Instant(middle), to: Instant(end))
@@ -187,25 +195,32 @@ extension CompiledScene {
             return abs(a.seconds - b.seconds) <= 1e-9 * max(1, abs(a.seconds))
         }
         func valueAt(_ t: Instant) -> Value? { value(of: property, at: t, initial: initial) }
+        func alike(_ x: Value?, _ y: Value?) -> Bool {
+            guard let modulo, modulo > 0, case .number(let u)? = x, case .number(let v)? = y else { return closeValues(x, y) }
+            let turns = (v - u) / modulo
+            return abs(turns - turns.rounded()) <= 1e-9 * max(1, abs(turns))
+        }
         for (a, b) in zip(first, second) {
             guard same(later(a.start), b.start), same(later(a.end), b.end),
-                  closeValues(valueAt(a.start), valueAt(b.start)) else { return false }
+                  alike(valueAt(a.start), valueAt(b.start)) else { return false }
             switch (a.rule, b.rule) {
             case (.hold(let x), .hold(let y)):
-                guard closeValues(x, y) else { return false }
+                guard alike(x, y) else { return false }
             case (.tween(let from1, let to1, let easing1, let p01, let p11), .tween(let from2, let to2, let easing2, let p02, let p12)):
-                guard closeValues(from1, from2), closeValues(to1, to2), easing1 == easing2,
+                guard alike(from1, from2), alike(to1, to2), easing1 == easing2,
                       abs(p01 - p02) <= 1e-12, abs(p11 - p12) <= 1e-12 else { return false }
+                if modulo != nil, case .number(let f1) = from1, case .number(let t1) = to1, case .number(let f2) = from2,
+                   case .number(let t2) = to2, !closeValues(.number(t1 - f1), .number(t2 - f2)) { return false }
             case (.sampled, .sampled):
                 for step in 1..<16 {
                     let t = a.start.toward(a.end, Time(numerator: Int64(step), denominator: 16) ?? .zero)
-                    guard closeValues(valueAt(t), valueAt(later(t))) else { return false }
+                    guard alike(valueAt(t), valueAt(later(t))) else { return false }
                 }
             case (.hold, _), (.tween, _), (.sampled, _):
                 return false
             }
         }
-        return closeValues(valueAt(Instant(middle)), valueAt(Instant(end)))
+        return alike(valueAt(Instant(middle)), valueAt(Instant(end)))
     }
 }
 
