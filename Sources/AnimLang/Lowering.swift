@@ -43,8 +43,8 @@ func lower(taking resolved: inout ResolvedProgram) -> Lowering {
 /// The terms of a program's bindings, and where each term was written.
 public struct Lowering: Sendable {
     /// The term of each binding that lowered without errors, by its
-    /// number in ``bindings`` (an array, not a table by name: 80k `let`s
-    /// hold 0.6 MB of it, not 3 MB of hashed names). (Emptied but for the
+    /// number in ``bindings`` (an array, not a table by name: a long script
+    /// holds one optional per `let`, not a hashed name). (Emptied but for the
     /// target's by ``run(_:binding:keepingSyntax:)`` as it evaluates them.)
     internal(set) var termsByNumber: [Term?]
     /// How many bindings have a term.
@@ -521,7 +521,7 @@ private struct Lowerer {
 
     /// Whether a tween needs ``substituted(_:)``: it names a value, or a parameter may be its target.
     // (`mutating` though it changes nothing: a non-mutating method called from a mutating one
-    // gets a copy of the whole lowerer, 296 bytes, measured; `inout` passes it by address.)
+    // gets a copy of the whole lowerer; `inout` passes it by address.)
     mutating func needsSubstitution(_ tween: TweenSyntax) -> Bool {
         if frame != nil, case .view(let name, _) = tween.target, frame?.arguments[name] != nil { return true }
         func named(_ value: ValueSyntax?) -> Bool {
@@ -558,7 +558,7 @@ private struct Lowerer {
                 : count == required + 1 ? "\(required) or \(count) arguments" : "\(required) to \(count) arguments"
             let signature = "\(name)(" + parameters.map { $0.name + ($0.defaultValue == nil ? "" : " = …") }.joined(separator: ", ") + ")"
             diagnostics.append(Diagnostic(.argumentCount(name, expected: expected, given: given.count), at: expr.range,
-                                          hint: "it is declared `\(signature)`", notes: [.init(.firstDefined, at: binding.nameRange)]))
+                                          hint: "it is declared `\(signature)`", notes: [.init(.definedWithParameters(name, count: count), at: binding.nameRange)]))
             return nil
         }
         var arguments: [String: Bound] = [:]
@@ -571,8 +571,11 @@ private struct Lowerer {
             } else if let fallback = parameter.defaultValue {
                 let outer = frame
                 frame = nil
+                let before = diagnostics.count
                 argument = bind(fallback, kind: kind, callee: (name, parameter.name))
                 frame = outer
+                // A default is read in the file's scope, the same at every call: its mistake is told once.
+                if diagnostics.count > before, diagnostics[..<before].contains(diagnostics[before]) { diagnostics.removeSubrange(before...) }
             } else {
                 argument = nil
             }
@@ -694,15 +697,7 @@ private struct Lowerer {
                                           hint: "the bodies of the calls here, written out, nest this deep; split them into several `let`s"))
             return nil
         }
-        let kind: Expr.Kind
-        switch expr.storage {
-        case .plain(let plain):
-            kind = plain
-        case .retimedTween(let tween):
-            // `tween in DUR` held folded: the `retimed` node it stands for, without making it.
-            return lowerRetimed(Expr(.tween(tween), range: tween.range), expr.retiming(of: tween), expr)
-        }
-        switch kind {
+        switch expr.kind {
         case .name(let name):
             if let bound = frame?.arguments[name] {
                 if case .term(let term) = bound { return term }
@@ -710,7 +705,7 @@ private struct Lowerer {
                 return nil
             }
             // Most often the binding just lowered (`let c5 = c4 ; …`): no look-up by name, which
-            // in a table of many names is a miss in the cache (a fifth of lowering 80k such `let`s).
+            // in a table of many names is a miss in the cache.
             if case .some(let last) = lastLowered, last.name == name { return last.term }
             if let number = resolved.bindings.index(forKey: name), terms.indices.contains(number), let term = terms[number] { return term }
             if let binding = resolved.bindings[name] {
@@ -840,7 +835,7 @@ private struct Lowerer {
         }
     }
 
-    /// `inner in duration`, written as `expr` (a `retimed` node, or a tween folded with its `in`).
+    /// `inner in duration`, written as `expr` (a `retimed` node).
     private mutating func lowerRetimed(_ inner: Expr, _ duration: Duration, _ expr: Expr) -> Term? {
         // A tween retimed (`tween in d`, most tweens): lowered at its length
         // at once, as `lower(inner)` would (its depth within bounds), then retimed.
@@ -921,6 +916,7 @@ private struct Lowerer {
         } else if let length = body.duration {
             end = length
         } else if body.isInfinite {
+            // (The end in the hint is an example: where start + 2 s overflows exact time, the start itself serves.)
             diagnostics.append(Diagnostic(.invalidPart("an animation that repeats forever has no end to play to"), at: place,
                                           hint: "say where the part ends: `played from \(start)s to \((try? start.adding(Time(2))) ?? start)s`"))
             return nil
@@ -960,11 +956,6 @@ private struct Lowerer {
     /// syntax freed once it is lowered (when `expr` held the only reference);
     /// anything else as ``lower(_:)`` does. `expr` is left `one`.
     private mutating func lower(taking expr: inout Expr) -> Term? {
-        if case .retimedTween = expr.storage {   // (a tween folded with its `in`: no chain, and ``kind`` would unfold it)
-            let whole = expr
-            expr = Expr(.one, range: whole.range)
-            return lower(whole)
-        }
         var kind = expr.kind
         let range = expr.range, modifier = expr.modifier
         expr = Expr(.one, range: range)
@@ -994,7 +985,7 @@ private struct Lowerer {
         var overlaps: [(index: Int, part: Expr)] = []
         for index in parts.indices {
             let term: Term?
-            if !parallel, case .plain(.overlapping(let inner, _)) = parts[index].storage,
+            if !parallel, case .overlapping(let inner, _) = parts[index].kind,
                parts[index].modifier.end == parts[index].range.end {
                 overlaps.append((index, parts[index]))
                 term = lower(inner)
@@ -1032,7 +1023,7 @@ private struct Lowerer {
         var parts: [(part: Term, overlap: Time?)] = terms.map { ($0, nil) }
         var failed = false
         for (index, part) in overlaps {
-            guard case .plain(.overlapping(_, let duration)) = part.storage, let overlap = seconds(duration) else {
+            guard case .overlapping(_, let duration) = part.kind, let overlap = seconds(duration) else {
                 failed = true
                 continue
             }
@@ -1398,6 +1389,7 @@ private struct Lowerer {
         } else {
             guard let (folded, isDuration) = fold(duration.number, context: .duration) else { return nil }
             if isDuration, duration.unit != .implicit {
+                // (The first name the formula uses is the duration named; `…` stands for one written without a name.)
                 let name = duration.number.formula?.names.first?.0 ?? "…"
                 diagnostics.append(Diagnostic(.nameKind(name, found: ParameterKind.duration.article, expected: ParameterKind.number.article),
                                               at: duration.range, hint: "a named duration carries its unit: leave out `\(duration.unit.rawValue)`"))
