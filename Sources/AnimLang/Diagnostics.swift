@@ -383,9 +383,6 @@ public enum DiagnosticKind: Equatable, Sendable {
     case animation(AnimationError)
     /// A binding whose value cannot be sampled.
     case cannotSample(binding: String, AnimationError)
-    /// A web export that follows a property less closely than its bound
-    /// (1e-4 of the range) between two times, in seconds.
-    case exportApproximated(property: String, from: Double, to: Double)
 
     // MARK: Command line
 
@@ -430,34 +427,10 @@ public enum DiagnosticKind: Equatable, Sendable {
 
     // MARK: Export
 
-    /// Properties that the export format cannot carry (warning).
-    case exportDropsProperties(format: String, properties: [String])
-    /// A cancelled animation exported as a still (warning).
-    case exportCancelled(binding: String, format: String)
-    /// More frames than an export may have.
-    case exportTooLong(binding: String, duration: Time, fps: Int64, limit: Int)
-    case exportTooManyKeyframes(binding: String, limit: Int)
-    case exportTooManyEvents(binding: String, limit: Int)
-    /// A value that is not a finite number where an export needs one.
-    case exportNotFinite(property: String)
-    /// An animation that never ends (`forever`) in a way the export cannot
-    /// loop (Lottie loops the whole file: it needs one period from the start).
-    case exportForever(binding: String)
-    /// A property (or the events) that endless repetitions of different
-    /// periods drive at once: `subject` is "`v.p`" or "its events".
-    case exportMixedPeriods(subject: String, periods: [Time])
-    /// An animation that repeats forever but does not settle into one period
-    /// per property (a property, or the scene's exact time when `nil`).
-    case exportUnsettled(binding: String, property: String?)
-    /// Two properties a web export would give one name (a custom property or `@keyframes`).
-    case exportNameClash(first: String, second: String, name: String)
     /// `animc fmt`: a layout that would lex or parse differently (a formatter bug, never written).
     case formatWouldChangeMeaning
     /// `animc fmt` left a file as it is (after its errors).
     case notFormatted(file: String)
-    /// A Lottie file that holds one period of an animation that repeats
-    /// forever, for players to loop (a note).
-    case exportLoops(binding: String, period: Time)
 
     /// The stable identifier.
     public var id: String {
@@ -561,7 +534,6 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .relativeReversed: return "reversed-to"
         case .animation(let error): return DiagnosticKind.id(of: error)
         case .cannotSample: return "cannot-sample"
-        case .exportApproximated: return "export-approximated"
         case .tooManyRows: return "too-many-rows"
         case .unreadableFile: return "unreadable-file"
         case .unwritableFile: return "unwritable-file"
@@ -582,29 +554,16 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .notATerminal: return "not-a-terminal"
         case .portUnavailable: return "port-unavailable"
         case .standardInputNotFollowed: return "standard-input-not-followed"
-        case .exportDropsProperties: return "export-drops-properties"
-        case .exportCancelled: return "export-cancelled"
-        case .exportTooLong: return "export-too-long"
-        case .exportTooManyKeyframes: return "too-many-keyframes"
-        case .exportTooManyEvents: return "too-many-events"
-        case .exportNotFinite: return "not-finite"
-        case .exportForever: return "export-forever"
-        case .exportMixedPeriods: return "export-mixed-periods"
-        case .exportUnsettled: return "export-unsettled"
-        case .exportNameClash: return "export-name-clash"
         case .formatWouldChangeMeaning: return "format-would-change-meaning"
         case .notFormatted: return "not-formatted"
-        case .exportLoops: return "export-loops"
         }
     }
 
     public var severity: Diagnostic.Severity {
         switch self {
         case .piInDegrees, .neverStarts, .staggerNothing, .tie, .moreTies, .strayViews, .namedOnce, .bareDuration, .bareNamedDuration, .degreeSizedAngle,
-             .opacityOutOfRange, .undrawnProperty, .exportApproximated, .exportDropsProperties, .exportCancelled:
+             .opacityOutOfRange, .undrawnProperty:
             return .warning
-        case .exportLoops:
-            return .note
         case .invalidPart,
              .leadingDecimalPoint, .lonePipe, .nulByte, .unexpectedCharacter, .invalidUTF8, .expectedItem, .expectedName,
              .reservedName, .easingName, .duplicateParameter, .missingDefault, .parameterKinds, .recursion, .argumentCount,
@@ -626,8 +585,6 @@ public enum DiagnosticKind: Equatable, Sendable {
              .decreasingKeyframeOffset, .valueKind, .mixedValueKinds, .durationArithmetic, .unitOnDuration, .overlapTooLong,
              .overlapWithoutBefore, .overlapAfterEndless, .staggerNegativeOffset, .needsUntil, .plotNeedsUntil, .conflictingOptions,
              .notATerminal, .portUnavailable, .standardInputNotFollowed,
-             .exportTooLong, .exportTooManyKeyframes, .exportTooManyEvents,
-             .exportNotFinite, .exportForever, .exportMixedPeriods, .exportUnsettled, .exportNameClash,
              .formatWouldChangeMeaning, .notFormatted:
             return .error
         }
@@ -889,8 +846,6 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "cannot read \(path): \(reason)"
         case .unwritableFile(let path, let reason):
             return "cannot write \(path): \(reason)"
-        case .exportApproximated(let property, let from, let to):
-            return "the web export follows `\(property)` less closely than 1e-4 of its range between \(formatNumber(from))s and \(formatNumber(to))s"
         case .cannotNormalize(let why):
             return "cannot normalize: \(why)"
         case .unknownCommand(let command):
@@ -927,35 +882,10 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "--port \(port): cannot listen on 127.0.0.1:\(port): \(reason)"
         case .standardInputNotFollowed(let command):
             return "\(command) follows a file as it changes, and standard input (`-`) is not one"
-        case .exportDropsProperties(let format, let properties):
-            let names = properties.prefix(8).map { "`\($0)`" }
-            let more = properties.count > 8 ? names + ["\(properties.count - 8) more"] : names
-            return "\(listedNames(more)) \(properties.count == 1 ? "has" : "have") no place in a \(format) file and \(properties.count == 1 ? "is" : "are") left out"
-        case .exportCancelled(let binding, let format):
-            return "`\(binding)` is cancelled: the \(format) file is one still frame"
-        case .exportTooLong(let binding, let duration, let fps, let limit):
-            return "`\(binding)` lasts \(duration)s: at \(fps) fps that is more than \(limit) frames"
-        case .exportTooManyKeyframes(let binding, let limit):
-            return "`\(binding)` needs more than \(limit) keyframes"
-        case .exportTooManyEvents(let binding, let limit):
-            return "`\(binding)` fires more than \(limit) events, more markers than an export holds"
-        case .exportNotFinite(let property):
-            return "`\(property)` is not a finite number, which an export cannot carry"
-        case .exportForever(let binding):
-            return "`\(binding)` never ends, and does not repeat from its start: a Lottie file can only loop as a whole"
-        case .exportMixedPeriods(let subject, let periods):
-            let every = listedNames(periods.prefix(4).map { "\($0)s" })
-            return "\(subject) \(subject.hasPrefix("`") ? "repeats" : "repeat") every \(every) at once: an export repeats one period"
-        case .exportUnsettled(let binding, let property):
-            return "`\(binding)` repeats forever, but \(property.map { "`\($0)`" } ?? "its timing") does not settle into one period"
-        case .exportNameClash(let first, let second, let name):
-            return "`\(first)` and `\(second)` would both be named `\(name)` in the export"
         case .formatWouldChangeMeaning:
             return "formatting would change what the file means"
         case .notFormatted(let file):
             return "\(file) is left as it is"
-        case .exportLoops(let binding, let period):
-            return "`\(binding)` repeats forever: the file holds one period, \(period)s, which players loop"
         }
     }
 

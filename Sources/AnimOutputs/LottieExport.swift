@@ -330,7 +330,7 @@ private struct LottieExporter {
         return LottieExport(document: document, diagnostics: diagnostics)
     }
 
-    private func failure(_ kind: DiagnosticKind, hint: String?) -> LottieExport {
+    private func failure(_ kind: ExportDiagnostic, hint: String?) -> LottieExport {
         LottieExport(document: nil, diagnostics: [Diagnostic(kind, at: range, hint: hint)])
     }
 

@@ -205,6 +205,9 @@ struct EditingTests {
         ("undrawn-property", "view c\nlet a = animate c.alpha from 0 to 1\n", "view c\nlet a = animate c.opacity from 0 to 1\n"),
         ("named-once", "view card\nlet pop(v) = grow v from 1 to 1.2\nlet a = pop(card) ; pop(crad)\n",
          "view card\nlet pop(v) = grow v from 1 to 1.2\nlet a = pop(card) ; pop(card)\n"),
+        ("expected-count", "view c\nlet a = fadeIn c looped twise\n", "view c\nlet a = fadeIn c looped twice\n"),
+        ("unknown-easing", "view c\nlet a = fadeIn c with bouncy-spring\n", "view c\nlet a = fadeIn c with bouncy spring\n"),
+        ("named-once", "view c\nlet a = animate c.opacty from 0 to 1\n", "view c\nlet a = animate c.opacity from 0 to 1\n"),
     ]
 
     @Test(arguments: EditingTests.fixes.indices)
