@@ -437,6 +437,10 @@ public enum DiagnosticKind: Equatable, Sendable {
     /// An animation that repeats forever but does not settle into one period
     /// per property (a property, or the scene's exact time when `nil`).
     case exportUnsettled(binding: String, property: String?)
+    /// A repetition of more copies than an export can follow that it cannot
+    /// play as an iteration count (copies that differ, or shaped by a warp
+    /// or by other tweens): `copies` is its count.
+    case exportRepetition(binding: String, property: String, copies: Int)
     /// Two properties a web export would give one name (a custom property or `@keyframes`).
     case exportNameClash(first: String, second: String, name: String)
     /// `animc fmt`: a layout that would lex or parse differently (a formatter bug, never written).
@@ -574,6 +578,7 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .exportForever: return "export-forever"
         case .exportMixedPeriods: return "export-mixed-periods"
         case .exportUnsettled: return "export-unsettled"
+        case .exportRepetition: return "export-repetition"
         case .exportNameClash: return "export-name-clash"
         case .formatWouldChangeMeaning: return "format-would-change-meaning"
         case .notFormatted: return "not-formatted"
@@ -610,7 +615,7 @@ public enum DiagnosticKind: Equatable, Sendable {
              .notATerminal, .portUnavailable, .standardInputNotFollowed,
              .exportTooLong, .exportTooManyKeyframes, .exportTooManyEvents,
              .exportNotFinite, .exportForever, .exportMixedPeriods, .exportUnsettled, .exportNameClash,
-             .formatWouldChangeMeaning, .notFormatted:
+             .exportRepetition, .formatWouldChangeMeaning, .notFormatted:
             return .error
         }
     }
@@ -919,6 +924,8 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "\(subject) \(subject.hasPrefix("`") ? "repeats" : "repeat") every \(every) at once: an export repeats one period"
         case .exportUnsettled(let binding, let property):
             return "`\(binding)` repeats forever, but \(property.map { "`\($0)`" } ?? "its timing") does not settle into one period"
+        case .exportRepetition(let binding, let property, let copies):
+            return "`\(binding)` repeats `\(property)` \(copies) times in a way an export cannot repeat: it would have to list every copy"
         case .exportNameClash(let first, let second, let name):
             return "`\(first)` and `\(second)` would both be named `\(name)` in the export"
         case .formatWouldChangeMeaning:

@@ -170,6 +170,12 @@ public struct WebExport: Sendable {
 
     /// Half-width of the window that holds a breakpoint's value, as a fraction of the duration.
     public static let window = 1e-10
+    /// The longest a window may last, in seconds (a browser's times are far finer).
+    public static let windowSeconds = 1e-5
+    /// The most copies of a repetition the export samples as one curve
+    /// (``CompiledScene/sampledRepetitionCopies(of:initial:)``): beyond, a
+    /// sampled curve can miss every copy's shape, so the export refuses.
+    public static let sampledCopiesLimit = 64
     /// How early a CSS `steps()` interval starts, as a fraction of its own length.
     public static let stepLead = 1e-9
 
@@ -202,9 +208,18 @@ public func webExport(_ outcome: Outcome, source: String = "", names: WebNames =
     case .failed(let error)?: return (nil, [error])
     case .cancelled(let binding, _, _)?:
         return (WebExport(binding: binding, source: source, duration: .zero, isCancelled: true, views: [], events: []), [])
-    case .model(let compiled)?: model = compiled
+    case .model(let compiled)?: model = repetitionModel(compiled, outcome: outcome)
     }
     let range = model.range
+    for column in model.columns {
+        let copies = model.scene.sampledRepetitionCopies(of: column.property, initial: model.initial[column.property])
+        guard copies > WebExport.sampledCopiesLimit else { continue }
+        return (nil, [Diagnostic(.exportRepetition(binding: model.binding, property: column.property.description, copies: copies),
+                                 at: range,
+                                 hint: "a browser repeats a copy that is the same each time: here each copy starts where the last "
+                                    + "left it (`by`, `to`), or a warp or another tween shapes the copies; repeat `from A to B` "
+                                    + "tweens, use fewer copies, or print it with `animc eval`")])
+    }
     let export: WebExport, approximated: [(property: Property, from: Double, to: Double)]
     do {
         (export, approximated) = try WebExport.make(model, source: source)
@@ -224,6 +239,20 @@ public func webExport(_ outcome: Outcome, source: String = "", names: WebNames =
                    hint: "the browser shows it less closely than 1e-4 of its range there; `animc eval` has the exact values")
     }
     return (named, warnings)
+}
+
+/// The model a web export writes: a finite scene compiled again with every
+/// repetition kept symbolic, when each can be played as an iteration count
+/// (``CompiledScene/repetitions(of:initial:)`` describes it: docs/exports.md
+/// §7), so `bob ^ 1000` is one period's keyframes, not a thousand; else the
+/// scene as `animc eval` compiles it.
+private func repetitionModel(_ model: ExportModel, outcome: Outcome) -> ExportModel {
+    guard !model.scene.isInfinite, let scene = outcome.scene,
+          let compact = try? scene.compile(materializeLimit: 1, initial: outcome.initial), !compact.blocks.isEmpty,
+          compact.blocks.allSatisfy({ !$0.isEndless }),
+          compact.properties.allSatisfy({ compact.sampledRepetitionCopies(of: $0, initial: model.initial[$0]) == 0 }) else { return model }
+    return ExportModel(compact, binding: model.binding, range: model.range, initial: model.initial, viewOrder: model.views,
+                       declaredViews: model.views, placements: model.placements)
 }
 
 extension WebExport {
@@ -488,37 +517,64 @@ private struct WebExportBuilder {
         let boundaries = [Instant(from)] + spans.map(\.end)
         let values = boundaries.map { scene.columnValue(of: property, at: $0, initial: start) }
         let offsets = boundaries.map { fraction($0, of: Instant(from), Instant(to)) }
-        let keyframes = assemble(spans, values: values, offsets: offsets)
+        let keyframes = assemble(spans, values: values, offsets: offsets, seconds: duration.seconds)
         let base = WebExport.Animation(keyframes: keyframes, delay: from.seconds, duration: duration.seconds, iterations: 1,
                                        fillsBoth: true)
         return [base] + layers
     }
 
-    /// A repetition of `count` copies: copy 0 and the last copy stay in the
-    /// base animation, the copies between become one animation iterated
-    /// `count − 2` times (the base holds the boundary value under it).
+    /// A repetition of `count` copies as an iteration count (docs/exports.md
+    /// §7): one animation plays a copy's keyframes `count` times (`count − 1`
+    /// from copy 1 when copy 0 differs, which then stays in the base), with
+    /// no fill, over a base that only holds there. The layer's ends hold the
+    /// value between copies (what `animc eval` shows where one copy meets the
+    /// next) over a ``WebExport/window`` of a period, so a browser's rounding
+    /// of an iteration boundary lands on the right value; after the last
+    /// copy the base shows the value at the end.
     private mutating func layered(_ repetition: Repetition, property: Property) -> ([Piece], WebExport.Animation?)? {
         let count = repetition.count
         let period = repetition.period
-        guard let laterStart = repetition.later.first?.start,
-              let lastShift = try? period.multiplied(by: Int64(count - 2)) else { return nil }
-        let last = repetition.later.compactMap { $0.shifted(by: lastShift) }
-        guard last.count == repetition.later.count, let lastStart = last.first?.start else { return nil }
         let start = initial[property]
-        guard count >= 3 else { return (repetition.first + repetition.later, nil) }
+        guard let laterStart = repetition.later.first?.start, count >= 2 else { return nil }
         let boundary = scene.columnValue(of: property, at: laterStart, initial: start)
-        let middle = Piece(start: laterStart, end: lastStart, rule: .hold(boundary))
-        // The layer: copy 1's spans, offsets within one period; its boundaries hold the copies' shared boundary value.
-        let spans = repetition.later.flatMap { self.spans(of: $0, property: property) }
-        let ends = [laterStart] + spans.map(\.end)
+        let alike = copiesAlike(repetition.first, repetition.later, property: property)
+        let copies = alike ? repetition.first : repetition.later
+        guard let copyStart = copies.first?.start else { return nil }
+        let held = alike ? [] : repetition.first
+        let hold = Piece(start: copyStart, end: repetition.end, rule: .hold(boundary))
+        let spans = copies.flatMap { self.spans(of: $0, property: property) }
+        let ends = [copyStart] + spans.map(\.end)
         var values = ends.map { scene.columnValue(of: property, at: $0, initial: start) }
         values[0] = boundary
         values[values.count - 1] = boundary
         guard let periodEnd = spans.last?.end else { return nil }
-        let offsets = ends.map { fraction($0, of: laterStart, periodEnd) }
-        let layer = WebExport.Animation(keyframes: assemble(spans, values: values, offsets: offsets),
-                                        delay: laterStart.seconds, duration: period.seconds, iterations: count - 2, fillsBoth: false)
-        return (repetition.first + [middle] + last, layer)
+        let offsets = ends.map { fraction($0, of: copyStart, periodEnd) }
+        let layer = WebExport.Animation(keyframes: assemble(spans, values: values, offsets: offsets, seconds: period.seconds),
+                                        delay: copyStart.seconds, duration: period.seconds, iterations: alike ? count : count - 1,
+                                        fillsBoth: false)
+        return (held + [hold], layer)
+    }
+
+    /// Whether copy 0 shows what every later copy shows (`first` and `later`
+    /// are copy 0's and copy 1's pieces): the same rules, and the same values
+    /// at their ends, their middles and where copy 0 starts.
+    private func copiesAlike(_ first: [Piece], _ later: [Piece], property: Property) -> Bool {
+        guard first.count == later.count, let a0 = first.first?.start, let b0 = later.first?.start else { return false }
+        let start = initial[property]
+        if !nearlyEqual(scene.columnValue(of: property, at: a0, initial: start), scene.columnValue(of: property, at: b0, initial: start)) {
+            return false
+        }
+        for (a, b) in zip(first, later) {
+            switch (a.rule, b.rule) {
+            case (.hold, .hold), (.tween, .tween), (.sampled, .sampled): break
+            default: return false
+            }
+            for (x, y) in [(a.end, b.end), (Instant.midpoint(a.start, a.end), Instant.midpoint(b.start, b.end))] {
+                guard nearlyEqual(scene.columnValue(of: property, at: x, initial: start),
+                                  scene.columnValue(of: property, at: y, initial: start)) else { return false }
+            }
+        }
+        return true
     }
 
     /// The spans of one piece: usually one; a `steps` segment CSS cannot say splits at its jumps.
@@ -570,6 +626,12 @@ private struct WebExportBuilder {
             return [bakedSpan(piece, property: property) { q in Value.interpolate(from: from, to: to, progress: easing(clampUnit(p0 + (p1 - p0) * q))) }]
         }
         let curve = LinearCurve.approximating { q in easing(clampUnit(p0 + (p1 - p0) * q)) }
+        if !curve.jumps.isEmpty {
+            // A step inside the curve (steps under another easing): sampled, so a jump at an exact
+            // time becomes a breakpoint and its instant shows eval's value, not one of two stops
+            // a rounding error apart.
+            return sampledSpans(Piece(start: piece.start, end: piece.end, rule: .sampled), property: property)
+        }
         if !curve.isWithinBound { noteApproximation(property, piece) }
         if curve.points.count == 2, let first = curve.points.first, let last = curve.points.last {
             // A straight stretch (part of a linear tween): two keyframes say it.
@@ -679,7 +741,10 @@ private struct WebExportBuilder {
     /// the j-th boundary (`offsets[j]`): spans meet where the timeline is
     /// continuous; where it jumps, the boundary's value is held over a window
     /// on the side (or sides) that differ.
-    private func assemble(_ spans: [Span], values: [Value], offsets: [Double]) -> [WebExport.Keyframe] {
+    /// `seconds` is the animation's length: a window is at most
+    /// ``WebExport/windowSeconds`` long, so a long animation's jump does not
+    /// squeeze the curves beside it by a visible time.
+    private func assemble(_ spans: [Span], values: [Value], offsets: [Double], seconds: Double) -> [WebExport.Keyframe] {
         let n = spans.count
         guard n > 0 else { return [] }
         var lengths: [Double] = []
@@ -694,7 +759,7 @@ private struct WebExportBuilder {
             var low = j > 0 ? o - leads[j - 1] : o
             var high = j < n ? o - leads[j] : o
             let neighbours = [j > 0 ? lengths[j - 1] : Double.infinity, j < n ? lengths[j] : Double.infinity]
-            let window = min(WebExport.window, (neighbours.min() ?? 0) / 4)
+            let window = min(WebExport.window, WebExport.windowSeconds / max(seconds, .leastNormalMagnitude), (neighbours.min() ?? 0) / 4)
             let jumpsBefore = j > 0 && !nearlyEqual(spans[j - 1].endLimit, value)
             let jumpsAfter = j < n && !nearlyEqual(spans[j].startValue, value)
             if jumpsBefore { low = min(low, o - window) }

@@ -176,6 +176,12 @@ extension CompiledScene {
     /// describes are compared at 15 points inside), and the same value at
     /// every breakpoint, both window ends included. Values agree to 1e-9
     /// relative (they come from the same segments, shifted).
+    ///
+    /// A rotation (``Property/isRotation``) that ends each period whole
+    /// turns from where it started (`rotate s by 1 turns … repeated
+    /// forever`) repeats too: 360° looks like 0°, so the second period is
+    /// compared with the first turned by those whole turns, and an exporter
+    /// plays the first again and again (docs/exports.md §7).
     public func repeatsOnce(_ property: Property, initial: Value? = nil, from start: Time, period: Time) -> Bool {
         guard period.isPositive, let middle = try? start.adding(period), let end = try? middle.adding(period) else { return false }
         let first = pieces(of: property, initial: initial, from: Instant(start), to: Instant(middle))
@@ -186,26 +192,34 @@ extension CompiledScene {
             if a.exact != nil && b.exact != nil { return a == b }
             return abs(a.seconds - b.seconds) <= 1e-9 * max(1, abs(a.seconds))
         }
+        let turns = property.isRotation ? wholeTurns(value(of: property, at: Instant(start), initial: initial),
+                                                      value(of: property, at: Instant(middle), initial: initial)) : nil
+        // The second period's values, turned back by the whole turns a period makes (none but for a rotation).
+        func unturned(_ value: Value?) -> Value? {
+            guard let turns, case .number(let x)? = value else { return value }
+            return .number(x - turns)
+        }
         func valueAt(_ t: Instant) -> Value? { value(of: property, at: t, initial: initial) }
+        func laterValue(_ t: Instant) -> Value? { unturned(valueAt(t)) }
         for (a, b) in zip(first, second) {
             guard same(later(a.start), b.start), same(later(a.end), b.end),
-                  closeValues(valueAt(a.start), valueAt(b.start)) else { return false }
+                  closeValues(valueAt(a.start), laterValue(b.start)) else { return false }
             switch (a.rule, b.rule) {
             case (.hold(let x), .hold(let y)):
-                guard closeValues(x, y) else { return false }
+                guard closeValues(x, unturned(y)) else { return false }
             case (.tween(let from1, let to1, let easing1, let p01, let p11), .tween(let from2, let to2, let easing2, let p02, let p12)):
-                guard closeValues(from1, from2), closeValues(to1, to2), easing1 == easing2,
+                guard closeValues(from1, unturned(from2)), closeValues(to1, unturned(to2)), easing1 == easing2,
                       abs(p01 - p02) <= 1e-12, abs(p11 - p12) <= 1e-12 else { return false }
             case (.sampled, .sampled):
                 for step in 1..<16 {
                     let t = a.start.toward(a.end, Time(numerator: Int64(step), denominator: 16) ?? .zero)
-                    guard closeValues(valueAt(t), valueAt(later(t))) else { return false }
+                    guard closeValues(valueAt(t), laterValue(later(t))) else { return false }
                 }
             case (.hold, _), (.tween, _), (.sampled, _):
                 return false
             }
         }
-        return closeValues(valueAt(Instant(middle)), valueAt(Instant(end)))
+        return closeValues(valueAt(Instant(middle)), laterValue(Instant(end)))
     }
 }
 
@@ -216,6 +230,23 @@ private func timeAtOrAfter(_ instant: Instant) -> Time? {
     let thousandths = (instant.seconds * 1000).rounded(.up) + 1
     guard thousandths.isFinite, abs(thousandths) < 9e15 else { return nil }
     return Time(numerator: Int64(thousandths), denominator: 1000)
+}
+
+/// `b − a` when it is a whole, non-zero number of turns (360° each) to
+/// within rounding; else `nil`.
+private func wholeTurns(_ a: Value?, _ b: Value?) -> Double? {
+    guard case .number(let x)? = a, case .number(let y)? = b, x.isFinite, y.isFinite else { return nil }
+    let turns = ((y - x) / Property.wholeTurn).rounded()
+    guard turns != 0, abs((y - x) - turns * Property.wholeTurn) <= 1e-9 * max(1, abs(x), abs(y)) else { return nil }
+    return turns * Property.wholeTurn
+}
+
+extension Property {
+    /// Degrees in a whole turn.
+    public static let wholeTurn = 360.0
+    /// A view's rotation, in degrees: a value and the same value whole turns
+    /// away look alike (the drawing, docs/exports.md §1, names it `rotation`).
+    public var isRotation: Bool { name == "rotation" }
 }
 
 /// Equal but for rounding (``Value/isClose(to:tolerance:)``), or both missing.
