@@ -211,6 +211,13 @@ public func webExport(_ outcome: Outcome, source: String = "", names: WebNames =
     case .model(let compiled)?: model = repetitionModel(compiled, outcome: outcome)
     }
     let range = model.range
+    // Events are written one by one: more than the limit would be dropped, so refuse (a scene
+    // that repeats forever writes only its prefix and one period of them).
+    if !model.scene.isInfinite, model.scene.hasEvents, model.scene.allEvents() == nil {
+        return (nil, [Diagnostic(.exportTooManyEvents(binding: model.binding, limit: 100_000), at: range,
+                                 hint: "a page fires each event as its own DOM event: repeat the events fewer times, or "
+                                    + "print them with `animc eval`")])
+    }
     for column in model.columns {
         let copies = model.scene.sampledRepetitionCopies(of: column.property, initial: model.initial[column.property])
         guard copies > WebExport.sampledCopiesLimit else { continue }

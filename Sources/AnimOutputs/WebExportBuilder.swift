@@ -17,6 +17,8 @@ struct WebSpan {
         case split(from: Value, to: Value, first: String, second: String)
         /// From `from` to `to` along `linear(…)`.
         case approximated(from: Value, to: Value, curve: LinearCurve)
+        /// Numbers from `from` to `to` along cubic Béziers (``BezierPieces``).
+        case beziers(from: Value, to: Value, pieces: BezierPieces)
         /// Numbers from `low` to `high` along `linear(…)` (ties and warps); the curve may leave [low, high].
         case normalized(low: Double, high: Double, curve: LinearCurve)
         /// Colours as keyframes at fractions of the span (interpolated premultiplied, as CSS does).
@@ -31,6 +33,8 @@ struct WebSpan {
         case .split(let from, _, _, _): return from
         case .approximated(let from, let to, let curve):
             return Value.interpolate(from: from, to: to, progress: curve.points.first?.output ?? 0)
+        case .beziers(let from, let to, let pieces):
+            return Value.interpolate(from: from, to: to, progress: pieces.outputs.first ?? 0)
         case .normalized(let low, let high, let curve): return .number(low + (high - low) * (curve.points.first?.output ?? 0))
         case .baked(let points): return points.first?.1 ?? .number(0)
         }
@@ -44,6 +48,8 @@ struct WebSpan {
         case .split(_, let to, _, _): return to
         case .approximated(let from, let to, let curve):
             return Value.interpolate(from: from, to: to, progress: curve.points.last?.output ?? 1)
+        case .beziers(let from, let to, let pieces):
+            return Value.interpolate(from: from, to: to, progress: pieces.outputs.last ?? 1)
         case .normalized(let low, let high, let curve): return .number(low + (high - low) * (curve.points.last?.output ?? 1))
         case .baked(let points): return points.last?.1 ?? .number(0)
         }
@@ -68,6 +74,12 @@ struct WebSpan {
                     .init(offset: b, value: to, easing: nil)]
         case .approximated(let from, let to, let curve):
             return [.init(offset: a, value: from, easing: curve.css), .init(offset: b, value: to, easing: nil)]
+        case .beziers(let from, let to, let pieces):
+            return pieces.inputs.indices.map { index in
+                .init(offset: index == pieces.inputs.count - 1 ? b : a + (b - a) * pieces.inputs[index],
+                      value: Value.interpolate(from: from, to: to, progress: pieces.outputs[index]),
+                      easing: index < pieces.easings.count && pieces.easings[index] != "linear" ? pieces.easings[index] : nil)
+            }
         case .normalized(let low, let high, let curve):
             return [.init(offset: a, value: .number(low), easing: curve.css), .init(offset: b, value: .number(high), easing: nil)]
         case .baked(let points):
@@ -104,6 +116,9 @@ struct WebExportBuilder {
         case .approximated(let from, let to, let curve):
             guard case .number(let a) = from, case .number(let b) = to else { return }
             for point in curve.points { widen(a + (b - a) * point.output) }
+        case .beziers(let from, let to, let pieces):
+            guard case .number(let a) = from, case .number(let b) = to else { return }
+            for output in pieces.outputs { widen(a + (b - a) * output) }
         case .normalized(let low, let high, let curve):
             for point in curve.points { widen(low + (high - low) * point.output) }
         case .baked:
@@ -323,6 +338,14 @@ struct WebExportBuilder {
             return [WebSpan(start: piece.start, end: piece.end,
                          curve: .eased(from: Value.interpolate(from: from, to: to, progress: first.output),
                                        to: Value.interpolate(from: from, to: to, progress: last.output), easing: "linear", ends: (0, 1)))]
+        }
+        // Cubic Béziers where fewer bytes say it (a piece is a keyframe with its easing, some
+        // five times a stop of `linear(…)`), numbers only: the browser interpolates a colour's
+        // keyframes premultiplied, which a progress curve does not follow.
+        if case .number = from, case .number = to, curve.isWithinBound,
+           let pieces = BezierPieces.fitting({ q in easing(clampUnit(p0 + (p1 - p0) * q)) },
+                                             maximumPieces: min(24, curve.points.count / 5)) {
+            return [WebSpan(start: piece.start, end: piece.end, curve: .beziers(from: from, to: to, pieces: pieces))]
         }
         return [WebSpan(start: piece.start, end: piece.end, curve: .approximated(from: from, to: to, curve: curve))]
     }

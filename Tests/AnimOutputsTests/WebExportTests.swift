@@ -268,6 +268,45 @@ struct WebExportTests {
         #expect(lamp.animations[0].keyframes.allSatisfy { $0.easing == nil && cssValue($0.value) == "0" })
     }
 
+    /// docs/exports.md §7: a curve CSS lacks, as cubic Béziers with x
+    /// controls ⅓ and ⅔ (so x is the parameter) through the values and slopes
+    /// at the ends. 2x − x² rises with slope 2 and ends flat: one piece,
+    /// y1 = 2/3, y2 = 1 − 0/3 = 1. 3x² − 2x³ starts and ends flat: y1 = 0,
+    /// y2 = 1. Both are cubics, so the Hermite piece is the curve itself.
+    @Test func curvesBecomeCubicBeziersThroughTheirValuesAndSlopes() throws {
+        let quadratic = try #require(BezierPieces.fitting { 2 * $0 - $0 * $0 })
+        #expect(quadratic.easings == ["cubic-bezier(0.333333, 0.6666667, 0.666667, 1)"] && quadratic.inputs == [0, 1])
+        let smooth = try #require(BezierPieces.fitting { 3 * $0 * $0 - 2 * $0 * $0 * $0 })
+        #expect(smooth.easings == ["cubic-bezier(0.333333, 0, 0.666667, 1)"])
+        // A jump has no pieces: `linear(…)` stops take it.
+        #expect(BezierPieces.fitting { $0 < 0.5 ? 0 : 1 } == nil)
+    }
+
+    /// The pieces of the talk's ease-in-out, evaluated as a browser does
+    /// (x is the parameter), stay within 1e-4 of its range everywhere.
+    @Test func bezierPiecesStayWithinTheBound() throws {
+        let pieces = try #require(BezierPieces.fitting { Easing.talkEaseInOut.callAsFunction($0) })
+        #expect(pieces.easings.count <= 16)
+        for index in 0...20_000 {
+            let x = Double(index) / 20_000
+            let piece = min(pieces.inputs.lastIndex { $0 <= x } ?? 0, pieces.easings.count - 1)
+            let (a, b) = (pieces.inputs[piece], pieces.inputs[piece + 1])
+            let (fa, fb) = (pieces.outputs[piece], pieces.outputs[piece + 1])
+            let t = (x - a) / (b - a)
+            var value = fa + (fb - fa) * t
+            let text = pieces.easings[piece]
+            if text != "linear" {
+                let numbers = text.dropFirst("cubic-bezier(".count).dropLast().split(separator: ",").compactMap {
+                    Double($0.trimmingCharacters(in: .whitespaces))
+                }
+                let (y1, y2) = (numbers[1], numbers[3])
+                let s = 1 - t
+                value = fa + (fb - fa) * (3 * s * s * t * y1 + 3 * s * t * t * y2 + t * t * t)
+            }
+            #expect(abs(value - Easing.talkEaseInOut.callAsFunction(x)) <= 1e-4, "x = \(x)")
+        }
+    }
+
     /// Issue 35: copy 0 of a billion was squeezed by a window of 1e-10 of the
     /// whole (50 ms). Now the base holds 0 and then 3 (the value at 5·10⁸ s,
     /// the end of the last copy), and one layer plays every copy: the curve
