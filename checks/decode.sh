@@ -7,22 +7,20 @@
 # suite, `PictureFixtures`) are decoded the same way, so the check runs
 # where `animc render` does not exist yet.
 #
-#   bash checks/decode.sh [--fps N] [--keep DIR]
+#   bash checks/decode.sh [--fps N] [--scale X] [--jobs N] [--keep DIR]
 #
 # Installs Pillow in checks/.venv when it is missing. Prints
 # `N passed, M failed`; exits 1 on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-venv=checks/.venv
-if [ ! -x "$venv/bin/python" ]; then
-  python3 -m venv "$venv"
-fi
-if ! "$venv/bin/python" -c "import PIL" 2>/dev/null; then
-  "$venv/bin/pip" install --quiet --disable-pip-version-check pillow
-fi
+source checks/pillow.sh
 
-swift build > /dev/null
+# ANIMC names the binary to check (CI passes its release build); else the debug build.
+if [ -z "${ANIMC:-}" ]; then
+  swift build > /dev/null
+  ANIMC=.build/debug/animc
+fi
 fixtures=$(mktemp -d)
 trap 'rm -rf "$fixtures"' EXIT
 ANIMC_PICTURE_FIXTURES="$fixtures" swift test --filter PictureFixtures > "$fixtures/swift-test.log" 2>&1 || {
@@ -30,9 +28,9 @@ ANIMC_PICTURE_FIXTURES="$fixtures" swift test --filter PictureFixtures > "$fixtu
   exit 1
 }
 arguments=(--fixtures "$fixtures")
-if .build/debug/animc render --help > /dev/null 2>&1; then
-  arguments+=(--animc .build/debug/animc)
+if "$ANIMC" render --help > /dev/null 2>&1; then
+  arguments+=(--animc "$ANIMC")
 else
   echo "checks/decode.sh: animc has no render command yet: decoding the encoders' fixtures only" >&2
 fi
-exec "$venv/bin/python" checks/render_decode.py "${arguments[@]}" "$@"
+exec "$python" checks/render_decode.py "${arguments[@]}" "$@"

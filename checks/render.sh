@@ -8,11 +8,17 @@
 #   bash checks/render.sh                                   # what CI runs
 #   bash checks/render.sh --generated 20 --keep /tmp/render  # fewer, keeping the pictures side by side
 #
-# Installs Debian's chromium-headless-shell when no Chromium is there.
+# Installs Debian's chromium-headless-shell when no Chromium is there, and
+# Pillow in checks/.venv (checks/pillow.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 source checks/install_chromium.sh
+source checks/pillow.sh
 
-swift build
-python3 checks/render_check.py --animc .build/debug/animc "$@"
+# ANIMC names the binary to check (CI passes its release build); else the debug build.
+if [ -z "${ANIMC:-}" ]; then
+  swift build > /dev/null
+  ANIMC=.build/debug/animc
+fi
+"$python" checks/render_check.py --animc "$ANIMC" "$@"

@@ -31,7 +31,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 
 from anim_programs import programs  # noqa: E402
-from png_compare import read_png  # noqa: E402
+from PIL import Image, ImageChops  # noqa: E402 (Pillow, in checks/.venv: render.sh installs it)
 from web_check import Browser, Tab, find_chromium  # noqa: E402
 
 INSTANTS = 10
@@ -40,18 +40,21 @@ MOST_DIFFERENT = 0.01
 
 
 def pixels(path):
-    """(width, height, [(r, g, b)]) of an 8-bit PNG, over white (png_compare's reader)."""
-    return read_png(path)
+    """The picture at `path` as RGB, over white."""
+    with Image.open(path) as image:
+        image = image.convert("RGBA")
+        white = Image.new("RGBA", image.size, (255, 255, 255, 255))
+        return Image.alpha_composite(white, image).convert("RGB")
 
 
 def compare(a, b):
     """The share of pixels whose channels differ by more than TOLERANCE anywhere (1.0 when the sizes differ)."""
-    wa, ha, da = a
-    wb, hb, db = b
-    if (wa, ha) != (wb, hb):
-        return 1.0, f"(sizes {wa}x{ha} and {wb}x{hb})"
-    different = sum(1 for p, q in zip(da, db) if max(abs(p[0] - q[0]), abs(p[1] - q[1]), abs(p[2] - q[2])) > TOLERANCE)
-    return different / max(1, wa * ha), ""
+    if a.size != b.size:
+        return 1.0, f"(sizes {a.size[0]}x{a.size[1]} and {b.size[0]}x{b.size[1]})"
+    red, green, blue = ImageChops.difference(a, b).split()
+    largest = ImageChops.lighter(ImageChops.lighter(red, green), blue)
+    different = sum(largest.histogram()[TOLERANCE + 1:])
+    return different / max(1, a.size[0] * a.size[1]), ""
 
 
 def decimal(t):
@@ -77,24 +80,29 @@ def check(name, source, animc, tab, workdir, keep, tally):
     width, height = max(1, round(info["width"])), max(1, round(info["height"]))
     tab.send("Emulation.setDeviceMetricsOverride", {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False})
     length = info["window"] or 0
-    for index in range(INSTANTS):
-        t = length * index / (INSTANTS - 1)
-        at = decimal(t)
-        ours = os.path.join(workdir, f"animc-{index}.png")
-        theirs = os.path.join(workdir, f"chromium-{index}.png")
-        rendered = subprocess.run([animc, "render", script, "--from", at, "--to", decimal(t + 0.001), "--fps", "1000",
-                                   "--size", f"{width}x{height}", "-o", os.path.join(workdir, f"frame-{index}-%d.png")],
-                                  capture_output=True, text=True)
-        if rendered.returncode != 0:
-            tally["failed"] += 1
-            print(f"FAIL {name} at {at}: animc render exited {rendered.returncode}: {rendered.stderr.strip()[:300]}")
-            continue
-        os.replace(os.path.join(workdir, f"frame-{index}-0.png"), ours)
+    instants = [decimal(length * index / (INSTANTS - 1)) for index in range(INSTANTS)]
+    # animc draws its frames while Chromium takes its screenshots.
+    renders = [subprocess.Popen([animc, "render", script, "--from", at, "--to", decimal(float(at) + 0.001), "--fps", "1000",
+                                 "--size", f"{width}x{height}", "-o", os.path.join(workdir, f"frame-{index}-%d.png")],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+               for index, at in enumerate(instants)]
+    shots = []
+    for index, at in enumerate(instants):
         # The same time for both, as written for animc: a jump at 19/30 s must not fall between them.
         tab.evaluate(f"window.animc.seek({at}); new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-        shot = tab.send("Page.captureScreenshot", {"format": "png"})
+        shots.append(base64.b64decode(tab.send("Page.captureScreenshot", {"format": "png"})["data"]))
+    for index, at in enumerate(instants):
+        ours = os.path.join(workdir, f"animc-{index}.png")
+        theirs = os.path.join(workdir, f"chromium-{index}.png")
+        rendered = renders[index]
+        rendered.stderr_text = rendered.communicate()[1]
+        if rendered.returncode != 0:
+            tally["failed"] += 1
+            print(f"FAIL {name} at {at}: animc render exited {rendered.returncode}: {rendered.stderr_text.strip()[:300]}")
+            continue
+        os.replace(os.path.join(workdir, f"frame-{index}-0.png"), ours)
         with open(theirs, "wb") as handle:
-            handle.write(base64.b64decode(shot["data"]))
+            handle.write(shots[index])
         share, why = compare(pixels(ours), pixels(theirs))
         if share <= MOST_DIFFERENT:
             tally["passed"] += 1

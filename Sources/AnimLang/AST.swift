@@ -27,7 +27,7 @@ public struct Program: Equatable, Sendable {
 public enum Item: Equatable, Sendable {
     case binding(Binding)
     /// Boxed: a view declaration is about twice a binding's size, and
-    /// inline it would size every item (80k `let`s: 12.2 → 6.4 MB of items).
+    /// inline it would size every item (a long script holds one per `let`).
     indirect case view(ViewDeclaration)
 }
 

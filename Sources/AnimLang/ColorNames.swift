@@ -17,8 +17,8 @@ public enum ColorNames {
 
     /// The colour a name denotes (CSS Color 4 §6.1, named colours, and
     /// `transparent`), `nil` for any other word: ``named`` searched by halves
-    /// (``lookUp(_:in:)``), no dictionary built on first use (a tiny script
-    /// paid about 0.18 M instructions of start-up for it).
+    /// (``lookUp(_:in:)``), no dictionary built on first use (which every
+    /// start-up would pay for, however short the script).
     public static func color(named name: String) -> Color? {
         lookUp(name, in: named).map(color(rgb:)) ?? lookUp(name, in: transparent)
     }

@@ -218,6 +218,8 @@ public enum DiagnosticKind: Equatable, Sendable {
     // MARK: Parser: values
 
     case unknownUnit(String)
+    /// A unit on a plain value (`to 100px`): values are numbers.
+    case unknownValueUnit(String)
     case unknownAngleUnit(String)
     /// `rotate v from 0 to 2*pi degrees`: `written` is the number as written.
     case piInDegrees(written: String, degrees: Double)
@@ -316,6 +318,16 @@ public enum DiagnosticKind: Equatable, Sendable {
     case namedOnce(String)
     /// `in 300` (written with no unit) in a file whose other durations are under a second.
     case bareDuration(String)
+    /// `in fast` where `let fast = 200` (no unit), in a file whose other
+    /// durations are under a second (warning).
+    case bareNamedDuration(name: String, written: String)
+    /// An angle in turns or radians the size of one in degrees (`to 360
+    /// turns`, `to 90 radians`) (warning).
+    case degreeSizedAngle(written: String, unit: String, degrees: Double)
+    /// An opacity written outside 0 to 1 (`to 100`) (warning).
+    case opacityOutOfRange(String)
+    /// A property that looks drawn and is not (`card.rotate-y`) (warning).
+    case undrawnProperty(String)
 
     // MARK: Resolver
 
@@ -371,9 +383,6 @@ public enum DiagnosticKind: Equatable, Sendable {
     case animation(AnimationError)
     /// A binding whose value cannot be sampled.
     case cannotSample(binding: String, AnimationError)
-    /// A web export that follows a property less closely than its bound
-    /// (1e-4 of the range) between two times, in seconds.
-    case exportApproximated(property: String, from: Double, to: Double)
 
     // MARK: Command line
 
@@ -418,38 +427,10 @@ public enum DiagnosticKind: Equatable, Sendable {
 
     // MARK: Export
 
-    /// Properties that the export format cannot carry (warning).
-    case exportDropsProperties(format: String, properties: [String])
-    /// A cancelled animation exported as a still (warning).
-    case exportCancelled(binding: String, format: String)
-    /// More frames than an export may have.
-    case exportTooLong(binding: String, duration: Time, fps: Int64, limit: Int)
-    case exportTooManyKeyframes(binding: String, limit: Int)
-    case exportTooManyEvents(binding: String, limit: Int)
-    /// A value that is not a finite number where an export needs one.
-    case exportNotFinite(property: String)
-    /// An animation that never ends (`forever`) in a way the export cannot
-    /// loop (Lottie loops the whole file: it needs one period from the start).
-    case exportForever(binding: String)
-    /// A property (or the events) that endless repetitions of different
-    /// periods drive at once: `subject` is "`v.p`" or "its events".
-    case exportMixedPeriods(subject: String, periods: [Time])
-    /// An animation that repeats forever but does not settle into one period
-    /// per property (a property, or the scene's exact time when `nil`).
-    case exportUnsettled(binding: String, property: String?)
-    /// A repetition of more copies than an export can follow that it cannot
-    /// play as an iteration count (copies that differ, or shaped by a warp
-    /// or by other tweens): `copies` is its count.
-    case exportRepetition(binding: String, property: String, copies: Int)
-    /// Two properties a web export would give one name (a custom property or `@keyframes`).
-    case exportNameClash(first: String, second: String, name: String)
     /// `animc fmt`: a layout that would lex or parse differently (a formatter bug, never written).
     case formatWouldChangeMeaning
     /// `animc fmt` left a file as it is (after its errors).
     case notFormatted(file: String)
-    /// A Lottie file that holds one period of an animation that repeats
-    /// forever, for players to loop (a note).
-    case exportLoops(binding: String, period: Time)
 
     /// The stable identifier.
     public var id: String {
@@ -478,6 +459,7 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .unknownVerb: return "unknown-verb"
         case .unknownUnit: return "unknown-unit"
         case .unknownAngleUnit: return "unknown-angle-unit"
+        case .unknownValueUnit: return "unknown-value-unit"
         case .piInDegrees: return "pi-in-degrees"
         case .negativeCount, .fractionalCount, .inexactCount, .countTooLarge, .fractionalSteps, .tooManySteps:
             return "invalid-count"
@@ -508,6 +490,10 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .strayViews: return "stray-views"
         case .namedOnce: return "named-once"
         case .bareDuration: return "bare-duration"
+        case .bareNamedDuration: return "bare-named-duration"
+        case .degreeSizedAngle: return "degree-sized-angle"
+        case .opacityOutOfRange: return "opacity-out-of-range"
+        case .undrawnProperty: return "undrawn-property"
         case .unknownSpringParameter: return "unknown-spring-parameter"
         case .duplicateSpringParameter: return "duplicate-spring-parameter"
         case .missingSpringParameter: return "missing-spring-parameter"
@@ -548,7 +534,6 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .relativeReversed: return "reversed-to"
         case .animation(let error): return DiagnosticKind.id(of: error)
         case .cannotSample: return "cannot-sample"
-        case .exportApproximated: return "export-approximated"
         case .tooManyRows: return "too-many-rows"
         case .unreadableFile: return "unreadable-file"
         case .unwritableFile: return "unwritable-file"
@@ -569,36 +554,23 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .notATerminal: return "not-a-terminal"
         case .portUnavailable: return "port-unavailable"
         case .standardInputNotFollowed: return "standard-input-not-followed"
-        case .exportDropsProperties: return "export-drops-properties"
-        case .exportCancelled: return "export-cancelled"
-        case .exportTooLong: return "export-too-long"
-        case .exportTooManyKeyframes: return "too-many-keyframes"
-        case .exportTooManyEvents: return "too-many-events"
-        case .exportNotFinite: return "not-finite"
-        case .exportForever: return "export-forever"
-        case .exportMixedPeriods: return "export-mixed-periods"
-        case .exportUnsettled: return "export-unsettled"
-        case .exportRepetition: return "export-repetition"
-        case .exportNameClash: return "export-name-clash"
         case .formatWouldChangeMeaning: return "format-would-change-meaning"
         case .notFormatted: return "not-formatted"
-        case .exportLoops: return "export-loops"
         }
     }
 
     public var severity: Diagnostic.Severity {
         switch self {
-        case .piInDegrees, .neverStarts, .staggerNothing, .tie, .moreTies, .strayViews, .namedOnce, .bareDuration, .exportApproximated, .exportDropsProperties, .exportCancelled:
+        case .piInDegrees, .neverStarts, .staggerNothing, .tie, .moreTies, .strayViews, .namedOnce, .bareDuration, .bareNamedDuration, .degreeSizedAngle,
+             .opacityOutOfRange, .undrawnProperty:
             return .warning
-        case .exportLoops:
-            return .note
         case .invalidPart,
              .leadingDecimalPoint, .lonePipe, .nulByte, .unexpectedCharacter, .invalidUTF8, .expectedItem, .expectedName,
              .reservedName, .easingName, .duplicateParameter, .missingDefault, .parameterKinds, .recursion, .argumentCount,
              .notCallable, .needsArguments, .argumentKind, .nameKind, .unknownValue, .callsTooDeep, .expansionTooLarge,
              .notAnAnimation, .expectedProperty, .initialValueUnit, .expectedPropertyName, .expectedToken, .expectedExpression, .expectedOperator,
              .expectedCount, .expectedTarget, .expectedNumber, .expectedEasing, .expectedStepPosition, .unclosedParen,
-             .nestingTooDeep, .modifierAfterPower, .unknownVerb, .unknownUnit, .unknownAngleUnit, .negativeCount,
+             .nestingTooDeep, .modifierAfterPower, .unknownVerb, .unknownUnit, .unknownValueUnit, .unknownAngleUnit, .negativeCount,
              .fractionalCount, .inexactCount, .countTooLarge, .fractionalSteps, .tooManySteps, .numberTooLarge,
              .notFiniteNumber, .divisionByZero, .unknownEasing, .unexpectedEasingParameter, .highNotApplicable,
              .highWithParameter, .invalidEasing, .unknownStepPosition, .unknownSpringParameter, .duplicateSpringParameter,
@@ -613,9 +585,7 @@ public enum DiagnosticKind: Equatable, Sendable {
              .decreasingKeyframeOffset, .valueKind, .mixedValueKinds, .durationArithmetic, .unitOnDuration, .overlapTooLong,
              .overlapWithoutBefore, .overlapAfterEndless, .staggerNegativeOffset, .needsUntil, .plotNeedsUntil, .conflictingOptions,
              .notATerminal, .portUnavailable, .standardInputNotFollowed,
-             .exportTooLong, .exportTooManyKeyframes, .exportTooManyEvents,
-             .exportNotFinite, .exportForever, .exportMixedPeriods, .exportUnsettled, .exportNameClash,
-             .exportRepetition, .formatWouldChangeMeaning, .notFormatted:
+             .formatWouldChangeMeaning, .notFormatted:
             return .error
         }
     }
@@ -702,6 +672,17 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "unknown duration unit `\(word)`"
         case .unknownAngleUnit(let word):
             return "unknown angle unit `\(word)`"
+        case .unknownValueUnit(let word):
+            return "unknown unit `\(word)`"
+        case .degreeSizedAngle(let written, let unit, let degrees):
+            let rounded = (degrees * 1000).rounded() / 1000
+            return "`\(written)` \(unit) is \(formatNumber(rounded.isFinite ? rounded : degrees)) degrees"
+        case .opacityOutOfRange(let written):
+            return "an opacity of \(written) is outside 0 to 1, and is drawn as \(written.hasPrefix("-") ? "0 (hidden)" : "1 (fully shown)")"
+        case .undrawnProperty(let property):
+            return "no export draws `\(property)`"
+        case .bareNamedDuration(let name, let written):
+            return "`\(name)` is \(written) with no unit, so \(written) seconds here, and every other duration here is under a second"
         case .piInDegrees(let written, let degrees):
             let rounded = (degrees * 1000).rounded() / 1000
             return "`\(written)` degrees is \(formatNumber(rounded.isFinite ? rounded : degrees)) degrees"
@@ -865,8 +846,6 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "cannot read \(path): \(reason)"
         case .unwritableFile(let path, let reason):
             return "cannot write \(path): \(reason)"
-        case .exportApproximated(let property, let from, let to):
-            return "the web export follows `\(property)` less closely than 1e-4 of its range between \(formatNumber(from))s and \(formatNumber(to))s"
         case .cannotNormalize(let why):
             return "cannot normalize: \(why)"
         case .unknownCommand(let command):
@@ -903,37 +882,10 @@ public enum DiagnosticKind: Equatable, Sendable {
             return "--port \(port): cannot listen on 127.0.0.1:\(port): \(reason)"
         case .standardInputNotFollowed(let command):
             return "\(command) follows a file as it changes, and standard input (`-`) is not one"
-        case .exportDropsProperties(let format, let properties):
-            let names = properties.prefix(8).map { "`\($0)`" }
-            let more = properties.count > 8 ? names + ["\(properties.count - 8) more"] : names
-            return "\(listedNames(more)) \(properties.count == 1 ? "has" : "have") no place in a \(format) file and \(properties.count == 1 ? "is" : "are") left out"
-        case .exportCancelled(let binding, let format):
-            return "`\(binding)` is cancelled: the \(format) file is one still frame"
-        case .exportTooLong(let binding, let duration, let fps, let limit):
-            return "`\(binding)` lasts \(duration)s: at \(fps) fps that is more than \(limit) frames"
-        case .exportTooManyKeyframes(let binding, let limit):
-            return "`\(binding)` needs more than \(limit) keyframes"
-        case .exportTooManyEvents(let binding, let limit):
-            return "`\(binding)` fires more than \(limit) events, more markers than an export holds"
-        case .exportNotFinite(let property):
-            return "`\(property)` is not a finite number, which an export cannot carry"
-        case .exportForever(let binding):
-            return "`\(binding)` never ends, and does not repeat from its start: a Lottie file can only loop as a whole"
-        case .exportMixedPeriods(let subject, let periods):
-            let every = listedNames(periods.prefix(4).map { "\($0)s" })
-            return "\(subject) \(subject.hasPrefix("`") ? "repeats" : "repeat") every \(every) at once: an export repeats one period"
-        case .exportUnsettled(let binding, let property):
-            return "`\(binding)` repeats forever, but \(property.map { "`\($0)`" } ?? "its timing") does not settle into one period"
-        case .exportRepetition(let binding, let property, let copies):
-            return "`\(binding)` repeats `\(property)` \(copies) times in a way an export cannot repeat: it would have to list every copy"
-        case .exportNameClash(let first, let second, let name):
-            return "`\(first)` and `\(second)` would both be named `\(name)` in the export"
         case .formatWouldChangeMeaning:
             return "formatting would change what the file means"
         case .notFormatted(let file):
             return "\(file) is left as it is"
-        case .exportLoops(let binding, let period):
-            return "`\(binding)` repeats forever: the file holds one period, \(period)s, which players loop"
         }
     }
 
@@ -996,6 +948,10 @@ public enum NoteKind: Hashable, Sendable {
     /// Where a parameter was first used as another kind.
     case firstUsedAs(String)
     case firstDefault
+    /// A parameterised `let` given the wrong number of arguments: its name and how many parameters it has.
+    case definedWithParameters(String, count: Int)
+    /// Where a `let` gives a name its value.
+    case boundHere(String)
 
     public var message: String {
         switch self {
@@ -1006,6 +962,8 @@ public enum NoteKind: Hashable, Sendable {
         case .inBody(let name): return "in the body of `\(name)`"
         case .firstUsedAs(let kind): return "first used as \(kind) here"
         case .firstDefault: return "the first parameter with a default"
+        case .boundHere(let name): return "`\(name)` is bound here"
+        case .definedWithParameters(let name, let count): return "`\(name)` is defined here with \(count) parameter\(count == 1 ? "" : "s")"
         case .parenOpenedHere: return "the `(` opened here"
         case .firstDeclared: return "first declared here"
         case .firstGiven: return "first given here"
@@ -1053,8 +1011,8 @@ public struct SourceLocation: Hashable, Sendable, CustomStringConvertible {
 public struct SourceFile: Sendable {
     public let name: String
     public let bytes: [UInt8]
-    /// Byte offset at which each line starts, as 32-bit offsets (a script of
-    /// 80k lines holds its source and this table until its scene is sampled,
+    /// Byte offset at which each line starts, as 32-bit offsets (a long
+    /// script holds its source and this table until its scene is sampled,
     /// so the table is a third of an `[Int]` that grew by doubling). Offsets
     /// past 4 GiB, which no script that fits in memory with its syntax
     /// reaches, are clamped (as ``PackedRange`` does): lines are then found
@@ -1068,9 +1026,8 @@ public struct SourceFile: Sendable {
         let bytes = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
         self.name = name
         self.bytes = bytes
-        // The C library's memchr (vectorised): about 1 instruction per 10
-        // bytes of a script where a loop over the bytes takes 8 (26 M of
-        // reading a 3 MB script). Bounds: each search covers
+        // The C library's memchr (vectorised): it reads many bytes per
+        // instruction, where a loop over the bytes takes several per byte. Bounds: each search covers
         // `[offset, count)` of the buffer, so the newline found is inside it.
         // Two passes: the lines are counted first, so the table is allocated once, to size.
         func eachLineStart(_ body: (Int) -> Void) {

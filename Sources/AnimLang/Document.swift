@@ -467,7 +467,7 @@ package func readAll(_ path: String?, limit: Int = .max) -> Result<[UInt8], Read
         bytes.reserveCapacity(Int(status.st_size) + 1)
     }
     // 4 KB first, then 64 KB once a read fills it: a short script does not pay
-    // for zeroing 64 KB (about 65 k instructions of start-up).
+    // for zeroing 64 KB.
     var chunk = [UInt8](repeating: 0, count: 1 << 12)
     while true {
         let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }

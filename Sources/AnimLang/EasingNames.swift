@@ -121,7 +121,7 @@ public enum EasingNames {
     /// Every bare name with what it stands for, sorted by name (``easing(named:)``
     /// searches it by halves; a test checks the order and each Penner name). Written
     /// out rather than a dictionary built on first use: a tiny script then pays no
-    /// table (about 0.14 M instructions of start-up).
+    /// table at start-up.
     static let bareNames: [(StaticString, BareName)] = [
         ("css-ease", .ease), ("css-ease-in", .cssEaseIn), ("css-ease-in-out", .cssEaseInOut),
         ("css-ease-out", .cssEaseOut), ("ease", .ease), ("ease-in", .talkEaseIn),

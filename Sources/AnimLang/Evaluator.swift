@@ -28,8 +28,8 @@ public func evaluate(_ lowering: Lowering) -> Evaluation {
 ///
 /// With `releasingAllBut` a number, `lowering` lets go of each other
 /// binding's term as soon as it is evaluated, while the node is in the
-/// cache, rather than all at once when the lowering goes (80k `let`s: 80k
-/// releases of nodes long out of the cache); only that binding's term is
+/// cache, rather than all at once when the lowering goes (a release per
+/// `let` of nodes long out of the cache); only that binding's term is
 /// then left in ``Lowering/termsByNumber`` (a term used by others stays
 /// alive in them).
 func evaluateBindings(_ lowering: inout Lowering, releasingAllBut kept: Int?, alsoKeeping other: Int? = nil,
@@ -40,8 +40,8 @@ func evaluateBindings(_ lowering: inout Lowering, releasingAllBut kept: Int?, al
     var diagnostics: [Diagnostic] = []
     // By number, in order of first binding: each walk stops at the scenes
     // the bindings before made. (The last binding first would walk them all
-    // at once, 9 M instructions fewer for 20k `let`s in a chain, but holds
-    // the whole walk at once: 80k such `let`s peak 3 MB higher.) A binding
+    // at once, with fewer steps, but would hold the whole walk of a long
+    // chain in memory at once.) A binding
     // is read (copied out of the table) only for the place of a failure.
     for number in lowering.termsByNumber.indices {
         guard let term = lowering.termsByNumber[number] else { continue }
@@ -161,8 +161,8 @@ extension Binding {
 
 extension ResolvedProgram {
     /// The program without its syntax tree (see ``run(_:binding:keepingSyntax:)``):
-    /// without its items, bindings and their order either (80k `let`s: 6.4 MB
-    /// of items and 3 MB of names by number, kept until the process ends).
+    /// without its items, bindings and their order either (a long script's
+    /// items and names by number would otherwise stay until the process ends).
     func withoutSyntax() -> ResolvedProgram {
         var stripped = ResolvedProgram(program: Program(items: []), bindings: BindingTable(), orderNumbers: [],
                                        views: views, mentionOrder: mentionOrder, initial: initial, initialRanges: initialRanges,

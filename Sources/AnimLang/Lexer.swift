@@ -36,9 +36,8 @@ public func tokenize(_ file: SourceFile) -> (tokens: [Token], diagnostics: [Diag
 /// Nearly every script names the `let` it just wrote (`let c5 = c4 ; …`).
 /// The set's table holds every name of the file at a place its hash picks,
 /// so in a long script each lookup is a read from memory, not from the
-/// cache (80k `let`s: the parser's lookups cost about as much as the rest
-/// of the parse grew per doubling); the names in order sit where the
-/// parser reads.
+/// cache, and the lookups grow faster than the rest of the parse; the
+/// names in order sit where the parser reads.
 struct LetNames {
     /// Every name after a `let`.
     let all: Set<String>
@@ -509,8 +508,67 @@ struct Lexer {
             if quoteReportedAt == lineStart { return token }
             quoteReportedAt = lineStart
         }
-        report(.unexpectedCharacter(first.scalar), at: range, hint: Lexer.hint(for: first.scalar))
+        if first.scalar == ":", let (hint, fix) = colonHint(at: start) {
+            report(.unexpectedCharacter(first.scalar), at: range, hint: hint, fix: fix)
+        } else {
+            report(.unexpectedCharacter(first.scalar), at: range, hint: Lexer.hint(for: first.scalar))
+        }
         return token
+    }
+
+    /// What a `:` right after a word most likely means, from the line it is on:
+    /// an initial value in a view declaration (`view card opacity: 0`) or a
+    /// spring parameter (`spring(stiffness: 200)`), both written with a space
+    /// alone; `nil` elsewhere (the general hint for `:` fits). The fix removes
+    /// the colon, leaving one space.
+    func colonHint(at colon: Int) -> (String, Diagnostic.FixIt)? {
+        var wordStart = colon
+        while wordStart > lineStart, isNameByte(bytes[wordStart - 1]) { wordStart -= 1 }
+        guard wordStart < colon else { return nil }
+        let word = String(decoding: bytes[wordStart..<colon], as: UTF8.self)
+        // The value after the colon, as written (up to the next blank, `,` or `)`).
+        var valueStart = colon + 1
+        while valueStart < bytes.count, bytes[valueStart] == UInt8(ascii: " ") || bytes[valueStart] == UInt8(ascii: "\t") { valueStart += 1 }
+        var valueEnd = valueStart
+        while valueEnd < bytes.count, ![UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n"),
+                                          UInt8(ascii: ","), UInt8(ascii: ")")].contains(bytes[valueEnd]) { valueEnd += 1 }
+        let value = valueEnd > valueStart ? String(decoding: bytes[valueStart..<valueEnd], as: UTF8.self) : "VALUE"
+        let spaced = colon + 1 < bytes.count && (bytes[colon + 1] == UInt8(ascii: " ") || bytes[colon + 1] == UInt8(ascii: "\t"))
+        let fix = Diagnostic.FixIt(SourceRange(colon, colon + 1), spaced ? "" : " ", title: "Remove the `:`")
+        if inViewDeclaration(before: colon) {
+            return ("a view declaration has no colons: write `\(word) \(value)`", fix)
+        }
+        // Inside `spring(` on this line: the last `(` before the word, with no `)` after it.
+        var open = wordStart
+        while open > lineStart, bytes[open - 1] != UInt8(ascii: "("), bytes[open - 1] != UInt8(ascii: ")") { open -= 1 }
+        if open > lineStart, bytes[open - 1] == UInt8(ascii: "("),
+           String(decoding: bytes[max(lineStart, open - 7)..<(open - 1)], as: UTF8.self) == "spring" {
+            return ("a spring parameter has no colon: write `\(word) \(value)`, as in `spring(stiffness 200, damping 12)`", fix)
+        }
+        return nil
+    }
+
+    /// Whether the item `offset` is in starts with `view`: the nearest line
+    /// at or above it that starts with `view` or `let` (a declaration may go
+    /// on over several lines) starts with `view`. Looks up 100 lines at most.
+    func inViewDeclaration(before offset: Int) -> Bool {
+        var end = offset
+        for _ in 0..<100 {
+            var start = end
+            while start > 0, bytes[start - 1] != UInt8(ascii: "\n") { start -= 1 }
+            var first = start
+            while first < end, bytes[first] == UInt8(ascii: " ") || bytes[first] == UInt8(ascii: "\t") { first += 1 }
+            let head = String(decoding: bytes[first..<min(first + 5, end)], as: UTF8.self)
+            if head == "view " { return true }
+            if head.hasPrefix("let ") || start == 0 { return false }
+            end = start - 1
+        }
+        return false
+    }
+
+    /// Whether `byte` can be part of a name (a letter, a digit, `_` or `-`).
+    func isNameByte(_ byte: UInt8) -> Bool {
+        isLetter(byte) || isDigit(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
     }
 
     /// The number of hex digits of a colour at this `#`: 3, 4, 6 or 8 of them
@@ -673,7 +731,7 @@ enum Keyword: UInt8, CaseIterable {
     var spelling: String { Keyword.spellings[Int(rawValue)] }
 
     /// In case order (a test checks each against the case's name). Written out: deriving them
-    /// with `"\($0)"` reflects on every case at run time, about 1.8 M instructions of start-up.
+    /// with `"\($0)"` reflects on every case at run time, on every start-up.
     static let spellings: [String] = [
         "none",
         "let", "view", "from", "to", "with", "in", "zero", "cancelled", "one", "empty", "wait",

@@ -43,8 +43,8 @@ func lower(taking resolved: inout ResolvedProgram) -> Lowering {
 /// The terms of a program's bindings, and where each term was written.
 public struct Lowering: Sendable {
     /// The term of each binding that lowered without errors, by its
-    /// number in ``bindings`` (an array, not a table by name: 80k `let`s
-    /// hold 0.6 MB of it, not 3 MB of hashed names). (Emptied but for the
+    /// number in ``bindings`` (an array, not a table by name: a long script
+    /// holds one optional per `let`, not a hashed name). (Emptied but for the
     /// target's by ``run(_:binding:keepingSyntax:)`` as it evaluates them.)
     internal(set) var termsByNumber: [Term?]
     /// How many bindings have a term.
@@ -521,7 +521,7 @@ private struct Lowerer {
 
     /// Whether a tween needs ``substituted(_:)``: it names a value, or a parameter may be its target.
     // (`mutating` though it changes nothing: a non-mutating method called from a mutating one
-    // gets a copy of the whole lowerer, 296 bytes, measured; `inout` passes it by address.)
+    // gets a copy of the whole lowerer; `inout` passes it by address.)
     mutating func needsSubstitution(_ tween: TweenSyntax) -> Bool {
         if frame != nil, case .view(let name, _) = tween.target, frame?.arguments[name] != nil { return true }
         func named(_ value: ValueSyntax?) -> Bool {
@@ -558,7 +558,7 @@ private struct Lowerer {
                 : count == required + 1 ? "\(required) or \(count) arguments" : "\(required) to \(count) arguments"
             let signature = "\(name)(" + parameters.map { $0.name + ($0.defaultValue == nil ? "" : " = …") }.joined(separator: ", ") + ")"
             diagnostics.append(Diagnostic(.argumentCount(name, expected: expected, given: given.count), at: expr.range,
-                                          hint: "it is declared `\(signature)`", notes: [.init(.firstDefined, at: binding.nameRange)]))
+                                          hint: "it is declared `\(signature)`", notes: [.init(.definedWithParameters(name, count: count), at: binding.nameRange)]))
             return nil
         }
         var arguments: [String: Bound] = [:]
@@ -571,8 +571,11 @@ private struct Lowerer {
             } else if let fallback = parameter.defaultValue {
                 let outer = frame
                 frame = nil
+                let before = diagnostics.count
                 argument = bind(fallback, kind: kind, callee: (name, parameter.name))
                 frame = outer
+                // A default is read in the file's scope, the same at every call: its mistake is told once.
+                if diagnostics.count > before, diagnostics[..<before].contains(diagnostics[before]) { diagnostics.removeSubrange(before...) }
             } else {
                 argument = nil
             }
@@ -710,7 +713,7 @@ private struct Lowerer {
                 return nil
             }
             // Most often the binding just lowered (`let c5 = c4 ; …`): no look-up by name, which
-            // in a table of many names is a miss in the cache (a fifth of lowering 80k such `let`s).
+            // in a table of many names is a miss in the cache.
             if case .some(let last) = lastLowered, last.name == name { return last.term }
             if let number = resolved.bindings.index(forKey: name), terms.indices.contains(number), let term = terms[number] { return term }
             if let binding = resolved.bindings[name] {
@@ -921,6 +924,7 @@ private struct Lowerer {
         } else if let length = body.duration {
             end = length
         } else if body.isInfinite {
+            // (The end in the hint is an example: where start + 2 s overflows exact time, the start itself serves.)
             diagnostics.append(Diagnostic(.invalidPart("an animation that repeats forever has no end to play to"), at: place,
                                           hint: "say where the part ends: `played from \(start)s to \((try? start.adding(Time(2))) ?? start)s`"))
             return nil
@@ -1398,6 +1402,7 @@ private struct Lowerer {
         } else {
             guard let (folded, isDuration) = fold(duration.number, context: .duration) else { return nil }
             if isDuration, duration.unit != .implicit {
+                // (The first name the formula uses is the duration named; `…` stands for one written without a name.)
                 let name = duration.number.formula?.names.first?.0 ?? "…"
                 diagnostics.append(Diagnostic(.nameKind(name, found: ParameterKind.duration.article, expected: ParameterKind.number.article),
                                               at: duration.range, hint: "a named duration carries its unit: leave out `\(duration.unit.rawValue)`"))

@@ -1,3 +1,5 @@
+import Animations
+
 /// Every place a file names a `let`, a parameter or a view, declarations
 /// included: what an editor's "go to definition" and "find references"
 /// read (`animc lsp`). Built from the resolved program, with the walk the
@@ -108,6 +110,27 @@ public struct NameIndex: Sendable {
 public func forEachNode(in expr: Expr, _ body: (Expr) -> Void) {
     body(expr)
     for subexpression in expr.subexpressions { forEachNode(in: subexpression, body) }
+}
+
+extension Program {
+    /// Where `property` is first written: the first tween (in source order)
+    /// that animates it, else the view declaration that gives it a value;
+    /// `nil` when neither does (a warning about the property as a whole is
+    /// then placed elsewhere).
+    package func firstPlace(of property: Property) -> SourceRange? {
+        var found: SourceRange?
+        for binding in bindings where found == nil {
+            forEachTween(in: binding.value) { tween in
+                guard found == nil, case .view(let view, _) = tween.target, view == property.view else { return }
+                if tween.resolvedProperty == property.name || (tween.verb == .move && property.name == "y") { found = tween.range }
+            }
+        }
+        if let found { return found }
+        for view in views where view.name == property.view {
+            if let initial = view.initials.first(where: { $0.property == property.name }) { return initial.range }
+        }
+        return nil
+    }
 }
 
 /// Calls `body` with every tween of `expr`, in source order.

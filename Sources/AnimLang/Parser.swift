@@ -100,6 +100,8 @@ private let durationUnitAliases: [String: String] = [
     "second": "seconds", "secs": "sec",
 ]
 private let angleUnits: [String] = ["degrees", "deg", "radians", "rad", "turns"]
+/// CSS's units of length, which a value written as in a style sheet carries (`100px`).
+private let cssUnits: Set<String> = ["px", "em", "rem", "pt", "vw", "vh", "dp", "cm", "mm"]
 private let stepPositions: [String] = ["jump-start", "jump-end", "jump-none", "jump-both", "start", "end"]
 
 /// The strings and literal values of short tokens, by their bytes: a script
@@ -243,8 +245,8 @@ private struct Parser {
     mutating func program() -> Program {
         var items: [Item] = []
         // Most items are `let`s, one per name: reserving that many spares the
-        // doubling's copies and its slack (an `Item` is ~150 bytes; 80k lets
-        // left 20 MB of capacity for 12 MB of items). Views or a name bound
+        // doubling's copies and its slack (an `Item` is large, and the slack
+        // of a long script's doublings outgrows its items). Views or a name bound
         // twice only grow it past this as before.
         items.reserveCapacity(letNames.count)
         while !check(.eof), diagnostics.count < maxParseDiagnostics {
@@ -1116,8 +1118,10 @@ private struct Parser {
                 }
             }
             first.angleUnit = unit
+            if unit == .turns || unit == .radians { warnDegreeSizedAngles(all, unit: previous) }
         }
         first.range = range
+        if verb == .fade { warnOpacityOutOfRange(first) }
         guard !otherTargets.isEmpty else { return single(consume first) }
         // (A loop, not a closure: a closure capturing `first` makes the `consume` above a copy, measured.)
         var rest: [TweenSyntax] = []
@@ -1151,6 +1155,7 @@ private struct Parser {
                         usage: "write `animate \(first.view).\(first.property) from A to B`, or from where it is: "
                                          + "`animate \(first.view).\(first.property) to B` or `… by D`")
         tween.range = start.range.union(previous.range)
+        if first.property == "opacity" || others.contains(where: { $0.property == "opacity" }) { warnOpacityOutOfRange(tween) }
         guard !others.isEmpty else { return single(consume tween) }
         // (A loop, not a closure: a closure capturing `tween` makes the `consume` above a copy, measured.)
         var rest: [TweenSyntax] = []
@@ -1292,17 +1297,83 @@ private struct Parser {
         // The end value as written, without its unit, when it follows.
         var end = "B"
         if isWord(peek(1), .to), peek(2).kind == .number { end = text(peek(2)) }
-        if unit.kind == .percent {
-            let tokens = itemTokens()
-            var index = current - 1
-            while index > 0, !startsItem(tokens[index]), !["fade", "fadeIn", "fadeOut"].contains(text(tokens[index])) { index -= 1 }
-            if index > 0, !startsItem(tokens[index]) { return "opacity is a number from 0 to 1, with no `%`: write `from 0 to 1`" }
-            return "values take no `%`: write `from \(start) to \(end)`"
-        }
+        if unit.kind == .percent { return percentHint(start: start, end: end) }
         if unit.kind == .name, angleUnits.contains(text(unit)) {
             return "the unit goes once, after the end value: write `from \(start) to \(end) \(text(unit))`"
         }
         return nil
+    }
+
+    /// The hint for `from A% to B%`: an opacity or a scale is a fraction
+    /// (`from 100% to 120%` is `from 1 to 1.2`), any other value a number
+    /// as written.
+    func percentHint(start: String, end: String) -> String {
+        let fractions = Double(start).flatMap { a in Double(end).map { b in (formatNumber(a / 100), formatNumber(b / 100)) } }
+        switch percentProperty() {
+        case "opacity":
+            let (a, b) = fractions ?? ("0", "1")
+            return "opacity is a number from 0 to 1, with no `%`: write `from \(a) to \(b)`"
+        case "scale":
+            guard let (a, b) = fractions else { return "a scale is a factor, with no `%` (100% is 1)" }
+            return "a scale is a factor, with no `%`: write `from \(a) to \(b)`"
+        default:
+            return "values take no `%`: write `from \(start) to \(end)`"
+        }
+    }
+
+    /// What the tween being read animates, when a `%` on its value may mean a fraction of 1:
+    /// `opacity` (`fade`, `fadeIn`, `fadeOut`, `animate V.opacity`), `scale` (`scale`, `grow`,
+    /// `shrink` without a property, `animate V.scale`, `V.scale-x`, `V.scale-y`); `nil` otherwise.
+    func percentProperty() -> String? {
+        let tokens = itemTokens()
+        var index = current - 1
+        while index > 0, !startsItem(tokens[index]) {
+            let word = text(tokens[index])
+            switch word {
+            case "fade", "fadeIn", "fadeOut":
+                return "opacity"
+            case "scale", "grow", "shrink":
+                // The property, when one is written, is the name just before the value (`from radius 30%`).
+                return tokens[current - 2].kind == .name && !isWord(tokens[current - 2], .from) ? nil : "scale"
+            case "animate":
+                let property = text(tokens[index + 3])
+                return property == "opacity" ? "opacity" : ["scale", "scale-x", "scale-y"].contains(property) ? "scale" : nil
+            default:
+                index -= 1
+            }
+        }
+        return nil
+    }
+
+    /// An opacity written outside 0 to 1 (`fade v from 0 to 100`) is drawn
+    /// clamped: a warning at each such value, fixed by reading it as a
+    /// percentage when it is a whole literal from 2 to 100.
+    mutating func warnOpacityOutOfRange(_ tween: borrowing TweenSyntax) {
+        let values = tween.keyframes.map { $0.map(\.value) } ?? [tween.from, tween.to].compactMap { $0 }
+        for case .number(let number) in values where number.value.isFinite && (number.value > 1 || number.value < 0) {
+            // (A whole number from 2 to 100 reads as a percentage; `1.5` as a slip of some other kind.)
+            let literal = number.formula == nil && number.value >= 2 && number.value <= 100 && number.value == number.value.rounded()
+            let fraction = formatNumber(number.value / 100)
+            report(.opacityOutOfRange(file.text(number.range)), at: number.range,
+                   hint: "opacity runs from 0 (hidden) to 1 (fully shown)" + (literal ? "; did you mean `\(fraction)`?" : ""),
+                   fix: literal ? .replacing(number.range, with: fraction) : nil)
+        }
+    }
+
+    /// An angle in turns or radians that is a whole multiple of 15 of at
+    /// least 45 (`to 360 turns`, `to 90 radians`) is most likely in degrees:
+    /// a warning, whose fix writes `degrees` for the unit. (Values written
+    /// with `pi` or `tau` are radians meant.)
+    mutating func warnDegreeSizedAngles(_ values: [Keyframe], unit: Token) {
+        let name = text(unit)
+        let degreesPerUnit = name == "turns" ? 360 : 180 / Double.pi
+        for keyframe in values {
+            guard case .number(let number) = keyframe.value, !number.mentionsPi else { continue }
+            let value = number.value
+            guard value.isFinite, abs(value) >= 45, value.truncatingRemainder(dividingBy: 15) == 0 else { continue }
+            report(.degreeSizedAngle(written: file.text(number.range), unit: name, degrees: value * degreesPerUnit), at: number.range,
+                   hint: didYouMean("degrees"), fix: .replacing(unit.range, with: "degrees"))
+        }
     }
 
     // MARK: Values
@@ -2386,10 +2457,10 @@ private struct Parser {
     /// Reports an error (unless the lexer already reported this token) and
     /// returns the error to throw.
     mutating func error(_ kind: DiagnosticKind, at token: Token, hint: String? = nil,
-                        notes: [Diagnostic.Note] = [], fix: String? = nil) -> SyntaxError {
+                        notes: [Diagnostic.Note] = [], fix: String? = nil, fixIt: Diagnostic.FixIt? = nil) -> SyntaxError {
         if token.kind != .invalid {
             report(kind, at: token.kind == .eof ? endOfText : token.range, hint: hint, notes: notes,
-                   fix: fix.map { .replacing(token.range, with: $0) })
+                   fix: fixIt ?? fix.map { .replacing(token.range, with: $0) })
         }
         return SyntaxError()
     }
@@ -2438,6 +2509,7 @@ private struct Parser {
         let token = peek()
         var hint: String?
         var fix: String?
+        var fixIt: Diagnostic.FixIt?
         if token.kind == .name {
             let word = text(token)
             if word == "then" {
@@ -2452,6 +2524,11 @@ private struct Parser {
             } else if EasingNames.easing(named: word) != nil {
                 hint = didYouMean("with \(word)")
                 fix = "with \(word)"
+            } else if let unit = strayUnit(word, at: token) {
+                return unit
+            } else if let (angle, move) = misplacedAngleUnit(word, at: token) {
+                hint = angle
+                fixIt = move
             } else if let placement = misplacedWordHint(word) {
                 hint = placement
             } else if previous.kind == .name, EasingNames.easing(named: text(previous)) == nil,
@@ -2467,7 +2544,40 @@ private struct Parser {
         } else if token.kind == .color {
             hint = commentHint(token)
         }
-        return error(.expectedOperator(found: describe(token)), at: token, hint: hint, fix: fix)
+        return error(.expectedOperator(found: describe(token)), at: token, hint: hint, fix: fix, fixIt: fixIt)
+    }
+
+    /// A unit written on a plain value (`to 100px`, `to 100 px`): animc's
+    /// values are numbers, so it is no unit animc has; the fix removes it.
+    /// `nil` when the word is not a unit of a value just read.
+    mutating func strayUnit(_ word: String, at token: Token) -> SyntaxError? {
+        guard previous.kind == .number, previous.range.end == token.range.start || cssUnits.contains(word) else { return nil }
+        let value = text(previous)
+        var removed = SourceRange(previous.range.end, token.range.end)
+        if file.text(removed).hasPrefix(" ") == false { removed = token.range }
+        return error(.unknownValueUnit(word), at: token,
+                     hint: "values have no units: positions and sizes are plain numbers, so write `\(value)`",
+                     fixIt: Diagnostic.FixIt(removed, "", title: "Remove `\(word)`"))
+    }
+
+    /// An angle's unit written after the tween's duration (`rotate v from 0
+    /// to 90 in 1s turns`): it goes right after the value, and the fix moves
+    /// it there. Looks back over the item's tokens only.
+    func misplacedAngleUnit(_ word: String, at unit: Token) -> (String, Diagnostic.FixIt)? {
+        guard angleUnits.contains(word) else { return nil }
+        let tokens = itemTokens()
+        var index = current - 1
+        while index > 1, !startsItem(tokens[index]) {
+            let value = tokens[index]
+            if value.kind == .number, isWord(tokens[index - 1], .to), tokens[index + 1].range.start != value.range.end {
+                let between = file.text(SourceRange(value.range.end, unit.range.start))
+                let moved = " \(word)" + String(between.reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+                return ("an angle's unit goes right after its value: write `to \(text(value))\(moved)`",
+                        Diagnostic.FixIt(SourceRange(value.range.end, unit.range.end), moved, title: "Move `\(word)` after `\(text(value))`"))
+            }
+            index -= 1
+        }
+        return nil
     }
 
     /// A hex colour where no value can stand is most likely a comment whose

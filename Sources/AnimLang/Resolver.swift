@@ -23,8 +23,8 @@ public func resolve(_ program: Program, broken: Set<String> = []) -> ResolvedPro
 /// Bindings by name (the first, when a name is bound twice): each name's
 /// number, in order of first binding, and where that binding is among the
 /// program's items. The items are the program's own array (shared, not
-/// copied: a copy of each binding was ~80 bytes, 6.4 MB for 80k `let`s,
-/// alive with the whole syntax tree), and the resolver's numbering is this table's.
+/// copied: a copy of each binding would stay alive beside the whole syntax
+/// tree), and the resolver's numbering is this table's.
 public struct BindingTable: Sendable {
     /// Each name's number: its binding's index in ``positions``.
     var numbers: [String: Int] = [:]
@@ -142,7 +142,7 @@ public struct ResolvedProgram: Sendable {
     /// bindings' expressions again (``BindingUses``), which are not kept.
     /// What each binding uses is kept by number, in flat arrays of types
     /// the resolver already uses (not tables by name of arrays of tuples,
-    /// whose metadata, built at run time, cost every such start-up ~50 k instructions).
+    /// whose metadata is built at run time, on every such start-up).
     func strayViewsWarning(for target: Binding) -> Diagnostic? {
         guard mentionsAllViews, let targetNumber = bindings.numbers[target.name] else { return nil }
         let count = bindings.count
@@ -272,7 +272,7 @@ extension ValueSyntax {
 struct BindingUses {
     /// The parameter of a call an argument is given for. (Structs, not
     /// tuples: an array of tuples builds the tuple's metadata at run time,
-    /// on every start-up, some 20,000 instructions each.)
+    /// on every start-up.)
     struct ArgumentOf {
         let callee: String
         let index: Int
@@ -322,8 +322,14 @@ struct BindingUses {
         var count = 0
         var long = 0
         var bare: [(value: Double, range: SourceRange)] = []
+        /// Durations written as a name alone (`in fast`): the resolver reads what each names.
+        var named: [NameUse] = []
 
         mutating func add(_ duration: Duration) {
+            if duration.unit == .implicit, let (name, range) = duration.number.bareName {
+                named.append(NameUse(name, range, nil))
+                return
+            }
             count += 1
             if !(duration.approximateSeconds < 1) { long += 1 }
             if duration.unit == .implicit, duration.number.value >= 10 { bare.append((duration.number.value, duration.range)) }
@@ -383,6 +389,17 @@ struct BindingUses {
         }
     }
 
+    /// `mentions` with each view given as an argument (`pop(card)`) among
+    /// them, in source order, for the named-once warnings: a misspelt view
+    /// argument is as likely a typo as a misspelt tween target.
+    static func withViewArguments(_ mentions: [Mention], _ viewUses: [NameUse], kinds: [String: [ParameterKind?]]) -> [Mention] {
+        guard !kinds.isEmpty else { return mentions }
+        let arguments = viewUses.filter { $0.argumentOf != nil && isView($0.argumentOf, kinds: kinds) }
+        guard !arguments.isEmpty else { return mentions }
+        let added = arguments.map { Mention(view: $0.name, property: "", viewRange: $0.range, propertyRange: nil) }
+        return (mentions + added).sorted { $0.viewRange.start < $1.viewRange.start }
+    }
+
     /// Whether an argument given for `argumentOf` is a view (`nil`: not an argument, a view a tween names).
     static func isView(_ argumentOf: ArgumentOf?, kinds: [String: [ParameterKind?]]) -> Bool {
         guard let argumentOf else { return true }
@@ -400,8 +417,10 @@ struct BindingUses {
         if !stack.isEmpty { stack.removeAll(keepingCapacity: true) }
         if !chains.isEmpty { chains.removeAll(keepingCapacity: true) }
         stack.append(.node(binding.value, argumentOf: nil))
-        for parameter in (binding.parameters ?? []).reversed() {
-            if let value = parameter.defaultValue { stack.append(.node(value, argumentOf: nil)) }
+        // A default is an argument given where the `let` is written (a view, a value or an
+        // animation, by the parameter's kind, as at a call): a name in it is decided as a call's is.
+        for (index, parameter) in (binding.parameters ?? []).enumerated().reversed() {
+            if let value = parameter.defaultValue { stack.append(.node(value, argumentOf: ArgumentOf(callee: binding.name, index: index))) }
         }
         /// The names a number written with names uses (named values: they come first in the order).
         func named(in number: Number, _ uses: inout BindingUses) {
@@ -560,7 +579,7 @@ private struct Resolver {
     var bindings = BindingTable()
     // Tables of the resolver kept as arrays side by side, not arrays of
     // tuples: each tuple type builds its metadata (and its array's) at run
-    // time, 20 to 60 k instructions of every start-up.
+    // time, on every start-up.
     /// A binding's name and number. (A struct, not a tuple: see above.)
     struct NumberedName {
         let name: String
@@ -609,7 +628,9 @@ private struct Resolver {
         edgeTargets.reserveCapacity(bindings.count)
         /// Whether a call gives a binding as an argument (an edge that is not a name).
         var argumentEdges = false
-        // Two arrays of Int, not one of `Range<Int>`: that would look up `Int: Comparable` at run time (~0.1 M instructions of every start-up).
+        /// The names given as arguments (or defaults) that no `let` binds: views, or mistakes.
+        var unboundArguments: [BindingUses.NameUse] = []
+        // Two arrays of Int, not one of `Range<Int>`: that would look up `Int: Comparable` at run time (on every start-up).
         var spanStarts = [Int](repeating: 0, count: bindings.count), spanEnds = spanStarts
         /// The binding walked last, and its number (`-1`: none yet).
         var last = NumberedName(name: "", id: -1)
@@ -617,7 +638,7 @@ private struct Resolver {
             let id = visitedIDs?[visit] ?? visit
             let item = visitedIDs == nil ? bindings.position(of: visit) : visitedItems[visit]
             guard case .binding(let binding) = program.items[item] else { continue }
-            // (Most bindings name one binding, or none: emptied by `removeLast`, not the general `removeAll`, ~200 instructions.)
+            // (Most bindings name one binding, or none: emptied by `removeLast`, not the general `removeAll`, which does more.)
             if uses.names.count == 1 { uses.names.removeLast() } else if !uses.names.isEmpty { uses.names.removeAll(keepingCapacity: true) }
             if !uses.argumentUses.isEmpty { uses.argumentUses.removeAll(keepingCapacity: true) }
             uses.add(binding)
@@ -642,6 +663,8 @@ private struct Resolver {
                 if let target = bindings.numbers[argument.name] {
                     edgeTargets.append(target)
                     argumentEdges = true
+                } else if argument.argumentOf != nil {
+                    unboundArguments.append(argument)
                 }
             }
             spanStarts[id] = start
@@ -664,9 +687,7 @@ private struct Resolver {
             }
         }
         let tweenCount = uses.tweens
-        warnOfNamesNamedOnce(uses.mentions)
         warnOfBareDurations(uses.durations)
-        uses.mentions = []
         uses.durations = BindingUses.DurationSummary()
         let order = orderBindings(targets: edgeTargets, starts: spanStarts, ends: spanEnds, broken: &broken)
         let kinds = anyParameters ? inferParameterKinds(order: order.map { bindings.name($0) }) : [:]
@@ -675,6 +696,9 @@ private struct Resolver {
             mentionedViews.append(use.name)
             mentionedAt.append(use.range.start)
         }
+        warnOfUndrawnProperties(uses.mentions)
+        warnOfNamesNamedOnce(BindingUses.withViewArguments(uses.mentions, uses.viewUses, kinds: kinds))
+        reportUnknownAnimationArguments(unboundArguments, kinds: kinds)
         uses = BindingUses()
         var firstMention: [String: Int] = [:]
         for (view, position) in zip(mentionedViews, mentionedAt) where position < firstMention[view, default: Int.max] {
@@ -815,13 +839,78 @@ private struct Resolver {
     /// are all under a second (`in 300` beside `in 0.2s`) was surely meant in
     /// milliseconds: a warning. A file of bare durations, or one with longer
     /// ones, is taken as written.
+    ///
+    /// A name that a `let` binds to a number with no unit (`let fast = 200`,
+    /// then `in fast`) is such a duration too, counted once however often
+    /// it is used, and warned of at its first use; the fix gives the `let`
+    /// its unit. A named duration (`let gap = 80ms`) counts as its length;
+    /// any other name (a parameter) as a long one, since its length is not
+    /// known here.
     private mutating func warnOfBareDurations(_ durations: BindingUses.DurationSummary) {
+        var summary = durations
+        var named: [(use: BindingUses.NameUse, binding: Binding, number: Number)] = []
+        var seen: Set<String> = []
+        for use in durations.named where seen.insert(use.name).inserted {
+            summary.count += 1
+            guard let binding = bindings[use.name], binding.parameters == nil else { summary.long += 1; continue }
+            switch binding.value.kind {
+            case .value(.plain(.number(let number))) where number.formula == nil && number.value.isFinite:
+                if number.value >= 1 { summary.long += 1 }
+                if number.value >= 10 { named.append((use, binding, number)) }
+            case .value(.duration(let duration)):
+                if !(duration.approximateSeconds < 1) { summary.long += 1 }
+            default:
+                summary.long += 1
+            }
+        }
         // A candidate is itself a second or more: the others are all under one
         // exactly when it is the only such duration (and there are others).
-        guard durations.count >= 2, durations.long == 1 else { return }
+        guard summary.count >= 2, summary.long == 1 else { return }
         for (value, range) in durations.bare {
             let written = formatNumber(value)
             report(.bareDuration(written), at: range, hint: didYouMean("\(written)ms"), fixes: [.replacing(range, with: "\(written)ms")])
+        }
+        for (use, binding, number) in named {
+            let written = formatNumber(number.value)
+            report(.bareNamedDuration(name: use.name, written: written), at: use.range, hint: didYouMean("let \(use.name) = \(written)ms"),
+                   notes: [.init(.boundHere(use.name), at: binding.value.range)],
+                   fixes: [.replacing(number.range, with: "\(written)ms")])
+        }
+    }
+
+    /// A property written out (`animate card.rotate-y`) whose name reads as
+    /// one animc draws but is not (``Drawing/lookalikes``) runs, and moves
+    /// nothing on the stage: a warning at its first place, naming the drawn
+    /// property meant when there is one (and the fix to it).
+    private mutating func warnOfUndrawnProperties(_ mentions: [BindingUses.Mention]) {
+        var warned: Set<String> = []
+        for mention in mentions where mention.property.utf8.count >= 3 {
+            guard let written = mention.propertyRange, let meant = Drawing.lookalikes[mention.property],
+                  warned.insert(mention.property).inserted else { continue }
+            let property = "\(mention.view).\(mention.property)"
+            if let meant {
+                report(.undrawnProperty(property), at: written, hint: didYouMean(meant), fixes: [.replacing(written, with: meant)])
+            } else {
+                report(.undrawnProperty(property), at: written,
+                       hint: "animc draws x, y, radius, width, height, size, scale, scale-x, scale-y, rotation, opacity and color;"
+                           + " `\(mention.property)` is shown beside the stage and exported as a custom property only")
+            }
+        }
+    }
+
+    /// A name given for a parameter that is an animation (`twice(ghost)`,
+    /// or a default: `let twice(a = ghost)`) must name a `let`, as a name
+    /// written in a body must. (Names given for values are checked where
+    /// the call is expanded, views need no declaration.)
+    private mutating func reportUnknownAnimationArguments(_ uses: [BindingUses.NameUse], kinds: [String: [ParameterKind?]]) {
+        guard !kinds.isEmpty else { return }
+        var candidates: [String]?
+        for use in uses {
+            guard let of = use.argumentOf, let kind = kinds[of.callee], of.index < kind.count, kind[of.index] == .animation,
+                  !brokenNames.contains(use.name) else { continue }
+            if candidates == nil { candidates = bindings.keys.sorted() }   // sorted: ties give the same hint on every run
+            let match = closestMatch(to: use.name, in: candidates ?? [])
+            report(.unknownName(use.name), at: use.range, hint: match.map(didYouMean), fixes: match.map { [.replacing(use.range, with: $0)] } ?? [])
         }
     }
 

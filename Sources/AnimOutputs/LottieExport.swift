@@ -104,7 +104,8 @@ public func exportLottie(_ outcome: Outcome, fps: Int = 60) -> LottieExport {
                                       initial: outcome.initial, fps: Int64(max(1, fps)), range: range)
         return exporter.export()
     case .model(let model)?:
-        return exportLottie(model, fps: fps)
+        // The warning for properties left out points at the first tween that animates one.
+        return exportLottie(model, fps: fps, place: { outcome.program.firstPlace(of: $0) })
     }
 }
 
@@ -128,7 +129,7 @@ public func exportLottie(scene: Scene, name: String, views: [String] = [], place
                                     placements: placements), fps: fps)
 }
 
-private func exportLottie(_ model: ExportModel, fps: Int) -> LottieExport {
+private func exportLottie(_ model: ExportModel, fps: Int, place: @escaping (Property) -> SourceRange? = { _ in nil }) -> LottieExport {
     var played = model.scene
     var loop: Time?
     if model.scene.isInfinite {
@@ -142,6 +143,7 @@ private func exportLottie(_ model: ExportModel, fps: Int) -> LottieExport {
     }
     var exporter = LottieExporter(compiled: played, name: model.binding, views: model.views, placements: model.placements,
                                   initial: model.initial, fps: Int64(max(1, fps)), range: model.range, loop: loop, model: model)
+    exporter.place = place
     return exporter.export()
 }
 
@@ -222,6 +224,8 @@ private struct LottieExporter {
     let loop: Time?
     /// How soon each property may turn back (springs).
     let turns: Turns
+    /// Where a property is written in the script, for a warning about it (`nil`: at ``range``).
+    var place: (Property) -> SourceRange? = { _ in nil }
 
     init(compiled: CompiledScene?, name: String, views: [String], placements: [String: Placement],
          initial: [Property: Value], fps: Int64, range: SourceRange, loop: Time? = nil, model: ExportModel? = nil) {
@@ -284,7 +288,8 @@ private struct LottieExporter {
         var views = viewNames.enumerated().map { index, name in makeView(name, index: index) }
         let dropped = droppedProperties(views)
         if !dropped.isEmpty {
-            diagnostics.append(Diagnostic(.exportDropsProperties(format: "Lottie", properties: dropped.map(\.description)), at: range,
+            diagnostics.append(Diagnostic(.exportDropsProperties(format: "Lottie", properties: dropped.map(\.description)),
+                                          at: dropped.lazy.compactMap(place).first ?? range,
                                           hint: "Lottie draws x, y, rotation, scale, opacity, radius, width, height, size and color (or fill)"))
         }
         let stage = layOut(&views, frames: frames)
@@ -325,7 +330,7 @@ private struct LottieExporter {
         return LottieExport(document: document, diagnostics: diagnostics)
     }
 
-    private func failure(_ kind: DiagnosticKind, hint: String?) -> LottieExport {
+    private func failure(_ kind: ExportDiagnostic, hint: String?) -> LottieExport {
         LottieExport(document: nil, diagnostics: [Diagnostic(kind, at: range, hint: hint)])
     }
 
@@ -399,6 +404,7 @@ private struct LottieExporter {
         let pieces: [TrackPiece] = (compiled?.pieces(of: property, initial: initial[property]) ?? []).map { piece in
             switch piece.rule {
             case .hold(let value):
+                // A number property (the callers pass no other); the view's default stands in otherwise.
                 return trackPiece(piece, property, .hold(clamp(map(value.number ?? fallback))))
             case .tween(let from, let to, let easing, let p0, let p1):
                 guard let a = from.number, let b = to.number else { return trackPiece(piece, property, .sampled) }
@@ -407,6 +413,7 @@ private struct LottieExporter {
                 return trackPiece(piece, property, .sampled)
             }
         }
+        // No value before the property is first given one: the view's default, as a player shows it.
         let sample: (Instant) -> [Double] = { instant in clamp(map(self.value(property, at: instant)?.number ?? fallback)) }
         return TrackSource(dimension: dimension, pieces: pieces, sample: sample, allowed: allowed)
     }

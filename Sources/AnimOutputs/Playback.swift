@@ -80,6 +80,7 @@ public struct Playback: Sendable {
     /// The events that fired in `(t − window, t]`, each name once with its count.
     public func events(before t: Time, within window: Time) -> [EventFiring] {
         guard hasEvents else { return [] }
+        // Past exact time's range, the double's instant is the nearest there is.
         let after = (try? t.subtracting(window)).map(Instant.init) ?? Instant(approximately: t.seconds - window.seconds)
         return compiled.events(after: after, through: Instant(t))
     }

@@ -172,9 +172,15 @@ package struct Rasterizer {
         let hairline: Double? = widthX <= 1 && widthY <= 1 ? (widthX + widthY) / 2 : nil
         let isCircle: Bool
         if case .circle = view.shape { isCircle = true } else { isCircle = false }
+        // A circle's fill and hairline are drawn on the segments the browser flattens it into.
+        let oval = isCircle ? FlattenedOval(radius: halfWidth, picture: picture) : nil
+        var spans: [(left: Double, right: Double)?] = [nil, nil, nil, nil]
         let stride = width * 4
         canvas.withUnsafeMutableBufferPointer { canvas in
             for row in firstRow..<lastRow {
+                if let oval {
+                    for strip in 0..<4 { spans[strip] = oval.span(at: Double(row) + 0.125 + 0.25 * Double(strip)) }
+                }
                 for column in firstColumn..<lastColumn {
                     // The pixel's centre back in the shape's units.
                     let x = ((Double(column) + 0.5 - offset.x) / zoom) - view.centre.x - origin.0
@@ -191,10 +197,22 @@ package struct Rasterizer {
                     let normalLength = (normal.x * normal.x + normal.y * normal.y).squareRoot()
                     let n = (normal.x / normalLength, normal.y / normalLength)
                     // Signed distances in picture pixels: to the edge, and to the outline's two sides.
-                    let inner = Rasterizer.scanlineCoverage(edge.distance / length, normal: n)
+                    let inner: Double
+                    if oval != nil {
+                        var inside = 0.0
+                        for case let span? in spans {
+                            inside += max(0, min(span.right, Double(column) + 1) - max(span.left, Double(column)))
+                        }
+                        inner = inside / 4
+                    } else {
+                        inner = Rasterizer.scanlineCoverage(edge.distance / length, normal: n)
+                    }
                     if inner <= 0, edge.distance - halfOutline > 2 / length { continue }
                     let outlined: Double
-                    if let hairline {
+                    if let hairline, let oval {
+                        outlined = abs(edge.distance / length) < 2
+                            ? hairline * oval.hairlineCoverage(x: Double(column) + 0.5, y: Double(row) + 0.5) : 0
+                    } else if let hairline {
                         outlined = hairline * max(0, 1 - abs(edge.distance / length) / max(abs(n.0), abs(n.1)))
                     } else {
                         outlined = Rasterizer.coverage((edge.distance - halfOutline) / length, normal: n)

@@ -70,7 +70,13 @@ struct StageView {
     /// The properties whose extents the layout reads.
     static let measured = ["x", "y", "radius", "width", "height", "size", "scale", "scale-x", "scale-y", "rotation"]
 
-    var isCircle: Bool { numbers.contains("radius") }
+    /// Whether it is drawn as a circle: ``RenderModel/shape(of:kinds:)`` decides, from its number properties.
+    var isCircle: Bool {
+        var kinds: [String: Value.Kind] = [:]
+        for name in numbers { kinds[name] = .number }
+        if case .circle = RenderModel.shape(of: name, kinds: kinds) { return true }
+        return false
+    }
 }
 
 /// Where each view sits and how big the stage is (docs/exports.md §1, §6): the

@@ -388,6 +388,7 @@ struct WebExportBuilder {
         guard case .number = sample(0.5) else {
             return [bakedSpan(piece, property: property, sample)]
         }
+        // The property is a number (checked at 0.5 above: a property has one kind), so `?? 0` is never taken.
         let curve = LinearCurve.approximating { sample($0).number ?? 0 }
         if depth < 200 {
             for jump in curve.jumps {

@@ -120,6 +120,7 @@ public struct Animation<A> {
             guard count > 0, period.isPositive else { return read(frame) }
             // The copy playing now, the earlier one at a boundary.
             let copy = frame.local.copy(ofPeriod: period, count: count, earlier: true) ?? count - 1
+            // copy < count, so copy · period is within the repetition's duration, which is exact time.
             return read(frame.shifted(by: (try? period.multiplied(by: Int64(copy))) ?? .zero))
         }
     }
@@ -161,6 +162,7 @@ public struct Animation<A> {
         let read = self.read
         let offset = start.time
         return Animation(scene: must { () throws(AnimationError) in try scene.played(from: offset, to: end?.time) }) { frame in
+            // An offset within the scene negates exactly (only the least Int64 numerator cannot).
             read(frame.shifted(by: (try? offset.negated()) ?? .zero))
         }
     }
@@ -288,7 +290,7 @@ private let anonymousCount = AnonymousCounter()
 
 /// A counter shared by threads, behind a pthread mutex rather than `Atomic`:
 /// importing Synchronization links one more library into every program,
-/// about 0.35 M instructions of each start-up (measured with callgrind).
+/// which every start-up then loads.
 private final class AnonymousCounter: @unchecked Sendable {
     /// Allocated once and never freed: the counter lives as long as the process.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
@@ -456,6 +458,9 @@ public struct Frame {
     }
 
     /// The same moment seen from a part that starts `offset` later.
+    /// (This and the three below move the path within the scene's own span,
+    /// which is exact time; on overflow the path stays as it was, and the
+    /// value read is the double's, as for any inexact instant.)
     func shifted(by offset: Time) -> Frame {
         Frame(scene: scene, time: time, path: (try? path.shifted(by: offset)) ?? path)
     }

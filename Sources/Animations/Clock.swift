@@ -100,6 +100,7 @@ public struct PlayerClock: Sendable {
     /// land on tenths (1.101 → 1.2, not 1.201).
     public mutating func seek(by delta: Time, at now: Int64) {
         let current = time(at: now)
+        // A seek that overflows exact time stays where it is: the clock never jumps to a wrong time.
         let step = delta.isNegative ? ((try? delta.negated()) ?? delta) : delta
         var target = (try? current.adding(delta)) ?? current
         if step.isPositive, !current.isNegative, let units = try? current.divided(by: step) {

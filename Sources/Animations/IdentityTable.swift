@@ -4,7 +4,7 @@
 /// walks (find, insert, replace; never remove), without the Hashable
 /// machinery: a dictionary of `ObjectIdentifier` makes the runtime look
 /// up that type's Hashable conformance, a scan of every conformance the
-/// process has loaded (some 130,000 instructions of start-up), and hashes
+/// process has loaded (on every start-up), and hashes
 /// each key with SipHash; here a key is hashed by one multiplication.
 ///
 /// Open addressing with linear probing over one word per slot: 0 when the
@@ -16,8 +16,8 @@
 /// ends at an empty slot.
 ///
 /// (One word a slot, not the key and the number in two: a fresh key's
-/// probe lands anywhere in the slots, and a table of 80k entries, one per
-/// `let` of a long script, is then 1 MB rather than 2, read from the
+/// probe lands anywhere in the slots, and a table with one entry per
+/// `let` of a long script is then half the size, read from the
 /// cache rather than from memory; a key found again is mostly a recent one,
 /// whose key and value were just written.)
 public struct IdentityTable<Value> {

@@ -267,6 +267,7 @@ struct Normalizer {
                     let inner = orderKey(item)
                     key.firstProperty = inner.firstProperty
                     key.firstTween = inner.firstTween
+                    // The key only orders parts: past exact time's range, the start before is as good an order.
                     key.firstStart = (try? start.adding(inner.firstStart)) ?? start
                     break
                 }

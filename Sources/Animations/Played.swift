@@ -28,7 +28,9 @@
 // mapped): `(x played from a to b) reversed = (x reversed) played from
 // |x| − b to |x| − a`, rank for rank. `;`, `||`, `in` and `delayed by` map
 // ranks as they map starts. Through a warp (`with E` on a composite), a rank
-// that lies before the warp's window maps to the window's start.
+// that lies outside the warp's span keeps its distance from the span's end
+// nearest it (the warp read as the identity there), so it still ranks before
+// (after) whatever starts in the window, as in the state the warp reads.
 
 extension Affine {
     /// `self` followed by `next`: `u ↦ next(self(u))`.
@@ -74,6 +76,16 @@ extension Path {
         if let collapse { return collapse.point }
         let inner = affine.invert(u)
         return hasNoStages ? inner : backwardThroughStages(inner, upper: false, event: true)
+    }
+
+    /// Where the rank (a compared start) `u` of a cut segment falls in the
+    /// scene: as an instant of a window, except that through a warp a rank
+    /// outside the warp's span keeps its distance from it (see
+    /// ``backwardThroughStages(_:upper:event:rank:)``).
+    func rank(_ u: Instant) -> Instant {
+        if let collapse { return collapse.point }
+        let inner = affine.invert(u)
+        return hasNoStages ? inner : backwardThroughStages(inner, upper: false, rank: true)
     }
 
     /// The scene's window of the node window `[a, b]` (`a ≤ b`), in order.
@@ -173,8 +185,7 @@ extension Segment {
                            warp: clock, relative: .absolute)
         }
         let (wholeStart, wholeEnd) = (self.clip?.rank ?? start, self.clip?.rankEnd ?? end)
-        let (rankLow, _) = path.window(wholeStart, wholeStart)
-        let (rankHigh, _) = path.window(wholeEnd, wholeEnd)
+        let (rankLow, rankHigh) = (path.rank(wholeStart), path.rank(wholeEnd))
         let cut = Clip(rank: increasing ? rankLow : rankHigh, rankEnd: increasing ? rankHigh : rankLow,
                        heldStart: increasing ? valueAtLow : valueAtHigh, heldEnd: increasing ? valueAtHigh : valueAtLow)
         return Segment(source: source, ends: storedEnds, isLinear: isLinear, start: windowStart, end: windowEnd, isForward: forward,

@@ -480,8 +480,8 @@ extension Scene: AnimationAlgebra {
 /// failed. A node whose scene is the node itself (a chain reused as it is
 /// written: every `let c5 = c4 ; …` of a long script) is noted without a
 /// reference to it, so the memo takes no retain of it, nor a release when
-/// it goes, long after the node left the cache (80k such `let`s: 80k
-/// releases of cold nodes). The memo holds no key: the caller keeps every
+/// it goes, long after the node left the cache (a release of a cold node
+/// per such `let`). The memo holds no key: the caller keeps every
 /// term it evaluates alive while it uses the memo.
 public struct EvaluationMemo {
     enum Entry {

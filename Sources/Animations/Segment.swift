@@ -624,12 +624,21 @@ struct Path: Hashable, Sendable {
     /// reaches it, `D·E(t'/D) ≥ t` (docs/semantics.md §6.5), also at the end of the
     /// span: a curve that gets to 1 early (an overshooting one, `steps(2, start)`)
     /// fires there the events that end its span.
-    func backwardThroughStages(_ u: Instant, upper: Bool, event: Bool = false) -> Instant {
+    ///
+    /// A rank (`rank == true`: the start a segment cut by `played` compares
+    /// by, docs/semantics.md §8.5) may lie outside the span; there the warp is read as
+    /// the identity (E(p) = p beyond [0, 1], continuous with E(0) = 0 and
+    /// E(1) = 1), so a rank before the span stays before everything that
+    /// starts in it, as it is in the state the warp reads (§3), rather than
+    /// tying with what starts at the window's start.
+    func backwardThroughStages(_ u: Instant, upper: Bool, event: Bool = false, rank: Bool = false) -> Instant {
         var current = u
         for stage in stages.reversed() {
             let span = stage.span.seconds
             let local: Instant
-            if current.exact == .zero || current.seconds <= 0 {
+            if rank, current.exact.map({ $0.isNegative || stage.span < $0 }) ?? (current.seconds < 0 || current.seconds > span) {
+                local = current
+            } else if current.exact == .zero || current.seconds <= 0 {
                 local = Instant(.zero)
             } else if current.exact == stage.span || current.seconds >= span {
                 let early = event ? stage.easing.leastPreimage(1) : 1

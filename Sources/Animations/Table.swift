@@ -21,7 +21,7 @@ public struct RowSampler: Sendable {
 
     init(scene: CompiledScene, initial: [Property: Value]) {
         // A column exists because a declaration or a segment names it, so one of the two gives its value before.
-        // Three arrays filled side by side: an array of tuples would build its type at run time (~40 k of start-up).
+        // Three arrays filled side by side: an array of tuples would build its type at run time, on every start-up.
         var columns: [Property] = [], tracks: [Track?] = [], before: [Value] = []
         // The scene's properties are sorted and distinct (what ``CompiledScene/track(for:)``
         // searches): only declared properties without a track are merged in (no set, no sort, most often).

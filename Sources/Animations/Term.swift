@@ -776,6 +776,7 @@ extension Term {
         bottomUp { (term: Term, mapped: [Term]) -> Term in
             switch term.kind {
             case .tween(let tween):
+                // A tween's duration is a valid wait's, so the fallback is never taken.
                 return keep(term) ? term : ((try? Term.wait(tween.duration)) ?? .one)
             case .event:
                 return keep(term) ? term : .one
@@ -842,6 +843,7 @@ extension Term {
                 zip(mapped, children).allSatisfy({ $0 === $1 }) ? term : ((try? term.replacingChildren(mapped)) ?? term)
             }
             /// The i-th child without its leaves (it lasts as long as the child).
+            /// (A child's finite duration is a valid wait's: `.one` only stands for an endless child.)
             func skeleton(_ index: Int) -> Term {
                 splits[index].skeleton ?? (children[index].duration.flatMap { try? Term.wait($0) } ?? .one)
             }
@@ -888,6 +890,7 @@ extension Term {
             switch term.kind {
             case .parallel where term.duration != nil:
                 // Every part without v together lasts at most D: one `wait D` stands for them all.
+                // (Its duration is one the parallel already has, so a valid wait's.)
                 let whole = term.duration.flatMap { try? Term.wait($0) } ?? .one
                 split.skeleton = whole
                 var items: [String: [Term]] = [:]
@@ -932,6 +935,8 @@ extension Term {
                             items.append(contentsOf: (reached..<splits.count).map(skeleton))
                         }
                     }
+                    // The parts and skeletons last what the children did, whose sum is this term's:
+                    // should exact time overflow anyway, the rebuilt whole is the same animation.
                     split.parts[view] = (try? Term.sequence(items)) ?? rebuilt(splits.indices.map { part($0, view) ?? skeleton($0) })
                 }
             default:

@@ -71,7 +71,7 @@ extension Track {
         // Winners share a start (and an end, once finished): with no two
         // listed segments starting together and no repetition, none tie.
         // (Index loops rather than `zip(xs, xs.dropFirst())`: that generic type is instantiated at
-        // run time on first use, about 0.3 M instructions of every `animc eval`'s start-up.)
+        // run time on first use, in every `animc eval`'s start-up.)
         var startsTogether = false
         for index in 1..<max(starts.count, 1) where starts[index - 1] == starts[index] {
             startsTogether = true

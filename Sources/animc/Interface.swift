@@ -305,7 +305,7 @@ extension Interface {
     /// Reads a command's arguments and options.
     func parse(_ arguments: [String], for command: Command) -> Invocation {
         // Built only for an error: `Command.usage` joins strings, a conformance looked up at run
-        // time (about 0.15 M instructions, the most of a correct command line's parsing).
+        // time, which would be most of a correct command line's parsing.
         func usage() -> String { "usage: " + command.usage }
         func failure(_ kind: DiagnosticKind, hint: String? = nil) -> Invocation {
             .usageError(Diagnostic(kind, at: .none, hint: hint), usage: usage())

@@ -35,8 +35,7 @@ func finish(_ status: Int32) -> Never {
 /// Keeps `outcome` alive until the process exits, so that it is never freed:
 /// like clang's `-disable-free`. Every command that evaluates a script ends
 /// the process soon after (``finish(_:)``), and releasing the graph of a
-/// large script node by node costs more than building parts of it (73 M
-/// instructions for a chain of 80,000 tweens); the system takes the memory
+/// large script node by node costs more than building parts of it; the system takes the memory
 /// back at once. A class box, retained once and never released: no generic
 /// type to build at start-up. Not for the long-running commands (`serve`,
 /// `lsp`), which evaluate again and again.

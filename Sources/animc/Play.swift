@@ -47,7 +47,7 @@ func play(_ playback: Playback, file: String, speed: Double, loops: Bool) -> Int
             case .quit: return 0
             case .togglePause: clock.togglePause(at: now)
             case .forward: clock.seek(by: PlayerClock.seekStep, at: now)
-            case .backward: clock.seek(by: (try? PlayerClock.seekStep.negated()) ?? .zero, at: now)
+            case .backward: clock.seek(by: (try? PlayerClock.seekStep.negated()) ?? .zero, at: now)   // a small constant: negates exactly
             case .start: clock.restart(at: now)
             }
         }

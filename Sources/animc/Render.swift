@@ -216,6 +216,7 @@ struct FramePlan {
     let count: Int
 
     func time(_ index: Int) -> Time {
+        // index < count, so from + index/fps is within the window, which is exact time.
         (Time(numerator: Int64(index), denominator: Int64(fps)).flatMap { try? from.adding($0) }) ?? from
     }
 }
@@ -295,6 +296,7 @@ struct FramePlan {
                          hint: "--from starts the picture within the animation; --to (or --until) ends it")
     }
     // ⌈(end − from) · fps⌉ frames (at least one): frame k shows from + k/fps, each for 1/fps.
+    // Both are instants of the animation, so their difference is exact time; 0 gives the one frame.
     let length = (try? end.subtracting(from)) ?? .zero
     let frameCount: Int
     if let exact = try? length.multiplied(by: Int64(fps)) {

@@ -226,7 +226,8 @@ func refusal(_ status: HTTPStatus, head only: Bool = false) -> [UInt8] {
 
 // MARK: - The file
 
-/// The largest file serve reads (the 1 MB script of the benchmarks takes a second).
+/// The largest file serve reads: larger than any script written by hand, and small
+/// enough that reading and evaluating it again on each change stays interactive.
 let largestServedFile = 8 << 20
 
 /// Follows FILE: reads, runs and exports it when its stamp has changed and

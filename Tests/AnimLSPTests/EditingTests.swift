@@ -192,6 +192,22 @@ struct EditingTests {
         ("bare-duration", "view c\nlet a = fadeIn c in 300 ; fadeOut c in 0.2s\n", "view c\nlet a = fadeIn c in 300ms ; fadeOut c in 0.2s\n"),
         ("unknown-value", "view c\nlet quick = 1s\nlet p(v, d) = fadeIn v in d\nlet a = p(c, quik)\n",
          "view c\nlet quick = 1s\nlet p(v, d) = fadeIn v in d\nlet a = p(c, quick)\n"),
+        // Issue 37: hints that name what is wrong, each with its fix.
+        ("unknown-value-unit", "view c\nlet a = animate c.x from 0 to 100px\n", "view c\nlet a = animate c.x from 0 to 100\n"),
+        ("unknown-value-unit", "view c\nlet a = animate c.x from 0 to 100 px\n", "view c\nlet a = animate c.x from 0 to 100\n"),
+        ("expected-operator", "view c\nlet a = rotate c from 0 to 90 in 1s turns\n", "view c\nlet a = rotate c from 0 to 90 turns in 1s\n"),
+        ("unexpected-character", "view c opacity: 0\nlet a = fadeIn c\n", "view c opacity 0\nlet a = fadeIn c\n"),
+        ("unexpected-character", "view c\nlet a = fadeIn c with spring(stiffness:200)\n", "view c\nlet a = fadeIn c with spring(stiffness 200)\n"),
+        ("opacity-out-of-range", "view c\nlet a = animate c.opacity from 0 to 100\n", "view c\nlet a = animate c.opacity from 0 to 1\n"),
+        ("degree-sized-angle", "view c\nlet a = rotate c from 0 to 360 turns\n", "view c\nlet a = rotate c from 0 to 360 degrees\n"),
+        ("bare-named-duration", "view c\nlet fast = 200\nlet a = fadeIn c in fast ; fadeOut c in 0.2s\n",
+         "view c\nlet fast = 200ms\nlet a = fadeIn c in fast ; fadeOut c in 0.2s\n"),
+        ("undrawn-property", "view c\nlet a = animate c.alpha from 0 to 1\n", "view c\nlet a = animate c.opacity from 0 to 1\n"),
+        ("named-once", "view card\nlet pop(v) = grow v from 1 to 1.2\nlet a = pop(card) ; pop(crad)\n",
+         "view card\nlet pop(v) = grow v from 1 to 1.2\nlet a = pop(card) ; pop(card)\n"),
+        ("expected-count", "view c\nlet a = fadeIn c looped twise\n", "view c\nlet a = fadeIn c looped twice\n"),
+        ("unknown-easing", "view c\nlet a = fadeIn c with bouncy-spring\n", "view c\nlet a = fadeIn c with bouncy spring\n"),
+        ("named-once", "view c\nlet a = animate c.opacty from 0 to 1\n", "view c\nlet a = animate c.opacity from 0 to 1\n"),
     ]
 
     @Test(arguments: EditingTests.fixes.indices)

@@ -20,6 +20,8 @@ struct DiagnosticCatalogTests {
         .unclosedParen(openedAt: SourceLocation(line: 1, column: 9), found: .endOfFile), .nestingTooDeep(limit: 256),
         .modifierAfterPower(modifier: "reversed", exponent: "2"), .unknownVerb("rotat"), .unknownUnit("min"),
         .unknownAngleUnit("degreez"), .piInDegrees(written: "2*pi", degrees: 2 * Double.pi), .negativeCount("-1"),
+        .unknownValueUnit("px"), .degreeSizedAngle(written: "360", unit: "turns", degrees: 129600), .opacityOutOfRange("100"),
+        .bareNamedDuration(name: "fast", written: "200"), .undrawnProperty("card.rotate-y"),
         .fractionalCount("2.5"), .inexactCount("pi/pi"), .countTooLarge(1e30), .fractionalSteps("2.5"), .tooManySteps("1e30"),
         .numberTooLarge("1e999"), .notFiniteNumber("1e300 * 1e300"), .divisionByZero("1/0"), .unknownEasing("ease-inout"),
         .unexpectedEasingParameter("linear"), .highNotApplicable("linear"), .highWithParameter,
@@ -35,16 +37,12 @@ struct DiagnosticCatalogTests {
         .tooManyRows(binding: "a", duration: Time(2), fps: 10, limit: 1), .noSuchBinding("nope", file: "a.anim"),
         .unreadableFile(path: "a.anim", reason: "No such file or directory"), .cannotNormalize("x"),
         .unwritableFile(path: "out/a.html", reason: "No such file or directory"),
-        .exportApproximated(property: "a.x", from: 0, to: 1e9),
         .unknownCommand("frobnicate"), .missingCommand, .unknownOption("--bogus", command: "eval"),
         .optionNotAccepted("--width", command: "eval"), .missingValue(option: "--fps"), .unexpectedValue(option: "--tree"),
         .invalidValue(option: "--fps", value: "0", expected: "a whole number from 1 to 1000000"),
         .missingArgument(command: "eval", argument: "FILE"), .extraArgument(command: "eval", argument: "b.anim"),
         .standardInputTwice, .repeatedOption("--at"),
         .unwritableFile(path: "a.json", reason: "Permission denied"),
-        .exportDropsProperties(format: "Lottie", properties: ["v.level"]), .exportCancelled(binding: "a", format: "Lottie"),
-        .exportTooLong(binding: "a", duration: Time(2), fps: 60, limit: 1), .exportTooManyKeyframes(binding: "a", limit: 1),
-        .exportTooManyEvents(binding: "a", limit: 1), .exportNotFinite(property: "v.x"), .exportForever(binding: "a"),
         .tooFewKeyframes, .unknownColor("reed"), .mixedColorSeparators, .colorArguments("rgb"),
         .colorChannel("red", written: "300", range: "0 to 255"), .keyframeOffsetOnEnd(first: true, written: "10%"),
         .keyframeOffsetRange(written: "120%"), .decreasingKeyframeOffset(written: "40%", previous: "50%"),
@@ -55,12 +53,7 @@ struct DiagnosticCatalogTests {
         .standardInputNotFollowed(command: "serve"),
         .animation(.infinite("reverse")),
         .animation(.foreverOfInstant), .staggerNothing, .reservedName("from", role: .event),
-        .exportMixedPeriods(subject: "`s.rotation`", periods: [Time(1), Time(numerator: 3, denominator: 2) ?? Time(2)]),
-        .exportMixedPeriods(subject: "its events", periods: [Time(1), Time(2)]),
-        .exportUnsettled(binding: "a", property: "s.x"), .exportUnsettled(binding: "a", property: nil), .exportRepetition(binding: "a", property: "a.x", copies: 1_000_000),
-        .exportNameClash(first: "dial.tint-color", second: "lamp.tint", name: "--animc-tint-color"),
         .formatWouldChangeMeaning, .notFormatted(file: "a.anim"),
-        .exportLoops(binding: "spin", period: Time(numerator: 3, denominator: 2) ?? Time(2)),
         .tie(property: "a.x", count: 2, from: "0", to: "1", playing: true),
         .tie(property: "a.x", count: 0, from: "1", to: "2", playing: false),
         .strayViews(views: ["ghost"], bindings: ["old"], target: "final"), .moreTies(total: 1000, shown: 10),
@@ -106,20 +99,12 @@ struct DiagnosticCatalogTests {
         #expect(DiagnosticKind.invalidPart("x").severity == .error)
         #expect(DiagnosticKind.afterBinding("show", why: "the file has no `let show`").message == "--after show: the file has no `let show`")
         #expect(DiagnosticKind.afterBinding("show", why: "").id == "invalid-after")
-        let half = Time(numerator: 3, denominator: 2) ?? Time(2)
-        #expect(DiagnosticKind.exportMixedPeriods(subject: "`s.rotation`", periods: [Time(1), half]).message
-                == "`s.rotation` repeats every 1s and 1.5s at once: an export repeats one period")
-        #expect(DiagnosticKind.exportMixedPeriods(subject: "its events", periods: [Time(1), half]).message
-                == "its events repeat every 1s and 1.5s at once: an export repeats one period")
         #expect(DiagnosticKind.tie(property: "a.x", count: 0, from: "1", to: "2", playing: false).message
                 == "`a.x` holds the ends of several tweens at once from 1s to 2s, so it shows their mean")
         #expect(DiagnosticKind.strayViews(views: (1...10).map { "v\($0)" }, bindings: (1...6).map { "b\($0)" }, target: "f").message
                 == "`all views` includes `v1`, `v2`, `v3`, `v4`, `v5`, `v6`, `v7`, `v8` and 2 more, named only in `b1`, `b2`, `b3`, `b4` "
                 + "and 2 more, which `f` does not use")
         #expect(Diagnostic.Note(.alsoDriven("a.x"), at: .none).message == "`a.x` is also driven here")
-        #expect(DiagnosticKind.exportLoops(binding: "spin", period: half).severity == .note)
-        #expect(DiagnosticKind.exportLoops(binding: "spin", period: half).message
-                == "`spin` repeats forever: the file holds one period, 1.5s, which players loop")
     }
 
     // MARK: Counts: checked once, by the parser

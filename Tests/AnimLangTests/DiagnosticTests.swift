@@ -118,6 +118,15 @@ private let cases: [DiagnosticCase] = [
     .init("let a = rotate c from 0 to 1 degreez", "1:30", "unknown angle unit `degreez`"),
     .init("let a = rotate c from 0 to pi", "1:28", "`pi` degrees is 3.142 degrees"),
     .init("let a = rotate c from tau to 0 deg", "1:23", "pi-in-degrees"),
+    // Warnings for values that run but are most likely not meant (issue 37).
+    .init("let a = rotate c from 0 to 360 turns", "1:28", "`360` turns is 129600 degrees"),
+    .init("let a = rotate c from 0 to 90 radians", "1:28", "`90` radians is 5156.62 degrees"),
+    .init("let a = rotate c from -45 to 0 rad", "1:23", "degree-sized-angle"),
+    .init("let a = fade c from 1 to -1", "1:26", "an opacity of -1 is outside 0 to 1, and is drawn as 0 (hidden)"),
+    .init("let a = animate c.opacity from 0 to 100", "1:37", "an opacity of 100 is outside 0 to 1, and is drawn as 1 (fully shown)"),
+    .init("let a = animate c.opacity through 0, 50, 1", "1:38", "opacity-out-of-range"),
+    .init("let a = animate c.x from 0 to 100px", "1:34", "unknown unit `px`"),
+    .init("let a = animate c.x from 0 to 10 em", "1:34", "unknown-value-unit"),
     // Easings.
     .init("let a = b with", "1:15", "expected an easing after `with`, found end of file"),
     .init("let a = b with an ease-inout", "1:19", "unknown easing `ease-inout`"),
@@ -269,6 +278,28 @@ private let cases: [DiagnosticCase] = [
         ("let a = b with bouncy-spring", "did you mean `bouncy spring`?"),
         ("let a = b with sprung", "did you mean `spring`?"),
         ("let a = b spring", "did you mean `with spring`?"),
+        // Issue 37: what is actually wrong, not "did you forget `;` or `||`?".
+        ("let a = animate c.x from 0 to 100px", "values have no units: positions and sizes are plain numbers, so write `100`"),
+        ("let a = animate c.x from 0 to 100 px", "values have no units: positions and sizes are plain numbers, so write `100`"),
+        ("let a = fadeIn c for 1s", "a duration is given with `in`: write `in` instead of `for`"),
+        ("let a = fadeIn c then fadeOut c", "to play one after the other, write `;` instead of `then`"),
+        ("let a = rotate c from 0 to 90 in 1s turns", "an angle's unit goes right after its value: write `to 90 turns in 1s`"),
+        ("let a = rotate c from 0 to 90 with ease-in rad", "an angle's unit goes right after its value: write `to 90 rad with ease-in`"),
+        ("view card opacity: 0", "a view declaration has no colons: write `opacity 0`"),
+        ("view card\n  opacity: 0", "a view declaration has no colons: write `opacity 0`"),
+        ("let a = b with spring(stiffness: 200)",
+         "a spring parameter has no colon: write `stiffness 200`, as in `spring(stiffness 200, damping 12)`"),
+        ("let a = b with spring(bounce 0.2, damping:12)",
+         "a spring parameter has no colon: write `damping 12`, as in `spring(stiffness 200, damping 12)`"),
+        ("let a: = b", "a binding is written `let NAME = EXPR`"),
+        // `%` on a fraction's value: the fraction (100% is 1); on any other value, the number.
+        ("let a = scale c from 100% to 120%", "a scale is a factor, with no `%`: write `from 1 to 1.2`"),
+        ("let a = grow c from 50% to 100%", "a scale is a factor, with no `%`: write `from 0.5 to 1`"),
+        ("let a = animate c.scale-x from 100% to 150%", "a scale is a factor, with no `%`: write `from 1 to 1.5`"),
+        ("let a = fade c from 20% to 80%", "opacity is a number from 0 to 1, with no `%`: write `from 0.2 to 0.8`"),
+        ("let a = animate c.opacity from 0% to 100%", "opacity is a number from 0 to 1, with no `%`: write `from 0 to 1`"),
+        ("let a = grow c from radius 10% to 20%", "values take no `%`: write `from 10 to 20`"),
+        ("let a = animate c.x from 10% to 20%", "values take no `%`: write `from 10 to 20`"),
     ])
     func hints(source: String, hint: String) {
         let (_, diagnostics) = diagnose(source)
@@ -290,6 +321,10 @@ private let cases: [DiagnosticCase] = [
         "view smooth x 1\nlet spring_ = fadeIn smooth with spring ; spring_",
         "let a = b with bouncy spring in 2s",
         "let a = b with bouncy\n  spring",
+        // Angles in turns or radians of a plausible size, and opacities within 0 to 1.
+        "let a = rotate c from 0 to 2 turns ; rotate c from 0 to 100 turns ; rotate c from 0 to 30 radians",
+        "let a = rotate c from 0 to 90*pi radians ; rotate c from 0 to 360 degrees ; rotate c from 0 to 360",
+        "let a = fade c from 0 to 1 ; animate c.opacity from 1 to 0.5 ; animate c.level from 0 to 100",
     ])
     func nearMissesParseCleanly(source: String) {
         let (_, diagnostics) = diagnose(source)

@@ -346,6 +346,45 @@ struct EvaluatorDiagnosticTests {
         expectMatchesGolden(render(run(file).diagnostics, in: file), "diagnostics/parts.txt")
     }
 
+    /// Programs that run but most likely do not mean what they say, as
+    /// `animc check` shows them: each a warning that names the mistake, with
+    /// the fix as its hint (issue 37). Line 4's default view is meant, and
+    /// gets nothing.
+    @Test func renderedLikelyMistakeWarningsMatchTheirGolden() {
+        let source = """
+            view card
+            view badge
+            let fast = 200
+            let pop(v = card) = grow v from 1 to 1.2 in 0.2s
+            let show = animate card.opacity from 0 to 100 in 0.3s
+            let spin = rotate card from 0 to 360 turns in 0.5s ; rotate badge from 0 to 90 radians in 0.5s
+            let tilt = animate card.rotate-y from 0 to 30 in 0.4s ; animate badge.alpha from 0 to 1 in 0.4s
+            let final = pop() ; pop(badge) ; pop(bagde) ; fadeIn badge in fast ; show ; spin ; tilt
+            """
+        let file = SourceFile(name: "mistakes.anim", text: source)
+        let outcome = run(file)
+        #expect(!outcome.hasErrors)
+        expectMatchesGolden(render(outcome.diagnostics, in: file), "diagnostics/likely-mistakes.txt")
+    }
+
+    /// Syntax mistakes a new user makes, as `animc check` shows them: each
+    /// hint names what is wrong (a unit animc does not have, `for` and
+    /// `then`, a unit after the duration, a colon, a percentage) rather than
+    /// "did you forget `;` or `||`?" (issue 37).
+    @Test func renderedWhatIsWrongHintsMatchTheirGolden() {
+        let source = """
+            view card opacity: 0
+            let a = animate card.x from 0 to 100px
+            let b = fadeIn card for 1s
+            let c = fadeIn card then fadeOut card
+            let d = rotate card from 0 to 90 in 1s turns
+            let e = fadeIn card with spring(stiffness: 200)
+            let f = scale card from 100% to 120%
+            """
+        let file = SourceFile(name: "hints.anim", text: source)
+        expectMatchesGolden(render(run(file).diagnostics, in: file), "diagnostics/what-is-wrong.txt")
+    }
+
     @Test func renderedDiagnosticsMatchTheirGolden() {
         let source = """
             let left = shrink circle from radius 100 to 10 with an ease-inout

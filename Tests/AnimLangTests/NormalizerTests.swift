@@ -48,6 +48,8 @@ struct SourceGenerator {
 
     static let durations = ["0s", "0.25s", "0.5s", "1s", "1.5s", "(1/3)s", "2s", "250ms"]
     static let durationSums = ["0.25s + 0.25s", "2 * 250ms", "1s / 4"]
+    /// Where a part starts or ends: durations, arithmetic, and percentages of the operand (also past its end).
+    static let partTimes = ["0s", "0.25s", "0.5s", "1s", "(1/3)s", "0.25s + 0.25s", "3 * 250ms", "0%", "40%", "100%", "120%"]
     static let values = ["0", "1", "-2", "0.5", "3", "10", "-7.5"]
     static let anyEasings = ["linear", "ease-in", "ease-out(1.5)", "ease-in-out", "ease", "css-ease-in",
                              "cubic-bezier(0.1, 0.7, 0.6, 1.2)", "steps(3)", "steps(2, jump-start)", "ease-in-quad",
@@ -102,6 +104,17 @@ struct SourceGenerator {
     mutating func expr(depth: Int) -> String {
         if depth == 0 || below(4) == 0 { return leaf() }
         let a = expr(depth: depth - 1)
+        // Parts (docs/semantics.md §8.5): `played` by times, percentages and sums, and counts that are not whole.
+        if timelines, below(8) == 0 {
+            switch below(6) {
+            case 0: return "(\(a)) played from \(pick(Self.partTimes))"
+            case 1: return "(\(a)) played to \(pick(Self.partTimes))"
+            case 2: return "(\(a)) played from \(pick(["0.25s", "25%", "100ms + 150ms"])) to \(pick(["0.5s", "1.5s", "2 * 0.5s", "75%", "150%"]))"
+            case 3: return "(\(a)) ^ \(pick(["2.5", "0.5", "1.25", "1.5"]))"
+            case 4: return "(\(a)) repeated \(pick(["1.5", "0.75", "2.5"])) times"
+            default: return "((\(a)) played from 0.25s to 1s) played from \(pick(["0s", "0.25s", "10%"])) to \(pick(["0.5s", "0.75s", "100%"]))"
+            }
+        }
         switch below(12) {
         case 0, 1: return "(\(a) ; \(expr(depth: depth - 1)))"
         case 2, 3: return "(\(a) || \(expr(depth: depth - 1)))"
@@ -301,7 +314,18 @@ struct NormalizerTests {
 
     @Test(arguments: seeds)
     func bothSidesOfEveryLawNormalizeAlike(seed: UInt64) throws {
+        try Self.checkLawsNormalizeAlike(seed: seed, timelines: false)
+    }
+
+    /// The same over docs/semantics.md §8's forms: overlaps, staggers, eased keyframes, duration arithmetic, parts.
+    @Test(arguments: seeds)
+    func bothSidesOfEveryLawNormalizeAlikeWithTimelines(seed: UInt64) throws {
+        try Self.checkLawsNormalizeAlike(seed: seed, timelines: true)
+    }
+
+    static func checkLawsNormalizeAlike(seed: UInt64, timelines: Bool) throws {
         var generator = SourceGenerator(seed: seed)
+        generator.timelines = timelines
         var checked = 0
         for _ in 0..<60 {
             let bindings = "let x = \(generator.expr(depth: 2))\nlet y = \(generator.expr(depth: 2))\nlet z = \(generator.expr(depth: 2))\n"

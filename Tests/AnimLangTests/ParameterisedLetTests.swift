@@ -147,6 +147,26 @@ struct ParameterisedLetTests {
         #expect(table["badge.scale"] == [1, 2, 3, 2, 1])
     }
 
+    /// A default is an argument written at the `let` (issue 37): a view, a
+    /// colour and an animation here, each by its parameter's kind.
+    @Test func defaultsOfEveryKindIncludingADeclaredView() throws {
+        let source = """
+            view card
+            let slide = animate card.x from 0 to 10
+            let pop(v = card, c = red, a = slide) = grow v from 1 to 2 in 1s || color v from c to c || a
+            let final = pop() ; pop(badge, blue)
+            """
+        // pop() over [0, 1]: card.scale 1 → 2 and card.x 0 → 10 (slide, 1 s); pop(badge, blue) over
+        // [1, 2]: badge.scale 1 → 2, card.x 0 → 10 again; card.scale holds 2.
+        let outcome = run(SourceFile(name: "p.anim", text: source))
+        #expect(outcome.diagnostics.isEmpty, "\(outcome.diagnostics.map(\.message))")
+        #expect(outcome.resolved.views == ["badge", "card"])
+        let table = try Self.values(source, at: [Self.t(1, 2), Self.t(3, 2)])
+        #expect(table["card.scale"] == [1.5, 2])
+        #expect(table["card.x"] == [5, 5])
+        #expect(table["badge.scale"] == [1, 1.5])
+    }
+
     @Test func valueParametersOfEveryKind() throws {
         let source = """
             let go(v, to_, d, e, c, p) = animate v.size from 0 to to_ in d with e || color v from c to c || move v from p to p

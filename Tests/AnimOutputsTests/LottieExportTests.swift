@@ -331,8 +331,12 @@ struct LottieExportTests {
         #expect(warning.id == "export-drops-properties" && warning.severity == .warning)
         #expect(warning.message == "`ball.red` has no place in a Lottie file and is left out")
         #expect(export.document != nil)
-        let many = Self.export(SourceFile(name: "m.anim", text: "let a = animate v.level from 0 to 1 || animate v.radius from 1 to 2 || animate v.width from 1 to 2\n"))
+        let file = SourceFile(name: "m.anim", text: "let a = animate v.level from 0 to 1 || animate v.radius from 1 to 2 || animate v.width from 1 to 2\n")
+        let many = Self.export(file)
         #expect(many.1.diagnostics.first?.message == "`v.level` and `v.width` have no place in a Lottie file and are left out")
+        // At the first tween of a property left out (`animate v.level …`, 1:9), not the binding's name (1:5).
+        let place = file.location(of: try #require(many.1.diagnostics.first).range.start)
+        #expect(place.description == "1:9")
     }
 
     @Test func tooLongAnimationsAreRefusedWithACatalogError() throws {

@@ -7,10 +7,13 @@ struct LawTests {
     /// Seeds 7 and 8 generate relative tweens (`to B`, `by Δ`) too: every law holds for them (docs/semantics.md §7.1).
     /// Seed 9 generates point values (`Value.point`) among the colour tweens.
     /// Seeds 10, 11 and 12 generate parts (`played`, fractional powers; docs/semantics.md §8.5), 12 with relative tweens.
-    static let seeds: [UInt64] = [1, 2, 3, 42, 2026, 7, 8, 9, 10, 11, 12]
-    static let relativeSeeds: Set<UInt64> = [7, 8, 12]
+    /// Seeds 13, 14 and 15 generate the timeline forms too (overlap chains, staggers from every origin;
+    /// docs/semantics.md §8.1, §8.3) besides parts, 15 with relative tweens.
+    static let seeds: [UInt64] = [1, 2, 3, 42, 2026, 7, 8, 9, 10, 11, 12, 13, 14, 15]
+    static let relativeSeeds: Set<UInt64> = [7, 8, 12, 15]
     static let pointSeeds: Set<UInt64> = [9]
-    static let partSeeds: Set<UInt64> = [10, 11, 12]
+    static let partSeeds: Set<UInt64> = [10, 11, 12, 13, 14, 15]
+    static let timelineSeeds: Set<UInt64> = [13, 14, 15]
     static let casesPerSeed = 150
 
     /// A generator for `seed` (with relative tweens for ``relativeSeeds``).
@@ -19,6 +22,7 @@ struct LawTests {
         generator.relatives = relativeSeeds.contains(seed)
         generator.points = pointSeeds.contains(seed)
         generator.parts = partSeeds.contains(seed)
+        generator.timelines = timelineSeeds.contains(seed)
         return generator
     }
 
@@ -241,6 +245,7 @@ struct LawTests {
     func durationIsAHomomorphismToMaxPlus(seed: UInt64) throws {
         var generator = TermGenerator(seed: seed)
         generator.parts = LawTests.partSeeds.contains(seed)
+        generator.timelines = LawTests.timelineSeeds.contains(seed)
         var checked = 0
         for _ in 0..<300 {
             let term = generator.term(depth: 5)

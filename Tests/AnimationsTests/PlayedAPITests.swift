@@ -48,4 +48,25 @@ struct PlayedAPITests {
         #expect(tail.duration == 1.5)
         #expect(tail.value(1) == 100)
     }
+    /// A cut segment's rank before a warp's window stays before it (law tests, seed 14: a warped
+    /// `^ 2` sampled listed and symbolic disagreed). `P = (a.x 0 → 10 in 2s) played from 1s to 2s`
+    /// plays [0, 1] and ranks from −1 (§8.5: the start it had in x, shifted by −T1);
+    /// `Q = a.x 100 → 200 in 1s` starts at 0. In `(P || Q || wait 2s) with ease-in-quad` (D = 2,
+    /// segments not spanning [0, D]: a warp) the state at t is the operand's at u = 2·(t/2)²
+    /// (§3). At t = 1, u = 0.5: P shows x's value at 1.5 s, 10·(1.5/2) = 7.5, Q shows 150, and
+    /// Q wins: it starts at 0, later than P's rank −1 (§4 rule 1). So 150, not the mean 78.75 a
+    /// rank clamped to the window's start (a tie at 0) would give. Listed or symbolic, inside
+    /// `^ 2`, the same: at t = 1 (u = 4·(1/4)² = 0.25 of copy 1) Q shows 125.
+    @Test func aCutRankBeforeAWarpStaysBeforeIt() throws {
+        let p = Term.part(.tween(x, 0, 10, Time(2), .linear), Time(1), Time(2))
+        let q = Term.tween(x, 100, 200, Time(1), .linear)
+        let body = Term.par(.par(p, q), .waiting(Time(2)))
+        let warped = try #require(try Term.eased(body, .penner(.quad, .in)).scene().compile())
+        #expect(warped.value(of: x, at: Time(1)) == .number(150))
+        let twice = try Term.eased(.pow(body, 2), .penner(.quad, .in)).scene()
+        for limit in [Scene.materializeLimit, 1] {
+            let compiled = try #require(try twice.compile(materializeLimit: limit))
+            #expect(compiled.value(of: x, at: Time(1)) == .number(125), "materialize limit \(limit)")
+        }
+    }
 }

@@ -5,7 +5,7 @@ import Testing
 /// sampled tables on generated terms (the generator writes `played` and
 /// fractional powers too, so every law of ``LawTests`` also runs over them).
 struct PlayedLawTests {
-    static let seeds: [UInt64] = [10, 11, 12, 1, 2]
+    static let seeds: [UInt64] = [10, 11, 12, 1, 2, 13, 14, 15]
 
     /// `x played from 0 to |x| = x`, for `x` without relative tweens.
     @Test(arguments: seeds)

@@ -103,6 +103,10 @@ struct TermGenerator {
     var points = false
     /// Whether terms may take parts of animations (`played`, fractional powers; docs/semantics.md §8.5).
     var parts = false
+    /// Whether terms may hold the timeline forms of docs/semantics.md §8.1 and §8.3: overlap chains
+    /// (``Term/chain(_:)``) and staggers from every origin, by a step or over a total, spaced or not,
+    /// over up to five views (tweens on ``TermGenerator/extraProperties`` join those on ``properties``).
+    var timelines = false
 
     init(seed: UInt64) {
         random = SplitMix64(seed: seed)
@@ -140,6 +144,14 @@ struct TermGenerator {
         Color(red: 0, green: 0, blue: 0, alpha: 0), Color(red: 255, green: 255, blue: 255, alpha: 0.25),
     ]
 
+    /// More views, drawn only when ``timelines`` is on, so a stagger orders up to five views.
+    static let extraProperties = [
+        Property(view: "c", name: "x"), Property(view: "d", name: "x"), Property(view: "e", name: "y"),
+    ]
+
+    /// The order a stagger takes views in (their first mention in a file), not their names' order.
+    static let staggerOrder = ["c", "a", "e", "b", "d"]
+
     /// A property whose values are colours.
     static let colorProperty = Property(view: "b", name: "fill")
 
@@ -167,6 +179,9 @@ struct TermGenerator {
             return .tween(Tween(unchecked: TermGenerator.colorProperty, from: .color(random.pick(TermGenerator.colors)),
                                 to: .color(random.pick(TermGenerator.colors)), easing: easing, duration: duration))
         }
+        if timelines, random.chance(30) {
+            return .tween(random.pick(TermGenerator.extraProperties), value(), value(), duration, easing)
+        }
         return .tween(random.pick(TermGenerator.properties), value(), value(), duration, easing)
     }
 
@@ -181,7 +196,7 @@ struct TermGenerator {
             }
         }
         let next = depth - 1
-        switch random.below(parts ? 14 : 12) {
+        switch random.below(timelines ? 16 : parts ? 14 : 12) {
         case 0, 1, 2: return .seq(term(depth: next), term(depth: next))
         case 3, 4, 5: return .par(term(depth: next), term(depth: next))
         case 6: return .pow(term(depth: next), random.below(4))
@@ -191,6 +206,8 @@ struct TermGenerator {
         case 10: return .retime(term(depth: next), duration(allowZero: false))
         case 12: return playedPart(term(depth: next))
         case 13: return fractionalPower(term(depth: next))
+        case 14: return overlapChain(depth: next)
+        case 15: return stagger(term(depth: next))
         default: return .eased(term(depth: next), random.pick(warps))
         }
     }
@@ -203,6 +220,34 @@ struct TermGenerator {
         let extra = random.chance(25) ? duration() : ((try? length.multiplied(by: Time(numerator: Int64(random.below(5)), denominator: 4) ?? .zero)) ?? .zero)
         let b = (try? a.adding(extra)) ?? a
         return .part(x, a, b)
+    }
+
+    /// `p1 ; p2 overlapping by D2 ; p3 …` (docs/semantics.md §8.1): two to four parts, each after the
+    /// first overlapping what comes before it by a quarter step of its length (0 and all of it
+    /// included) or not at all. The language lowers a chain through ``Term/chain(_:)``, so the
+    /// generator does too; an overlap longer than the chain so far (an error) is never drawn.
+    mutating func overlapChain(depth: Int) -> Term {
+        var parts: [(part: Term, overlap: Time?)] = [(term(depth: depth), nil)]
+        for _ in 0..<(1 + random.below(3)) {
+            let part = term(depth: depth)
+            var overlap: Time?
+            if random.chance(75), let sofar = try? Term.chain(parts), let length = sofar.duration {
+                overlap = (try? length.multiplied(by: Time(numerator: Int64(random.below(5)), denominator: 4) ?? .zero)) ?? .zero
+            }
+            parts.append((part, overlap))
+        }
+        return (try? Term.chain(parts)) ?? .zero
+    }
+
+    /// `x staggered by|over T from O spaced E` (docs/semantics.md §8.3), every origin, with or without
+    /// a spacing easing (overshooting ones included: an offset below zero is an error, and the
+    /// term is then `x` unstaggered).
+    mutating func stagger(_ x: Term) -> Term {
+        let amount: Stagger.Amount = random.chance(50) ? .by(duration()) : .over(duration())
+        let spacing: Easing? = random.chance(50) ? nil
+            : random.chance(85) ? random.pick(TermGenerator.monotoneEasings) : random.pick(TermGenerator.overshootingEasings)
+        let stagger = Stagger(amount, from: random.pick(Stagger.Origin.allCases), spaced: spacing)
+        return (try? x.staggered(stagger, order: TermGenerator.staggerOrder)) ?? x
     }
 
     /// `x ^ r` for a count that is not whole (`(x ^ ⌈r⌉) played to r·|x|`).

@@ -298,4 +298,68 @@ struct DocumentationTests {
         }
         #expect(checked > 50, "only \(checked) citations found")
     }
+
+    // MARK: Comments say why, not what was measured
+
+    /// A measured figure in a comment (house style: history goes to commit
+    /// messages and `bench/`): an instruction count (`1.8 M instructions`,
+    /// `26 M of`), a before → after pair, a timing written as prose
+    /// (`0.75 ms`), memory saved or spent (`600 KB less`), or the tool that
+    /// measured it. Spans in backticks (the language's own `300ms`) are left
+    /// out first; limits and protocol constants (`4 MB at most`, a `32 KB
+    /// window`, `1 << 20`) match none of these.
+    static let measurementPatterns: [NSRegularExpression] = [
+        #"\b\d[\d,.]*\s?[kKMG]?\s?instructions\b"#, #"\b\d+(\.\d+)?\s?M\b(?![\w-])"#,
+        #"\d+(\.\d+)?\s*→\s*\d+(\.\d+)?\s*(M|MB|KB|k|ms|s|%)\b"#, #"\b\d+(\.\d+)?\s(ms|µs|ns)\b"#,
+        #"\b\d+(\.\d+)?\s?(MB|KB|GB|KiB|MiB)\s+(less|more|higher|lower|fewer|smaller|larger)\b"#,
+        #"\bmeasured (on|with)\b"#, #"\bcallgrind\b"#, #"\b\d+(\.\d+)?\s?k\s+of\s+start-up\b"#,
+    ].compactMap { try? NSRegularExpression(pattern: $0) }
+
+    /// Whether the comment on `line` (from its `//`) quotes a measurement.
+    static func quotesAMeasurement(_ line: String) -> Bool {
+        guard let start = line.range(of: "//") else { return false }
+        var comment = String(line[start.lowerBound...])
+        while let open = comment.firstIndex(of: "`"),
+              let close = comment[comment.index(after: open)...].firstIndex(of: "`") {
+            comment.removeSubrange(open...close)
+        }
+        let range = NSRange(comment.startIndex..., in: comment)
+        return measurementPatterns.contains { $0.firstMatch(in: comment, range: range) != nil }
+    }
+
+    @Test func thePatternsFindMeasurementsAndNotLimits() {
+        #expect(Self.measurementPatterns.count == 8)
+        for quoted in ["// reflects on every case, about 1.8 M instructions of start-up.", "// chain 20k 203.15 → 203.13 M",
+                       "/// 4,096 rows of one column take 0.75 ms of CPU", "/// max-tree is kept (a chain of 20k tweens: 600 KB less).",
+                       "/// (measured with callgrind)", "// a loop takes 8 (26 M of reading a 3 MB script)",
+                       "// (80k `let`s: 12.2 → 6.4 MB of items)", "// time, 20 to 60 k instructions of every start-up"] {
+            #expect(Self.quotesAMeasurement(quoted), "\(quoted)")
+        }
+        for plain in ["// Room for the other chunk's bytes, 4 MB at most.", "/// LZ77 matches over a 32 KB window",
+                      "///     let fall = animate ball.y from 0 to 300 in `500ms`", "let limit = 8 << 20   // bytes",
+                      "/// The largest message (a 1 GB document is not a document).", "/// 1 → 0 for odd k"] {
+            #expect(!Self.quotesAMeasurement(plain), "\(plain)")
+        }
+    }
+
+    /// No comment in `Sources/` quotes a measured instruction count, timing
+    /// or size (issue 37); the benchmark tool, whose comments describe what it
+    /// prints, is left out.
+    @Test func noCommentInSourcesQuotesAMeasurement() {
+        let sources = Self.root.appendingPathComponent("Sources")
+        var found: [String] = []
+        var files = 0
+        let walk = FileManager.default.enumerator(atPath: sources.path)
+        while let path = walk?.nextObject() as? String {
+            guard path.hasSuffix(".swift"), !path.hasPrefix("animc-bench/"),
+                  let text = try? String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8) else { continue }
+            files += 1
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+                where Self.quotesAMeasurement(String(line)) {
+                found.append("Sources/\(path):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
+            }
+        }
+        #expect(files > 80)
+        #expect(found.isEmpty, "comments say why, in the present tense; figures go to commit messages and bench/:\n\(found.joined(separator: "\n"))")
+    }
 }
