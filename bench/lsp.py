@@ -7,7 +7,8 @@
   as `animc check` runs it) and once with an error on its last line.
 * hover and completion: on a 1,000-line file, the time from writing a
   request to reading its answer, median and worst of many (target: 20 ms);
-  the same for code actions, signature help and inlay hints (issue 38),
+  the same for code actions, signature help, inlay hints, semantic tokens,
+  document highlights and prepareRename (issue 38),
   and formatting that file (target: 300 ms);
 * `animc fmt -` of a 1 MB file with its spacing undone, the whole process (target: 300 ms);
   and the first hover after a change, which needs the names and terms of
@@ -192,6 +193,9 @@ def main():
                                          "context": {"diagnostics": []}}, 20),
             ("textDocument/signatureHelp", {"position": {"line": 998, "character": 22}}, 20),
             ("textDocument/inlayHint", {"range": visible}, 20),
+            ("textDocument/semanticTokens/full", {}, 20),
+            ("textDocument/documentHighlight", {"position": {"line": 998, "character": 14}}, 20),
+            ("textDocument/prepareRename", {"position": {"line": 500, "character": 6}}, 20),
             ("textDocument/formatting", {"options": {"tabSize": 2, "insertSpaces": True}}, 300)):
         times = []
         start_cpu = session.cpu_ms()

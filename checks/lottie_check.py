@@ -67,7 +67,7 @@ import zlib
 from fractions import Fraction
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from anim_programs import placements, programs  # noqa: E402
+from anim_programs import long_programs, placements, programs  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 F32 = 2.0 ** -23
@@ -113,9 +113,13 @@ class Case:
 
 def check_times(op, loops=False):
     """Frames k = 0 … op − 1, and k + 0.2, k + 0.5 below the last one (below op when the file loops: the round
-    goes on to op, the next round's frame 0), as exact fractions of a frame."""
+    goes on to op, the next round's frame 0), as exact fractions of a frame. A long file (a body repeated
+    many times) is checked at its first and last 300 frames and 300 spread between them."""
     frames = set()
-    for k in range(op):
+    chosen = range(op)
+    if op > 900:
+        chosen = sorted(set(range(300)) | set(range(op - 300, op)) | {300 + (op - 600) * i // 300 for i in range(300)})
+    for k in chosen:
         frames.add(Fraction(k))
         if k + 1 < op or loops:
             frames.add(Fraction(5 * k + 1, 5))
@@ -294,8 +298,9 @@ def validate(case):
                 for handle in ("o", "i"):
                     h = need(key, handle, dict, f"{where}.k[{index}]")
                     if h is not None:
-                        need(h, "x", list, f"{where}.k[{index}].{handle}")
-                        need(h, "y", list, f"{where}.k[{index}].{handle}")
+                        # One number for every dimension, or one per dimension.
+                        need(h, "x", (list, int, float), f"{where}.k[{index}].{handle}")
+                        need(h, "y", (list, int, float), f"{where}.k[{index}].{handle}")
 
     need(doc, "v", str, "document")
     fr = need(doc, "fr", (int, float), "document")
@@ -311,14 +316,15 @@ def validate(case):
         problems.append("ip is not 0")
     if op is not None and ip is not None and not op > ip:
         problems.append("op is not after ip")
-    for index, layer in enumerate(layers):
-        where = f"layers[{index}]"
+    def check_shape_layer(layer, where, document_op):
+        """A view's shape layer; `document_op` is None inside a precomposition (its own clock)."""
         if need(layer, "ty", (int, float), where) != 4:
             problems.append(f"{where}: not a shape layer")
         need(layer, "nm", str, where)
         need(layer, "ind", (int, float), where)
         need(layer, "st", (int, float), where)
-        if need(layer, "ip", (int, float), where) != 0 or need(layer, "op", (int, float), where) != op:
+        if document_op is not None and (need(layer, "ip", (int, float), where) != 0
+                                        or need(layer, "op", (int, float), where) != document_op):
             problems.append(f"{where}: ip/op differ from the document's")
         ks = need(layer, "ks", dict, where) or {}
         for key in ("o", "r", "a", "s"):
@@ -333,15 +339,32 @@ def validate(case):
         shapes = need(layer, "shapes", list, where) or []
         if len(shapes) != 1 or shapes[0].get("ty") != "gr":
             problems.append(f"{where}: expected one shape group")
-            continue
+            return
         items = need(shapes[0], "it", list, where + ".shapes[0]") or []
         kinds = [item.get("ty") for item in items]
         if len(kinds) != 3 or kinds[0] not in ("el", "rc") or kinds[1:] != ["fl", "tr"]:
             problems.append(f"{where}: shape group holds {kinds}, expected el|rc, fl, tr")
-            continue
+            return
         prop(items[0].get("s"), where + ".shape.s", 2)
         prop(items[1].get("c"), where + ".fill.c", 4)
         prop(items[1].get("o"), where + ".fill.o", 1)
+
+    assets = {asset.get("id"): asset for asset in doc.get("assets", [])}
+    for index, outer in enumerate(layers):
+        where = f"layers[{index}]"
+        if outer.get("ty") != 0:
+            check_shape_layer(outer, where, op)
+            continue
+        # Views drawn through a time remap: a precomposition of their shape layers, a frame longer than the file.
+        inner = (assets.get(outer.get("refId")) or {}).get("layers") or []
+        if not inner:
+            problems.append(f"{where}: precomposition `{outer.get('refId')}` holds no layer")
+            continue
+        prop(need(outer, "tm", dict, where), where + ".tm", 1)
+        if need(outer, "ip", (int, float), where) != 0 or need(outer, "op", (int, float), where) != op + 1:
+            problems.append(f"{where}: a remapped layer's ip/op are not 0 and the document's op + 1")
+        for number, layer in enumerate(inner):
+            check_shape_layer(layer, f"{where} (asset {outer.get('refId')} layer {number})", None)
     for index, marker in enumerate(markers):
         for key, kind in (("tm", (int, float)), ("cm", str), ("dr", (int, float))):
             need(marker, key, kind, f"markers[{index}]")
@@ -349,10 +372,22 @@ def validate(case):
         case.fail("structure: " + problem)
     # Layers in first-mention order (generated programs name each view first where it appears first).
     if case.program is not None:
-        names = [layer.get("nm") for layer in layers]
+        names = view_names(doc)
         order = sorted(set(names), key=lambda view: re.search(r"\b" + re.escape(view) + r"\b", case.program).start())
         if names != order:
             case.fail(f"layers {names} are not in first-mention order {order}")
+
+
+def view_names(doc):
+    """The views the layers draw, in order (a remapped layer draws its asset's one layer)."""
+    assets = {asset.get("id"): asset for asset in doc.get("assets", [])}
+    names = []
+    for layer in doc.get("layers", []):
+        if layer.get("ty") == 0:
+            names.extend(inner.get("nm") for inner in (assets.get(layer.get("refId")) or {}).get("layers") or [])
+        else:
+            names.append(layer.get("nm"))
+    return names
 
 
 # ---------------------------------------------------------------- expectations
@@ -423,7 +458,12 @@ CASES.forEach(function (c) {
     document.getElementById('stage').appendChild(box);
     var anim = lottie.loadAnimation({container: box, renderer: 'svg', loop: false, autoplay: false, animationData: c.doc});
     var read = function () {
-      return anim.renderer.elements.map(function (el) {
+      // Views drawn through a time remap: the precomposition's layers.
+      var shown = [];
+      anim.renderer.elements.forEach(function (outer) {
+        if (outer.elements) { outer.elements.forEach(function (inner) { shown.push(inner); }); } else { shown.push(outer); }
+      });
+      return shown.map(function (el) {
         var m = el.finalTransform.mProp, group = el.itemsData[0].it;
         return {nm: el.data.nm, x: m.px.v, y: m.py.v, r: m.r.v * 180 / Math.PI, s: [m.s.v[0], m.s.v[1]], a: [m.a.v[0], m.a.v[1]], o: m.o.v,
                 c: Array.prototype.slice.call(group[1].c.v, 0, 3), fo: group[1].o.v,
@@ -510,7 +550,9 @@ def compare_web_layers(case, frame, row, layers, spans, homes, label=""):
         checks = [
             ("x", layer["x"] - anchor[0] - home[0], want["x"], tolerance(spans[(view, "x")] + carried[0]) + STEP),
             ("y", layer["y"] - anchor[1] - home[1], want["y"], tolerance(spans[(view, "y")] + carried[1]) + STEP),
-            ("rotation", layer["r"], want["rotation"], tolerance(spans[(view, "rotation")]) + math.degrees(STEP)),
+            # Modulo 360 degrees (a turn looks like none: a spin `by 1 turns` repeated forever loops from 0, exports.md section 7).
+            ("rotation", want["rotation"] + ((layer["r"] - want["rotation"] + 180) % 360 - 180), want["rotation"],
+             tolerance(spans[(view, "rotation")]) + math.degrees(STEP)),
             ("scale x", layer["s"][0], want["sx"], tolerance(spans[(view, "sx")], want["sx"], True) + STEP),
             ("scale y", layer["s"][1], want["sy"], tolerance(spans[(view, "sy")], want["sy"], True) + STEP),
             ("anchor x", layer["a"][0], anchor[0], tolerance(spans[(view, "w")], want["w"], True) + STEP),
@@ -533,7 +575,7 @@ def compare_web_layers(case, frame, row, layers, spans, homes, label=""):
 
 def check_layout(case, homes, player, slack=1e-6):
     """Homes in one row or one column, in order, on whole pixels; the stage holds every position reached."""
-    names = [layer["nm"] for layer in case.doc["layers"]]
+    names = view_names(case.doc)
     if any(name not in homes for name in names):
         return   # a layer never visible (ThorVG) has no home to check
     # Views with `at` stand at their own home (plus the origin's offset): the row is the others'.
@@ -769,10 +811,14 @@ def main():
     parser.add_argument("--player", required=True, help="lottie-player.js (lottie-web 5.7.4)")
     parser.add_argument("--chromium", default="chromium-headless-shell")
     parser.add_argument("--programs", type=int, default=120)
+    parser.add_argument("--long-programs", type=int, default=40,
+                        help="generated programs with long repetitions, forever, steps inside warps and ties")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--fixtures", help="a directory of fixtures written by the test suite")
     parser.add_argument("--pictures", help="write PNG frames of two examples here")
     parser.add_argument("--keep", help="keep the exported files in this directory")
+    parser.add_argument("--examples", default=os.path.join(ROOT, "examples", "*.anim"),
+                        help="the scripts checked as examples (a glob; default examples/*.anim)")
     args = parser.parse_args()
 
     started = time.time()
@@ -780,7 +826,7 @@ def main():
     os.makedirs(work, exist_ok=True)
     cases, skipped = [], []
 
-    for path in sorted(glob.glob(os.path.join(ROOT, "examples", "*.anim"))):
+    for path in sorted(glob.glob(args.examples)):
         name = "example:" + os.path.basename(path)[:-5]
         case, stderr = export_case(args.animc, name.replace(":", "-"), path, 60, work)
         if case is None:
@@ -809,6 +855,25 @@ def main():
             continue
         cases.append(case)
 
+    # Long repetitions (up to 10^9 copies), forever, steps inside warps, ties: exported and agreeing, or refused
+    # with a located error (FILE:LINE:COL: error:) -- never a different animation with exit 0.
+    for index, text in enumerate(long_programs(args.long_programs, args.seed, colors)):
+        name = f"long-{index:03d}"
+        path = os.path.join(work, name + ".anim")
+        with open(path, "w") as handle:
+            handle.write(text)
+        fps = (24, 30, 60)[index % 3]
+        case, stderr = export_case(args.animc, name, path, fps, work, program=text)
+        if case is None:
+            if re.search(r"^" + re.escape(path) + r":\d+:\d+: error: ", stderr, re.M):
+                skipped.append(f"{name}: refused with a located error: {stderr.splitlines()[0][len(path):]}")
+                continue
+            failed = Case(name, path, {}, fps, [], [])
+            failed.fail("export or eval failed without a located error:\n" + stderr + text)
+            cases.append(failed)
+            continue
+        cases.append(case)
+
     if args.fixtures:
         fixtures = fixture_cases(args.fixtures)
         if not fixtures:
@@ -826,7 +891,7 @@ def main():
 
     thorvg = ThorVG()
     for case in playable:
-        views = [layer["nm"] for layer in case.doc["layers"]]
+        views = view_names(case.doc)
         spans = ranges(case, views)
         compare_lottie_web(case, web.get(case.name), views, spans)
         path = os.path.join(work, case.name.replace(":", "-") + ".json")

@@ -49,7 +49,17 @@ newer() {   # newer TARGET SOURCES...: whether TARGET is missing or older than a
 animations=(Sources/Animations/*.swift)
 animlang=(Sources/AnimLang/*.swift)
 animjson=(Sources/AnimJSON/*.swift)
-animoutputs=(Sources/AnimOutputs/*.swift)
+# AnimOutputs' web files become Swift at build time (the package's WebFiles plugin runs
+# animc-webfiles); built outside SwiftPM, the same tool makes the same WebFiles.swift here.
+web=(Sources/AnimOutputs/Web/*.js Sources/AnimOutputs/Web/*.css Sources/AnimOutputs/Web/*.html)
+if newer "$out/animc-webfiles" Sources/animc-webfiles/*.swift; then
+  echo "== compiling animc-webfiles"
+  swiftc -O -module-name animc_webfiles Sources/animc-webfiles/*.swift -o "$out/animc-webfiles"
+fi
+if newer "$out/WebFiles.swift" "${web[@]}" "$out/animc-webfiles"; then
+  "$out/animc-webfiles" "$out/WebFiles.swift" "${web[@]}"
+fi
+animoutputs=(Sources/AnimOutputs/*.swift "$out/WebFiles.swift")
 if newer "$out/Animations.o" "${animations[@]}" "$0"; then
   echo "== compiling Animations"
   swiftc "${flags[@]}" -wmo -module-name Animations -emit-module -emit-module-path "$out/Animations.swiftmodule" \

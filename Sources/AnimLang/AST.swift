@@ -719,17 +719,11 @@ public struct TweenSyntax: Equatable, Sendable {
         /// Whether ``fromOrBy`` holds `by`.
         var byInSlot: Bool
         var targetIsAllViews: Bool
-        var retimingUnit: Duration.Unit?
         var to: ValueSyntax?
         var packedRange: PackedRange
         var packedTargetRange: PackedRange
         /// `by` beside `from`, and the keyframes: rare, so out of line (`nil` when neither is written).
         var rare: Rare?
-        /// The number and unit of `in DUR` when a node holds this tween as `tween in DUR` (``Expr``'s
-        /// folded form, which keeps where the duration ends). The unit sits in the padding after the
-        /// flags: 128 bytes of fields with the header, the size of a ``Term`` leaf, so the lowering's
-        /// free of one and allocation of the other reuse one block.
-        var retimingNumber: Number?
     }
 
     private final class Fields: @unchecked Sendable {
@@ -850,30 +844,14 @@ public struct TweenSyntax: Equatable, Sendable {
         set { writable.stored.packedRange = PackedRange(newValue) }
     }
 
-    /// The number and unit of `tween in DUR`, read only where an ``Expr``
-    /// holds the tween folded with its `in` (``Expr/Storage/retimedTween``):
-    /// everywhere else they are no part of the tween (not compared, not printed).
-    var retiming: (number: Number, unit: Duration.Unit)? {
-        get {
-            guard case .some(let number) = fields.stored.retimingNumber, case .some(let unit) = fields.stored.retimingUnit else { return nil }
-            return (number, unit)
-        }
-        set {
-            let fields = writable
-            fields.stored.retimingNumber = newValue?.number
-            fields.stored.retimingUnit = newValue?.unit
-        }
-    }
-
     public init(verb: Verb, target: Target, property: String? = nil, from: ValueSyntax? = nil, to: ValueSyntax? = nil,
                 by: ValueSyntax? = nil, keyframes: [Keyframe]? = nil, angleUnit: AngleUnit? = nil, range: SourceRange = .none) {
         let (name, allViews, targetRange) = TweenSyntax.parts(of: target)
         let byAlone: Bool
         if case .none = from, case .some = by { byAlone = true } else { byAlone = false }
         fields = Fields(Stored(targetName: name, property: property, fromOrBy: byAlone ? by : from, verb: verb, angleUnit: angleUnit,
-                               byInSlot: byAlone, targetIsAllViews: allViews, retimingUnit: nil, to: to, packedRange: PackedRange(range),
-                               packedTargetRange: targetRange, rare: TweenSyntax.rare(by: byAlone ? nil : by, keyframes: keyframes),
-                               retimingNumber: nil))
+                               byInSlot: byAlone, targetIsAllViews: allViews, to: to, packedRange: PackedRange(range),
+                               packedTargetRange: targetRange, rare: TweenSyntax.rare(by: byAlone ? nil : by, keyframes: keyframes)))
     }
 
     /// A tween between two numbers (the common case when building trees by hand).
@@ -1242,33 +1220,12 @@ public struct Expr: Equatable, Sendable {
         }
     }
 
-    /// How the kind is held: as it is, or — the most common modifier, `tween
-    /// in DUR`, as the parser reads it — the tween alone, the duration's
-    /// number and unit in its fields (``TweenSyntax/retiming``; the
-    /// duration ends where ``modifier`` does), so that `in` costs no node
-    /// of its own (an allocation and a free per tween). ``kind`` shows it
-    /// as the `retimed` node it stands for; the stages that read every
-    /// tween (resolving, lowering) read ``storage`` and ``retiming(of:)``.
-    enum Storage: Sendable {
-        case plain(Kind)
-        /// `tween in tween.retiming`, the tween's node ranging over the tween.
-        case retimedTween(TweenSyntax)
-    }
-
-    private(set) var storage: Storage
+    /// The node's kind, its operands and payload: a `retimed` node over a
+    /// tween is two nodes like any other modifier over its operand (the
+    /// lowering recognises `tween in DUR` and builds the leaf at its length).
+    public var kind: Kind
     private var packedRange: PackedRange
     private var packedModifier: PackedRange
-
-    public var kind: Kind {
-        get {
-            switch storage {
-            case .plain(let kind): return kind
-            case .retimedTween(let tween):
-                return .retimed(Expr(.tween(tween), range: tween.range), retiming(of: tween))
-            }
-        }
-        set { storage = .plain(newValue) }
-    }
 
     /// The expressions directly inside this one, in source order: a chain's
     /// operands, a modifier's operand, a call's arguments. The one place that
@@ -1285,28 +1242,6 @@ public struct Expr: Equatable, Sendable {
         }
     }
 
-    /// The duration of `tween in DUR` held folded (`tween` from ``Storage/retimedTween``):
-    /// from its number to the end of the modifier.
-    func retiming(of tween: TweenSyntax) -> Duration {
-        guard case .some(let (number, unit)) = tween.retiming else { return Duration(number: Number(Time.zero)) }
-        return Duration(number: number, unit: unit, range: SourceRange(number.range.start, modifier.end))
-    }
-
-    /// `operand in duration` written at `range`, its `in DUR` at `modifier`:
-    /// folded when `operand` is a tween's node as the parser makes it (its
-    /// range the tween's, no modifier), else a `retimed` node.
-    static func retimed(_ operand: consuming Expr, _ duration: Duration, range: SourceRange, modifier: SourceRange) -> Expr {
-        if case .plain(.tween(var tween)) = operand.storage, operand.packedModifier == PackedRange(.none),
-           operand.packedRange == PackedRange(tween.range),
-           PackedRange(duration.range) == PackedRange(SourceRange(duration.number.range.start, modifier.end)) {
-            operand.storage = .plain(.one)   // (the tween's fields now held once: written in place)
-            tween.retiming = (duration.number, duration.unit)
-            var folded = Expr(.one, range: range, modifier: modifier)
-            folded.storage = .retimedTween(tween)
-            return folded
-        }
-        return Expr(.retimed(operand, duration), range: range, modifier: modifier)
-    }
     public var range: SourceRange {
         get { packedRange.range }
         set { packedRange = PackedRange(newValue) }
@@ -1319,7 +1254,7 @@ public struct Expr: Equatable, Sendable {
     }
 
     public init(_ kind: Kind, range: SourceRange = .none, modifier: SourceRange = .none) {
-        storage = .plain(kind)
+        self.kind = kind
         packedRange = PackedRange(range)
         packedModifier = PackedRange(modifier)
     }

@@ -697,15 +697,7 @@ private struct Lowerer {
                                           hint: "the bodies of the calls here, written out, nest this deep; split them into several `let`s"))
             return nil
         }
-        let kind: Expr.Kind
-        switch expr.storage {
-        case .plain(let plain):
-            kind = plain
-        case .retimedTween(let tween):
-            // `tween in DUR` held folded: the `retimed` node it stands for, without making it.
-            return lowerRetimed(Expr(.tween(tween), range: tween.range), expr.retiming(of: tween), expr)
-        }
-        switch kind {
+        switch expr.kind {
         case .name(let name):
             if let bound = frame?.arguments[name] {
                 if case .term(let term) = bound { return term }
@@ -843,7 +835,7 @@ private struct Lowerer {
         }
     }
 
-    /// `inner in duration`, written as `expr` (a `retimed` node, or a tween folded with its `in`).
+    /// `inner in duration`, written as `expr` (a `retimed` node).
     private mutating func lowerRetimed(_ inner: Expr, _ duration: Duration, _ expr: Expr) -> Term? {
         // A tween retimed (`tween in d`, most tweens): lowered at its length
         // at once, as `lower(inner)` would (its depth within bounds), then retimed.
@@ -964,11 +956,6 @@ private struct Lowerer {
     /// syntax freed once it is lowered (when `expr` held the only reference);
     /// anything else as ``lower(_:)`` does. `expr` is left `one`.
     private mutating func lower(taking expr: inout Expr) -> Term? {
-        if case .retimedTween = expr.storage {   // (a tween folded with its `in`: no chain, and ``kind`` would unfold it)
-            let whole = expr
-            expr = Expr(.one, range: whole.range)
-            return lower(whole)
-        }
         var kind = expr.kind
         let range = expr.range, modifier = expr.modifier
         expr = Expr(.one, range: range)
@@ -998,7 +985,7 @@ private struct Lowerer {
         var overlaps: [(index: Int, part: Expr)] = []
         for index in parts.indices {
             let term: Term?
-            if !parallel, case .plain(.overlapping(let inner, _)) = parts[index].storage,
+            if !parallel, case .overlapping(let inner, _) = parts[index].kind,
                parts[index].modifier.end == parts[index].range.end {
                 overlaps.append((index, parts[index]))
                 term = lower(inner)
@@ -1036,7 +1023,7 @@ private struct Lowerer {
         var parts: [(part: Term, overlap: Time?)] = terms.map { ($0, nil) }
         var failed = false
         for (index, part) in overlaps {
-            guard case .plain(.overlapping(_, let duration)) = part.storage, let overlap = seconds(duration) else {
+            guard case .overlapping(_, let duration) = part.kind, let overlap = seconds(duration) else {
                 failed = true
                 continue
             }

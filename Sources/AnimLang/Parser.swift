@@ -183,36 +183,18 @@ private struct Parser {
     var itemStart = (index: 0, offset: 0)
     var diagnostics: [Diagnostic] = []
     var brokenBindings: Set<String> = []
-    /// Reserved words already bound by a `let` (and reported there): using
-    /// one as a name later is not a second error.
-    var reservedBindings: Set<String> = []
     /// Nesting of parentheses, unary minus and `compose(` being parsed.
     var depth = 0
-    /// Every name a `let` binds in the file (found before parsing): a name
-    /// among these where a number, a duration or an easing is written is a
-    /// named value.
-    var letNames = LetNames(all: [], inOrder: [])
-    /// How many `let` keywords ``binding()`` has read: where in
-    /// ``LetNames/inOrder`` the names bound just before are (``isLetName(_:)``).
-    var letsRead = 0
-    /// The parameters of the parameterised `let` whose body is being parsed,
-    /// by name, with their uses so far.
-    var parameters: [String: Int] = [:]
-    var parameterUses: [[ParameterUse]] = []
-    /// What a tween's values must be, for a parameter written as one: a
-    /// number (`grow`), a colour (`color`), a point (`move`), any (`animate`).
-    var stopKind: ParameterKind = .number
+    /// Which names are `let`s, parameters and named numbers, and each
+    /// parameter's uses: asked and told by the grammar's methods, kept apart
+    /// from them (``NameKinds``).
+    var names: NameKinds
     /// Whether names may stand in numbers here (not inside an easing's or a
     /// colour's arguments, nor in an offset: those are read at once).
     var namesAllowed = true
     /// Whether a unit may follow a literal, a parenthesised number or a name
     /// (inside a duration: docs/semantics.md §8.4).
     var unitsAllowed = false
-    /// The number each `let` before here names, when it names a number
-    /// (`let lift = 12`, `let twice = lift * 2`): where a number is read at
-    /// once (an easing's or a colour's arguments, an offset, a `view`'s
-    /// initial value), such a name stands for it.
-    var constants: [String: Number] = [:]
     /// Where the text stops: just after the last token. A mistake found at
     /// the end of the file is reported here, on the last line of real text,
     /// rather than on the empty line after a final newline or comment.
@@ -236,7 +218,7 @@ private struct Parser {
         ahead1 = lexer.next()
         ahead2 = lexer.next()
         self.lexer = lexer
-        letNames = namesAfterLet(in: file)
+        names = NameKinds(namesAfterLet(in: file))
     }
 
     // MARK: Items
@@ -248,7 +230,7 @@ private struct Parser {
         // doubling's copies and its slack (an `Item` is large, and the slack
         // of a long script's doublings outgrows its items). Views or a name bound
         // twice only grow it past this as before.
-        items.reserveCapacity(letNames.count)
+        items.reserveCapacity(names.letCount)
         while !check(.eof), diagnostics.count < maxParseDiagnostics {
             do {
                 items.append(try item())
@@ -279,12 +261,9 @@ private struct Parser {
 
     mutating func binding() throws(SyntaxError) -> Binding {
         let keyword = advance()
-        letsRead += 1
+        names.beginBinding()
         let (name, nameRange) = try declaredName(after: keyword, role: .binding)
-        defer {
-            parameters = [:]
-            parameterUses = []
-        }
+        defer { names.endBinding() }
         do {
             var declared: [Parameter]?
             if check(.leftParen), onSameLine(nameRange, peek().range) { declared = try parameterList(of: name) }
@@ -293,16 +272,10 @@ private struct Parser {
             let value = declared == nil ? try valueOrExpression(ends: { $0.endsItem() }) : try expression()
             try endOfItem()
             if var list = declared {
-                for index in list.indices { list[index].uses = parameterUses[index] }
+                for index in list.indices { list[index].uses = names.uses(ofParameter: index) }
                 declared = list
-            } else if case .value(.plain(.number(let number))) = value.expr.kind, constants[name] == nil {
-                var known = constants
-                let folded = number.formula.map { formula in
-                    formula.folded(&known) { constants, name, range in
-                        constants[name].map { Number(exact: $0.exact, value: $0.value, range: range) }
-                    } failed: { _, _ in }   // reported where it is used
-                } ?? number
-                if let folded, folded.value.isFinite { constants[name] = folded }
+            } else {
+                names.bound(name, to: value.expr)
             }
             return Binding(name: name, nameRange: nameRange, parameters: declared, value: value.expr,
                            range: keyword.range.union(value.expr.range))
@@ -335,36 +308,20 @@ private struct Parser {
             }
             var parameter = Parameter(name: name, range: token.range)
             if match(.equals) {
-                let saved = parameters
-                parameters = [:]
+                let hidden = names.hideParameters()
                 parameter.defaultValue = try argument().expr
-                parameters = saved
+                names.showParameters(hidden)
                 if firstDefault == nil { firstDefault = token.range }
             } else if let firstDefault {
                 report(.missingDefault(name), at: token.range,
                        hint: "give `\(name)` a default too (`\(name) = …`), or move it before the parameters that have one",
                        notes: [.init(.firstDefault, at: firstDefault)])
             }
-            parameters[name] = parameters[name] ?? list.count
-            parameterUses.append([])
+            names.declareParameter(name, index: list.count)
             list.append(parameter)
         }
         _ = try closing(open)
         return list
-    }
-
-    /// Records a use of `name` in a body, when it is a parameter.
-    mutating func noteUse(_ name: String, _ role: ParameterUse.Role, at range: SourceRange) {
-        guard !parameters.isEmpty, let index = parameters[name] else { return }
-        parameterUses[index].append(ParameterUse(role, at: range))
-    }
-
-    /// Records the uses of parameters in a number: a name alone is of `bare`
-    /// kind, names in arithmetic are of `inArithmetic`.
-    mutating func noteUses(in number: Number, bare: ParameterKind, inArithmetic: ParameterKind = .number) {
-        guard let formula = number.formula else { return }
-        if let (name, range) = number.bareName { return noteUse(name, .kind(bare), at: range) }
-        for (name, range) in formula.names { noteUse(name, .kind(inArithmetic), at: range) }
     }
 
     /// Whether the item ends here (what follows a `let`'s right-hand side).
@@ -372,9 +329,9 @@ private struct Parser {
         check(.eof) || startsItem(peek()) || (check(.semicolon) && startsItem(peek(1)))
     }
 
-    /// Whether `token` names a number a `let` before here gives (``constants``).
+    /// Whether `token` names a number a `let` before here gives (``NameKinds/constant(_:)``).
     func isConstant(_ token: Token) -> Bool {
-        token.kind == .name && constants[text(token)] != nil
+        token.kind == .name && names.constant(text(token)) != nil
     }
 
     /// Whether `token` names a `let` or a parameter, and so may stand for a value.
@@ -382,13 +339,13 @@ private struct Parser {
     func isValueName(_ token: Token) -> Bool {
         guard token.kind == .name, namesAllowed, !isReserved(token) else { return false }
         let word = text(token)
-        return isLetName(word) || parameters[word] != nil
+        return names.namesValue(word)
     }
 
-    /// Whether a `let` in the file binds `word` (``letNames``), looking first
+    /// Whether a `let` in the file binds `word` (``NameKinds/isLetName(_:)``), looking first
     /// at the names of the `let` being read and the one before it.
     func isLetName(_ word: String) -> Bool {
-        letNames.contains(word, near: letsRead)
+        names.isLetName(word)
     }
 
     /// A `let`'s right-hand side or an argument: a value (a number, a
@@ -448,10 +405,10 @@ private struct Parser {
             let context = current > 0 ? describe(previous).description : "`=`"
             let measured = try measuredDuration(after: context, hintUnits: false)
             if measured.unit == .implicit, measured.number.formula?.hasUnit != true {
-                noteUses(in: measured.number, bare: first.kind == .name ? stopKind : .number)
+                names.noteUses(in: measured.number, bare: first.kind == .name ? names.stopKind : .number)
                 value = .plain(.number(measured.number))
             } else {
-                noteUses(in: measured.number, bare: .duration, inArithmetic: .duration)
+                names.noteUses(in: measured.number, bare: .duration, inArithmetic: .duration)
                 value = .duration(measured)
             }
         } else {
@@ -527,7 +484,7 @@ private struct Parser {
             }
             let parsed = try argument()
             if case .name(let word) = parsed.expr.kind {
-                noteUse(word, .argument(callee: name, index: arguments.count), at: parsed.expr.range)
+                names.noteUse(word, .argument(callee: name, index: arguments.count), at: parsed.expr.range)
             }
             arguments.append(parsed.expr)
             height = max(height, parsed.height + 1)
@@ -606,7 +563,7 @@ private struct Parser {
         let name = text(token)
         if isReserved(token) {
             report(.reservedName(name, role: role), at: token.range)
-            if isWord(keyword, .let) { reservedBindings.insert(name) }
+            if isWord(keyword, .let) { names.bindReserved(name) }
         } else if role == .binding {
             checkBindableName(name, reserved: false, at: token.range, role: role)
         }
@@ -668,7 +625,7 @@ private struct Parser {
         var first = try power()
         if startsOverlap() { first = try overlapping(first, first: true) }
         guard continuesSequence() else {
-            if case .plain(.overlapping(let part, _)) = first.expr.storage {
+            if case .overlapping(let part, _) = first.expr.kind {
                 report(.overlapWithoutBefore(first: false), at: first.expr.modifier,
                        hint: "write it after `;` in a chain, at the same level of parentheses: `a ; b overlapping by 0.2s`")
                 return Parsed(expr: part, height: first.height - 1)
@@ -677,7 +634,7 @@ private struct Parser {
         }
         var operands = [first.expr]
         var height = first.height
-        if case .plain(.overlapping(let part, _)) = first.expr.storage {
+        if case .overlapping(let part, _) = first.expr.kind {
             report(.overlapWithoutBefore(first: true), at: first.expr.modifier,
                    hint: "the first part starts the chain; overlap a later part with the ones before it")
             operands[0] = part
@@ -779,15 +736,7 @@ private struct Parser {
             case .in:
                 advance()
                 let duration = try duration(after: "`in`")
-                let height = result.height + 1
-                guard height <= maxExpressionNesting else { throw nestingTooDeep(at: token) }
-                // (What ``wrap`` makes, `tween in DUR` folded into the tween's node: see ``Expr/retimed``.)
-                let range = result.expr.range.union(duration.range)
-                // (Moved out, not copied: the tween's fields, held once, take the duration in place.)
-                var operand = Expr(.one)
-                swap(&operand, &result.expr)
-                result = Parsed(expr: Expr.retimed(consume operand, duration, range: range, modifier: token.range.union(duration.range)),
-                                height: height)
+                result = try wrap(.retimed(result.expr, duration), around: result, through: duration.range, at: token)
             case .with:
                 advance()
                 let skip = isWord(peek(), .a) || isWord(peek(), .an) ? 1 : 0
@@ -795,7 +744,7 @@ private struct Parser {
                 if isValueName(named), !Parser(copying: self, advancedBy: skip).startsEasingValue() {
                     for _ in 0..<skip { advance() }
                     advance()
-                    noteUse(text(named), .kind(.easing), at: named.range)
+                    names.noteUse(text(named), .kind(.easing), at: named.range)
                     result = try wrap(.easedByName(result.expr, text(named), named.range), around: result, through: named.range, at: token)
                     continue
                 }
@@ -852,7 +801,7 @@ private struct Parser {
             let named = peek()
             if isValueName(named), !startsEasingValue() {
                 advance()
-                noteUse(text(named), .kind(.easing), at: named.range)
+                names.noteUse(text(named), .kind(.easing), at: named.range)
                 how.spacingName = text(named)
                 end = named.range
             } else {
@@ -947,7 +896,7 @@ private struct Parser {
             case .one, .empty:
                 advance()
                 return Parsed(expr: Expr(.one, range: token.range), height: 1)
-            case .wait where !(reservedBindings.contains("wait") && !startsNumber(peek(1))):
+            case .wait where !(names.reservedBindings.contains("wait") && !startsNumber(peek(1))):
                 advance()
                 let duration = try duration(after: "`wait`")
                 return Parsed(expr: Expr(.wait(duration), range: token.range.union(duration.range)), height: 1)
@@ -966,13 +915,13 @@ private struct Parser {
                 throw error(.expectedName(after: "emit", found: describe(found)), at: found,
                             hint: "an event is named by a plain name: `emit landed`")
             default:
-                if isReserved(token), !reservedBindings.contains(text(token)) { throw expectedAnimation(found: token) }
+                if isReserved(token), !names.reservedBindings.contains(text(token)) { throw expectedAnimation(found: token) }
                 if peek(1).kind == .leftParen, onSameLine(token, peek(1)) { return try call() }
                 if let tweens = try tweenIfPresent() { return tweens }
                 if looksLikeTween(at: token) { throw unknownVerb(token) }
                 advance()
                 let word = text(token)
-                noteUse(word, .kind(.animation), at: token.range)
+                names.noteUse(word, .kind(.animation), at: token.range)
                 return Parsed(expr: Expr(.name(word), range: token.range), height: 1)
             }
         case .number, .rightParen, .comma, .dot, .equals, .semicolon, .star, .plus, .minus, .slash, .caret, .percent,
@@ -988,7 +937,7 @@ private struct Parser {
         defer { depth -= 1 }
         let inner = try expression()
         let close = try closing(open)
-        // (The node itself, its range widened: a folded `tween in DUR` stays folded.)
+        // (The node itself, its range widened.)
         var expr = inner.expr
         expr.range = open.range.union(close.range)
         return Parsed(expr: expr, height: inner.height)
@@ -1091,7 +1040,7 @@ private struct Parser {
         let (firstTarget, otherTargets) = self.targets()
         let source = file
         let takesProperty = verb == .shrink || verb == .grow || verb == .scale
-        stopKind = verb == .color ? .color : verb == .move ? .point : .number
+        names.stopKind = verb == .color ? .color : verb == .move ? .point : .number
         // Built in place: a tween is large, and each copy of it costs.
         var first = TweenSyntax(verb: verb, target: firstTarget)
         try tweenValues(into: &first, after: "`\(source.text(start.range)) \(source.text(firstTarget.range))`", takesProperty: takesProperty,
@@ -1148,7 +1097,7 @@ private struct Parser {
         let first = try propertyTarget()
         var others: [PropertyTarget] = []
         while continuesTargetList() { others.append(try propertyTarget()) }
-        stopKind = .value
+        names.stopKind = .value
         // Built in place: a tween is large, and each copy of it costs.
         var tween = TweenSyntax(verb: .animate, target: .view(first.view, first.range), property: first.property)
         try tweenValues(into: &tween, after: "`animate \(first.view).\(first.property)`", takesProperty: false,
@@ -1215,7 +1164,7 @@ private struct Parser {
             if checkWord(.views) { return .allViews(token.range.union(advance().range)) }
             return .allViews(token.range)
         }
-        noteUse(text(token), .kind(.target), at: token.range)
+        names.noteUse(text(token), .kind(.target), at: token.range)
         return .view(text(token), token.range)
     }
 
@@ -1403,7 +1352,7 @@ private struct Parser {
             return .color(try colorFunction())
         case .name where isValueName(token) && ColorNames.color(named: text(token)) == nil:
             let number = Parser.settled(try arithmetic(grouped: false))
-            noteUses(in: number, bare: stopKind)
+            names.noteUses(in: number, bare: names.stopKind)
             return .number(number)
         case .name where !isWord(token, .pi) && !isWord(token, .tau):
             let word = text(token)
@@ -1411,7 +1360,7 @@ private struct Parser {
                 advance()
                 return .color(ColorSyntax(color, range: token.range))
             }
-            if constants[word] != nil {
+            if names.constant(word) != nil {
                 return .number(Parser.settled(try arithmetic(grouped: false)))
             }
             if isLetName(word) {
@@ -1439,12 +1388,12 @@ private struct Parser {
             try consume(.comma, after: "the x", hint: "a point is written `(x, y)`")
             let y = Parser.settled(try number(what: "a y", after: "`,`", grouped: true))
             let close = try closing(open)
-            noteUses(in: x, bare: .number)
-            noteUses(in: y, bare: .number)
+            names.noteUses(in: x, bare: .number)
+            names.noteUses(in: y, bare: .number)
             return .point(x: x, y: y, range: open.range.union(close.range))
         default:
             let number = Parser.settled(try number(what: what, after: context()))
-            noteUses(in: number, bare: .number)
+            names.noteUses(in: number, bare: .number)
             return .number(number)
         }
     }
@@ -1615,7 +1564,7 @@ private struct Parser {
     /// duration = number [ "s" | "sec" | "seconds" | "ms" ] ;
     mutating func duration(after context: @autoclosure () -> String) throws(SyntaxError) -> Duration {
         let duration = try measuredDuration(after: context())
-        noteUses(in: duration.number, bare: .duration, inArithmetic: .duration)
+        names.noteUses(in: duration.number, bare: .duration, inArithmetic: .duration)
         return duration
     }
 
@@ -1728,7 +1677,7 @@ private struct Parser {
     /// reported, so later stages read `value` and report nothing.
     mutating func count(after context: @autoclosure () -> String, fractional: Bool = false) throws(SyntaxError) -> Count {
         let value = try number(what: "a count", after: context())
-        noteUses(in: value, bare: .number)
+        names.noteUses(in: value, bare: .number)
         let count = Count(number: Parser.settled(value), range: value.range)
         // A number that is not finite was reported already (and settled to 0).
         // (`^` and `repeated` take an exact count that is not whole, too: docs/semantics.md §8.5.)
@@ -1763,7 +1712,7 @@ private struct Parser {
         let token = peek()
         guard startsNumber(token) || isValueName(token) || isConstant(token) else {
             var hint: String?
-            if token.kind == .name, !namesAllowed, isLetName(text(token)) || parameters[text(token)] != nil {
+            if token.kind == .name, !namesAllowed, names.namesValue(text(token)) {
                 hint = "inside an easing's or a colour's arguments, in an offset or a `view`, a name must be a number named before it; "
                     + "`\(text(token))` is not"
             }
@@ -1833,9 +1782,9 @@ private struct Parser {
         case .name where isValueName(token):
             advance()
             return withUnit(Number(formula: .name(text(token), token.range)))
-        case .name where constants[text(token)] != nil:
+        case .name where names.constant(text(token)) != nil:
             advance()
-            guard let known = constants[text(token)] else { return literal(token) }
+            guard let known = names.constant(text(token)) else { return literal(token) }
             return withUnit(Number(exact: known.exact, value: known.value, range: token.range))
         default:
             throw error(.expectedNumber(what: "a number", after: describe(previous).description, found: describe(token)), at: token)
@@ -1893,8 +1842,8 @@ private struct Parser {
     func namesQuantity(_ token: Token) -> Bool {
         guard token.kind == .name, namesAllowed, !isReserved(token) else { return false }
         let word = text(token)
-        if parameters[word] != nil { return false }
-        if constants[word] != nil { return true }
+        if names.isParameter(word) { return false }
+        if names.constant(word) != nil { return true }
         guard isLetName(word) else { return false }
         if memo.quantityLets == nil { memo.quantityLets = quantityLets(in: file) }
         return memo.quantityLets?.contains(word) ?? false

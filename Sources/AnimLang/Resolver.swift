@@ -455,18 +455,7 @@ struct BindingUses {
             while let node = current {
                 current = nil
                 defer { argumentOf = nil }
-                let kind: Expr.Kind
-                switch node.storage {
-                case .plain(let plain):
-                    kind = plain
-                case .retimedTween(let tween):
-                    // `tween in DUR` held folded: what `.retimed` below does, then the tween's node.
-                    let duration = node.retiming(of: tween)
-                    named(in: duration.number, &self)
-                    if warnings { durations.add(duration) }
-                    kind = .tween(tween)
-                }
-                switch kind {
+                switch node.kind {
                 case .name(let name):
                     guard !isParameter(name) else { break }
                     guard let argumentOf else {

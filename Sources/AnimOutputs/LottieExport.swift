@@ -70,6 +70,10 @@ public struct LottieExport: Sendable {
     public static let frameLimit = 1_000_000
     /// The most keyframes an export may write.
     public static let keyframeLimit = 2_000_000
+    /// The most segments (copies × segments of one) a repetition may have
+    /// and still be written out copy by copy; one with more is drawn from
+    /// two copies through a time remap.
+    public static let listedRepetition = 8
     /// The most markers (events) an export may write.
     public static let markerLimit = 10_000
     /// The longest round an animation that repeats forever may loop (the
@@ -144,6 +148,10 @@ private func exportLottie(_ model: ExportModel, fps: Int, place: @escaping (Prop
     var exporter = LottieExporter(compiled: played, name: model.binding, views: model.views, placements: model.placements,
                                   initial: model.initial, fps: Int64(max(1, fps)), range: model.range, loop: loop, model: model)
     exporter.place = place
+    if loop == nil {
+        // Repetitions of more than a few segments kept symbolic, for views drawn through a time remap (LottieRepeats.swift).
+        exporter.repeating = try? model.scene.recompiled(materializeLimit: LottieExport.listedRepetition)
+    }
     return exporter.export()
 }
 
@@ -155,7 +163,9 @@ private func loopedRound(_ compiled: CompiledScene, name: String, initial: [Prop
     let loopsWhole = "Lottie loops the whole file: export a binding that repeats from its start, e.g. `x repeated forever`"
     let state: SteadyState
     do {
-        state = try compiled.steadyState(initial: initial)
+        // A turn looks like no turn: rotations repeat a whole number of turns apart (docs/exports.md §7).
+        let turns = Dictionary(uniqueKeysWithValues: compiled.properties.filter { $0.name == "rotation" }.map { ($0, 360.0) })
+        state = try compiled.steadyState(initial: initial, modulo: turns)
     } catch {
         return .failure(foreverError(error, binding: name, at: range, relative: compiled.repeatsRelativeTweens))
     }
@@ -207,7 +217,7 @@ private func loopedRound(_ compiled: CompiledScene, name: String, initial: [Prop
 
 // MARK: - The exporter
 
-private struct LottieExporter {
+struct LottieExporter {
     let compiled: CompiledScene?
     /// Its columns and their kinds; `nil` when it is cancelled.
     let model: ExportModel?
@@ -226,6 +236,12 @@ private struct LottieExporter {
     let turns: Turns
     /// Where a property is written in the script, for a warning about it (`nil`: at ``range``).
     var place: (Property) -> SourceRange? = { _ in nil }
+    /// The scene compiled with its repetitions symbolic, for views drawn
+    /// from two copies of each (``LottieCompression``).
+    var repeating: CompiledScene?
+    /// Set while the layer of a view drawn through a time remap is built:
+    /// its sources then read the asset's clock.
+    var compression: LottieCompression?
 
     init(compiled: CompiledScene?, name: String, views: [String], placements: [String: Placement],
          initial: [Property: Value], fps: Int64, range: SourceRange, loop: Time? = nil, model: ExportModel? = nil) {
@@ -245,7 +261,7 @@ private struct LottieExporter {
 
     /// A piece of `property` as the baker takes it, with `rule`, and how soon
     /// its value may turn back (``TrackPiece/halfTurn``).
-    private func trackPiece(_ piece: Piece, _ property: Property, _ rule: TrackPiece.Rule) -> TrackPiece {
+    func trackPiece(_ piece: Piece, _ property: Property, _ rule: TrackPiece.Rule) -> TrackPiece {
         TrackPiece(start: piece.start, end: piece.end, rule: rule, halfTurn: turns.halfTurn(of: piece, property))
     }
 
@@ -296,9 +312,25 @@ private struct LottieExporter {
         var builder = KeyframeBuilder(fps: fps, budget: LottieExport.keyframeLimit)
         var curves = CurveNames()
         var layers: [JSON] = []
+        var assets: [JSON] = []
         do {
-            for view in views {
-                layers.append(try layer(view, frames: frames, builder: &builder, curves: &curves))
+            for group in remapGroups(views) {
+                guard let compression = group.compression else {
+                    layers.append(try layer(group.views[0], frames: frames, builder: &builder, curves: &curves))
+                    continue
+                }
+                // Two remap keyframes a copy, from the same budget.
+                let remapKeys = compression.windows.reduce(0) { $0 + 2 * ($1.count - $1.kept) }
+                guard remapKeys < builder.budget else { throw KeyframeLimitReached() }
+                builder.budget -= remapKeys
+                var inner = self
+                inner.compression = compression
+                let assetFrames = (FrameTimes(duration: compression.duration, fps: fps).count ?? frames) + 1
+                var shapes: [JSON] = []
+                for view in group.views { shapes.append(try inner.layer(view, frames: assetFrames, builder: &builder, curves: &curves)) }
+                let id = "r\(assets.count)"
+                assets.append(.object([("id", .string(id)), ("layers", .array(shapes))]))
+                layers.append(remapLayer(group.views, index: layers.count, asset: id, compression: compression, frames: frames, stage: stage))
             }
         } catch let problem as NotFinite {
             return failure(.exportNotFinite(property: problem.property), hint: "a curve composed to overshoot left the range of numbers")
@@ -322,7 +354,7 @@ private struct LottieExporter {
             ("h", .number(stage.height)),
             ("nm", .string(name)),
             ("ddd", .number(0)),
-            ("assets", .array([])),
+            ("assets", .array(assets)),
             ("layers", .array(layers)),
             ("markers", .array(markers)),
             ("meta", .object([("g", .string("animc"))])),
@@ -330,22 +362,22 @@ private struct LottieExporter {
         return LottieExport(document: document, diagnostics: diagnostics)
     }
 
-    private func failure(_ kind: ExportDiagnostic, hint: String?) -> LottieExport {
+    func failure(_ kind: ExportDiagnostic, hint: String?) -> LottieExport {
         LottieExport(document: nil, diagnostics: [Diagnostic(kind, at: range, hint: hint)])
     }
 
     // MARK: Views
 
-    private func has(_ property: Property) -> Bool {
+    func has(_ property: Property) -> Bool {
         initial[property] != nil || animated.contains(property)
     }
 
     /// Whether a property holds colours.
-    private func isColor(_ property: Property) -> Bool {
+    func isColor(_ property: Property) -> Bool {
         (model?.kind(of: property) ?? initial[property]?.kind) == .color
     }
 
-    private func makeView(_ name: String, index: Int) -> View {
+    func makeView(_ name: String, index: Int) -> View {
         func property(_ key: String, color: Bool = false) -> Property? {
             let property = Property(view: name, name: key)
             return has(property) && isColor(property) == color ? property : nil
@@ -373,359 +405,10 @@ private struct LottieExporter {
     }
 
     /// The properties no layer draws, sorted.
-    private func droppedProperties(_ views: [View]) -> [Property] {
+    func droppedProperties(_ views: [View]) -> [Property] {
         var used: Set<Property> = []
         for view in views { used.formUnion(view.used) }
         let all = Set(compiled?.properties ?? []).union(initial.keys)
         return all.subtracting(used).sorted()
-    }
-
-    // MARK: Values
-
-    /// The value of a property at an instant, as `animc eval` gives it (exact at exact instants).
-    private func value(_ property: Property, at instant: Instant) -> Value? {
-        guard let compiled else { return initial[property] }
-        if let exact = instant.exact { return compiled.value(of: property, at: exact, initial: initial[property]) }
-        return compiled.value(of: property, atSeconds: instant.seconds, initial: initial[property])
-    }
-
-    /// A number property seen through an affine map into a Lottie property's
-    /// values (clamped to `allowed`); `fallback` when the view lacks it.
-    private func numberSource(_ property: Property?, fallback: Double, allowed: ClosedRange<Double>? = nil,
-                              _ map: @escaping (Double) -> [Double]) -> TrackSource {
-        let clamp: ([Double]) -> [Double] = { values in
-            guard let allowed else { return values }
-            return values.map { min(max($0, allowed.lowerBound), allowed.upperBound) }
-        }
-        let dimension = map(0).count
-        guard let property else {
-            return TrackSource(dimension: dimension, pieces: [], sample: { _ in clamp(map(fallback)) }, allowed: allowed)
-        }
-        let pieces: [TrackPiece] = (compiled?.pieces(of: property, initial: initial[property]) ?? []).map { piece in
-            switch piece.rule {
-            case .hold(let value):
-                // A number property (the callers pass no other); the view's default stands in otherwise.
-                return trackPiece(piece, property, .hold(clamp(map(value.number ?? fallback))))
-            case .tween(let from, let to, let easing, let p0, let p1):
-                guard let a = from.number, let b = to.number else { return trackPiece(piece, property, .sampled) }
-                return trackPiece(piece, property, .tween(from: map(a), to: map(b), easing: easing, p0: p0, p1: p1))
-            case .sampled:
-                return trackPiece(piece, property, .sampled)
-            }
-        }
-        // No value before the property is first given one: the view's default, as a player shows it.
-        let sample: (Instant) -> [Double] = { instant in clamp(map(self.value(property, at: instant)?.number ?? fallback)) }
-        return TrackSource(dimension: dimension, pieces: pieces, sample: sample, allowed: allowed)
-    }
-
-    /// The fill colour's channels (0–1, and alpha 1: the fill's opacity carries alpha).
-    private func colorSource(_ property: Property?, fallback: Color) -> TrackSource {
-        let channels = lottieFillChannels
-        func shown(_ value: Value?) -> Color {
-            if case .color(let color)? = value { return color.clamped }
-            return fallback
-        }
-        guard let property else {
-            return TrackSource(dimension: 4, pieces: [], sample: { _ in channels(fallback) }, allowed: 0...1)
-        }
-        let pieces: [TrackPiece] = (compiled?.pieces(of: property, initial: initial[property]) ?? []).map { piece in
-            switch piece.rule {
-            case .hold(let value):
-                return trackPiece(piece, property, .hold(channels(shown(value))))
-            case .tween(.color(let a), .color(let b), let easing, let p0, let p1) where a.alpha == b.alpha && a.alpha > 0:
-                // Equal alphas: premultiplied mixing is plain mixing, which Lottie does.
-                return trackPiece(piece, property, .tween(from: channels(a), to: channels(b), easing: easing, p0: p0, p1: p1))
-            case .tween, .sampled:
-                return trackPiece(piece, property, .sampled)
-            }
-        }
-        return TrackSource(dimension: 4, pieces: pieces, sample: { instant in channels(shown(self.value(property, at: instant))) },
-                           allowed: 0...1)
-    }
-
-    /// The fill's opacity: the colour's alpha × 100 (alpha mixes linearly, premultiplied or not).
-    private func alphaSource(_ property: Property?) -> TrackSource {
-        func percent(_ value: Value?) -> [Double] {
-            if case .color(let color)? = value { return [color.clamped.alpha * 100] }
-            return [100]
-        }
-        guard let property else { return TrackSource(dimension: 1, pieces: [], sample: { _ in [100] }, allowed: 0...100) }
-        let pieces: [TrackPiece] = (compiled?.pieces(of: property, initial: initial[property]) ?? []).map { piece in
-            switch piece.rule {
-            case .hold(let value):
-                return trackPiece(piece, property, .hold(percent(value)))
-            case .tween(.color(let a), .color(let b), let easing, let p0, let p1):
-                return trackPiece(piece, property, .tween(from: [a.alpha * 100], to: [b.alpha * 100], easing: easing, p0: p0, p1: p1))
-            case .tween, .sampled:
-                return trackPiece(piece, property, .sampled)
-            }
-        }
-        return TrackSource(dimension: 1, pieces: pieces, sample: { instant in percent(self.value(property, at: instant)) }, allowed: 0...100)
-    }
-
-    /// The rectangle's `[width, height]`: one property (`size`, or one side
-    /// animated and the other fixed) keeps its pieces; two animated sides are
-    /// sampled where either moves.
-    private func sizeSource(_ view: View) -> TrackSource {
-        let size = LottieExport.defaultSize
-        let widthSource = numberSource(view.width, fallback: size) { [$0] }
-        let heightSource = numberSource(view.height, fallback: size) { [$0] }
-        if view.width == view.height {
-            return numberSource(view.width, fallback: size) { [$0, $0] }
-        }
-        let sample: (Instant) -> [Double] = { instant in widthSource.sample(instant) + heightSource.sample(instant) }
-        if heightSource.pieces.isEmpty {
-            let fixed = heightSource.sample(Instant(.zero))[0]
-            return numberSource(view.width, fallback: size) { [$0, fixed] }
-        }
-        if widthSource.pieces.isEmpty {
-            let fixed = widthSource.sample(Instant(.zero))[0]
-            return numberSource(view.height, fallback: size) { [fixed, $0] }
-        }
-        // Both sides move on timelines of their own.
-        return joined([widthSource, heightSource], dimension: 2, sample: sample)
-    }
-
-    /// A value made of several sources that move on timelines of their own:
-    /// one piece per stretch where none has a breakpoint, held where all
-    /// hold, else sampled.
-    private func joined(_ sources: [TrackSource], dimension: Int, sample: @escaping (Instant) -> [Double]) -> TrackSource {
-        let all = sources.flatMap(\.pieces)
-        var points = all.flatMap { [$0.start, $0.end] }
-        points.sort()
-        var unique: [Instant] = []
-        for point in points where unique.last != point { unique.append(point) }
-        let pieces = zip(unique, unique.dropFirst()).map { start, end -> TrackPiece in
-            let holds = sources.allSatisfy { source in
-                source.pieces.isEmpty || source.pieces.contains { piece in
-                    guard !(start < piece.start), !(piece.end < end) else { return false }
-                    if case .hold = piece.rule { return true }
-                    return false
-                }
-            }
-            // Any source's soonest turn holds for all.
-            let halfTurn = all.filter { $0.start < end && start < $0.end }.compactMap(\.halfTurn).min()
-            return TrackPiece(start: start, end: end, rule: holds ? .hold(sample(start < end ? start : end)) : .sampled,
-                              halfTurn: holds ? nil : halfTurn)
-        }
-        // A hold's value is read inside it (its start may be a jump's instant).
-        let fixedPieces = pieces.map { piece -> TrackPiece in
-            guard case .hold = piece.rule else { return piece }
-            let middle = Instant.midpoint(piece.start, piece.end)
-            return TrackPiece(start: piece.start, end: piece.end, rule: .hold(sample(middle)))
-        }
-        return TrackSource(dimension: dimension, pieces: fixedPieces, sample: sample, allowed: nil)
-    }
-
-    /// `source` through an affine map (a tween stays a tween of the mapped ends).
-    private func mapped(_ source: TrackSource, _ map: @escaping ([Double]) -> [Double]) -> TrackSource {
-        let pieces = source.pieces.map { piece -> TrackPiece in
-            let rule: TrackPiece.Rule
-            switch piece.rule {
-            case .hold(let value): rule = .hold(map(value))
-            case .tween(let from, let to, let easing, let p0, let p1): rule = .tween(from: map(from), to: map(to), easing: easing, p0: p0, p1: p1)
-            case .sampled: rule = .sampled
-            }
-            return TrackPiece(start: piece.start, end: piece.end, rule: rule, halfTurn: piece.halfTurn)
-        }
-        return TrackSource(dimension: map(source.sample(Instant(.zero))).count, pieces: pieces, sample: { map(source.sample($0)) },
-                           allowed: nil)
-    }
-
-    /// Lottie's scale (×100 % per axis): `scale` times `scale-x` and `scale-y`.
-    /// One that moves alone keeps its curve; several moving together are joined.
-    private func scaleSource(_ view: View, _ property: (String) -> Property?) -> TrackSource {
-        let scale = property("scale"), scaleX = property("scale-x"), scaleY = property("scale-y")
-        guard scaleX != nil || scaleY != nil else {
-            return numberSource(scale, fallback: 1) { [100 * $0, 100 * $0] }
-        }
-        let sources = [scale, scaleX, scaleY].map { numberSource($0, fallback: 1) { [$0] } }
-        let sample: (Instant) -> [Double] = { instant in
-            let s = sources.map { $0.sample(instant)[0] }
-            return [100 * s[0] * s[1], 100 * s[0] * s[2]]
-        }
-        let moving = sources.indices.filter { !sources[$0].pieces.isEmpty }
-        guard moving.count == 1, let only = moving.first else {
-            return moving.isEmpty ? TrackSource(dimension: 2, pieces: [], sample: sample, allowed: nil)
-                : joined(sources, dimension: 2, sample: sample)
-        }
-        let fixed = sources.map { $0.sample(Instant(.zero))[0] }
-        let moved = [scale, scaleX, scaleY][only]
-        return numberSource(moved, fallback: 1) { value in
-            var factors = fixed
-            factors[only] = value
-            return [100 * factors[0] * factors[1], 100 * factors[0] * factors[2]]
-        }
-    }
-
-    // MARK: Stage
-
-    /// Homes as the player page lays them out (``Stage``, without labels:
-    /// Lottie draws none), from every number the drawn properties take;
-    /// then everything shifted so the stage (with its margin) holds every
-    /// position the animation reaches (with `at`, only as far as needed).
-    private func layOut(_ views: inout [View], frames: Int) -> (width: Double, height: Double) {
-        guard !views.isEmpty else { return (100, 100) }
-        // Instants to look at: every quarter frame (at most 16384 of them, evenly) and every breakpoint.
-        var instants: [Instant] = []
-        let quarters = 4 * frames
-        let stride = max(1, quarters / 16384)
-        for quarter in Swift.stride(from: 0, to: quarters - 3, by: stride) {
-            // (The last frame may fall after the end: what holds then counts too.)
-            instants.append(Instant(Time(numerator: Int64(quarter), denominator: 4 * fps) ?? duration))
-        }
-        instants.append(Instant(duration))
-        let stageViews = views.map { view in
-            var numbers: Set<String> = [], extents: [String: ClosedRange<Double>] = [:]
-            for name in StageView.measured {
-                let property = Property(view: view.name, name: name)
-                guard has(property), !isColor(property) else { continue }
-                numbers.insert(name)
-                var times = instants
-                for piece in (compiled?.pieces(of: property, initial: initial[property]) ?? []).prefix(4096) {
-                    times.append(piece.start)
-                    times.append(piece.end)
-                }
-                extents[name] = Extent(times.lazy.map { value(property, at: $0) }).range
-            }
-            return StageView(name: view.name, placement: view.placement, numbers: numbers, extents: extents)
-        }
-        let stage = Stage(stageViews, labels: false, margin: LottieExport.margin)
-        var shift = (x: (-stage.bounds.minX).rounded(.up), y: (-stage.bounds.minY).rounded(.up))
-        if views.contains(where: { $0.placement.home != nil }) {
-            // `at` gives stage coordinates: kept, unless something would be cut off at the top or left.
-            shift = (max(0, shift.x), max(0, shift.y))
-        }
-        for index in views.indices {
-            let home = stage.spots[index].home
-            // On whole pixels (within the margin), but for a home `at` gives.
-            views[index].home = views[index].placement.home != nil ? (home.x + shift.x, home.y + shift.y)
-                : ((home.x + shift.x).rounded(), (home.y + shift.y).rounded())
-        }
-        return (max(1, (stage.bounds.maxX + shift.x).rounded(.up)), max(1, (stage.bounds.maxY + shift.y).rounded(.up)))
-    }
-
-    // MARK: Layers
-
-    struct NotFinite: Error {
-        let property: String
-    }
-
-    /// Names for the distinct keyframe curves of the document (`n`, "c0", "c1", …).
-    ///
-    /// ThorVG shares one interpolator between keyframes whose handles agree
-    /// to two decimals, unless a keyframe names its easing: without names,
-    /// nearly equal curves would play as one. lottie-web keys its curves by
-    /// the handles themselves (written as arrays, it ignores `n`).
-    struct CurveNames {
-        var names: [UnitBezier: String] = [:]
-
-        mutating func name(_ curve: UnitBezier) -> String {
-            if let known = names[curve] { return known }
-            let name = "c\(names.count)"
-            names[curve] = name
-            return name
-        }
-    }
-
-    private func layer(_ view: View, frames: Int, builder: inout KeyframeBuilder, curves: inout CurveNames) throws -> JSON {
-        func property(_ key: String) -> Property? {
-            let property = Property(view: view.name, name: key)
-            return view.used.contains(property) ? property : nil
-        }
-        func animated(_ source: TrackSource, _ label: String, builder: inout KeyframeBuilder) throws -> JSON {
-            let track = try builder.track(source)
-            switch track {
-            case .fixed(let value):
-                guard value.allSatisfy(\.isFinite) else { throw NotFinite(property: label) }
-                return .object([("a", .number(0)), ("k", value.count == 1 ? .number(value[0]) : .numbers(value))])
-            case .keyed(let keys):
-                var out: [JSON] = []
-                for (index, key) in keys.enumerated() {
-                    guard key.value.allSatisfy(\.isFinite) else { throw NotFinite(property: label) }
-                    var members: [(String, JSON)] = [("t", .number(key.frame)), ("s", .numbers(key.value))]
-                    if index + 1 < keys.count {
-                        if let curve = key.curve {
-                            let count = key.value.count
-                            members.append(("o", .object([("x", .numbers(Array(repeating: curve.x1, count: count))),
-                                                          ("y", .numbers(Array(repeating: curve.y1, count: count)))])))
-                            members.append(("i", .object([("x", .numbers(Array(repeating: curve.x2, count: count))),
-                                                          ("y", .numbers(Array(repeating: curve.y2, count: count)))])))
-                            members.append(("n", .string(curves.name(curve))))
-                        } else {
-                            members.append(("h", .number(1)))
-                        }
-                    }
-                    out.append(.object(members))
-                }
-                return .object([("a", .number(1)), ("k", .array(out))])
-            }
-        }
-        // The origin: its offset from the shape's centre (the box at the start), the layer's anchor, and added to the position.
-        // The origin: its offset from the shape's centre, the layer's anchor, and added to the position
-        // (both move with the box when its size does).
-        let box = view.radius.map { radius in numberSource(radius, fallback: 0) { [2 * $0, 2 * $0] } } ?? sizeSource(view)
-        let origin = view.placement.origin
-        let offset = { (box: [Double]) in [(origin.x - 0.5) * box[0], (origin.y - 0.5) * box[1]] }
-        let label = { (key: String) in "\(view.name).\(key)" }
-        let anchor: JSON
-        let x: JSON, y: JSON
-        if box.pieces.isEmpty || origin == (0.5, 0.5) {
-            let fixedOffset = offset(box.sample(Instant(.zero))).map { $0 == 0 ? 0 : $0 }
-            anchor = .object([("a", .number(0)), ("k", .numbers(fixedOffset))])
-            let home = (x: view.home.x + fixedOffset[0], y: view.home.y + fixedOffset[1])
-            x = try animated(numberSource(property("x"), fallback: 0) { [home.x + $0] }, label("x"), builder: &builder)
-            y = try animated(numberSource(property("y"), fallback: 0) { [home.y + $0] }, label("y"), builder: &builder)
-        } else {
-            anchor = try animated(mapped(box, offset), label("origin"), builder: &builder)
-            let home = view.home
-            func position(_ key: String, _ axis: Int, _ start: Double) throws -> JSON {
-                let moved = numberSource(property(key), fallback: 0) { [$0] }
-                return try animated(joined([moved, box], dimension: 1) { instant in
-                    [start + moved.sample(instant)[0] + offset(box.sample(instant))[axis]]
-                }, label(key), builder: &builder)
-            }
-            x = try position("x", 0, home.x)
-            y = try position("y", 1, home.y)
-        }
-        let rotation = try animated(numberSource(property("rotation"), fallback: 0) { [$0] }, label("rotation"), builder: &builder)
-        let scale = try animated(scaleSource(view, property), label("scale"), builder: &builder)
-        let opacity = try animated(numberSource(property("opacity"), fallback: 1, allowed: 0...100) { [100 * $0] },
-                                   label("opacity"), builder: &builder)
-        let shape: JSON
-        if let radius = view.radius {
-            let size = try animated(numberSource(radius, fallback: 0) { [2 * $0, 2 * $0] }, radius.description, builder: &builder)
-            shape = .object([("ty", .string("el")), ("nm", .string("ellipse")), ("d", .number(1)),
-                             ("p", .object([("a", .number(0)), ("k", .numbers([0, 0]))])), ("s", size)])
-        } else {
-            let size = try animated(sizeSource(view), label("size"), builder: &builder)
-            shape = .object([("ty", .string("rc")), ("nm", .string("rectangle")), ("d", .number(1)),
-                             ("p", .object([("a", .number(0)), ("k", .numbers([0, 0]))])), ("s", size),
-                             ("r", .object([("a", .number(0)), ("k", .number(0))]))])
-        }
-        let palette = Drawing.paletteColor(view.index)
-        let colorLabel = view.color?.description ?? label("color")
-        let fill = JSON.object([
-            ("ty", .string("fl")), ("nm", .string("fill")),
-            ("c", try animated(colorSource(view.color, fallback: palette), colorLabel, builder: &builder)),
-            ("o", try animated(alphaSource(view.color), colorLabel, builder: &builder)),
-            ("r", .number(1)),
-        ])
-        let fixed = { (value: JSON) in JSON.object([("a", .number(0)), ("k", value)]) }
-        let groupTransform = JSON.object([
-            ("ty", .string("tr")), ("p", fixed(.numbers([0, 0]))), ("a", fixed(.numbers([0, 0]))),
-            ("s", fixed(.numbers([100, 100]))), ("r", fixed(.number(0))), ("o", fixed(.number(100))),
-            ("sk", fixed(.number(0))), ("sa", fixed(.number(0))),
-        ])
-        let transform = JSON.object([
-            ("o", opacity), ("r", rotation), ("p", .object([("s", .bool(true)), ("x", x), ("y", y)])),
-            ("a", anchor), ("s", scale),
-        ])
-        return .object([
-            ("ddd", .number(0)), ("ind", .number(Double(view.index + 1))), ("ty", .number(4)), ("nm", .string(view.name)),
-            ("sr", .number(1)), ("ks", transform), ("ao", .number(0)),
-            ("shapes", .array([.object([("ty", .string("gr")), ("nm", .string("shape")), ("it", .array([shape, fill, groupTransform]))])])),
-            ("ip", .number(0)), ("op", .number(Double(frames))), ("st", .number(0)), ("bm", .number(0)),
-        ])
     }
 }

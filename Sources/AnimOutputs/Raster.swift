@@ -68,11 +68,19 @@ package struct Rasterizer {
                 var index = 0
                 while index < count {
                     let alpha = canvas[index + 3]
-                    if alpha <= 0 {
+                    if alpha >= 1 {
+                        // Opaque (most pixels, over an opaque background): the colour as it is.
+                        bytes[index] = Rasterizer.byte(canvas[index])
+                        bytes[index + 1] = Rasterizer.byte(canvas[index + 1])
+                        bytes[index + 2] = Rasterizer.byte(canvas[index + 2])
+                        bytes[index + 3] = 255
+                    } else if alpha <= 0 {
                         bytes[index] = 0; bytes[index + 1] = 0; bytes[index + 2] = 0; bytes[index + 3] = 0
                     } else {
-                        let unpremultiply = alpha >= 1 ? 1 : 1 / alpha
-                        for channel in 0..<3 { bytes[index + channel] = Rasterizer.byte(canvas[index + channel] * unpremultiply) }
+                        let unpremultiply = 1 / alpha
+                        bytes[index] = Rasterizer.byte(canvas[index] * unpremultiply)
+                        bytes[index + 1] = Rasterizer.byte(canvas[index + 1] * unpremultiply)
+                        bytes[index + 2] = Rasterizer.byte(canvas[index + 2] * unpremultiply)
                         bytes[index + 3] = Rasterizer.byte(alpha)
                     }
                     index += 4
@@ -88,8 +96,11 @@ package struct Rasterizer {
         return image
     }
 
+    @inline(__always)
     private static func byte(_ value: Float) -> UInt8 {
-        UInt8(min(max(value * 255 + 0.5, 0), 255))
+        // Compared first, so the conversion cannot trap (a NaN fails `> 0`: 0).
+        let scaled = value * 255 + 0.5
+        return scaled > 0 ? (scaled < 255 ? UInt8(truncatingIfNeeded: Int32(scaled)) : 255) : 0
     }
 
     private mutating func clear() {

@@ -167,6 +167,23 @@ extension CompiledScene {
     }
 }
 
+extension CompiledScene {
+    /// This scene compiled again from its term with another
+    /// ``Scene/materializeLimit``: with a small one, every repetition of
+    /// more than a few segments stays one symbolic block, so an exporter
+    /// sees what repeats (``repetitions(of:initial:)``) instead of a list
+    /// of copies. It equals this scene at every instant. A repetition's body,
+    /// which keeps no term, comes back as it is.
+    public func recompiled(materializeLimit: Int) throws(AnimationError) -> CompiledScene {
+        guard let source, source.materializeLimit != materializeLimit else { return self }
+        var compiler = Compiler(materializeLimit: materializeLimit, initial: source.initial)
+        let compiled = try compiler.compile(source.term, duration: source.term.duration)
+        return CompiledScene(duration: compiled.duration, isInfinite: compiled.isInfinite, properties: compiled.properties,
+                             tracks: compiled.tracks, blocks: compiled.blocks, events: compiled.events,
+                             source: (source.term, materializeLimit, source.initial))
+    }
+}
+
 extension Term {
     /// Up to `limit` distinct segments of this term (in its own time), for
     /// deciding whether a scene is a single tween; `nil` when that takes more

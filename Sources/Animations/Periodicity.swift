@@ -65,7 +65,11 @@ extension CompiledScene {
     /// confirms. Events of endless repetitions repeat with the least common
     /// multiple of their periods, once every finite event has fired and
     /// every such repetition has started.
-    public func steadyState(initial: [Property: Value] = [:]) throws(SteadyStateProblem) -> SteadyState {
+    ///
+    /// `modulo` lists properties whose numbers look alike a whole multiple
+    /// apart (an exporter's rotation, 360°): each copy of `rotate s by 1
+    /// turns` repeats the one before it there, so it settles too.
+    public func steadyState(initial: [Property: Value] = [:], modulo: [Property: Double] = [:]) throws(SteadyStateProblem) -> SteadyState {
         guard isInfinite else {
             return SteadyState(unrolled: self, cycles: [:], eventCycle: nil, settled: duration, longestPeriod: nil)
         }
@@ -149,7 +153,9 @@ extension CompiledScene {
         for candidate in candidates {
             let (property, first, period) = candidate
             let start = initial[property]
-            func confirmed(_ t: Time) -> Bool { unrolled.repeatsOnce(property, initial: start, from: t, period: period) }
+            func confirmed(_ t: Time) -> Bool {
+                unrolled.repeatsOnce(property, initial: start, from: t, period: period, modulo: modulo[property])
+            }
             guard let second = try? first.adding(period), let third = try? second.adding(period) else { throw .unsettled(property) }
             var from: Time
             if confirmed(first) && confirmed(second) {
@@ -175,14 +181,10 @@ extension CompiledScene {
     /// (holds of one value, one segment's rule; pieces only sampling
     /// describes are compared at 15 points inside), and the same value at
     /// every breakpoint, both window ends included. Values agree to 1e-9
-    /// relative (they come from the same segments, shifted).
-    ///
-    /// A rotation (``Property/isRotation``) that ends each period whole
-    /// turns from where it started (`rotate s by 1 turns … repeated
-    /// forever`) repeats too: 360° looks like 0°, so the second period is
-    /// compared with the first turned by those whole turns, and an exporter
-    /// plays the first again and again (docs/exports.md §7).
-    public func repeatsOnce(_ property: Property, initial: Value? = nil, from start: Time, period: Time) -> Bool {
+    /// relative (they come from the same segments, shifted). With `modulo`,
+    /// numbers agree when they differ by a whole multiple of it (and a
+    /// tween's two copies travel alike).
+    public func repeatsOnce(_ property: Property, initial: Value? = nil, from start: Time, period: Time, modulo: Double? = nil) -> Bool {
         guard period.isPositive, let middle = try? start.adding(period), let end = try? middle.adding(period) else { return false }
         let first = pieces(of: property, initial: initial, from: Instant(start), to: Instant(middle))
         let second = pieces(of: property, initial: initial, from: Instant(middle), to: Instant(end))
@@ -192,34 +194,33 @@ extension CompiledScene {
             if a.exact != nil && b.exact != nil { return a == b }
             return abs(a.seconds - b.seconds) <= 1e-9 * max(1, abs(a.seconds))
         }
-        let turns = property.isRotation ? wholeTurns(value(of: property, at: Instant(start), initial: initial),
-                                                      value(of: property, at: Instant(middle), initial: initial)) : nil
-        // The second period's values, turned back by the whole turns a period makes (none but for a rotation).
-        func unturned(_ value: Value?) -> Value? {
-            guard let turns, case .number(let x)? = value else { return value }
-            return .number(x - turns)
-        }
         func valueAt(_ t: Instant) -> Value? { value(of: property, at: t, initial: initial) }
-        func laterValue(_ t: Instant) -> Value? { unturned(valueAt(t)) }
+        func alike(_ x: Value?, _ y: Value?) -> Bool {
+            guard let modulo, modulo > 0, case .number(let u)? = x, case .number(let v)? = y else { return closeValues(x, y) }
+            let turns = (v - u) / modulo
+            return abs(turns - turns.rounded()) <= 1e-9 * max(1, abs(turns))
+        }
         for (a, b) in zip(first, second) {
             guard same(later(a.start), b.start), same(later(a.end), b.end),
-                  closeValues(valueAt(a.start), laterValue(b.start)) else { return false }
+                  alike(valueAt(a.start), valueAt(b.start)) else { return false }
             switch (a.rule, b.rule) {
             case (.hold(let x), .hold(let y)):
-                guard closeValues(x, unturned(y)) else { return false }
+                guard alike(x, y) else { return false }
             case (.tween(let from1, let to1, let easing1, let p01, let p11), .tween(let from2, let to2, let easing2, let p02, let p12)):
-                guard closeValues(from1, unturned(from2)), closeValues(to1, unturned(to2)), easing1 == easing2,
+                guard alike(from1, from2), alike(to1, to2), easing1 == easing2,
                       abs(p01 - p02) <= 1e-12, abs(p11 - p12) <= 1e-12 else { return false }
+                if modulo != nil, case .number(let f1) = from1, case .number(let t1) = to1, case .number(let f2) = from2,
+                   case .number(let t2) = to2, !closeValues(.number(t1 - f1), .number(t2 - f2)) { return false }
             case (.sampled, .sampled):
                 for step in 1..<16 {
                     let t = a.start.toward(a.end, Time(numerator: Int64(step), denominator: 16) ?? .zero)
-                    guard closeValues(valueAt(t), laterValue(later(t))) else { return false }
+                    guard alike(valueAt(t), valueAt(later(t))) else { return false }
                 }
             case (.hold, _), (.tween, _), (.sampled, _):
                 return false
             }
         }
-        return closeValues(valueAt(Instant(middle)), laterValue(Instant(end)))
+        return alike(valueAt(Instant(middle)), valueAt(Instant(end)))
     }
 }
 
@@ -230,23 +231,6 @@ private func timeAtOrAfter(_ instant: Instant) -> Time? {
     let thousandths = (instant.seconds * 1000).rounded(.up) + 1
     guard thousandths.isFinite, abs(thousandths) < 9e15 else { return nil }
     return Time(numerator: Int64(thousandths), denominator: 1000)
-}
-
-/// `b − a` when it is a whole, non-zero number of turns (360° each) to
-/// within rounding; else `nil`.
-private func wholeTurns(_ a: Value?, _ b: Value?) -> Double? {
-    guard case .number(let x)? = a, case .number(let y)? = b, x.isFinite, y.isFinite else { return nil }
-    let turns = ((y - x) / Property.wholeTurn).rounded()
-    guard turns != 0, abs((y - x) - turns * Property.wholeTurn) <= 1e-9 * max(1, abs(x), abs(y)) else { return nil }
-    return turns * Property.wholeTurn
-}
-
-extension Property {
-    /// Degrees in a whole turn.
-    public static let wholeTurn = 360.0
-    /// A view's rotation, in degrees: a value and the same value whole turns
-    /// away look alike (the drawing, docs/exports.md §1, names it `rotation`).
-    public var isRotation: Bool { name == "rotation" }
 }
 
 /// Equal but for rounding (``Value/isClose(to:tolerance:)``), or both missing.

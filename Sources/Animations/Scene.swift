@@ -420,6 +420,11 @@ public struct Scene: Sendable {
                 break
             case .power(_, let count) where count > 1:
                 return nil
+            case .eased(let body, _) where !body.hasViewsWithSegments:
+                // Events that an easing before this one moved (what `eased` leaves beside the
+                // tweens it composed into): still no segment, so `(x with E1) with E2` composes
+                // E2 into the tweens as `x with (E1 ∘ E2)` does (the law, bit for bit).
+                hasEvents = hasEvents || body.hasEvents
             case .forever, .eased, .played:
                 return nil
             case .sequence, .parallel, .power, .reversed, .retimed:

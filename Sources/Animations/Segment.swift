@@ -629,7 +629,7 @@ struct Path: Hashable, Sendable {
     /// by, docs/semantics.md §8.5) may lie outside the span; there the warp is read as
     /// the identity (E(p) = p beyond [0, 1], continuous with E(0) = 0 and
     /// E(1) = 1), so a rank before the span stays before everything that
-    /// starts in it, as it is in the state the warp reads (§3), rather than
+    /// starts in it, as it is in the state the warp reads (docs/semantics.md §3), rather than
     /// tying with what starts at the window's start.
     func backwardThroughStages(_ u: Instant, upper: Bool, event: Bool = false, rank: Bool = false) -> Instant {
         var current = u

@@ -17,8 +17,32 @@ struct LottieReferencePlayer {
 
     var layers: [[String: Any]] { document["layers"] as? [[String: Any]] ?? [] }
 
-    func layer(named name: String) -> [String: Any]? {
-        layers.first { $0["nm"] as? String == name }
+    /// The views the layers draw, in order: a layer's name, or for a
+    /// precomposition (a view drawn through a time remap) its asset's layer's.
+    var views: [String] {
+        layers.flatMap { layer in (drawn(layer)?.layers ?? [layer]).compactMap { $0["nm"] as? String } }
+    }
+
+    /// A precomposition layer's asset layers and its time remap.
+    private func drawn(_ layer: [String: Any]) -> (layers: [[String: Any]], remap: Any?)? {
+        guard layer["ty"] as? Int == 0 || layer["ty"] as? Double == 0, let id = layer["refId"] as? String,
+              let asset = (document["assets"] as? [[String: Any]])?.first(where: { $0["id"] as? String == id }),
+              let inner = asset["layers"] as? [[String: Any]] else { return nil }
+        return (inner, layer["tm"])
+    }
+
+    /// The shape layer of a view, and the frame it shows at a frame of the
+    /// file: the same frame, or through a precomposition's `tm` (seconds).
+    func layer(named name: String, at frame: Double = 0) -> (layer: [String: Any], frame: Double)? {
+        let rate = document["fr"] as? Double ?? 60
+        for layer in layers {
+            if let (inner, remap) = drawn(layer), let shape = inner.first(where: { $0["nm"] as? String == name }) {
+                guard let seconds = Self.value(of: remap, at: frame)?.first else { return nil }
+                return (shape, seconds * rate)
+            }
+            if layer["nm"] as? String == name { return (layer, frame) }
+        }
+        return nil
     }
 
     /// The value of an animatable property (`{"a": …, "k": …}`) at `frame`.
@@ -41,10 +65,15 @@ struct LottieReferencePlayer {
         let next = keys[index + 1]
         let q = (frame - time(key)) / (time(next) - time(key))
         guard let out = key["o"] as? [String: Any], let into = key["i"] as? [String: Any],
-              let x1 = (out["x"] as? [Double])?.first, let y1 = (out["y"] as? [Double])?.first,
-              let x2 = (into["x"] as? [Double])?.first, let y2 = (into["y"] as? [Double])?.first else { return nil }
+              let x1 = handle(out["x"]), let y1 = handle(out["y"]),
+              let x2 = handle(into["x"]), let y2 = handle(into["y"]) else { return nil }
         let y = bezier(x1, y1, x2, y2, at: q)
         return zip(start(key), start(next)).map { a, b in a + (b - a) * y }
+    }
+
+    /// A handle coordinate: one number for every dimension, or the first of one per dimension.
+    static func handle(_ value: Any?) -> Double? {
+        (value as? Double) ?? (value as? [Double])?.first
     }
 
     /// The ordinate of `cubic-bezier(x1, y1, x2, y2)` at abscissa `x` (bisection on the parameter).
@@ -77,8 +106,8 @@ struct LottieReferencePlayer {
         var alpha: Double
     }
 
-    func shown(_ name: String, at frame: Double) -> Shown? {
-        guard let layer = layer(named: name), let ks = layer["ks"] as? [String: Any],
+    func shown(_ name: String, at fileFrame: Double) -> Shown? {
+        guard let (layer, frame) = layer(named: name, at: fileFrame), let ks = layer["ks"] as? [String: Any],
               let position = ks["p"] as? [String: Any],
               let x = Self.value(of: position["x"], at: frame)?.first, let y = Self.value(of: position["y"], at: frame)?.first,
               let rotation = Self.value(of: ks["r"], at: frame)?.first, let scale = Self.value(of: ks["s"], at: frame), scale.count == 2,

@@ -241,6 +241,25 @@ struct LawTests {
         }
     }
 
+    /// `x = (emit land ; a.x 0 → 100 in 1.5s with cubic-bezier(0.42, 0, 0.58, 1)) in 5/3s`: its one
+    /// tween spans [0, D], so `with E` composes E into the tween's easing (§3), and does again on
+    /// `x with E1`, whose tween still spans [0, D] beside the event E1 moved. Both sides then read
+    /// 100·cb(E1(E2(t/D))); at t = 7/12, t/D = 7/20. (A law test with the timeline forms drew it:
+    /// the second `with` warped time instead, D·E2(t/D)/D, an ulp away.)
+    @Test func easingWarpsComposeBesideAnEvent() throws {
+        let p = Property(view: "a", name: "x")
+        let cb = try Easing.cubicBezier(0.42, 0, 0.58, 1)
+        let e1 = Easing.penner(.circ, .out), e2 = try Easing.easeOut(1.5)
+        let tween = Term.eased(.tween(p, 0, 100, Time(numerator: 3, denominator: 2) ?? .one, .linear), cb)
+        let x = Term.retime(.seq(.event("land"), tween), Time(numerator: 5, denominator: 3) ?? .one)
+        let t = Time(numerator: 7, denominator: 12) ?? .one
+        let lhs = try #require(try Term.eased(.eased(x, e1), e2).scene().compile())
+        let rhs = try #require(try Term.eased(x, e1.composed(after: e2)).scene().compile())
+        let expected = Value.number(100 * cb(e1(e2(0.35))))
+        #expect(lhs.value(of: p, at: t)?.bits == expected.bits)
+        #expect(rhs.value(of: p, at: t)?.bits == expected.bits)
+    }
+
     @Test(arguments: seeds)
     func durationIsAHomomorphismToMaxPlus(seed: UInt64) throws {
         var generator = TermGenerator(seed: seed)

@@ -50,11 +50,11 @@ struct PlayedAPITests {
     }
     /// A cut segment's rank before a warp's window stays before it (law tests, seed 14: a warped
     /// `^ 2` sampled listed and symbolic disagreed). `P = (a.x 0 → 10 in 2s) played from 1s to 2s`
-    /// plays [0, 1] and ranks from −1 (§8.5: the start it had in x, shifted by −T1);
+    /// plays [0, 1] and ranks from −1 (docs/semantics.md §8.5: the start it had in x, shifted by −T1);
     /// `Q = a.x 100 → 200 in 1s` starts at 0. In `(P || Q || wait 2s) with ease-in-quad` (D = 2,
     /// segments not spanning [0, D]: a warp) the state at t is the operand's at u = 2·(t/2)²
-    /// (§3). At t = 1, u = 0.5: P shows x's value at 1.5 s, 10·(1.5/2) = 7.5, Q shows 150, and
-    /// Q wins: it starts at 0, later than P's rank −1 (§4 rule 1). So 150, not the mean 78.75 a
+    /// (docs/semantics.md §3). At t = 1, u = 0.5: P shows x's value at 1.5 s, 10·(1.5/2) = 7.5, Q shows 150, and
+    /// Q wins: it starts at 0, later than P's rank −1 (docs/semantics.md §4 rule 1). So 150, not the mean 78.75 a
     /// rank clamped to the window's start (a tie at 0) would give. Listed or symbolic, inside
     /// `^ 2`, the same: at t = 1 (u = 4·(1/4)² = 0.25 of copy 1) Q shows 125.
     @Test func aCutRankBeforeAWarpStaysBeforeIt() throws {

@@ -1,0 +1,67 @@
+import Animations
+
+/// How many digits a Lottie file writes of a baked keyframe (a sampled value,
+/// a fitted curve; exact ones are written exactly): enough that rounding moves a value
+/// by at most 1e-8 of its property's range (a keyframe's value) or a handle
+/// by 5e-7 (its coordinates are fractions of the keyframe's interval and
+/// change), far inside the baker's 1e-5 of the range; not the 17 digits
+/// that print a double exactly, which would make most of the file.
+struct LottieDigits {
+    /// The power of ten values are rounded to; `nil` keeps them as they are.
+    let exponent: Int?
+
+    /// For the values of one property's keyframes.
+    init(_ values: [[Double]]) {
+        var low = Double.infinity, high = -Double.infinity
+        for value in values {
+            for component in value where component.isFinite {
+                low = min(low, component)
+                high = max(high, component)
+            }
+        }
+        let range = high - low
+        guard range > 0, range.isFinite else {
+            exponent = nil
+            return
+        }
+        exponent = Int((range * 1e-8).log10Floor)
+    }
+
+    /// `number` rounded to the property's power of ten.
+    func value(_ number: Double) -> Double {
+        guard let exponent else { return number }
+        return LottieDigits.rounded(number, exponent: exponent)
+    }
+
+    /// A curve's handles to six decimals.
+    static func handles(_ curve: UnitBezier) -> UnitBezier {
+        UnitBezier(x1: rounded(curve.x1, exponent: -6), y1: rounded(curve.y1, exponent: -6),
+                   x2: rounded(curve.x2, exponent: -6), y2: rounded(curve.y2, exponent: -6))
+    }
+
+    /// The double nearest the decimal `number` rounded to `10^exponent`, so
+    /// that it prints as that decimal; `number` itself when it is too large
+    /// for that (the digits would not be fewer).
+    static func rounded(_ number: Double, exponent: Int) -> Double {
+        guard number.isFinite, exponent > -300, exponent < 300 else { return number }
+        let scaled = (number * power(-exponent)).rounded()
+        guard abs(scaled) < 1e15, let whole = Int64(exactly: scaled) else { return number }
+        return Double("\(whole)e\(exponent)") ?? number
+    }
+
+    private static func power(_ exponent: Int) -> Double {
+        var result = 1.0
+        for _ in 0..<abs(exponent) { result *= 10 }
+        return exponent < 0 ? 1 / result : result
+    }
+}
+
+extension Double {
+    /// ⌊log10(self)⌋ for a positive finite number, counted without Foundation.
+    fileprivate var log10Floor: Double {
+        var exponent = 0.0, value = self
+        while value >= 10 { value /= 10; exponent += 1 }
+        while value < 1 { value *= 10; exponent -= 1 }
+        return exponent
+    }
+}

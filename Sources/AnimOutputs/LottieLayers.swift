@@ -1,0 +1,178 @@
+import AnimJSON
+import AnimLang
+import Animations
+
+// The Lottie exporter's stage (homes and size) and its shape layers.
+
+extension LottieExporter {
+    // MARK: Stage
+
+    /// Homes as the player page lays them out (``Stage``, without labels:
+    /// Lottie draws none), from every number the drawn properties take;
+    /// then everything shifted so the stage (with its margin) holds every
+    /// position the animation reaches (with `at`, only as far as needed).
+    func layOut(_ views: inout [View], frames: Int) -> (width: Double, height: Double) {
+        guard !views.isEmpty else { return (100, 100) }
+        // Instants to look at: every quarter frame (at most 16384 of them, evenly) and every breakpoint.
+        var instants: [Instant] = []
+        let quarters = 4 * frames
+        let stride = max(1, quarters / 16384)
+        for quarter in Swift.stride(from: 0, to: quarters - 3, by: stride) {
+            // (The last frame may fall after the end: what holds then counts too.)
+            instants.append(Instant(Time(numerator: Int64(quarter), denominator: 4 * fps) ?? duration))
+        }
+        instants.append(Instant(duration))
+        let stageViews = views.map { view in
+            var numbers: Set<String> = [], extents: [String: ClosedRange<Double>] = [:]
+            for name in StageView.measured {
+                let property = Property(view: view.name, name: name)
+                guard has(property), !isColor(property) else { continue }
+                numbers.insert(name)
+                var times = instants
+                for piece in (compiled?.pieces(of: property, initial: initial[property]) ?? []).prefix(4096) {
+                    times.append(piece.start)
+                    times.append(piece.end)
+                }
+                extents[name] = Extent(times.lazy.map { value(property, at: $0) }).range
+            }
+            return StageView(name: view.name, placement: view.placement, numbers: numbers, extents: extents)
+        }
+        let stage = Stage(stageViews, labels: false, margin: LottieExport.margin)
+        var shift = (x: (-stage.bounds.minX).rounded(.up), y: (-stage.bounds.minY).rounded(.up))
+        if views.contains(where: { $0.placement.home != nil }) {
+            // `at` gives stage coordinates: kept, unless something would be cut off at the top or left.
+            shift = (max(0, shift.x), max(0, shift.y))
+        }
+        for index in views.indices {
+            let home = stage.spots[index].home
+            // On whole pixels (within the margin), but for a home `at` gives.
+            views[index].home = views[index].placement.home != nil ? (home.x + shift.x, home.y + shift.y)
+                : ((home.x + shift.x).rounded(), (home.y + shift.y).rounded())
+        }
+        return (max(1, (stage.bounds.maxX + shift.x).rounded(.up)), max(1, (stage.bounds.maxY + shift.y).rounded(.up)))
+    }
+
+    // MARK: Layers
+
+    struct NotFinite: Error {
+        let property: String
+    }
+
+    /// Names for the distinct keyframe curves of the document (`n`, "c0", "c1", …).
+    ///
+    /// ThorVG shares one interpolator between keyframes whose handles agree
+    /// to two decimals, unless a keyframe names its easing: without names,
+    /// nearly equal curves would play as one. lottie-web keys its curves by
+    /// the handles themselves (written as arrays, it ignores `n`).
+    struct CurveNames {
+        var names: [UnitBezier: String] = [:]
+
+        mutating func name(_ curve: UnitBezier) -> String {
+            if let known = names[curve] { return known }
+            let name = "c\(names.count)"
+            names[curve] = name
+            return name
+        }
+    }
+
+    func layer(_ view: View, frames: Int, builder: inout KeyframeBuilder, curves: inout CurveNames) throws -> JSON {
+        func property(_ key: String) -> Property? {
+            let property = Property(view: view.name, name: key)
+            return view.used.contains(property) ? property : nil
+        }
+        func animated(_ source: TrackSource, _ label: String, builder: inout KeyframeBuilder) throws -> JSON {
+            let track = try builder.track(source)
+            switch track {
+            case .fixed(let value):
+                guard value.allSatisfy(\.isFinite) else { throw NotFinite(property: label) }
+                return .object([("a", .number(0)), ("k", value.count == 1 ? .number(value[0]) : .numbers(value))])
+            case .keyed(let keys):
+                var out: [JSON] = []
+                let digits = LottieDigits(keys.map(\.value))
+                for (index, key) in keys.enumerated() {
+                    guard key.value.allSatisfy(\.isFinite) else { throw NotFinite(property: label) }
+                    let value = key.baked ? key.value.map(digits.value) : key.value
+                    var members: [(String, JSON)] = [("t", .number(key.frame)), ("s", .numbers(value))]
+                    if index + 1 < keys.count {
+                        if let curve = key.curve.map({ key.baked ? LottieDigits.handles($0) : $0 }) {
+                            // One handle for every dimension: both players read a number as all of them.
+                            members.append(("o", .object([("x", .number(curve.x1)), ("y", .number(curve.y1))])))
+                            members.append(("i", .object([("x", .number(curve.x2)), ("y", .number(curve.y2))])))
+                            members.append(("n", .string(curves.name(curve))))
+                        } else {
+                            members.append(("h", .number(1)))
+                        }
+                    }
+                    out.append(.object(members))
+                }
+                return .object([("a", .number(1)), ("k", .array(out))])
+            }
+        }
+        // The origin: its offset from the shape's centre (the box at the start), the layer's anchor, and added to the position.
+        // The origin: its offset from the shape's centre, the layer's anchor, and added to the position
+        // (both move with the box when its size does).
+        let box = view.radius.map { radius in numberSource(radius, fallback: 0) { [2 * $0, 2 * $0] } } ?? sizeSource(view)
+        let origin = view.placement.origin
+        let offset = { (box: [Double]) in [(origin.x - 0.5) * box[0], (origin.y - 0.5) * box[1]] }
+        let label = { (key: String) in "\(view.name).\(key)" }
+        let anchor: JSON
+        let x: JSON, y: JSON
+        if box.pieces.isEmpty || origin == (0.5, 0.5) {
+            let fixedOffset = offset(box.sample(Instant(.zero))).map { $0 == 0 ? 0 : $0 }
+            anchor = .object([("a", .number(0)), ("k", .numbers(fixedOffset))])
+            let home = (x: view.home.x + fixedOffset[0], y: view.home.y + fixedOffset[1])
+            x = try animated(numberSource(property("x"), fallback: 0) { [home.x + $0] }, label("x"), builder: &builder)
+            y = try animated(numberSource(property("y"), fallback: 0) { [home.y + $0] }, label("y"), builder: &builder)
+        } else {
+            anchor = try animated(mapped(box, offset), label("origin"), builder: &builder)
+            let home = view.home
+            func position(_ key: String, _ axis: Int, _ start: Double) throws -> JSON {
+                let moved = numberSource(property(key), fallback: 0) { [$0] }
+                return try animated(joined([moved, box], dimension: 1) { instant in
+                    [start + moved.sample(instant)[0] + offset(box.sample(instant))[axis]]
+                }, label(key), builder: &builder)
+            }
+            x = try position("x", 0, home.x)
+            y = try position("y", 1, home.y)
+        }
+        let rotation = try animated(numberSource(property("rotation"), fallback: 0) { [$0] }, label("rotation"), builder: &builder)
+        let scale = try animated(scaleSource(view, property), label("scale"), builder: &builder)
+        let opacity = try animated(numberSource(property("opacity"), fallback: 1, allowed: 0...100) { [100 * $0] },
+                                   label("opacity"), builder: &builder)
+        let shape: JSON
+        if let radius = view.radius {
+            let size = try animated(numberSource(radius, fallback: 0) { [2 * $0, 2 * $0] }, radius.description, builder: &builder)
+            shape = .object([("ty", .string("el")), ("nm", .string("ellipse")), ("d", .number(1)),
+                             ("p", .object([("a", .number(0)), ("k", .numbers([0, 0]))])), ("s", size)])
+        } else {
+            let size = try animated(sizeSource(view), label("size"), builder: &builder)
+            shape = .object([("ty", .string("rc")), ("nm", .string("rectangle")), ("d", .number(1)),
+                             ("p", .object([("a", .number(0)), ("k", .numbers([0, 0]))])), ("s", size),
+                             ("r", .object([("a", .number(0)), ("k", .number(0))]))])
+        }
+        let palette = Drawing.paletteColor(view.index)
+        let colorLabel = view.color?.description ?? label("color")
+        let fill = JSON.object([
+            ("ty", .string("fl")), ("nm", .string("fill")),
+            ("c", try animated(colorSource(view.color, fallback: palette), colorLabel, builder: &builder)),
+            ("o", try animated(alphaSource(view.color), colorLabel, builder: &builder)),
+            ("r", .number(1)),
+        ])
+        let fixed = { (value: JSON) in JSON.object([("a", .number(0)), ("k", value)]) }
+        let groupTransform = JSON.object([
+            ("ty", .string("tr")), ("p", fixed(.numbers([0, 0]))), ("a", fixed(.numbers([0, 0]))),
+            ("s", fixed(.numbers([100, 100]))), ("r", fixed(.number(0))), ("o", fixed(.number(100))),
+            ("sk", fixed(.number(0))), ("sa", fixed(.number(0))),
+        ])
+        let transform = JSON.object([
+            ("o", opacity), ("r", rotation), ("p", .object([("s", .bool(true)), ("x", x), ("y", y)])),
+            ("a", anchor), ("s", scale),
+        ])
+        return .object([
+            ("ddd", .number(0)), ("ind", .number(Double(view.index + 1))), ("ty", .number(4)), ("nm", .string(view.name)),
+            ("sr", .number(1)), ("ks", transform), ("ao", .number(0)),
+            ("shapes", .array([.object([("ty", .string("gr")), ("nm", .string("shape")), ("it", .array([shape, fill, groupTransform]))])])),
+            ("ip", .number(0)), ("op", .number(Double(frames))), ("st", .number(0)), ("bm", .number(0)),
+        ])
+    }
+}
