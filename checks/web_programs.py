@@ -109,9 +109,33 @@ class Generator:
         """A repetition too long to list (kept symbolic, exported with an iteration count), then a tail."""
         rng = self.rng
         count = rng.choice([12000, 30000, 1000000])
-        lines = [f"# generated program {index} (checks/web_programs.py)",
+        # More than 100,000 events, or copies only sampling could follow, are refused (located).
+        lines = ["# export: may refuse", f"# generated program {index} (checks/web_programs.py)",
                  f"let final = ({self.expr(2)}) ^ {count} ; {self.expr(1)}"]
         return "\n".join(lines) + "\n"
+
+    def billion(self, index):
+        """Issue 35: a part repeated up to 10^9 times (relative `by` copies, steps under a warp, ties
+        beside it), then maybe a tail: the web exports play it with an iteration count or refuse it, located."""
+        rng = self.rng
+        count = rng.choice([3, 10, 1000, 100000, 10**9])
+        view = rng.choice(self.views)
+        body = rng.choice([
+            self.expr(2),
+            f"animate {view}.x by {number(rng, -50, 50)} in {rng.choice(DURATIONS)} with {self.easing(monotone=False)}",
+            f"(animate {view}.x from 0 to 100 in {rng.choice(DURATIONS)} with steps({rng.randint(2, 5)}, start)) "
+            f"with {self.easing(monotone=True)}",
+            f"rotate {view} by 1 turns in {rng.choice(DURATIONS)}",
+        ])
+        part = f"({body}) ^ {count}"
+        shape = rng.random()
+        if shape < 0.5:
+            text = part
+        elif shape < 0.75:
+            text = f"{part} ; {self.expr(1)}"
+        else:
+            text = f"{part} || {self.expr(1)}"
+        return f"# export: may refuse\n# generated program {index} (checks/web_programs.py)\nlet final = {text}\n"
 
     def endless(self, index):
         """A part that repeats forever: alone, after a prefix, beside a finite part, or delayed."""
@@ -194,7 +218,9 @@ def with_times(animc, source):
         duration = Fraction(str(json.loads(result.stdout)["duration"])).limit_denominator(10**6)
     finally:
         os.unlink(path)
-    times = sorted({duration * k / 40 for k in range(41)} | {Fraction(1, 4), duration - Fraction(1, 8)})
+    # Inside the first copies too, where a window of the whole once squeezed them (issue 35).
+    times = sorted({duration * k / 40 for k in range(41)} | {Fraction(1, 4), duration - Fraction(1, 8)}
+                   | {Fraction(k, 100) for k in (3, 30, 47, 97, 150)})
     times = [t for t in times if 0 <= t <= duration]
     return "# eval: --at " + ",".join(f"{t.numerator}/{t.denominator}" for t in times) + "\n" + source
 
@@ -235,6 +261,19 @@ def generate_programs(count, seed, animc):
         source = Generator(endless_rng, features - {"point"}).endless(len(programs))
         if accepted(animc, source) and exports(animc, source):
             programs.append(source)
+    # Then `count // 10` repeated up to a billion times (issue 35), from a generator of their own:
+    # sampled at chosen instants when exported, else only checked to be refused with a located error.
+    billion_rng = random.Random(seed * 6151 + 5)
+    wanted = len(programs) + count // 10
+    attempts = 0
+    while len(programs) < wanted and attempts < count * 2:
+        attempts += 1
+        source = Generator(billion_rng, features - {"point"}).billion(len(programs))
+        timed = with_times(animc, source)
+        if timed is not None and accepted(animc, timed):
+            programs.append(timed)
+        elif timed is None and accepted(animc, "# eval: --at 0,1/4\n" + source):
+            programs.append("# eval: --at 0,1/4\n" + source)
     # Then `count // 20` (at least one) beside a point-valued property, from a generator of their own too.
     if "point" in features:
         point_rng = random.Random(seed * 104729 + 3)

@@ -32,6 +32,10 @@ package enum ExportDiagnostic: Hashable, Sendable {
     /// An animation that repeats forever but does not settle into one period
     /// per property (a property, or the scene's exact time when `nil`).
     case exportUnsettled(binding: String, property: String?)
+    /// A repetition of more copies than an export can follow that it cannot
+    /// play as an iteration count (copies that differ, or shaped by a warp
+    /// or by other tweens): `copies` is its count.
+    case exportRepetition(binding: String, property: String, copies: Int)
     /// Two properties a web export would give one name (a custom property or `@keyframes`).
     case exportNameClash(first: String, second: String, name: String)
     /// A Lottie file that holds one period of an animation that repeats
@@ -51,6 +55,7 @@ package enum ExportDiagnostic: Hashable, Sendable {
         case .exportForever: return "export-forever"
         case .exportMixedPeriods: return "export-mixed-periods"
         case .exportUnsettled: return "export-unsettled"
+        case .exportRepetition: return "export-repetition"
         case .exportNameClash: return "export-name-clash"
         case .exportLoops: return "export-loops"
         }
@@ -63,7 +68,7 @@ package enum ExportDiagnostic: Hashable, Sendable {
         case .exportLoops:
             return .note
         case .exportTooLong, .exportTooManyKeyframes, .exportTooManyEvents, .exportNotFinite, .exportForever,
-             .exportMixedPeriods, .exportUnsettled, .exportNameClash:
+             .exportMixedPeriods, .exportUnsettled, .exportRepetition, .exportNameClash:
             return .error
         }
     }
@@ -94,6 +99,8 @@ package enum ExportDiagnostic: Hashable, Sendable {
             return "\(subject) \(subject.hasPrefix("`") ? "repeats" : "repeat") every \(every) at once: an export repeats one period"
         case .exportUnsettled(let binding, let property):
             return "`\(binding)` repeats forever, but \(property.map { "`\($0)`" } ?? "its timing") does not settle into one period"
+        case .exportRepetition(let binding, let property, let copies):
+            return "`\(binding)` repeats `\(property)` \(copies) times in a way an export cannot repeat: it would have to list every copy"
         case .exportNameClash(let first, let second, let name):
             return "`\(first)` and `\(second)` would both be named `\(name)` in the export"
         case .exportLoops(let binding, let period):

@@ -282,3 +282,91 @@ func cssNumber(_ value: Double) -> String {
     if value.isInfinite { return value > 0 ? "3.4e38" : "-3.4e38" }
     return formatNumber(value == 0 ? 0 : value)
 }
+
+/// A curve CSS cannot name, as a few cubic Béziers (docs/exports.md §7):
+/// before any `linear(…)` stops, the exporter splits the curve into pieces,
+/// each one keyframe with its own `cubic-bezier(⅓, y1, ⅔, y2)`. With its x
+/// controls at ⅓ and ⅔ a Bézier's x is its parameter, so each piece is the
+/// cubic Hermite curve through the function's values and one-sided slopes at
+/// its ends: exact at the split points, and kept only where it is within
+/// ``LinearCurve``'s bound (half the tolerance times the range) at 48 points
+/// inside every piece. A curve that needs more than `maximumPieces` (a jump, a
+/// spring's many turns) has none: `nil`.
+struct BezierPieces: Equatable, Sendable {
+    /// The split points, 0 first and 1 last.
+    var inputs: [Double]
+    /// The function's values at ``inputs``.
+    var outputs: [Double]
+    /// One per piece: its `cubic-bezier(…)`, or `linear` for a straight one.
+    var easings: [String]
+
+    static func fitting(_ function: (Double) -> Double, tolerance: Double = LinearCurve.tolerance,
+                        maximumPieces: Int = 16) -> BezierPieces? {
+        guard maximumPieces >= 1 else { return nil }
+        var low = Double.infinity, high = -Double.infinity
+        for index in 0...1024 {
+            let value = function(Double(index) / 1024)
+            guard value.isFinite else { return nil }
+            low = min(low, value)
+            high = max(high, value)
+        }
+        let range = high - low
+        guard range > 1e-12 * max(abs(low), abs(high)) else { return nil }
+        let allowed = tolerance * range / 2
+        var inputs: [Double] = [0], outputs: [Double] = [function(0)], easings: [String] = []
+        // From the left, each piece as long as it fits (the longest end found by halving the
+        // interval between one that fits and one that does not).
+        var a = 0.0
+        while a < 1 {
+            guard easings.count < maximumPieces else { return nil }
+            var end = 1.0, easing = hermite(function, from: a, to: 1, allowed: allowed, range: range)
+            if easing == nil {
+                var fits = a, fails = 1.0, found: String?
+                for _ in 0..<30 {
+                    let middle = fits + (fails - fits) / 2
+                    if let text = hermite(function, from: a, to: middle, allowed: allowed, range: range) {
+                        (fits, found) = (middle, text)
+                    } else {
+                        fails = middle
+                    }
+                }
+                guard let found, fits - a > 1e-6 else { return nil }
+                (end, easing) = (fits, found)
+            }
+            inputs.append(end)
+            outputs.append(function(end))
+            easings.append(easing ?? "linear")
+            a = end
+        }
+        return BezierPieces(inputs: inputs, outputs: outputs, easings: easings)
+    }
+
+    /// The piece over `[a, b]` as `cubic-bezier(⅓, y1, ⅔, y2)` of the
+    /// normalized rise, or `nil` when it misses the function by more than
+    /// `allowed` (or does not rise or fall enough to normalize).
+    private static func hermite(_ function: (Double) -> Double, from a: Double, to b: Double, allowed: Double,
+                                range: Double) -> String? {
+        let width = b - a, h = width * 1e-6
+        let fa = function(a), fb = function(b)
+        let rise = fb - fa
+        // Nearly flat (the talk's ease-in near its start): a straight line, when it is close enough.
+        if (1...48).allSatisfy({ index in
+            let t = Double(index) / 49
+            return abs(fa + rise * t - function(a + width * t)) <= allowed
+        }) { return "linear" }
+        guard abs(rise) > 1e-3 * range else { return nil }
+        // One-sided slopes inside the piece (three points: exact for a quadratic), in units of
+        // the piece's rise per its width.
+        let startSlope = (4 * function(a + h) - 3 * fa - function(a + 2 * h)) / (2 * h) * width / rise
+        let endSlope = (3 * fb - 4 * function(b - h) + function(b - 2 * h)) / (2 * h) * width / rise
+        let y1 = (startSlope / 3 * 1e7).rounded() / 1e7, y2 = ((1 - endSlope / 3) * 1e7).rounded() / 1e7
+        guard y1.isFinite, y2.isFinite, abs(y1) < 1e6, abs(y2) < 1e6 else { return nil }
+        for index in 1...48 {
+            let t = Double(index) / 49
+            let s = 1 - t
+            let curve = 3 * s * s * t * y1 + 3 * s * t * t * y2 + t * t * t
+            guard abs(fa + rise * curve - function(a + width * t)) <= allowed else { return nil }
+        }
+        return "cubic-bezier(0.333333, \(cssNumber(y1)), 0.666667, \(cssNumber(y2)))"
+    }
+}

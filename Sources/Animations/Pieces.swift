@@ -205,6 +205,36 @@ extension CompiledScene {
         return result
     }
 
+    /// The most copies of a finite symbolic repetition on `property` that an
+    /// exporter can only sample (``Piece/Rule-swift.enum/sampled``): one that
+    /// ``repetitions(of:initial:)`` does not describe (copies that differ,
+    /// a warp above them, other segments over them), or one inside another
+    /// repetition's copy; 0 when there is none. A sampled curve over
+    /// thousands of copies misses their shape between its points (a ramp
+    /// where each copy rises and falls), so an exporter refuses above the
+    /// copies it can follow rather than write a different animation.
+    public func sampledRepetitionCopies(of property: Property, initial: Value? = nil) -> Int {
+        guard let track = track(for: property) else { return 0 }
+        let described = repetitions(of: property, initial: initial)
+        var most = 0
+        for reference in track.blocks where !reference.block.isEndless {
+            let block = reference.block
+            if !described.contains(where: { $0.start == block.start && $0.end == block.end }) { most = max(most, block.count) }
+            most = max(most, block.body.nestedRepetitionCopies(of: property))
+        }
+        return most
+    }
+
+    /// The most copies of any finite symbolic repetition on `property`, at any depth.
+    private func nestedRepetitionCopies(of property: Property) -> Int {
+        guard let track = track(for: property) else { return 0 }
+        var most = 0
+        for reference in track.blocks where !reference.block.isEndless {
+            most = max(most, reference.block.count, reference.block.body.nestedRepetitionCopies(of: property))
+        }
+        return most
+    }
+
     /// A copy of a block's body pieces in the scene's time. Holds take the
     /// value the scene shows there (a copy's holds depend on its neighbours);
     /// tweens keep their rule, and their segment is placed in the scene.

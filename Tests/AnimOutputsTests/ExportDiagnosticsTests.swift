@@ -14,7 +14,7 @@ struct ExportDiagnosticsTests {
         .exportTooManyEvents(binding: "a", limit: 1), .exportNotFinite(property: "v.x"), .exportForever(binding: "a"),
         .exportMixedPeriods(subject: "`s.rotation`", periods: [Time(1), Time(numerator: 3, denominator: 2) ?? Time(2)]),
         .exportMixedPeriods(subject: "its events", periods: [Time(1), Time(2)]),
-        .exportUnsettled(binding: "a", property: "s.x"), .exportUnsettled(binding: "a", property: nil),
+        .exportUnsettled(binding: "a", property: "s.x"), .exportUnsettled(binding: "a", property: nil), .exportRepetition(binding: "a", property: "a.x", copies: 1_000_000),
         .exportNameClash(first: "dial.tint-color", second: "lamp.tint", name: "--animc-tint-color"),
         .exportLoops(binding: "spin", period: Time(numerator: 3, denominator: 2) ?? Time(2)),
     ]

@@ -261,8 +261,101 @@ struct WebExportTests {
         let lamp = try #require(export.views.first { $0.name == "lamp" }?.channels.first)
         #expect(lamp.animations.count == 2)
         let layer = try #require(lamp.animations.last)
-        #expect(layer.iterations == 999_999_998 && layer.duration == 1 && layer.delay == 1 && !layer.fillsBoth)
-        #expect(lamp.animations[0].keyframes.count < 40)
+        // Every copy of `blink` (0 → 1 → 0 over 1 s) is alike, copy 0 too: one layer plays all
+        // 10⁹ from 0 s, with three keyframes (0, 1 at ½, 0); the base only holds 0 under it.
+        #expect(layer.iterations == 1_000_000_000 && layer.duration == 1 && layer.delay == 0 && !layer.fillsBoth)
+        #expect(layer.keyframes.map { cssValue($0.value) } == ["0", "1", "0"] && layer.keyframes.map(\.offset) == [0, 0.5, 1])
+        #expect(lamp.animations[0].keyframes.allSatisfy { $0.easing == nil && cssValue($0.value) == "0" })
+    }
+
+    /// docs/exports.md §7: a curve CSS lacks, as cubic Béziers with x
+    /// controls ⅓ and ⅔ (so x is the parameter) through the values and slopes
+    /// at the ends. 2x − x² rises with slope 2 and ends flat: one piece,
+    /// y1 = 2/3, y2 = 1 − 0/3 = 1. 3x² − 2x³ starts and ends flat: y1 = 0,
+    /// y2 = 1. Both are cubics, so the Hermite piece is the curve itself.
+    @Test func curvesBecomeCubicBeziersThroughTheirValuesAndSlopes() throws {
+        let quadratic = try #require(BezierPieces.fitting { 2 * $0 - $0 * $0 })
+        #expect(quadratic.easings == ["cubic-bezier(0.333333, 0.6666667, 0.666667, 1)"] && quadratic.inputs == [0, 1])
+        let smooth = try #require(BezierPieces.fitting { 3 * $0 * $0 - 2 * $0 * $0 * $0 })
+        #expect(smooth.easings == ["cubic-bezier(0.333333, 0, 0.666667, 1)"])
+        // A jump has no pieces: `linear(…)` stops take it.
+        #expect(BezierPieces.fitting { $0 < 0.5 ? 0 : 1 } == nil)
+    }
+
+    /// The pieces of the talk's ease-in-out, evaluated as a browser does
+    /// (x is the parameter), stay within 1e-4 of its range everywhere.
+    @Test func bezierPiecesStayWithinTheBound() throws {
+        let pieces = try #require(BezierPieces.fitting { Easing.talkEaseInOut.callAsFunction($0) })
+        #expect(pieces.easings.count <= 16)
+        for index in 0...20_000 {
+            let x = Double(index) / 20_000
+            let piece = min(pieces.inputs.lastIndex { $0 <= x } ?? 0, pieces.easings.count - 1)
+            let (a, b) = (pieces.inputs[piece], pieces.inputs[piece + 1])
+            let (fa, fb) = (pieces.outputs[piece], pieces.outputs[piece + 1])
+            let t = (x - a) / (b - a)
+            var value = fa + (fb - fa) * t
+            let text = pieces.easings[piece]
+            if text != "linear" {
+                let numbers = text.dropFirst("cubic-bezier(".count).dropLast().split(separator: ",").compactMap {
+                    Double($0.trimmingCharacters(in: .whitespaces))
+                }
+                let (y1, y2) = (numbers[1], numbers[3])
+                let s = 1 - t
+                value = fa + (fb - fa) * (3 * s * s * t * y1 + 3 * s * t * t * y2 + t * t * t)
+            }
+            #expect(abs(value - Easing.talkEaseInOut.callAsFunction(x)) <= 1e-4, "x = \(x)")
+        }
+    }
+
+    /// Issue 35: copy 0 of a billion was squeezed by a window of 1e-10 of the
+    /// whole (50 ms). Now the base holds 0 and then 3 (the value at 5·10⁸ s,
+    /// the end of the last copy), and one layer plays every copy: the curve
+    /// from 0 to 3 over ½ s, its end held back to 0 (eval's value where one
+    /// copy meets the next) within a window of 1e-10 of a period.
+    @Test func aBillionCopiesOfATweenIterateFromTheFirst() throws {
+        let file = SourceFile(name: "b.anim", text: "let s = (animate a.x from 0 to 3 in 0.5s with ease-in-out-sine) ^ 1000000000\n")
+        let (export, diagnostics) = webExport(run(file))
+        #expect(diagnostics.isEmpty)
+        let animations = try #require(export?.views.first?.channels.first?.animations)
+        #expect(animations.count == 2)
+        let base = animations[0], layer = animations[1]
+        #expect(base.keyframes.allSatisfy { $0.easing == nil })
+        #expect(base.keyframes.filter { $0.offset < 1 - 1e-12 }.allSatisfy { cssValue($0.value) == "0" })
+        #expect(base.keyframes.last.map { cssValue($0.value) } == "3")
+        #expect(layer.iterations == 1_000_000_000 && layer.duration == 0.5 && layer.delay == 0 && !layer.fillsBoth)
+        #expect(layer.keyframes.first.map { cssValue($0.value) } == "0" && layer.keyframes.last.map { cssValue($0.value) } == "0")
+        let top = try #require(layer.keyframes.first { cssValue($0.value) == "3" })
+        #expect(top.offset >= 1 - WebExport.window * 1.01 && top.offset < 1)
+    }
+
+    /// Issue 35: each copy of a `by` tween starts where the last left it, so
+    /// no iteration count repeats it; sampled, it was one ramp to 3·10⁹.
+    @Test func aBillionCopiesOfARelativeTweenAreRefusedLocated() throws {
+        let file = SourceFile(name: "b.anim", text: "view a size 10\nlet s = (animate a.x by 3 in 0.5s) ^ 1000000000\n")
+        let (export, diagnostics) = webExport(run(file))
+        #expect(export == nil)
+        #expect(diagnostics.map(\.id) == ["export-repetition"])
+        #expect(render(diagnostics, in: file).hasPrefix(
+            "b.anim:2:5: error: `s` repeats `a.x` 1000000000 times in a way an export cannot repeat"))
+    }
+
+    /// Issue 35: under ease-in-out, `steps(4, start)` jumps where ease-in-out
+    /// reaches ¼, ½ and ¾. In `(s with ease-in-out) looped` the middle one
+    /// falls at 3.5 s exactly (ease-in-out(½) = ½ on the way back): a
+    /// breakpoint holding eval's 75 from offset ⅞ on a window, then 50 —
+    /// holds only, no curve with two stops a rounding error apart.
+    @Test func aStepUnderAWarpAtAnExactTimeIsABreakpoint() throws {
+        let text = "let s = animate a.x from 0 to 100 in 1s with steps(4, start)\nlet t = s ; s reversed ; (s with ease-in-out) looped\n"
+        let (export, _) = webExport(run(SourceFile(name: "s.anim", text: text)))
+        let keyframes = try #require(export?.views.first?.channels.first?.animations.first?.keyframes)
+        let after = keyframes.filter { $0.offset >= 0.5 }
+        #expect(after.allSatisfy { $0.easing == nil })
+        // The hold of 75 that started at the jump before goes on through ⅞ and its window.
+        let index = try #require(keyframes.firstIndex { abs($0.offset - 0.875) < 1e-9 })
+        #expect(index > 0 && cssValue(keyframes[index - 1].value) == "75" && keyframes[index - 1].offset < 0.875)
+        let around = keyframes.filter { abs($0.offset - 0.875) < 1e-9 }
+        #expect(around.map { cssValue($0.value) } == ["75", "50"])
+        #expect(around.map(\.offset) == [0.875 + WebExport.window, 0.875 + WebExport.window])
     }
 
     @Test func exactEasingsStayExact() throws {
