@@ -242,7 +242,7 @@ struct LawTests {
     }
 
     /// `x = (emit land ; a.x 0 → 100 in 1.5s with cubic-bezier(0.42, 0, 0.58, 1)) in 5/3s`: its one
-    /// tween spans [0, D], so `with E` composes E into the tween's easing (§3), and does again on
+    /// tween spans [0, D], so `with E` composes E into the tween's easing (docs/semantics.md §3), and does again on
     /// `x with E1`, whose tween still spans [0, D] beside the event E1 moved. Both sides then read
     /// 100·cb(E1(E2(t/D))); at t = 7/12, t/D = 7/20. (A law test with the timeline forms drew it:
     /// the second `with` warped time instead, D·E2(t/D)/D, an ulp away.)
