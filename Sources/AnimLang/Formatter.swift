@@ -150,16 +150,16 @@ struct FormatLayout {
     let width: Int
     private var chains: [Chain] = []
     /// For each token: the chains starting at it (outermost first), the chain whose operator it is.
-    private var chainsStarting: [Int: [Int]] = [:]
-    private var operatorOf: [Int: Int] = [:]
+    private var chainsStarting = IndexMap<[Int]>(count: 0)
+    private var operatorOf = IndexMap<Int>(count: 0)
     /// Tokens that are a `let`'s `=`.
-    private var letEquals: Set<Int> = []
+    private var letEquals = IndexMap<Bool>(count: 0)
     /// For a view's name token: the column the token after it starts at.
-    private var viewPadding: [Int: Int] = [:]
+    private var viewPadding = IndexMap<Int>(count: 0)
     /// The first token of each item.
-    private var itemStarts: Set<Int> = []
+    private var itemStarts = IndexMap<Bool>(count: 0)
     /// The last token of the item each item start begins.
-    private var itemEnds: [Int: Int] = [:]
+    private var itemEnds = IndexMap<Int>(count: 0)
     /// Each token's column if the whole file were laid out on one line (for widths).
     private var flat: [Int] = []
 
@@ -169,6 +169,12 @@ struct FormatLayout {
         tokens.removeLast()   // the end of file
         self.tokens = tokens
         self.width = width
+        chainsStarting = IndexMap(count: tokens.count)
+        operatorOf = IndexMap(count: tokens.count)
+        viewPadding = IndexMap(count: tokens.count)
+        itemEnds = IndexMap(count: tokens.count)
+        letEquals = IndexMap(count: tokens.count)
+        itemStarts = IndexMap(count: tokens.count)
         collect(program)
         flat.reserveCapacity(tokens.count + 1)
         var column = 0
@@ -200,7 +206,7 @@ struct FormatLayout {
         for index in tokens.indices where tokens[index].word == .let || tokens[index].word == .view {
             starts.append(index)
         }
-        itemStarts = Set(starts)
+        for start in starts { itemStarts[start] = true }
         for (position, start) in starts.enumerated() {
             var end = (position + 1 < starts.count ? starts[position + 1] : tokens.count) - 1
             if end > start, tokens[end].kind == .semicolon { end -= 1 }
@@ -212,7 +218,7 @@ struct FormatLayout {
             case .binding(let binding):
                 let valueStart = tokenIndex(startingAtOrAfter: binding.value.range.start)
                 if valueStart > 0, valueStart < tokens.count, tokens[valueStart - 1].kind == .equals {
-                    letEquals.insert(valueStart - 1)
+                    letEquals[valueStart - 1] = true
                 }
                 for parameter in binding.parameters ?? [] {
                     if let value = parameter.defaultValue { collect(value) }
@@ -229,7 +235,7 @@ struct FormatLayout {
     /// Runs of consecutive one-line views: what follows each name starts at one column.
     private mutating func alignViews(_ views: [(name: Int, start: Int, end: Int)]) {
         var run: [(name: Int, start: Int, end: Int)] = []
-        var padding: [Int: Int] = [:]
+        var padding = IndexMap<Int>(count: tokens.count)
         func close(_ run: [(name: Int, start: Int, end: Int)]) {
             guard run.count > 1 else { return }
             let longest = run.map { length($0.name) }.max() ?? 0
@@ -335,7 +341,7 @@ struct FormatLayout {
         var clauses: [(last: Int, column: Int)] = []
         var broken: [Bool] = Array(repeating: false, count: chains.count)
         /// For each broken chain: the column its operands start at.
-        var operandColumn: [Int: Int] = [:]
+        var operandColumn = IndexMap<Int>(count: chains.count)
         var itemEnd = -1
         var emitted = false
         /// Line breaks written so far, and each comment that ends a line of code: its gap, line and code's width.
@@ -358,7 +364,7 @@ struct FormatLayout {
                 breakTo = nil
             } else if index == 0 {
                 breakTo = 0
-            } else if itemStarts.contains(index) {
+            } else if itemStarts[index] == true {
                 breakTo = 0
                 blank = comments.isEmpty && breaksAfter >= 2
                 clauses.removeAll()
@@ -367,7 +373,7 @@ struct FormatLayout {
             } else if let chainIndex = operatorOf[index - 1], broken[chainIndex] {
                 spaces = 1
                 fallback = operandColumn[chainIndex] ?? continuation
-            } else if letEquals.contains(index - 1), hasBreak {
+            } else if letEquals[index - 1] == true, hasBreak {
                 breakTo = 2
                 clauses.append((itemEnd, 2))
             } else if let padded = viewPadding[index - 1] {
@@ -377,7 +383,7 @@ struct FormatLayout {
             } else {
                 spaces = flatSpace(index)
             }
-            if itemStarts.contains(index) { itemEnd = itemEnds[index] ?? index }
+            if itemStarts[index] == true { itemEnd = itemEnds[index] ?? index }
 
             // Chains starting at this token: broken or not, and where their operands go.
             // Own-line comments go where the line's first token would without a chain's padding.
@@ -467,5 +473,27 @@ struct FormatLayout {
             }
             start = end
         }
+    }
+}
+
+/// A value for some of the indices `0..<count` (a file's tokens, a layout's
+/// chains), kept in an array: the layout asks about every token, and an array
+/// answers without hashing. An index outside the range has no value, and
+/// setting one there does nothing, as the layout asks about `index - 1` at 0.
+struct IndexMap<Value> {
+    private var values: [Value?]
+
+    init(count: Int) {
+        values = Array(repeating: nil, count: max(0, count))
+    }
+
+    subscript(index: Int) -> Value? {
+        get { values.indices.contains(index) ? values[index] : nil }
+        set { if values.indices.contains(index) { values[index] = newValue } }
+    }
+
+    subscript(index: Int, default value: @autoclosure () -> Value) -> Value {
+        get { self[index] ?? value() }
+        set { self[index] = newValue }
     }
 }
