@@ -163,9 +163,7 @@ private func loopedRound(_ compiled: CompiledScene, name: String, initial: [Prop
     let loopsWhole = "Lottie loops the whole file: export a binding that repeats from its start, e.g. `x repeated forever`"
     let state: SteadyState
     do {
-        // A turn looks like no turn: rotations repeat a whole number of turns apart (docs/exports.md §7).
-        let turns = Dictionary(uniqueKeysWithValues: compiled.properties.filter { $0.name == "rotation" }.map { ($0, 360.0) })
-        state = try compiled.steadyState(initial: initial, modulo: turns)
+        state = try compiled.steadyState(initial: initial, modulo: compiled.wholeTurns)
     } catch {
         return .failure(foreverError(error, binding: name, at: range, relative: compiled.repeatsRelativeTweens))
     }

@@ -280,7 +280,7 @@ extension WebExport {
     static func make(_ model: ExportModel, source: String, events: [Event] = [])
         throws(SteadyStateProblem) -> (WebExport, [(property: Property, from: Double, to: Double)]) {
         let scene = model.scene
-        let state = try scene.steadyState(initial: model.initial)
+        let state = try scene.steadyState(initial: model.initial, modulo: scene.wholeTurns)
         var builder = WebExportBuilder(scene: state.unrolled, finiteDuration: scene.duration, state: scene.isInfinite ? state : nil,
                                        initial: model.initial)
         var export = builder.export(model, source: source)
@@ -318,5 +318,15 @@ func foreverError(_ problem: SteadyStateProblem, binding: String, at range: Sour
 func placedEvents(_ events: [PlacedEvent]) -> [WebExport.Event] {
     events.map { event in
         WebExport.Event(name: event.name, time: event.time.exact ?? Time(seconds: event.time.seconds) ?? .zero)
+    }
+}
+
+extension CompiledScene {
+    /// A turn looks like no turn: each rotation of the scene with the 360
+    /// degrees its values may differ by from one period to the next, for
+    /// ``steadyState(initial:modulo:)`` (docs/exports.md §7.3). Every export
+    /// that loops an endless animation asks this one place.
+    var wholeTurns: [Property: Double] {
+        Dictionary(uniqueKeysWithValues: properties.filter { $0.name == "rotation" }.map { ($0, 360.0) })
     }
 }
