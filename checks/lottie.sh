@@ -5,6 +5,8 @@
 # 5.7.4 in headless Chromium and by ThorVG, frame by frame and between frames.
 #
 #   bash checks/lottie.sh [--programs N] [--seed S] [--pictures DIR] [--keep DIR]
+#   ANIMC=PATH bash checks/lottie.sh   # the binary checked (default .build/debug/animc;
+#                                     # CI passes the release build, as for checks/render.sh)
 #
 # Installs what it needs when it is missing: Debian's chromium-headless-shell
 # (apt-get, as root), and a Python virtual environment in checks/.venv with
@@ -45,4 +47,4 @@ ANIMC_LOTTIE_FIXTURES="$fixtures" swift test --filter LottieFixtures > "$fixture
   exit 1
 }
 
-exec "$venv/bin/python" checks/lottie_check.py --animc .build/debug/animc --player "$player" --fixtures "$fixtures" "$@"
+exec "$venv/bin/python" checks/lottie_check.py --animc "${ANIMC:-.build/debug/animc}" --player "$player" --fixtures "$fixtures" "$@"
