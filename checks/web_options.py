@@ -119,6 +119,17 @@ def markup(selector, view):
     return ([c.replace("{view}", view) for c in classes], [(a, v.replace("{view}", view)) for a, v in attributes])
 
 
+# Seeking every animation on a page: the list is taken once, when the page loads (a script at the end of
+# its body), as a page that scrubs would keep it. `document.getAnimations()` lists only the animations
+# that are current or in effect, and an iteration layer (fill none, exports.md section 7) that has played
+# is neither; asked again after a seek past its end, it would be missing and never seeked back.
+CAPTURE_ANIMATIONS = "<script>window.animcAll = document.getAnimations(); for (const a of window.animcAll) a.pause();</script>"
+# After a class toggle: the toggled element's new animations join, its cancelled ones leave.
+REFRESH_ANIMATIONS = ("window.animcAll = window.animcAll.filter((a) => a.playState !== 'idle')"
+                      ".concat(document.getAnimations().filter((a) => !window.animcAll.includes(a)));")
+SEEK_ALL = "for (const a of window.animcAll) { a.pause(); a.currentTime = t * 1000; }"
+
+
 # Read every channel of a waapi model from the page: custom properties on the element its selector finds.
 READ_VALUES = """
 (model) => {
@@ -156,17 +167,16 @@ def check_shared_page(name, exports, animc, tab, workdir, base, tally):
     common = sorted(views[0] & views[1])
     if common:
         body.insert(0, f"<div id=\"toggled\" class=\"{common[0]}\"></div>")
-    page = f"<!doctype html><meta charset=utf-8><style>\n{''.join(styles)}</style>\n<body>\n" + "\n".join(body) + "\n</body>\n"
+    page = f"<!doctype html><meta charset=utf-8><style>\n{''.join(styles)}</style>\n<body>\n" + "\n".join(body) + f"\n{CAPTURE_ANIMATIONS}</body>\n"
     with open(os.path.join(workdir, f"shared-{name}.html"), "w", encoding="utf-8") as handle:
         handle.write(page)
     tab.open(f"{base}/shared-{name}.html")
-    seek_all = "for (const a of document.getAnimations()) { a.pause(); a.currentTime = t * 1000; }"
     for (label, expected), model in zip(tables, models):
         rows = tab.evaluate(f"""(() => {{
           const read = {READ_VALUES};
           const model = {json.dumps(model)};
           const rows = [];
-          for (const t of {json.dumps(expected["times"])}) {{ {seek_all} rows.push(read(model)); }}
+          for (const t of {json.dumps(expected["times"])}) {{ {SEEK_ALL} rows.push(read(model)); }}
           return rows;
         }})()""")
         compare_rows(f"shared page {name}: {label}", "css", expected, rows, tally)
@@ -181,9 +191,10 @@ def check_shared_page(name, exports, animc, tab, workdir, base, tally):
           const el = document.getElementById("toggled");
           el.className = {json.dumps(" ".join(classes))};
           getComputedStyle(el).opacity;
+          {REFRESH_ANIMATIONS}
           const rows = [];
           for (const t of {json.dumps(expected["times"])}) {{
-            {seek_all}
+            {SEEK_ALL}
             const row = {{}};
             for (const channel of {json.dumps(element["channels"])}) {{
               const text = getComputedStyle(el).getPropertyValue(channel.variable).trim();
@@ -332,6 +343,12 @@ def expected_style(values, view):
 
 
 def check_wiring(animc, tab, workdir, base, tally):
+    """The pasted drawing rules compose the element's custom properties as the player draws them.
+    Two checks per view and instant: the custom properties agree with `animc eval` within the export's
+    stated bound (exports.md: a curve the format lacks is approximated within 1e-4 of the interval's
+    range, and numbers agree within 1e-3 of the property's range), and the computed transform, opacity
+    and colour are the ones the browser's own custom properties make, composed as the player composes
+    them (tight: this is the wiring, not the curves)."""
     script = os.path.join(workdir, "wiring.anim")
     with open(script, "w", encoding="utf-8") as handle:
         handle.write(WIRING_SCRIPT)
@@ -343,26 +360,30 @@ def check_wiring(animc, tab, workdir, base, tally):
         views = "".join(f"<div data-view=\"{e['view']}\"></div>" for e in model["elements"])
         name = f"wiring-{os.path.basename(path)}.html"
         with open(os.path.join(workdir, name), "w", encoding="utf-8") as handle:
-            handle.write(f"<!doctype html><meta charset=utf-8><style>\n{css}\n{rules}</style><body>{views}</body>\n")
+            handle.write(f"<!doctype html><meta charset=utf-8><style>\n{css}\n{rules}</style><body>{views}{CAPTURE_ANIMATIONS}</body>\n")
         times = WIRING_TIMES
         expected = table(animc, path, extra=["--at", ",".join(times)])
+        expected["spread_from"] = table(animc, path)
         tab.open(f"{base}/{name}")
         got = tab.evaluate(f"""(() => {{
+          const read = {READ_VALUES};
+          const model = {json.dumps(model)};
           const out = [];
           for (const t of {json.dumps([float(t) for t in times])}) {{
-            for (const a of document.getAnimations()) {{ a.pause(); a.currentTime = t * 1000; }}
+            {SEEK_ALL}
             const row = {{}};
             for (const el of document.querySelectorAll("[data-view]")) {{
               const style = getComputedStyle(el);
               row[el.dataset.view] = [style.transform, style.opacity, style.backgroundColor];
             }}
-            out.push(row);
+            out.push({{ drawn: row, values: read(model) }});
           }}
           return out;
         }})()""")
-        for t_text, row, seen in zip(expected["time_text"], expected["rows"], got):
-            values = dict(zip(expected["columns"], row))
-            for view, (transform, opacity, background) in seen.items():
+        compare_rows(f"wiring {label}: custom properties", "css", expected, [g["values"] for g in got], tally)
+        for t_text, seen in zip(expected["time_text"], got):
+            values = {k: str(v) for k, v in seen["values"].items()}
+            for view, (transform, opacity, background) in seen["drawn"].items():
                 matrix, want_opacity, color = expected_style(values, view)
                 numbers = [float(v) for v in re.findall(r"[-\d.e+]+", transform)] if transform != "none" else [1, 0, 0, 1, 0, 0]
                 ok = len(numbers) == 6 and all(abs(a - b) <= 1e-4 * max(1, abs(b)) + 1e-6 for a, b in zip(numbers, matrix))
@@ -371,7 +392,7 @@ def check_wiring(animc, tab, workdir, base, tally):
                             f"wiring {label} t={t_text} {view}: opacity {opacity} != {want_opacity}")
                 if color is not None:
                     a, b = parse_color(background), parse_color(color)
-                    tally.check(a is not None and all(abs(p - q) <= 1 + 1e-6 for p, q in zip(a, b)),
+                    tally.check(a is not None and b is not None and all(abs(p - q) <= 1 + 1e-6 for p, q in zip(a, b)),
                                 f"wiring {label} t={t_text} {view}: background-color {background} != {color}")
 
 
@@ -455,10 +476,10 @@ def check_placement(animc, tab, workdir, base, tally):
         name = f"placed-wiring-{label}.html"
         with open(os.path.join(workdir, name), "w", encoding="utf-8") as handle:
             handle.write(f"<!doctype html><meta charset=utf-8><style>\n{css}\n{wiring(css)}body {{ margin: 0; position: relative; }}</style>"
-                         f"<body>{views}</body>\n")
+                         f"<body>{views}{CAPTURE_ANIMATIONS}</body>\n")
         tab.open(f"{base}/{name}")
         seen = tab.evaluate(f"""(() => {json.dumps([float(t) for t in times])}.map((t) => {{
-          for (const a of document.getAnimations()) {{ a.pause(); a.currentTime = t * 1000; }}
+          {SEEK_ALL}
           const row = {{}};
           for (const el of document.querySelectorAll("[data-view]")) {{
             const s = getComputedStyle(el);
