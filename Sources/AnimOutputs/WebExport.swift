@@ -60,12 +60,22 @@ public struct WebExport: Sendable {
         /// does not start at its value (`steps(4, jump-start)` shows ¼ of the
         /// way at once); `nil` when it shows `value`.
         public var shown: Value?
+        /// How much of the element's start the value carries at play time
+        /// (docs/exports.md §7.3): the module plays `value + relative × (s −
+        /// declared)` where `s` is the value the element has when `play()`
+        /// starts (``Channel/declared``); 0 for a value that depends on no
+        /// start. 1 for the start of a `to` or `by` tween with nothing before
+        /// it and for everything a chain of `by` adds to it; between 0 and 1
+        /// inside a `to` curve split into pieces or a tie. For a colour or a
+        /// point, 1 means the element's value itself.
+        public var relative: Double
 
-        public init(offset: Double, value: Value, easing: String? = nil, shown: Value? = nil) {
+        public init(offset: Double, value: Value, easing: String? = nil, shown: Value? = nil, relative: Double = 0) {
             self.offset = offset
             self.value = value
             self.easing = easing
             self.shown = shown
+            self.relative = relative
         }
     }
 
@@ -97,6 +107,11 @@ public struct WebExport: Sendable {
         public let animations: [Animation]
         /// The least and greatest number it takes (overshoots included), for laying out a stage; `nil` for colours.
         public let extent: ClosedRange<Double>?
+        /// The view declaration's value (`view card y 40`), else the
+        /// property's neutral one (semantics §7.1; `nil` for an undeclared
+        /// colour): where the export's relative tweens start, and what the
+        /// module's `cancel()` returns the element to.
+        public var declared: Value? = nil
     }
 
     /// A view: its element, and its properties sorted by name.
@@ -233,7 +248,8 @@ public func webExport(_ outcome: Outcome, source: String = "", names: WebNames =
     } catch {
         return (nil, [foreverError(error, binding: model.binding, at: range, relative: model.scene.repeatsRelativeTweens)])
     }
-    let named = names.isStandard ? export : export.named(names)
+    let marked = relativeAtPlayTime(export, model: model, outcome: outcome, source: source)
+    let named = names.isStandard ? marked : marked.named(names)
     if let clash = named.nameClash {
         // At the declared value of the second (the one that would overwrite), else of the first, else the binding.
         let declared = outcome.resolved.initialRanges
@@ -253,9 +269,9 @@ public func webExport(_ outcome: Outcome, source: String = "", names: WebNames =
 /// (``CompiledScene/repetitions(of:initial:)`` describes it: docs/exports.md
 /// §7), so `bob ^ 1000` is one period's keyframes, not a thousand; else the
 /// scene as `animc eval` compiles it.
-private func repetitionModel(_ model: ExportModel, outcome: Outcome) -> ExportModel {
+func repetitionModel(_ model: ExportModel, outcome: Outcome) -> ExportModel {
     guard !model.scene.isInfinite, let scene = outcome.scene,
-          let compact = try? scene.compile(materializeLimit: 1, initial: outcome.initial), !compact.blocks.isEmpty,
+          let compact = try? scene.compile(materializeLimit: 1, initial: model.initial), !compact.blocks.isEmpty,
           compact.blocks.allSatisfy({ !$0.isEndless }),
           compact.properties.allSatisfy({ compact.sampledRepetitionCopies(of: $0, initial: model.initial[$0]) == 0 }) else { return model }
     return ExportModel(compact, binding: model.binding, range: model.range, initial: model.initial, viewOrder: model.views,

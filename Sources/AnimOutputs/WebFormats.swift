@@ -35,6 +35,14 @@ import Animations
 /// scrubber); `"events"` lists those that fire once, and
 /// `"repeatingEvents": {"from": F, "period": P, "events": [{"name", "time"}, …]}`
 /// those that fire at their `time` in `(F, F + P]` and every `P` after it.
+///
+/// Relative at play time (docs/exports.md §7.3): a channel's `"declared"`
+/// is the view declaration's value (else the neutral one), written where it
+/// is not its `"start"`; a keyframe with `"relative": W` (a binding's `to`
+/// and `by` tweens that start from it) plays `value + W × (s − declared)`
+/// for an element whose value is `s` when it starts playing (for a colour or
+/// a point, `W` is 1 and it plays `s`). The values as written play from the
+/// declared values.
 public func waapiJSON(_ export: WebExport) -> String {
     var out = "{\n"
     out += "  \"format\": \"animc-waapi 1\",\n"
@@ -60,7 +68,8 @@ public func waapiJSON(_ export: WebExport) -> String {
         var element = "\n    {\"view\": \(jsonString(view.name)), \"selector\": \(jsonString(export.names.selector(of: view.name))),\n"
         element += "     \"channels\": [" + view.channels.map { channel in
             "{\"property\": \(jsonString(channel.property.description)), \"variable\": \(jsonString(channel.variable)), "
-                + "\"kind\": \"\(channel.kind.jsonName)\", \"start\": \(jsonString(cssValue(channel.start)))}"
+                + "\"kind\": \"\(channel.kind.jsonName)\", \"start\": \(jsonString(cssValue(channel.start)))"
+                + declaredField(channel) + "}"
         }.joined(separator: ",\n                   ") + "],\n"
         element += "     \"animations\": ["
         element += view.channels.flatMap { channel in
@@ -68,7 +77,8 @@ public func waapiJSON(_ export: WebExport) -> String {
                 var call = "\n       {\"property\": \(jsonString(channel.property.description)),\n        \"keyframes\": ["
                 call += animation.keyframes.map { keyframe in
                     "\n          {\"offset\": \(jsonNumber(keyframe.offset)), \(jsonString(channel.variable)): "
-                        + "\(jsonString(cssValue(keyframe.value))), \"easing\": \(jsonString(keyframe.easing ?? "linear"))}"
+                        + "\(jsonString(cssValue(keyframe.value))), \"easing\": \(jsonString(keyframe.easing ?? "linear"))"
+                        + (keyframe.relative == 0 ? "}" : ", \"relative\": \(jsonNumber(keyframe.relative))}")
                 }.joined(separator: ",")
                 call += "\n        ],\n        \"options\": {\"duration\": \(jsonNumber(animation.duration * 1000)), "
                 call += "\"delay\": \(jsonNumber(animation.delay * 1000)), "
@@ -93,6 +103,15 @@ public func waapiJSON(_ export: WebExport) -> String {
     }
     out += "]\n}\n"
     return out
+}
+
+/// A channel's `"declared"` member, for the module's `cancel()` and its
+/// relative keyframes (``WebExport/Channel/declared``): written only where
+/// it is not `"start"`, which the module reads in its place.
+private func declaredField(_ channel: WebExport.Channel) -> String {
+    guard let declared = channel.declared else { return "" }
+    let text = cssValue(declared)
+    return text == cssValue(channel.start) ? "" : ", \"declared\": \(jsonString(text))"
 }
 
 /// `--to css`: `@property` registrations, one `@keyframes` per animation and

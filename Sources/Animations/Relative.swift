@@ -95,8 +95,9 @@ private func affineMap(_ read: (TrackInput) -> Value?) -> (slope: Double, offset
 
 /// The property's neutral value, where nothing before a relative tween and
 /// no declaration gives one: 1 for the multiplying ones, 0 for other numbers,
-/// (0, 0) for a point; none for a colour.
-func neutralValue(of property: Property, kind: Value.Kind) -> Value? {
+/// (0, 0) for a point; none for a colour. (The web export's module returns
+/// an element to it on `cancel()` where no declaration gives one.)
+public func neutralValue(of property: Property, kind: Value.Kind) -> Value? {
     switch kind {
     case .color: return nil
     case .point: return .point(Point(x: 0, y: 0))
