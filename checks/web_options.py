@@ -36,6 +36,7 @@ import json
 import math
 import os
 import re
+import shlex
 import sys
 import tempfile
 import threading
@@ -50,10 +51,12 @@ from anim_programs import placements  # noqa: E402
 from web_check import (Browser, Tab, Tally, compare_rows, eval_arguments, find_chromium, parse_color,  # noqa: E402
                        read_table, run_animc)
 
-# (example, binding or None, prefix, selector template, markup attributes of each view's element)
+# (example, binding or None, prefix, selector template, --after NAME or None), the example left out when it is
+# the page's. The toast's pair is the class-toggle recipe of docs/exports.md section 6, as written there
+# (check_recipe_as_documented).
 SHARED_PAGES = [
-    ("toast", [("show", "toast-in", ".{view}.is-entering"), ("hide", "toast-out", ".{view}.is-leaving")]),
-    ("mixed", [("talk", None, "a", ".{view}.first"), ("choreography", None, "b", "[data-second=\"{view}\"]")]),
+    ("toast", [("show", "toast-in", ".{view}.is-entering"), ("hide", "toast-out", ".{view}.is-leaving", "show")]),
+    ("mixed", [("talk", None, "a", ".{view}.first", None), ("choreography", None, "b", "[data-second=\"{view}\"]", None)]),
 ]
 
 # Examples the module plays: (example, how long to play in seconds, or None: to its end).
@@ -88,10 +91,12 @@ def serve(directory):
     return server
 
 
-def export(animc, path, fmt, binding=None, prefix=None, selector=None):
+def export(animc, path, fmt, binding=None, prefix=None, selector=None, after=None):
     args = ["export", path, "--to", fmt]
     if binding:
         args += ["--binding", binding]
+    if after:
+        args += ["--after", after]
     if prefix:
         args += ["--prefix", prefix]
     if selector:
@@ -102,10 +107,12 @@ def export(animc, path, fmt, binding=None, prefix=None, selector=None):
     return out
 
 
-def table(animc, path, binding=None, extra=None):
+def table(animc, path, binding=None, extra=None, after=None):
     args = ["eval", path, "--format", "csv"] + (extra if extra is not None else eval_arguments(os.path.join(ROOT, path)))
     if binding:
         args += ["--binding", binding]
+    if after:
+        args += ["--after", after]
     code, out, err = run_animc(animc, args, cwd=ROOT)
     if code != 0:
         raise RuntimeError(f"animc {' '.join(args)} failed: {err}")
@@ -149,17 +156,18 @@ READ_VALUES = """
 def check_shared_page(name, exports, animc, tab, workdir, base, tally):
     """Both exports' stylesheets on one page, each on its own elements; each export's values at its own table's times.
     Where both animate one view, one more element toggles from the first export's selector to the second's."""
-    styles, models, tables, body = [], [], [], []
+    styles, models, tables, body, afters = [], [], [], [], []
     selectors = []
     for item in exports:
-        example, binding, prefix, selector = (item if len(item) == 4 else (name, item[0], item[1], item[2]))
+        example, binding, prefix, selector, after = item if len(item) == 5 else (name,) + tuple(item) + (None,) * (4 - len(item))
+        afters.append(after)
         path = f"examples/{example}.anim"
-        styles.append(export(animc, path, "css", binding, prefix, selector))
-        model = json.loads(export(animc, path, "waapi", binding, prefix, selector))
+        styles.append(export(animc, path, "css", binding, prefix, selector, after))
+        model = json.loads(export(animc, path, "waapi", binding, prefix, selector, after))
         models.append(model)
         selectors.append(selector)
-        tables.append((f"{example}" + (f" --binding {binding}" if binding else "") + f" --prefix {prefix}",
-                       table(animc, path, binding)))
+        tables.append((f"{example}" + (f" --binding {binding}" if binding else "") + (f" --after {after}" if after else "")
+                       + f" --prefix {prefix}", table(animc, path, binding, after=after)))
         for element in model["elements"]:
             classes, attributes = markup(selector, element["view"])
             body.append(f"<div class=\"{' '.join(classes)}\" " + " ".join(f"{a}=\"{v}\"" for a, v in attributes) + "></div>")
@@ -182,8 +190,10 @@ def check_shared_page(name, exports, animc, tab, workdir, base, tally):
         compare_rows(f"shared page {name}: {label}", "css", expected, rows, tally)
     if not common:
         return
-    # One element, entering then leaving: swap its classes and the second export plays on it.
+    # One element, entering then leaving: swap its classes and the second export plays on it. With `--after`
+    # (the recipe) the exit leaves from where the entrance ended: its first row is the entrance's last.
     view = common[0]
+    read_rows = []
     for (label, expected), model, selector in zip(tables, models, selectors):
         classes, attributes = markup(selector, view)
         element = next(e for e in model["elements"] if e["view"] == view)
@@ -209,6 +219,119 @@ def check_shared_page(name, exports, animc, tab, workdir, base, tally):
         only["columns"] = [expected["columns"][i] for i in keep]
         only["rows"] = [[row[i] for i in keep] for row in expected["rows"]]
         compare_rows(f"shared page {name}: toggled to {' '.join(classes)}: {label}", "css", only, rows, tally)
+        read_rows.append(rows)
+    if afters[1] is not None:
+        ended, left = read_rows[0][-1], read_rows[1][0]
+        tally.check(all(abs(float(ended[k]) - float(left[k])) <= 1e-6 for k in ended if k in left),
+                    f"shared page {name}: the exit starts at {left}, where the entrance ended {ended}")
+
+
+def recipe_commands():
+    """The `animc export` commands of the class-toggle recipe (docs/exports.md section 6), as argument lists."""
+    with open(os.path.join(ROOT, "docs", "exports.md"), encoding="utf-8") as handle:
+        text = handle.read()
+    block = text.split("toggled by a class:", 1)[1].split("```", 2)[1]
+    return [shlex.split(line)[1:] for line in block.splitlines() if line.startswith("animc export ")]
+
+
+def check_recipe_as_documented(tally):
+    """The shared toast page runs the recipe the documentation shows, word for word."""
+    ran = []
+    for binding, prefix, selector, *after in SHARED_PAGES[0][1]:
+        args = ["export", "examples/toast.anim", "--binding", binding] + (["--after", after[0]] if after and after[0] else [])
+        ran.append(args + ["--to", "css", "--prefix", prefix, "--selector", selector])
+    documented = recipe_commands()
+    tally.check(documented == ran, f"docs/exports.md's class-toggle recipe {documented} is not the one checked {ran}")
+
+
+# Relative at play time (exports.md section 7): (example, enter, exit). The enter's module plays on a
+# fresh element, is paused at its end or half-way, and the exit's module plays on the same element.
+RELATIVE_PLAYS = [("toast", "show", "hide"), ("dial", "quarter", "final")]
+
+RELATIVE_PAGE = """<!doctype html><meta charset=utf-8>
+<style>%s</style>
+<body><div id="root">%s</div>
+<script type="module">
+import * as enter from "./%s";
+import * as exit from "./%s";
+window.enter = enter;
+window.exit = exit;
+window.moduleReady = true;
+</script>
+</body>
+"""
+
+RELATIVE_RUN = """(async () => {
+  while (!window.moduleReady) await new Promise((r) => setTimeout(r, 20));
+  const root = document.getElementById("root");
+  const read = %s;
+  const model = %s;
+  const out = [];
+  for (const at of %s) {
+    const entering = window.enter.play(root);
+    entering.pause();
+    entering.seek(at);
+    const leaving = window.exit.play(root);
+    leaving.pause();
+    const rows = [];
+    for (const t of %s) { leaving.seek(t); rows.push(read(model)); }
+    leaving.cancel();
+    entering.cancel();
+    out.push({ rows, cancelled: read(model) });
+  }
+  return out;
+})()"""
+
+
+def only_columns(expected, columns):
+    """The table with only `columns` (and its events)."""
+    keep = [i for i, c in enumerate(expected["columns"]) if c in columns or c == "events"]
+    out = dict(expected)
+    out["columns"] = [expected["columns"][i] for i in keep]
+    out["rows"] = [[row[i] for i in keep] for row in expected["rows"]]
+    return out
+
+
+def check_relative_module(example, enter, exit_, animc, tab, workdir, base, tally):
+    """`enter.play(el)` then `exit.play(el)`, after the end and interrupted half-way at T: the exit leaves from
+    the element's values, as `animc eval` of `enter ; exit` and `(enter played to T) ; exit` say at several
+    instants; `cancel()` returns the element to its declared values."""
+    path = f"examples/{example}.anim"
+    files = []
+    for binding in (enter, exit_):
+        name = f"relative-{example}-{binding}.js"
+        with open(os.path.join(workdir, name), "w", encoding="utf-8") as handle:
+            handle.write(export(animc, path, "js", binding))
+        files.append(name)
+    enter_model = json.loads(export(animc, path, "waapi", enter))
+    model = json.loads(export(animc, path, "waapi", exit_))
+    rules = wiring(export(animc, path, "css", exit_))
+    views = "".join(f"<div data-view=\"{e['view']}\"></div>" for e in model["elements"])
+    page = f"relative-{example}.html"
+    with open(os.path.join(workdir, page), "w", encoding="utf-8") as handle:
+        handle.write(RELATIVE_PAGE % (rules, views, files[0], files[1]))
+    end, length = float(enter_model["duration"]), float(model["duration"])
+    half = end / 2
+    # Five instants of the exit, its ends included; the script names both ways it follows the enter.
+    times = [round(length * k / 4, 9) for k in range(5)]
+    with open(os.path.join(ROOT, path), encoding="utf-8") as handle:
+        source = handle.read()
+    script = os.path.join(workdir, f"relative-{example}.anim")
+    with open(script, "w", encoding="utf-8") as handle:
+        handle.write(source + f"\nlet animc-ended = {enter} ; {exit_}\nlet animc-cut = ({enter} played to {half!r}s) ; {exit_}\n"
+                     + "let animc-declared = wait 1s\n")
+    columns = {c["property"] for e in model["elements"] for c in e["channels"]}
+    # The declared values: eval lists every declared property, and a wait changes none of them.
+    declared = only_columns(table(animc, script, "animc-declared", extra=["--at", "0"]), columns)
+    tab.open(f"{base}/{page}")
+    results = tab.evaluate(RELATIVE_RUN % (READ_VALUES, json.dumps(model), json.dumps([end, half]), json.dumps(times)))
+    for (label, binding, at), result in zip([("after the end", "animc-ended", end), (f"interrupted at {half!r} s", "animc-cut", half)],
+                                            results):
+        expected = only_columns(table(animc, script, binding, extra=["--at", ",".join(f"{at + t:.9g}" for t in times)]), columns)
+        expected["spread_from"] = only_columns(table(animc, script, binding, extra=["--fps", "20"]), columns)
+        compare_rows(f"module {example}: {enter}.play then {exit_}.play, {label}", "js", expected, result["rows"], tally)
+        declared["spread_from"] = expected["spread_from"]
+        compare_rows(f"module {example} {label}: cancel() returns to the declared values", "js", declared, [result["cancelled"]], tally)
 
 
 MODULE_PAGE = """<!doctype html><meta charset=utf-8>
@@ -546,6 +669,9 @@ def main():
         tab = Tab(browser)
         for name, exports in SHARED_PAGES:
             check_shared_page(name, exports, animc, tab, workdir, base, tally)
+        check_recipe_as_documented(tally)
+        for example, enter, exit_ in RELATIVE_PLAYS:
+            check_relative_module(example, enter, exit_, animc, tab, workdir, base, tally)
         for example, play_for, resume_from in MODULE_PLAYS:
             check_module(example, play_for, resume_from, animc, tab, workdir, base, tally)
         check_wiring(animc, tab, workdir, base, tally)
