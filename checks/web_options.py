@@ -226,22 +226,25 @@ def check_shared_page(name, exports, animc, tab, workdir, base, tally):
                     f"shared page {name}: the exit starts at {left}, where the entrance ended {ended}")
 
 
-def recipe_commands():
-    """The `animc export` commands of the class-toggle recipe (docs/exports.md section 6), as argument lists."""
-    with open(os.path.join(ROOT, "docs", "exports.md"), encoding="utf-8") as handle:
+def recipe_commands(document):
+    """The `animc export` commands of the class-toggle recipe in `document` (the code block after
+    "toggled by a class"), as argument lists."""
+    with open(os.path.join(ROOT, document), encoding="utf-8") as handle:
         text = handle.read()
-    block = text.split("toggled by a class:", 1)[1].split("```", 2)[1]
+    parts = text.split("toggled by a class", 1)
+    block = parts[1].split("```", 2)[1] if len(parts) == 2 and parts[1].count("```") >= 2 else ""
     return [shlex.split(line)[1:] for line in block.splitlines() if line.startswith("animc export ")]
 
 
 def check_recipe_as_documented(tally):
-    """The shared toast page runs the recipe the documentation shows, word for word."""
+    """The shared toast page runs the recipe README.md and docs/exports.md show, word for word."""
     ran = []
     for binding, prefix, selector, *after in SHARED_PAGES[0][1]:
         args = ["export", "examples/toast.anim", "--binding", binding] + (["--after", after[0]] if after and after[0] else [])
         ran.append(args + ["--to", "css", "--prefix", prefix, "--selector", selector])
-    documented = recipe_commands()
-    tally.check(documented == ran, f"docs/exports.md's class-toggle recipe {documented} is not the one checked {ran}")
+    for document in ("README.md", "docs/exports.md"):
+        documented = recipe_commands(document)
+        tally.check(documented == ran, f"{document}'s class-toggle recipe {documented} is not the one checked {ran}")
 
 
 # Relative at play time (exports.md section 7): (example, enter, exit). The enter's module plays on a

@@ -107,11 +107,13 @@ public struct WebExport: Sendable {
         public let animations: [Animation]
         /// The least and greatest number it takes (overshoots included), for laying out a stage; `nil` for colours.
         public let extent: ClosedRange<Double>?
-        /// The view declaration's value (`view card y 40`), else the
-        /// property's neutral one (semantics §7.1; `nil` for an undeclared
-        /// colour): where the export's relative tweens start, and what the
-        /// module's `cancel()` returns the element to.
+        /// The view declaration's value (`view card y 40`), `nil` when the
+        /// view declares none: what the module's `cancel()` returns the
+        /// element to, and (else the property's neutral value,
+        /// docs/semantics.md §7.1) where the export's relative tweens start.
         public var declared: Value? = nil
+        /// Where the export's relative tweens start when nothing comes before them.
+        public var relativeStart: Value? { declared ?? neutralValue(of: property, kind: kind) }
     }
 
     /// A view: its element, and its properties sorted by name.

@@ -152,7 +152,7 @@ struct WebExportBuilder {
             let channel = WebExport.Channel(property: property, variable: WebNames.standard.variable(property.name + (clash ? "-" + column.kind.jsonName : "")),
                                             kind: column.kind, start: start, animations: animations,
                                             extent: column.kind == .number ? range.range : nil,
-                                            declared: initial[property] ?? neutralValue(of: property, kind: column.kind))
+                                            declared: initial[property])
             byView[property.view, default: []].append(channel)
         }
         let views = model.views.map { WebExport.View(name: $0, channels: byView[$0] ?? [], placement: model.placements[$0] ?? .standard) }

@@ -37,8 +37,8 @@ import Animations
 /// those that fire at their `time` in `(F, F + P]` and every `P` after it.
 ///
 /// Relative at play time (docs/exports.md §7.3): a channel's `"declared"`
-/// is the view declaration's value (else the neutral one), written where it
-/// is not its `"start"`; a keyframe with `"relative": W` (a binding's `to`
+/// is the view declaration's value (else, for a channel with relative
+/// keyframes, the neutral one), written where it is not its `"start"`; a keyframe with `"relative": W` (a binding's `to`
 /// and `by` tweens that start from it) plays `value + W × (s − declared)`
 /// for an element whose value is `s` when it starts playing (for a colour or
 /// a point, `W` is 1 and it plays `s`). The values as written play from the
@@ -106,10 +106,12 @@ public func waapiJSON(_ export: WebExport) -> String {
 }
 
 /// A channel's `"declared"` member, for the module's `cancel()` and its
-/// relative keyframes (``WebExport/Channel/declared``): written only where
-/// it is not `"start"`, which the module reads in its place.
+/// relative keyframes: the view's declared value, else where its relative
+/// tweens start (``WebExport/Channel/relativeStart``) when it has some;
+/// written only where it is not `"start"`, which the module reads in its place.
 private func declaredField(_ channel: WebExport.Channel) -> String {
-    guard let declared = channel.declared else { return "" }
+    let follows = channel.animations.contains { $0.keyframes.contains { $0.relative != 0 } }
+    guard let declared = follows ? channel.relativeStart : channel.declared else { return "" }
     let text = cssValue(declared)
     return text == cssValue(channel.start) ? "" : ", \"declared\": \(jsonString(text))"
 }

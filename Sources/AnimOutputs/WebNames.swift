@@ -96,7 +96,8 @@ extension WebExport {
         let views = self.views.map { view in
             WebExport.View(name: view.name, channels: view.channels.map { channel in
                 WebExport.Channel(property: channel.property, variable: names.variable(String(channel.variable.dropFirst(own))),
-                                  kind: channel.kind, start: channel.start, animations: channel.animations, extent: channel.extent)
+                                  kind: channel.kind, start: channel.start, animations: channel.animations, extent: channel.extent,
+                                  declared: channel.declared)
             }, placement: view.placement)
         }
         var export = WebExport(binding: binding, source: source, duration: duration, isCancelled: isCancelled, views: views,

@@ -3,7 +3,7 @@ import Animations
 
 // Relative at play time (docs/exports.md §7.3): a `to` or `by` tween with
 // nothing before it starts from the property's declared (or neutral) value
-// (semantics §7.1), and in the browser that value is wherever the element is
+// (docs/semantics.md §7.1), and in the browser that value is wherever the element is
 // when the module's `play()` starts. Every value of a binding is an affine
 // function of that start for a number (lerps, holds and tie means are
 // affine), so the export is built twice, from the declared starts and from
@@ -17,7 +17,7 @@ import Animations
 
 /// `export` with the keyframes that follow the element's start marked
 /// (``WebExport/Keyframe/relative``), when `outcome`'s binding has relative
-/// tweens outside a `played` (which closes them, semantics §8.5, as
+/// tweens outside a `played` (which closes them, docs/semantics.md §8.5, as
 /// `--after NAME` does). A property whose keyframes the moved build lays out
 /// differently (a tie or a warp sampled into other curves) keeps its
 /// declared start, unmarked.
@@ -51,7 +51,7 @@ extension WebExport.Channel {
     /// one); `nil` when nothing follows the start or the two builds differ
     /// in anything but their values.
     func following(_ moved: WebExport.Channel) -> WebExport.Channel? {
-        guard let declared, moved.property == property,
+        guard let declared = relativeStart, moved.property == property,
               moved.animations.count == animations.count else { return nil }
         let movedStart = declared.movedByOne
         var follows = false
@@ -72,7 +72,7 @@ extension WebExport.Channel {
         }
         guard follows else { return nil }
         return WebExport.Channel(property: property, variable: variable, kind: kind, start: start, animations: marked, extent: extent,
-                                 declared: declared)
+                                 declared: self.declared)
     }
 }
 
