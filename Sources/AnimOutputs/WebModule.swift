@@ -15,11 +15,15 @@ import Animations
 ///   them with `element.animate`, playing at once. It returns a controller
 ///   `{finished, pause(), play(), seek(t), cancel(), currentTime}` (seconds):
 ///   `finished` is a promise of the controller, kept when a finite animation
-///   reaches its end, rejected (`AbortError`) by `cancel()`; `play()` after
+///   reaches its end, rejected (`AbortError`) by `cancel()`, which returns
+///   the elements to their declared values; `play()` after
 ///   the end starts again from 0. As playback passes an `emit NAME`, at
 ///   every period for one that repeats, it dispatches
 ///   `new CustomEvent("animc:NAME", {detail: {time}})` on `root` and calls
-///   `options.onEvent(name, time)`; `seek(t)` fires nothing.
+///   `options.onEvent(name, time)`; `seek(t)` fires nothing. The
+///   keyframes marked `"relative"` (``WebExport/Keyframe/relative``: `to` and
+///   `by` tweens) start from where each element is when `play` is called
+///   (docs/exports.md §7.3).
 ///
 /// ```js
 /// import { duration, play } from "./toast.js";
@@ -49,6 +53,9 @@ public func webModule(_ export: WebExport) -> String {
     }
     out += "\nconst EXPORT = " + waapiJSON(export).dropLast() + ";\n\n"
     out += moduleScript
+    // The script that moves keyframes to the element's start, only where some keyframe follows it.
+    let follows = export.views.contains { $0.channels.contains { $0.animations.contains { $0.keyframes.contains { $0.relative != 0 } } } }
+    out += follows ? WebFiles.moduleRelativeJS : WebFiles.moduleAbsoluteJS
     return out
 }
 

@@ -67,7 +67,8 @@ struct WebFilesTests {
             ("player.js (live)", WebFiles.playerJS(live: true), false),
             ("live.js", WebFiles.liveJS, false),
             ("passing-events.js", WebFiles.passingEventsJS, false),
-            ("module.js", "const EXPORT = {};\n" + WebFiles.moduleJS, true),
+            ("module.js", "const EXPORT = {};\n" + WebFiles.moduleJS + WebFiles.moduleAbsoluteJS, true),
+            ("module.js with module-relative.js", "const EXPORT = {};\n" + WebFiles.moduleJS + WebFiles.moduleRelativeJS, true),
             ("player.js (file)", try Self.file("player.js"), false),
         ]
         for (name, script, module) in scripts {

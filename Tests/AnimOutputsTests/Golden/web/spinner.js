@@ -100,23 +100,18 @@ export function play(root, options = {}) {
   for (const element of EXPORT.elements) {
     const found = Array.from(root.querySelectorAll(element.selector));
     if (root.matches && root.matches(element.selector)) found.unshift(root);
-    // The channels whose `to`/`by` tweens start from where the element is when it starts playing.
-    const following = new Set();
-    for (const call of element.animations) if (call.keyframes.some((k) => k.relative)) following.add(call.property);
     for (const el of found) {
-      const starts = new Map();
+      // Read where the element is before its own values change (module-relative.js).
+      const keyframes = element.animations.map((call) => keyframesOf(el, element, call));
       for (const channel of element.channels) {
-        const value = channel.declared === undefined ? channel.start : channel.declared;
-        declared.push([el, channel.variable, value]);
-        if (following.has(channel.property)) starts.set(channel.property, [channel, current(el, channel, value), value]);
-        else el.style.setProperty(channel.variable, channel.start);
+        el.style.setProperty(channel.variable, channel.start);
+        declared.push([el, channel.variable, channel.declared === undefined ? channel.start : channel.declared]);
       }
-      for (const call of element.animations) {
+      element.animations.forEach((call, index) => {
         const timing = Object.assign({}, call.options);
         if (timing.iterations === "Infinity") timing.iterations = Infinity;
-        const start = starts.get(call.property);
-        animations.push(el.animate(start ? call.keyframes.map((k) => placed(k, ...start)) : call.keyframes, timing));
-      }
+        animations.push(el.animate(keyframes[index], timing));
+      });
     }
   }
   // The clock: a silent animation of the whole duration (a window of it, repeated, when it never ends).
@@ -215,25 +210,6 @@ export function play(root, options = {}) {
   return controller;
 }
 
-// Where an element is, for a channel whose tweens start there: its computed value when something sets
-// it (an animation on the element, a module's or a stylesheet's, or its own style, as an earlier play()
-// or cancel() leaves it), else the declared value the export starts from.
-function current(el, channel, declared) {
-  const animated = el.getAnimations().some((a) => a.effect && a.effect.getKeyframes().some((k) => channel.variable in k));
-  if (!animated && el.style.getPropertyValue(channel.variable) === "") return declared;
-  const text = getComputedStyle(el).getPropertyValue(channel.variable).trim();
-  if (channel.kind !== "number") return text || declared;
-  const value = parseFloat(text);
-  return Number.isFinite(value) ? value : declared;
-}
 
-// A keyframe moved to the element's start: `value + relative × (start − declared)` (a colour or a point: the start).
-function placed(keyframe, channel, start, declared) {
-  if (!keyframe.relative) return keyframe;
-  const moved = Object.assign({}, keyframe);
-  delete moved.relative;
-  moved[channel.variable] = channel.kind === "number"
-    ? String(Number(keyframe[channel.variable]) + keyframe.relative * (Number(start) - Number(declared)))
-    : String(start);
-  return moved;
-}
+// No keyframe follows the element's start (module-relative.js is written in when one does).
+function keyframesOf(el, element, call) { return call.keyframes; }
