@@ -53,7 +53,8 @@ public func webModule(_ export: WebExport) -> String {
     }
     out += "\nconst EXPORT = " + waapiJSON(export).dropLast() + ";\n\n"
     out += moduleScript
-    // The script that moves keyframes to the element's start, only where some keyframe follows it.
+    // The script that moves keyframes to the element's start, only where some keyframe follows it
+    // (else module-absolute.js, keyframes as written).
     let follows = export.views.contains { $0.channels.contains { $0.animations.contains { $0.keyframes.contains { $0.relative != 0 } } } }
     out += follows ? WebFiles.moduleRelativeJS : WebFiles.moduleAbsoluteJS
     return out

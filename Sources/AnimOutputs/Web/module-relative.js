@@ -6,7 +6,7 @@
 function keyframesOf(el, element, call) {
   if (!call.keyframes.some((k) => k.relative)) return call.keyframes;
   const channel = element.channels.find((c) => c.property === call.property), name = channel.variable;
-  const declared = channel.declared === undefined ? channel.start : channel.declared;
+  const declared = channel.declared ?? channel.start;
   const set = el.style.getPropertyValue(name) !== "" ||
     el.getAnimations().some((a) => a.effect && a.effect.getKeyframes().some((k) => name in k));
   const text = set ? getComputedStyle(el).getPropertyValue(name).trim() : "";

@@ -16,11 +16,11 @@ export function play(root, options = {}) {
     const found = Array.from(root.querySelectorAll(element.selector));
     if (root.matches && root.matches(element.selector)) found.unshift(root);
     for (const el of found) {
-      // Read where the element is before its own values change (module-relative.js).
+      // Read first: module-relative.js reads the element's values.
       const keyframes = element.animations.map((call) => keyframesOf(el, element, call));
       for (const channel of element.channels) {
         el.style.setProperty(channel.variable, channel.start);
-        declared.push([el, channel.variable, channel.declared === undefined ? channel.start : channel.declared]);
+        declared.push([el, channel.variable, channel.declared ?? channel.start]);
       }
       element.animations.forEach((call, index) => {
         const timing = Object.assign({}, call.options);
