@@ -15,6 +15,11 @@
   values and fires nothing; resumed from a seek with `play()`, it passes
   the next event once.
 * The player page under a `--prefix` shows `animc eval`'s values.
+* Relative at play time (exports.md section 7): the class-toggle recipe of README.md and docs/exports.md
+  is the one the shared toast page runs (its exit, `--after show`, starts where its entrance ended); two
+  modules of one file, `enter.play(root)` paused at its end or half-way at T, then `exit.play(root)` on
+  the same elements: the exit's values at five instants are `animc eval`'s of `enter ; exit` and of
+  `(enter played to T) ; exit`; `cancel()` of both returns the elements to their declared values.
 * The stylesheet's header comment, pasted as written into a page with the
   stylesheet: at three instants the computed `transform`, `opacity` and
   `background-color` are what `animc eval`'s values make of them
