@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""The README's picture of `animc lsp` in an editor: Neovim (Debian's, with
+"""The README's pictures of `animc lsp` in an editor: Neovim (Debian's, with
 editors/nvim/animc.lua) in a tmux pane on a file with two mistakes, the
-diagnostics shown as you type and a hover open; the pane captured with its
+diagnostics shown as you type and a hover open; and, with --fix, a quick fix
+being applied: the code-action list on the misspelt easing, then the file
+after choosing it (one diagnostic left). Each pane is captured with its
 colours (`tmux capture-pane -e`), written as HTML and photographed by
 headless Chromium.
 
    python3 checks/lsp_screenshot.py [--out docs/images/lsp-neovim.png]
+   python3 checks/lsp_screenshot.py --fix [--out docs/images/lsp-fix.png]
 
 Needs tmux, nvim and chromium-headless-shell (apt), and a built animc.
 """
@@ -143,12 +146,41 @@ def ansi_to_html(text, foreground="#e5e5e5", background="#1e1e1e"):
     return "".join(out)
 
 
+def capture(session, rows):
+    return subprocess.run(["tmux", "capture-pane", "-t", session, "-e", "-p"], check=True,
+                          capture_output=True, text=True).stdout.rstrip("\n").split("\n")[:rows]
+
+
+def keys(session, *typed, wait=0.5):
+    subprocess.run(["tmux", "send-keys", "-t", session, *typed], check=True)
+    time.sleep(wait)
+
+
+def hover_panes(session, rows):
+    """The cursor on `leav`, the hover of `enter` open."""
+    keys(session, "10G13|")
+    keys(session, "K", wait=1.5)
+    return [capture(session, rows)]
+
+
+def fix_panes(session, rows):
+    """The code actions offered on the misspelt easing, then the file after the first is chosen."""
+    keys(session, "6G44|")
+    keys(session, ":lua vim.lsp.buf.code_action()", "Enter", wait=1.5)
+    before = capture(session, rows)
+    keys(session, "1", "Enter", wait=2)
+    keys(session, "6G", wait=1)
+    return [before, capture(session, rows)]
+
+
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--out", default="docs/images/lsp-neovim.png")
+    parser.add_argument("--out")
+    parser.add_argument("--fix", action="store_true", help="the picture of a quick fix being applied")
     parser.add_argument("--animc-dir", default=".build/debug")
     args = parser.parse_args()
-    columns, rows = 128, 21
+    out = os.path.abspath(args.out or ("docs/images/lsp-fix.png" if args.fix else "docs/images/lsp-neovim.png"))
+    columns, rows = 128, (15 if args.fix else 21)
     with tempfile.TemporaryDirectory() as folder:
         demo = os.path.join(folder, "card.anim")
         open(demo, "w").write(DEMO)
@@ -162,24 +194,23 @@ def main():
                         f"nvim -u {init} -i NONE {demo}"], check=True, env=env)
         try:
             time.sleep(4)   # nvim starts, the server publishes the diagnostics
-            subprocess.run(["tmux", "send-keys", "-t", session, "10G13|"], check=True)
-            time.sleep(0.5)
-            subprocess.run(["tmux", "send-keys", "-t", session, "K"], check=True)
-            time.sleep(1.5)
-            captured = subprocess.run(["tmux", "capture-pane", "-t", session, "-e", "-p"], check=True,
-                                      capture_output=True, text=True).stdout
+            panes = fix_panes(session, rows) if args.fix else hover_panes(session, rows)
         finally:
             subprocess.run(["tmux", "kill-session", "-t", session], check=False)
-        lines = captured.rstrip("\n").split("\n")[:rows]
-        body = "\n".join(ansi_to_html(line) for line in lines)
+        captions = ["1. the quick fixes offered on the misspelt easing", "2. after choosing the first"] if args.fix else [""]
+        bodies = []
+        for caption, lines in zip(captions, panes):
+            label = f'<div class="caption">{html.escape(caption)}</div>' if caption else ""
+            bodies.append(label + "<pre>" + "\n".join(ansi_to_html(line) for line in lines) + "</pre>")
         page = os.path.join(folder, "pane.html")
         open(page, "w").write(
             "<!doctype html><meta charset=utf-8><style>html,body{margin:0;background:#1e1e1e}"
-            "pre{margin:0;padding:10px 12px;font:15px/1.2 'DejaVu Sans Mono',monospace;color:#e5e5e5}</style>"
-            f"<pre>{body}</pre>")
-        width, height = int(columns * 9.05 + 24), int(rows * 18 + 20)
+            "pre{margin:0;padding:10px 12px;font:15px/1.2 'DejaVu Sans Mono',monospace;color:#e5e5e5}"
+            ".caption{padding:8px 12px 0;font:bold 14px sans-serif;color:#9cdcfe;border-top:1px solid #3c3c3c}</style>"
+            + "".join(bodies))
+        width = int(columns * 9.05 + 24)
+        height = len(panes) * int(rows * 18 + 20) + (len(panes) * 26 if args.fix else 0)
         chromium = find_chromium()
-        out = os.path.abspath(args.out)
         os.makedirs(os.path.dirname(out), exist_ok=True)
         subprocess.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
                         f"--window-size={width},{height}", f"--screenshot={out}", "file://" + page],

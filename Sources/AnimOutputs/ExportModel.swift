@@ -83,15 +83,13 @@ package struct ExportModel: Sendable {
     }
 }
 
-/// A property's extent: the least and greatest finite number it takes, as
-/// every output measures it. Each measures at the instants it samples (the
-/// web export and the player page's stage at 257 points of every tween and
-/// every point of its other spans, so overshoots count; the terminal player
-/// over the shown window at 120 fps or 4,000 times, in every segment and
-/// over every repetition's first copy; the plot at its own samples up to its
-/// `--until`; Lottie's layout at every quarter frame and breakpoint): what
-/// they share is this one rule. Non-finite values and non-numbers do not
-/// count, and a property that takes no finite number has no extent (`nil`).
+/// A property's extent: the least and greatest finite number it takes.
+/// Non-finite values and non-numbers do not count, and a property that
+/// takes no finite number has no extent (`nil`). Every output that sizes
+/// something by how far a property reaches (the player page's and the
+/// rasterizer's stage, Lottie's stage, the terminal player's bars) reads
+/// the one measure of them, ``ExportModel/extents(of:initial:)``; the plot
+/// measures what it draws, its own samples up to its `--until`.
 ///
 /// ```swift
 /// var extent = Extent()
@@ -122,18 +120,66 @@ package struct Extent: Sendable, Equatable {
 }
 
 extension ExportModel {
-    /// The extent of every column of `sampler` at `instants` (in its
-    /// columns' order): the sampled measure, exact only at those instants
-    /// (``Extent``); an output that samples states which instants.
-    package static func sampledExtents(_ sampler: RowSampler, at instants: some Sequence<Instant>) -> [ClosedRange<Double>?] {
+    /// How far every property of `scene` reaches (with `initial`'s declared
+    /// values; of a cancelled animation, `nil`, only those): the one place
+    /// extents are measured, so that the page, Lottie, the rasterizer and the
+    /// terminal player size one animation alike. Sampled on one grid over
+    /// the shown window (``CompiledScene/shownWindow``): evenly (at 120 fps,
+    /// or ``evenSamples`` times when that is more), at both ends and at 9
+    /// points of every listed segment (when there are at most
+    /// ``segmentSampleLimit``) so that short segments and overshooting
+    /// curves count, and at 65 points of the first copy of every symbolic
+    /// repetition, which every later copy repeats. Exact at those instants
+    /// only: the grid depends on the scene's structure, so a writer that
+    /// compiles the animation again (the web's symbolic repetitions) reads
+    /// this measure of the scene as first compiled rather than measuring its own.
+    package static func extents(of scene: CompiledScene?, initial: [Property: Value]) -> [Property: ClosedRange<Double>] {
+        guard let scene else {
+            return initial.compactMapValues { value in Extent([value]).range }
+        }
+        let sampler = scene.sampler(initial: initial)
+        let span = scene.shownWindow
+        var instants: [Instant] = []
+        let frames = FrameTimes(duration: span, fps: 120)
+        if let count = frames.count, count <= evenSamples {
+            for t in frames { instants.append(Instant(t)) }
+        } else {
+            for step in 0...evenSamples {
+                instants.append(Instant(approximately: span.seconds * Double(step) / Double(evenSamples)))
+            }
+            instants.append(Instant(span))
+        }
+        if scene.segmentCount <= segmentSampleLimit {
+            for segment in scene.segments {
+                for step in 0...8 {
+                    let fraction = Double(step) / 8
+                    let seconds = segment.start.seconds + (segment.end.seconds - segment.start.seconds) * fraction
+                    instants.append(step == 0 ? segment.start : step == 8 ? segment.end : Instant(approximately: seconds))
+                }
+            }
+        }
+        for block in scene.blocks {
+            for step in 0...64 {
+                instants.append(Instant(approximately: block.start.seconds + block.period.seconds * Double(step) / 64))
+            }
+        }
         var extents = [Extent](repeating: Extent(), count: sampler.columns.count)
         var row: [Value] = []
         for t in instants {
             sampler.sample(at: t, into: &row)
             for (index, value) in row.enumerated() where index < extents.count { extents[index].include(value) }
         }
-        return extents.map(\.range)
+        var measured: [Property: ClosedRange<Double>] = [:]
+        for (property, extent) in zip(sampler.columns, extents) {
+            if let range = extent.range { measured[property] = range }
+        }
+        return measured
     }
+
+    /// The most evenly spaced times extents are sampled at.
+    package static let evenSamples = 4000
+    /// The most listed segments sampled one by one.
+    package static let segmentSampleLimit = 2000
 }
 
 extension CompiledScene {

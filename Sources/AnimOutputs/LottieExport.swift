@@ -306,7 +306,7 @@ struct LottieExporter {
                                           at: dropped.lazy.compactMap(place).first ?? range,
                                           hint: "Lottie draws x, y, rotation, scale, opacity, radius, width, height, size and color (or fill)"))
         }
-        let stage = layOut(&views, frames: frames)
+        let stage = layOut(&views)
         var builder = KeyframeBuilder(fps: fps, budget: LottieExport.keyframeLimit)
         var curves = CurveNames()
         var layers: [JSON] = []

@@ -8,48 +8,46 @@ extension LottieExporter {
     // MARK: Stage
 
     /// Homes as the player page lays them out (``Stage``, without labels:
-    /// Lottie draws none), from every number the drawn properties take;
+    /// Lottie draws none), from how far each drawn property reaches;
     /// then everything shifted so the stage (with its margin) holds every
     /// position the animation reaches (with `at`, only as far as needed).
-    func layOut(_ views: inout [View], frames: Int) -> (width: Double, height: Double) {
+    func layOut(_ views: inout [View]) -> (width: Double, height: Double) {
         guard !views.isEmpty else { return (100, 100) }
-        // Instants to look at: every quarter frame (at most 16384 of them, evenly) and every breakpoint.
-        var instants: [Instant] = []
-        let quarters = 4 * frames
-        let stride = max(1, quarters / 16384)
-        for quarter in Swift.stride(from: 0, to: quarters - 3, by: stride) {
-            // (The last frame may fall after the end: what holds then counts too.)
-            instants.append(Instant(Time(numerator: Int64(quarter), denominator: 4 * fps) ?? duration))
-        }
-        instants.append(Instant(duration))
+        // The one measure of the animation as compiled (not the round an endless one loops, which
+        // reaches no further): the page and the rasterizer size their stage by it too.
+        let measured = ExportModel.extents(of: model?.scene, initial: initial)
         let stageViews = views.map { view in
             var numbers: Set<String> = [], extents: [String: ClosedRange<Double>] = [:]
             for name in StageView.measured {
                 let property = Property(view: view.name, name: name)
                 guard has(property), !isColor(property) else { continue }
                 numbers.insert(name)
-                var times = instants
-                for piece in (compiled?.pieces(of: property, initial: initial[property]) ?? []).prefix(4096) {
-                    times.append(piece.start)
-                    times.append(piece.end)
-                }
-                extents[name] = Extent(times.lazy.map { value(property, at: $0) }).range
+                extents[name] = measured[property]
             }
             return StageView(name: view.name, placement: view.placement, numbers: numbers, extents: extents)
         }
-        let stage = Stage(stageViews, labels: false, margin: LottieExport.margin)
+        let stage = LottieExporter.stage(stageViews)
+        for index in views.indices { views[index].home = stage.homes[index] }
+        return (stage.width, stage.height)
+    }
+
+    /// Lottie's stage for views that reach as far as `views` say: each
+    /// view's home and the size (``Stage`` without labels), shifted so the
+    /// stage with its margin holds every position (with `at`, only as far
+    /// as needed), on whole pixels.
+    static func stage(_ views: [StageView]) -> (homes: [(x: Double, y: Double)], width: Double, height: Double) {
+        let stage = Stage(views, labels: false, margin: LottieExport.margin)
         var shift = (x: (-stage.bounds.minX).rounded(.up), y: (-stage.bounds.minY).rounded(.up))
         if views.contains(where: { $0.placement.home != nil }) {
             // `at` gives stage coordinates: kept, unless something would be cut off at the top or left.
             shift = (max(0, shift.x), max(0, shift.y))
         }
-        for index in views.indices {
-            let home = stage.spots[index].home
+        let homes = zip(views, stage.spots).map { view, spot in
             // On whole pixels (within the margin), but for a home `at` gives.
-            views[index].home = views[index].placement.home != nil ? (home.x + shift.x, home.y + shift.y)
-                : ((home.x + shift.x).rounded(), (home.y + shift.y).rounded())
+            view.placement.home != nil ? (x: spot.home.x + shift.x, y: spot.home.y + shift.y)
+                : (x: (spot.home.x + shift.x).rounded(), y: (spot.home.y + shift.y).rounded())
         }
-        return (max(1, (stage.bounds.maxX + shift.x).rounded(.up)), max(1, (stage.bounds.maxY + shift.y).rounded(.up)))
+        return (homes, max(1, (stage.bounds.maxX + shift.x).rounded(.up)), max(1, (stage.bounds.maxY + shift.y).rounded(.up)))
     }
 
     // MARK: Layers

@@ -5,7 +5,8 @@ import Animations
 /// the clock. Values come from the same ``RowSampler`` `animc eval` prints
 /// its table with, and events from ``CompiledScene/events(after:through:)``,
 /// so a frame at time `t` shows the row `eval --at t` prints. Each number
-/// column also knows its range over the whole animation (sampled once, here),
+/// column also knows its range over the whole animation (the one measure,
+/// ``ExportModel/extents(of:initial:)``),
 /// which the frame's bars are drawn against.
 ///
 /// ```swift
@@ -65,7 +66,8 @@ public struct Playback: Sendable {
         sampler = compiled.sampler(initial: initial)
         columns = sampler.columns
         span = compiled.shownWindow
-        ranges = Playback.sampledRanges(compiled, sampler: sampler, over: span)
+        let extents = ExportModel.extents(of: compiled, initial: initial)
+        ranges = columns.map { extents[$0] }
         firings = compiled.hasEvents ? compiled.allEvents(limit: Playback.eventListLimit) : []
         eventNames = firings.map { Array(Set($0.map(\.name))).sorted() } ?? Array(Playback.names(in: compiled)).sorted()
     }
@@ -140,44 +142,6 @@ public struct Playback: Sendable {
         }
         return names
     }
-
-    /// The smallest and largest finite value of each number column, sampled
-    /// over `[0, span]`: evenly (at most ``evenSamples`` times), at the ends
-    /// and inside every listed segment (when there are few enough) so that
-    /// short segments and overshooting curves count, and over the first copy
-    /// of every symbolic repetition.
-    private static func sampledRanges(_ scene: CompiledScene, sampler: RowSampler, over span: Time) -> [ClosedRange<Double>?] {
-        var instants: [Instant] = []
-        let frames = FrameTimes(duration: span, fps: 120)
-        if let count = frames.count, count <= evenSamples {
-            for t in frames { instants.append(Instant(t)) }
-        } else {
-            for step in 0...evenSamples {
-                instants.append(Instant(approximately: span.seconds * Double(step) / Double(evenSamples)))
-            }
-            instants.append(Instant(span))
-        }
-        if scene.segmentCount <= segmentSampleLimit {
-            for segment in scene.segments {
-                for step in 0...8 {
-                    let fraction = Double(step) / 8
-                    let seconds = segment.start.seconds + (segment.end.seconds - segment.start.seconds) * fraction
-                    instants.append(step == 0 ? segment.start : step == 8 ? segment.end : Instant(approximately: seconds))
-                }
-            }
-        }
-        for block in scene.blocks {
-            for step in 0...64 {
-                instants.append(Instant(approximately: block.start.seconds + block.period.seconds * Double(step) / 64))
-            }
-        }
-        return ExportModel.sampledExtents(sampler, at: instants)
-    }
-
-    /// The most evenly spaced times the ranges are sampled at.
-    static let evenSamples = 4000
-    /// The most listed segments sampled one by one.
-    static let segmentSampleLimit = 2000
 }
 
 

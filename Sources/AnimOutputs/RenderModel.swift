@@ -158,7 +158,7 @@ package struct RenderModel: Sendable {
     }
 
     /// The model of a web export's stage: its views' channels and their
-    /// extents (measured by the export, overshoots included), its window.
+    /// extents (the one measure, ``ExportModel/extents(of:initial:)``), its window.
     package init(_ export: WebExport) {
         self.init(export.views.map { view in
             var kinds: [String: Value.Kind] = [:], extents: [String: ClosedRange<Double>] = [:]

@@ -105,7 +105,7 @@ public struct WebExport: Sendable {
         public let start: Value
         /// The base animation first, then any repetitions layered on it.
         public let animations: [Animation]
-        /// The least and greatest number it takes (overshoots included), for laying out a stage; `nil` for colours.
+        /// The least and greatest number it takes (``ExportModel/extents(of:initial:)``), for laying out a stage; `nil` for colours.
         public let extent: ClosedRange<Double>?
         /// The view declaration's value (`view card y 40`), `nil` when the
         /// view declares none: what the module's `cancel()` returns the
@@ -219,13 +219,15 @@ public struct WebExport: Sendable {
 /// each property the export could not follow within its bound. `nil` when
 /// `outcome` has errors. `names` chooses what it defines (``WebNames``).
 public func webExport(_ outcome: Outcome, source: String = "", names: WebNames = .standard) -> (WebExport?, [Diagnostic]) {
-    let model: ExportModel
+    let model: ExportModel, extents: [Property: ClosedRange<Double>]
     switch exportSubject(outcome) {
     case nil: return (nil, [])
     case .failed(let error)?: return (nil, [error])
     case .cancelled(let binding, _, _)?:
         return (WebExport(binding: binding, source: source, duration: .zero, isCancelled: true, views: [], events: []), [])
-    case .model(let compiled)?: model = repetitionModel(compiled, outcome: outcome)
+    case .model(let compiled)?:
+        model = repetitionModel(compiled, outcome: outcome)
+        extents = ExportModel.extents(of: compiled.scene, initial: compiled.initial)
     }
     let range = model.range
     // Events are written one by one: more than the limit would be dropped, so refuse (a scene
@@ -246,7 +248,7 @@ public func webExport(_ outcome: Outcome, source: String = "", names: WebNames =
     }
     let export: WebExport, approximated: [(property: Property, from: Double, to: Double)]
     do {
-        (export, approximated) = try WebExport.make(model, source: source)
+        (export, approximated) = try WebExport.make(model, source: source, extents: extents)
     } catch {
         return (nil, [foreverError(error, binding: model.binding, at: range, relative: model.scene.repeatsRelativeTweens)])
     }
@@ -295,12 +297,15 @@ extension WebExport {
                              placements: placements), source: source, events: events)
     }
 
-    static func make(_ model: ExportModel, source: String, events: [Event] = [])
+    /// `extents` are the measure of the scene as first compiled (``ExportModel/extents(of:initial:)``),
+    /// when `model` is that scene compiled again with its repetitions symbolic.
+    static func make(_ model: ExportModel, source: String, events: [Event] = [], extents: [Property: ClosedRange<Double>]? = nil)
         throws(SteadyStateProblem) -> (WebExport, [(property: Property, from: Double, to: Double)]) {
         let scene = model.scene
         let state = try scene.steadyState(initial: model.initial, modulo: scene.wholeTurns)
         var builder = WebExportBuilder(scene: state.unrolled, finiteDuration: scene.duration, state: scene.isInfinite ? state : nil,
-                                       initial: model.initial)
+                                       initial: model.initial,
+                                       extents: extents ?? ExportModel.extents(of: scene, initial: model.initial))
         var export = builder.export(model, source: source)
         if !events.isEmpty {
             export = WebExport(binding: export.binding, source: export.source, duration: export.duration, isCancelled: false,

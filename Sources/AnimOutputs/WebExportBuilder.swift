@@ -98,36 +98,13 @@ struct WebExportBuilder {
     let initial: [Property: Value]
     /// Where a curve could not be followed within the bound.
     var approximated: [(property: Property, from: Double, to: Double)] = []
-    /// The numbers the property being built takes, so far.
-    var extent = Extent()
+    /// How far each property reaches (``ExportModel/extents(of:initial:)``): what the page's stage is sized by.
+    let extents: [Property: ClosedRange<Double>]
 
-    mutating func widen(_ values: Double...) {
-        for value in values { extent.include(value) }
-    }
-
-    /// Widens the extent by a span's values, overshoots included.
-    private mutating func widen(by span: WebSpan) {
-        switch span.curve {
-        case .hold(let value):
-            if case .number(let x) = value { widen(x) }
-        case .eased(let from, let to, _, _), .split(let from, let to, _, _):
-            guard case .number(let a) = from, case .number(let b) = to else { return }
-            widen(a, b)
-        case .approximated(let from, let to, let curve):
-            guard case .number(let a) = from, case .number(let b) = to else { return }
-            for point in curve.points { widen(a + (b - a) * point.output) }
-        case .beziers(let from, let to, let pieces):
-            guard case .number(let a) = from, case .number(let b) = to else { return }
-            for output in pieces.outputs { widen(a + (b - a) * output) }
-        case .normalized(let low, let high, let curve):
-            for point in curve.points { widen(low + (high - low) * point.output) }
-        case .baked:
-            break
-        }
-    }
-
-    init(scene: CompiledScene, finiteDuration: Time, state: SteadyState?, initial: [Property: Value]) {
+    init(scene: CompiledScene, finiteDuration: Time, state: SteadyState?, initial: [Property: Value],
+         extents: [Property: ClosedRange<Double>]) {
         self.scene = scene
+        self.extents = extents
         self.finiteDuration = finiteDuration
         self.state = state
         self.initial = initial
@@ -145,13 +122,10 @@ struct WebExportBuilder {
             // One registration per name: a name that is a colour or a point on one view and a number on
             // another gets a suffix for the kind (`-color`, `-point`).
             let clash = (kinds[property.name]?.count ?? 0) > 1 && column.kind != .number
-            extent = Extent()
             let animations = animations(of: property)
-            var range = extent
-            range.include(start)
             let channel = WebExport.Channel(property: property, variable: WebNames.standard.variable(property.name + (clash ? "-" + column.kind.jsonName : "")),
                                             kind: column.kind, start: start, animations: animations,
-                                            extent: column.kind == .number ? range.range : nil,
+                                            extent: column.kind == .number ? extents[property] : nil,
                                             declared: initial[property])
             byView[property.view, default: []].append(channel)
         }
@@ -282,17 +256,11 @@ struct WebExportBuilder {
     private mutating func spans(of piece: Piece, property: Property) -> [WebSpan] {
         switch piece.rule {
         case .hold(let value):
-            if case .number(let x) = value { widen(x) }
             return [WebSpan(start: piece.start, end: piece.end, curve: .hold(value))]
         case .tween(let from, let to, let easing, let p0, let p1):
-            if case .number(let a) = from, case .number(let b) = to {
-                for index in 0...256 { widen(a + (b - a) * easing(clampUnit(p0 + (p1 - p0) * Double(index) / 256))) }
-            }
             return tweenSpans(piece, from: from, to: to, easing: easing, p0: p0, p1: p1, property: property)
         case .sampled:
-            let spans = sampledSpans(piece, property: property)
-            for span in spans { widen(by: span) }
-            return spans
+            return sampledSpans(piece, property: property)
         }
     }
 

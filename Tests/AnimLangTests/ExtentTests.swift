@@ -4,8 +4,10 @@ import Animations
 @testable import AnimOutputs
 
 /// A property's extent (the least and greatest finite number it takes) is
-/// one rule in the export model (``Extent``), read by the web export, the
-/// player page's stage, the terminal player, the plot and Lottie's layout.
+/// one rule in the export model (``Extent``), and one measure
+/// (``ExportModel/extents(of:initial:)``) read by the web export, the
+/// player page's stage, the rasterizer, the terminal player and Lottie's
+/// layout; the plot measures the samples it draws by the same rule.
 struct ExtentTests {
     @Test func anExtentCountsOnlyFiniteNumbers() {
         var extent = Extent()
@@ -38,16 +40,31 @@ struct ExtentTests {
         #expect(plot.panels.map(\.range) == [-10...20])
     }
 
-    /// The sampled measure reads every column at every instant given.
-    @Test func sampledExtentsAreTheLeastAndGreatestAtTheInstants() throws {
-        let outcome = run(SourceFile(name: "t.anim", text: "view v\nlet a = animate v.x from 0 to 10 in 2s\n"))
+    /// The one measure (``ExportModel/extents(of:initial:)``) finds an
+    /// overshoot inside a segment. `ease-out-back` is
+    /// `1 + c3 (p − 1)³ + c1 (p − 1)²` with c1 = 1.70158, c3 = c1 + 1; its
+    /// slope `3 c3 u² + 2 c1 u` (u = p − 1) is 0 at u = −2 c1 / (3 c3) =
+    /// −0.419897, where it is 1 + c3·(−0.074034) + c1·0.176314 = 1.100004
+    /// (the well-known 10 % overshoot). `from 0 to 100 in 1s` so reaches
+    /// 110.0004 at p = 0.5801 and never more; the 120 fps grid samples
+    /// p = 70/120 = 0.5833, where u = −0.416667 and the curve is
+    /// 1 − 2.70158·0.072338 + 1.70158·0.173611 = 1.099986, within 0.01 of its peak.
+    /// The lower end is the start, 0, exactly.
+    @Test func theOneMeasureFindsAnOvershootInsideASegment() throws {
+        let outcome = run(SourceFile(name: "t.anim", text: "view v\nlet a = animate v.x from 0 to 100 in 1s with ease-out-back\n"))
         guard case .model(let model)? = exportSubject(outcome) else {
             Issue.record("no model")
             return
         }
-        let sampler = model.scene.sampler(initial: model.initial)
-        // Linear over 2 s: 2.5 at ½ s, 5 at 1 s.
-        #expect(ExportModel.sampledExtents(sampler, at: [Instant(Time(numerator: 1, denominator: 2) ?? .zero), Instant(Time(1))]) == [2.5...5])
-        #expect(ExportModel.sampledExtents(sampler, at: []) == [nil])
+        let extent = try #require(ExportModel.extents(of: model.scene, initial: model.initial)[Property(view: "v", name: "x")])
+        #expect(extent.lowerBound == 0)
+        #expect(extent.upperBound > 109.99 && extent.upperBound <= 110.0005, "\(extent)")
+    }
+
+    /// A cancelled animation has no scene: its declared values are all it reaches.
+    @Test func aCancelledAnimationReachesItsDeclaredValues() {
+        let radius = Property(view: "v", name: "radius"), fill = Property(view: "v", name: "fill")
+        let extents = ExportModel.extents(of: nil, initial: [radius: .number(12), fill: .color(Color(red: 1, green: 2, blue: 3))])
+        #expect(extents == [radius: 12...12])
     }
 }
