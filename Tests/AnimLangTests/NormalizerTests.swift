@@ -312,14 +312,10 @@ struct NormalizerTests {
         ("delays", "x delayed by 1.5s", "wait 1s ; wait 0.5s ; x"),
     ]
 
+    /// Over docs/semantics.md §8's forms too (overlaps, staggers, eased keyframes, duration arithmetic, parts),
+    /// as every generated program of these tests.
     @Test(arguments: seeds)
     func bothSidesOfEveryLawNormalizeAlike(seed: UInt64) throws {
-        try Self.checkLawsNormalizeAlike(seed: seed, timelines: false)
-    }
-
-    /// The same over docs/semantics.md §8's forms: overlaps, staggers, eased keyframes, duration arithmetic, parts.
-    @Test(arguments: seeds)
-    func bothSidesOfEveryLawNormalizeAlikeWithTimelines(seed: UInt64) throws {
         try Self.checkLawsNormalizeAlike(seed: seed, timelines: true)
     }
 
@@ -343,6 +339,7 @@ struct NormalizerTests {
     @Test(arguments: seeds)
     func monotoneWarpsCompose(seed: UInt64) throws {
         var generator = SourceGenerator(seed: seed)
+        generator.timelines = true
         for _ in 0..<40 {
             let e1 = generator.pick(SourceGenerator.monotoneEasings), e2 = generator.pick(SourceGenerator.monotoneEasings)
             let source = "let x = \(generator.expr(depth: 2))\nlet lhs = (x with \(e1)) with \(e2)\nlet rhs = x with compose(\(e1), \(e2))\n"
@@ -354,6 +351,7 @@ struct NormalizerTests {
     @Test(arguments: seeds)
     func rightDistributivityNeedsEqualDurations(seed: UInt64) throws {
         var generator = SourceGenerator(seed: seed)
+        generator.timelines = true
         var equalChecked = 0, unequalFound = 0
         for _ in 0..<80 {
             let x = generator.expr(depth: 2), y = generator.expr(depth: 2)
