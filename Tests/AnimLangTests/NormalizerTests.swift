@@ -373,6 +373,24 @@ struct NormalizerTests {
         #expect(unequalFound > 5)
     }
 
+    /// A reversal that a part keeps (`played`) and a mirrored warp next to it: normalizing looped
+    /// for ever (pushed in through the warp, handed back out) until the stack ran out. Its meaning,
+    /// by hand: `fadeIn v ; fadeIn v` goes 0→1 on [0, 1] and [1, 2]; `played from 0.25s` lasts 1.75
+    /// and shows it at 0.25 + u; reversed, at 1.75 − u; `with ease-in-quad` reads that at
+    /// 1.75·(t/1.75)². At t = 0.875: 0.4375, so u = 1.3125, the second fade at 0.5625. The two
+    /// spellings of §3's rule `(x with E) reversed = (x reversed) with mirror(E)` normalize alike.
+    @Test func aReversedPartUnderAMirroredWarpNormalizes() throws {
+        let first = "view v\nlet f = ((fadeIn v ; fadeIn v) played from 0.25s) reversed with ease-in-quad\n"
+        let second = "view v\nlet f = (((fadeIn v ; fadeIn v) played from 0.25s) with ease-out-quad) reversed\n"
+        let printed = try #require(normalText(first))
+        #expect(normalText(second) == printed)
+        let before = try #require(Table(first)), after = try #require(Table("view v\nlet f = " + printed))
+        #expect(before.isClose(to: after), "\(printed)\n\(before.firstDifference(from: after))")
+        let t = Time(numerator: 7, denominator: 8) ?? .one
+        #expect(abs((before.row(at: t).first ?? .nan) - 0.5625) < 1e-12)
+        #expect(normalText("view v\nlet f = " + printed) == printed)
+    }
+
     @Test func normalFormsOfTheTalk() throws {
         let source = """
             let left = shrink circle from radius 100 to 10 with an ease-in-out
