@@ -378,7 +378,7 @@ struct NormalizerTests {
     /// by hand: `fadeIn v ; fadeIn v` goes 0→1 on [0, 1] and [1, 2]; `played from 0.25s` lasts 1.75
     /// and shows it at 0.25 + u; reversed, at 1.75 − u; `with ease-in-quad` reads that at
     /// 1.75·(t/1.75)². At t = 0.875: 0.4375, so u = 1.3125, the second fade at 0.5625. The two
-    /// spellings of §3's rule `(x with E) reversed = (x reversed) with mirror(E)` normalize alike.
+    /// spellings of docs/semantics.md §3's rule `(x with E) reversed = (x reversed) with mirror(E)` normalize alike.
     @Test func aReversedPartUnderAMirroredWarpNormalizes() throws {
         let first = "view v\nlet f = ((fadeIn v ; fadeIn v) played from 0.25s) reversed with ease-in-quad\n"
         let second = "view v\nlet f = (((fadeIn v ; fadeIn v) played from 0.25s) with ease-out-quad) reversed\n"
