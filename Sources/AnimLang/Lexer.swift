@@ -874,10 +874,14 @@ func quantityLets(in file: SourceFile) -> Set<String> {
         guard tokens[index].word == .let, tokens[index + 1].kind == .name, tokens[index + 2].kind == .equals else { continue }
         let name = file.text(tokens[index + 1].range)
         let first = tokens[index + 3]
-        if startsQuantity(first) || (first.kind == .leftParen && index + 4 < tokens.count && startsQuantity(tokens[index + 4])) {
+        // (After `(`s, the token inside decides, a name as a name would: `let beat = ((gap + 50ms) * 3)`.)
+        var inside = index + 3
+        while tokens[inside].kind == .leftParen, inside + 1 < tokens.count { inside += 1 }
+        let lead = tokens[inside]
+        if startsQuantity(first) || startsQuantity(lead) {
             found.insert(name)
-        } else if first.kind == .name, first.word != .let, first.word != .view {
-            aliases.append((name, file.text(first.range)))
+        } else if lead.kind == .name, lead.word != .let, lead.word != .view {
+            aliases.append((name, file.text(lead.range)))
         }
     }
     // A name bound to such a name is one too (`let b = a * 2`), to a fixed point.

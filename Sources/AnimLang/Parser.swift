@@ -368,11 +368,12 @@ private struct Parser {
             // `let brand = rebeccapurple`: a colour, unless a `let` has that name.
             return try valueArgument(ends: ends)
         case .leftParen, .name:
-            // A number only if it reads as one to the end and holds a literal (`(lift * 2)`, `lift - 1`), else an animation.
+            // A number only if it reads as one to the end and holds a literal (`(lift * 2)`, `lift - 1`) or starts
+            // with a name bound to a number or a duration (`(beat / gap)`, as the printer writes `beat / gap`), else an animation.
             if token.kind == .leftParen || (isValueName(token) && continuesNumber(at: 1)) {
                 var trial = self
                 if let parsed = try? trial.valueArgument(ends: ends), trial.diagnostics.count == diagnostics.count, ends(trial),
-                   token.kind == .name || parsed.expr.isPoint || trial.numbersConsumed > numbersBefore {
+                   token.kind == .name || parsed.expr.isPoint || trial.numbersConsumed > numbersBefore || namesQuantity(peek(1)) {
                     self = trial
                     return parsed
                 }
