@@ -718,11 +718,16 @@ enum Keyword: UInt8, CaseIterable {
     case shrink, grow, scale, rotate, fadeIn, fadeOut, fade, animate, color, move
     case forever, once, twice, times, backwards, emit, and, views, out, a, an, high, at, spring
     case s, sec, seconds, ms, degrees, deg, radians, rad, turns
-    case played
+    // Reserved too (docs/semantics.md §8), after the rest so the words above keep their values.
+    case played, overlapping, each
 
-    /// Whether it is one of ``reservedWords``. (`played`, a modifier like `reversed`, is one too:
-    /// otherwise `fade played to 50%` could fade a view named `played`.)
-    var isReserved: Bool { (rawValue >= Keyword.let.rawValue && rawValue <= Keyword.by.rawValue) || self == .played }
+    /// Whether it is one of ``reservedWords``. (`played` and `overlapping`, modifiers like `reversed`,
+    /// are too: otherwise `fade played to 50%` could fade a view named `played`, and `fade overlapping
+    /// by 0.1s` move a view named `overlapping`, where `fade` names a `let`; and `each`, or `with each`
+    /// could not tell `each E` from an easing `let` named `each`.)
+    var isReserved: Bool {
+        (rawValue >= Keyword.let.rawValue && rawValue <= Keyword.by.rawValue) || rawValue >= Keyword.played.rawValue
+    }
 
     /// Whether it is a tween's verb (``TweenSyntax/Verb``), which names no colour and no easing.
     var isVerb: Bool { rawValue >= Keyword.shrink.rawValue && rawValue <= Keyword.move.rawValue }
@@ -739,7 +744,7 @@ enum Keyword: UInt8, CaseIterable {
         "shrink", "grow", "scale", "rotate", "fadeIn", "fadeOut", "fade", "animate", "color", "move",
         "forever", "once", "twice", "times", "backwards", "emit", "and", "views", "out", "a", "an", "high", "at", "spring",
         "s", "sec", "seconds", "ms", "degrees", "deg", "radians", "rad", "turns",
-        "played",
+        "played", "overlapping", "each",
     ]
 
 }
@@ -755,8 +760,8 @@ struct KeywordTable {
 
     static let shared = KeywordTable()
 
-    /// The longest spelling: longer names are no keyword.
-    private static let maxLength = 9
+    /// The longest name packed whole (``pack(_:_:_:)``): longer names are no keyword.
+    private static let maxLength = 15
     private static let size = 256
     private let entries: [Entry]
 
@@ -775,7 +780,8 @@ struct KeywordTable {
     }
 
     /// The bytes `start..<end` (`start <= end <= bytes.count`) packed little-endian: the first
-    /// eight in `low`, and in `high` the length (times 256) and the ninth byte.
+    /// eight in `low`, and in `high` the length (its low byte; names are shorter than 256 bytes
+    /// where this is asked) and bytes 9 to 15 above it.
     @inline(__always)
     static func pack(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> (UInt64, UInt64) {
         // (Wrapping arithmetic: `0 <= start <= end <= count`, so nothing overflows.)
@@ -784,8 +790,7 @@ struct KeywordTable {
             // One load of the 8 bytes from `start` (in bounds: `start + 8 <= count`), masked to the name's length.
             let word = UInt64(littleEndian: UnsafeRawPointer(base + start).loadUnaligned(as: UInt64.self))
             let low = length >= 8 ? word : word & ((1 &<< UInt64(truncatingIfNeeded: 8 &* length)) &- 1)
-            var high = UInt64(truncatingIfNeeded: length) << 8
-            if length > 8 { high |= UInt64(bytes[start + 8]) }
+            let high = length > 8 ? packTail(bytes, start, end) : UInt64(truncatingIfNeeded: length)
             return (low, high)
         }
         var low: UInt64 = 0
@@ -797,9 +802,20 @@ struct KeywordTable {
             shift += 8
             index += 1
         }
-        var high = UInt64(end - start) << 8
-        if end - start > 8 { high |= UInt64(bytes[start + 8]) }
-        return (low, high)
+        return (low, end - start > 8 ? packTail(bytes, start, end) : UInt64(end - start))
+    }
+
+    /// `high` of ``pack(_:_:_:)`` for a name longer than 8 bytes: its length and bytes 9 to 15.
+    private static func packTail(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> UInt64 {
+        var high = UInt64(truncatingIfNeeded: end - start) & 0xFF
+        var index = start + 8
+        var shift: UInt64 = 8
+        while index < end, shift < 64 {
+            high |= UInt64(bytes[index]) << shift
+            shift += 8
+            index += 1
+        }
+        return high
     }
 
     @inline(__always)
@@ -858,10 +874,14 @@ func quantityLets(in file: SourceFile) -> Set<String> {
         guard tokens[index].word == .let, tokens[index + 1].kind == .name, tokens[index + 2].kind == .equals else { continue }
         let name = file.text(tokens[index + 1].range)
         let first = tokens[index + 3]
-        if startsQuantity(first) || (first.kind == .leftParen && index + 4 < tokens.count && startsQuantity(tokens[index + 4])) {
+        // (After `(`s, the token inside decides, a name as a name would: `let beat = ((gap + 50ms) * 3)`.)
+        var inside = index + 3
+        while tokens[inside].kind == .leftParen, inside + 1 < tokens.count { inside += 1 }
+        let lead = tokens[inside]
+        if startsQuantity(first) || startsQuantity(lead) {
             found.insert(name)
-        } else if first.kind == .name, first.word != .let, first.word != .view {
-            aliases.append((name, file.text(first.range)))
+        } else if lead.kind == .name, lead.word != .let, lead.word != .view {
+            aliases.append((name, file.text(lead.range)))
         }
     }
     // A name bound to such a name is one too (`let b = a * 2`), to a fixed point.

@@ -87,9 +87,9 @@ private struct Parsed {
 }
 
 private let modifierWords: Set<String> = ["reversed", "looped", "repeated", "delayed", "staggered", "in", "with", "played"]
-/// Words that may follow a duration other than modifiers: `overlapping by`
-/// after a part's `in DUR`, and a stagger's `backwards` and `spaced E`.
-private let durationFollowers: Set<String> = ["overlapping", "backwards", "spaced"]
+/// Words that may follow a duration other than modifiers and reserved words (`overlapping by`
+/// after a part's `in DUR` is one of those): a stagger's `backwards` and `spaced E`.
+private let durationFollowers: Set<String> = ["backwards", "spaced"]
 private let verbs: [String] = ["shrink", "grow", "scale", "rotate", "fadeIn", "fadeOut", "fade", "animate", "color", "move"]
 /// The functional colour notations.
 private let colorFunctions: Set<String> = ["rgb", "rgba", "hsl", "hsla"]
@@ -368,11 +368,12 @@ private struct Parser {
             // `let brand = rebeccapurple`: a colour, unless a `let` has that name.
             return try valueArgument(ends: ends)
         case .leftParen, .name:
-            // A number only if it reads as one to the end and holds a literal (`(lift * 2)`, `lift - 1`), else an animation.
+            // A number only if it reads as one to the end and holds a literal (`(lift * 2)`, `lift - 1`) or starts
+            // with a name bound to a number or a duration (`(beat / gap)`, as the printer writes `beat / gap`), else an animation.
             if token.kind == .leftParen || (isValueName(token) && continuesNumber(at: 1)) {
                 var trial = self
                 if let parsed = try? trial.valueArgument(ends: ends), trial.diagnostics.count == diagnostics.count, ends(trial),
-                   token.kind == .name || parsed.expr.isPoint || trial.numbersConsumed > numbersBefore {
+                   token.kind == .name || parsed.expr.isPoint || trial.numbersConsumed > numbersBefore || namesQuantity(peek(1)) {
                     self = trial
                     return parsed
                 }
@@ -654,7 +655,7 @@ private struct Parser {
     // (`mutating` though it changes nothing: see ``continuesSequence()``.)
     @inline(__always)
     mutating func startsOverlap() -> Bool {
-        peek().kind == .name && peek().word == .none && isWord(peek(1), .by) && text(peek()) == "overlapping"
+        isWord(peek(), .overlapping) && isWord(peek(1), .by)
     }
 
     /// part = power [ "overlapping" "by" duration ] ; a part of a `;` chain
@@ -757,11 +758,26 @@ private struct Parser {
         return result
     }
 
+    /// Whether the token `offset` ahead is a `let`'s name where a keyframe's own easing goes
+    /// (`v with quick,`, `with each quick`): then it is reported and consumed (with the tokens
+    /// before it). The pieces' easings are read as the parser reads them, so a name there would
+    /// otherwise misread as the end of the list (`through` with one keyframe, then a stray `,`).
+    mutating func rejectNamedKeyframeEasing(at offset: Int) -> Bool {
+        let named = peek(offset)
+        guard isValueName(named), !Parser(copying: self, advancedBy: offset).startsEasingValue() else { return false }
+        for _ in 0...offset { advance() }
+        let name = text(named)
+        report(.keyframeEasingByName(name), at: named.range,
+               hint: "write the easing itself there (`with ease-out`, `with cubic-bezier(0.2, 0, 0, 1)`), or ease the whole tween by name with `with \(name)` after the last keyframe")
+        return true
+    }
+
     /// `with E` after a keyframe, when a `,` follows it (docs/semantics.md §8.2): the
     /// easing of the piece leaving that keyframe. After the last keyframe
     /// no `,` follows, and `with` is the whole tween's (left for ``modifiers(on:)``).
     mutating func keyframeEasing() -> (Easing, SourceRange)? {
-        if peek(1).kind == .name, peek(1).word == .none, text(peek(1)) == "each" { return nil }
+        if isWord(peek(1), .each) { return nil }
+        if peek(2).kind == .comma, rejectNamedKeyframeEasing(at: 1) { return nil }
         var trial = self
         trial.advance()
         guard let (easing, range) = try? trial.easingClause(), trial.check(.comma), trial.diagnostics.count == diagnostics.count else { return nil }
@@ -1213,12 +1229,14 @@ private struct Parser {
                 }
                 keyframes.append(keyframe)
             } while match(.comma)
-            if checkWord(.with), peek(1).kind == .name, peek(1).word == .none, text(peek(1)) == "each" {
+            if checkWord(.with), isWord(peek(1), .each) {
                 // `with each E` (docs/semantics.md §8.2): every piece without an easing of its own.
                 advance()
                 advance()
-                let (easing, _) = try easingClause()
-                for index in keyframes.indices.dropLast() where keyframes[index].easing == nil { keyframes[index].easing = easing }
+                if !rejectNamedKeyframeEasing(at: 0) {
+                    let (easing, _) = try easingClause()
+                    for index in keyframes.indices.dropLast() where keyframes[index].easing == nil { keyframes[index].easing = easing }
+                }
             }
             if keyframes.count < 2 {
                 report(.tooFewKeyframes, at: keyframes[0].range, hint: "`through` lists two values or more: `through 0, 1, 0.5`")
@@ -1657,7 +1675,7 @@ private struct Parser {
     /// name there is a mistake: `2min` and `2 secs` are units gone wrong,
     /// `300 millis` one spelt differently, `90 degrees` a unit of angle.
     func unknownUnitHint(_ word: String, at token: Token, after value: Number) -> String? {
-        // (The words that may follow a duration and are not modifiers: `overlapping by`, a stagger's clauses.)
+        // (The words that may follow a duration and are not modifiers: reserved ones such as `overlapping by`, a stagger's clauses.)
         guard !reservedWords.contains(word), !durationFollowers.contains(word) else { return nil }
         let adjacent = token.range.start == value.range.end
         if let unit = durationUnitAliases[word] ?? (word.utf8.count > 1 ? closestMatch(to: word, in: durationUnits) : nil) {

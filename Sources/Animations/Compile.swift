@@ -774,10 +774,11 @@ public struct PlacedEvent: Hashable, Comparable, Sendable {
         return lhs.rank != rhs.rank ? lhs.rank < rhs.rank : lhs.name < rhs.name
     }
 
-    /// `events` in firing order, each name once per instant (at its first firing there).
+    /// `events` in firing order, each name once per instant (at its latest rank there, as
+    /// ``EventTally/placing(_:_:_:_:)`` lists it).
     static func inFiringOrder(_ events: [PlacedEvent]) -> [PlacedEvent] {
         var seen = Set<PlacedEvent>()
-        return events.sorted().filter { seen.insert($0).inserted }
+        return events.sorted().reversed().filter { seen.insert($0).inserted }.reversed()
     }
 }
 

@@ -105,7 +105,7 @@ struct EventTally {
     mutating func add(_ name: String, at time: Instant, rank: Int) {
         if var known = byName[name] {
             known.instants.insert(time)
-            if (time, rank) < (known.first, known.rank) { (known.first, known.rank) = (time, rank) }
+            (known.first, known.rank) = EventTally.placing(time, rank, known.first, known.rank)
             byName[name] = known
         } else {
             byName[name] = ([time], 0, time, rank)
@@ -117,11 +117,22 @@ struct EventTally {
         guard count > 0 else { return }
         if var known = byName[name] {
             known.counted = known.counted.addingSaturating(count)
-            if (time, rank) < (known.first, known.rank) { (known.first, known.rank) = (time, rank) }
+            (known.first, known.rank) = EventTally.placing(time, rank, known.first, known.rank)
             byName[name] = known
         } else {
             byName[name] = ([], count, time, rank)
         }
+    }
+
+    /// Where a name that fires at `(time, rank)` and at `(known, knownRank)` is
+    /// listed: at its earliest instant; at one instant, where it is one event
+    /// (Σ is a set) that several parts fire, after everything that fires before
+    /// it in any of them, so its latest rank there. (The earliest rank would
+    /// break right distributivity: `(one || emit tick) ; emit land` is
+    /// `tick land`, and so must `(one ; emit land) || (emit tick ; emit land)` be.)
+    static func placing(_ time: Instant, _ rank: Int, _ known: Instant, _ knownRank: Int) -> (Instant, Int) {
+        if time != known { return time < known ? (time, rank) : (known, knownRank) }
+        return (time, max(rank, knownRank))
     }
 
     /// Takes back firings counted twice by arithmetic (where one copy ends

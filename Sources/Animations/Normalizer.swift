@@ -995,8 +995,11 @@ struct Normalizer {
             return try make(.reversed(ObjectIdentifier(term))) { () throws(AnimationError) in Term.reversed(term) }
         case .retimed(_, let target):
             return try retimed(reversed[0], to: target)
-        case .eased(_, let easing):
-            if easing.hasFamilyMirror {
+        case .eased(let body, let easing):
+            // Where the body keeps its reversal (`x played …`), the reversal stays outside the warp:
+            // `eased` moves an unabsorbed reversal outward through a mirrored warp, so pushing it in
+            // here would hand it back, for ever.
+            if easing.hasFamilyMirror, !reversed[0].isReversal(of: body) {
                 return try eased(reversed[0], easing.mirrored)
             }
             return try make(.reversed(ObjectIdentifier(term))) { () throws(AnimationError) in Term.reversed(term) }
@@ -1295,5 +1298,13 @@ extension Easing {
     var hasWarpFactors: Bool {
         if case .linear = kind { return false }
         return true
+    }
+}
+
+private extension Term {
+    /// Whether this is `body reversed`, the reversal left as it was written.
+    func isReversal(of body: Term) -> Bool {
+        if case .reversed(let inner) = kind { return inner === body }
+        return false
     }
 }

@@ -363,6 +363,40 @@ struct WarpStage: Hashable, Sendable {
         let span = self.span.seconds
         return span * easing(clampUnit(x / span))
     }
+
+    /// ``apply(_:)`` on an instant, exact where the warp's value is: a
+    /// `steps` easing takes an exact time to `span·k/n`, exactly (its values
+    /// are those fractions, docs/semantics.md §2). So a step that lands on a
+    /// boundary of what it warps (a copy of a repetition, a segment's start)
+    /// lands on it, not an ulp before it, whether the repetition is read copy
+    /// by copy or kept symbolic.
+    @inline(__always)
+    func apply(_ u: Instant) -> Instant {
+        if case .steps(let count, let position) = easing.kind, let exact = u.exact, let value = exactSteps(exact, count, position) {
+            return Instant(value)
+        }
+        return Instant(approximately: apply(u.seconds))
+    }
+
+    /// `span·steps(p)` for `p = u / span` clamped to [0, 1], as `stepsValue` computes it in doubles (CSS's rule);
+    /// `nil` where exact time overflows.
+    private func exactSteps(_ u: Time, _ count: Int, _ position: Easing.StepPosition) -> Time? {
+        guard span.isPositive, let ratio = try? u.divided(by: span) else { return nil }
+        let p = ratio.isNegative ? Time.zero : (Time.one < ratio ? Time.one : ratio)
+        guard let scaled = try? p.multiplied(by: Int64(count)) else { return nil }
+        var step = scaled.floorQuotient(dividingBy: .one)
+        if position == .jumpStart || position == .jumpBoth { step += 1 }
+        let jumps: Int128
+        switch position {
+        case .jumpStart, .jumpEnd: jumps = Int128(count)
+        case .jumpNone: jumps = Int128(count) - 1
+        case .jumpBoth: jumps = Int128(count) + 1
+        }
+        step = min(max(step, 0), jumps)
+        guard jumps > 0, let numerator = Int64(exactly: step), let denominator = Int64(exactly: jumps),
+              let fraction = Time(numerator: numerator, denominator: denominator) else { return nil }
+        return try? span.multiplied(by: fraction)
+    }
 }
 
 /// A segment's clock when warps are involved: the path from the scene's time
@@ -568,11 +602,12 @@ struct Path: Hashable, Sendable {
     /// Where `t` (in scene time) falls in the node's own time.
     func forward(_ t: Instant) -> Instant {
         guard let first = stages.first else { return affine.apply(t) }
-        var x = first.apply(first.entry.apply(t).seconds)
+        // (Instants, not doubles: a stage may keep an exact time exact, ``WarpStage/apply(_:)-(Instant)``.)
+        var x = first.apply(first.entry.apply(t))
         for stage in stages.dropFirst() {
             x = stage.apply(stage.entry.apply(x))
         }
-        return Instant(approximately: affine.apply(x))
+        return affine.apply(x)
     }
 
     /// The scene time of the node-time `u`: for a start use the least

@@ -61,6 +61,10 @@ private let cases: [DiagnosticCase] = [
     .init("let a b", "1:7", "expected `=` after `let a`, found `b`"),
     .init("let from = a", "1:5", "`from` is a reserved word and cannot name a binding"),
     .init("view wait radius 2", "1:6", "`wait` is a reserved word and cannot name a view"),
+    // docs/semantics.md §8's words that would misread as names: `overlapping` (a modifier) and `each`.
+    .init("let overlapping = fadeIn v", "1:5", "`overlapping` is a reserved word and cannot name a binding"),
+    .init("view each radius 2", "1:6", "`each` is a reserved word and cannot name a view"),
+    .init("let f(each) = fadeIn v", "1:7", "`each` is a reserved word and cannot name a parameter"),
     .init("let\nlet a = b", "2:1", "expected a name after `let`, found `let`"),
     .init("view v radius", "1:14", "expected an initial value after `radius`, found end of file"),
     .init("view v radius 2 with 3", "1:17", "expected-property"),

@@ -19,16 +19,16 @@ struct EasedCompositeTests: ScriptChecking {
             view b
             let t = fadeIn a
             let every = fadeIn all views with ease-out-back
-            let each = fadeIn a with ease-out-back || fadeIn b with ease-out-back
+            let apart = fadeIn a with ease-out-back || fadeIn b with ease-out-back
             let pair = (fadeIn a || fadeIn b) with ease-out-back
             let bound = (t) with ease-out-back || ((fadeIn b)) with ease-out-back
             let quadBack = (animate a.x from 0 to 100 with ease-in-quad) with ease-out-back
             let backQuad = (animate a.x from 0 to 100 with ease-out-back) with ease-in-quad
             let mixed = (fadeIn a || fadeOut b || wait 1) with ease-out-back
             """
-        try Self.expectSame(source, "every", "each")
-        try Self.expectSame(source, "pair", "each")
-        try Self.expectSame(source, "bound", "each")
+        try Self.expectSame(source, "every", "apart")
+        try Self.expectSame(source, "pair", "apart")
+        try Self.expectSame(source, "bound", "apart")
         try Self.expectNumbers(source + "\nlet f = every", [("0.5", "a.opacity", 1.0876975), ("0.5", "b.opacity", 1.0876975)])
         try Self.expectNumbers(source + "\nlet f = quadBack", [("0.5", "a.x", 118.30858515062499)])
         try Self.expectNumbers(source + "\nlet f = backQuad", [("0.5", "a.x", 81.74096875)])

@@ -34,6 +34,18 @@ struct EventOrderTests {
         ("let final = emit b || emit a", ["a b"]),
         // Played backwards, a sequence fires its parts in the other order.
         ("let final = (emit thud ; emit rest) reversed", ["rest thud"]),
+        // One name fired by two parts at one instant is one event, after all that fires before it in
+        // either: `land` after `tick`, which one branch fires before it. This is what keeps right
+        // distributivity (equal durations, here 0) on the events column: both sides are `tick land`,
+        // as `emit tick ; emit land` is. (Listed at its earliest place, the right side was `land tick`.)
+        ("let final = (one || emit tick) ; emit land", ["tick land"]),
+        ("let final = (one ; emit land) || (emit tick ; emit land)", ["tick land"]),
+        ("let final = emit land || (emit tick ; emit land)", ["tick land"]),
+        // The law test's case (seed 42): the same with `land` a part that lasts no time.
+        ("let x = emit land played from 0s to 0s\nlet final = (one ; x) || ((emit tick ; emit land ^ 0) with css-ease-in-out ; x)",
+         ["tick land"]),
+        // Nothing fires before either firing of `b` here: `b a`.
+        ("let final = (emit b ; emit a) || emit b", ["b a"]),
     ])
     func eventsAtOneInstantFireInTheirOrder(source: String, expected: [String]) {
         #expect(Self.events(source) == expected, "\(source)")

@@ -56,8 +56,9 @@ struct EventTests: ScriptChecking {
     /// one row, each name once, in the order they fire (sequence order): `b a`.
     @Test func eventsRetimedAndTogether() {
         #expect(Self.eval("let f = (wait 1 ; emit b ; emit a ; wait 1) in 1s", fps: 2) == "time,events\n0,\n0.5,b a\n1,\n")
-        // The same name at the same instant is one event (Σ is a set), at its first firing.
-        #expect(Self.eval("let f = fadeIn a ; emit b ; emit a ; emit b", fps: 1) == "time,a.opacity,events\n0,0,\n1,1,b a\n")
+        // The same name at the same instant is one event (Σ is a set), listed after everything that fires
+        // before any of its firings there: b fires before and after a at 1, so `a b`.
+        #expect(Self.eval("let f = fadeIn a ; emit b ; emit a ; emit b", fps: 1) == "time,a.opacity,events\n0,0,\n1,1,a b\n")
         #expect(Self.eval("let f = emit x || (wait 0s ; emit x) || emit x", at: ["0"]) == "time,events\n0,x\n")
         // Order of first firing: zed at 0.2, alpha at 0.4, zed again at 0.6.
         #expect(Self.eval("let f = wait 0.2 ; emit zed ; wait 0.2 ; emit alpha ; wait 0.2 ; emit zed ; wait 0.4", fps: 1)

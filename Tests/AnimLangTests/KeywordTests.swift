@@ -32,7 +32,7 @@ import Animations
         let start = try #require(grammar.range(of: "**Reserved words** cannot name a `let`, a parameter or a view: `"))
         let end = try #require(grammar[start.upperBound...].firstIndex(of: "`"))
         let listed = Set(grammar[start.upperBound..<end].split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init))
-        #expect(listed.count == 22)
+        #expect(listed.count == 24)
         #expect(listed == reservedWords)
     }
 

@@ -18,6 +18,20 @@ private func reformatExpr(_ source: String) -> String {
 }
 
 @Suite struct RoundTripTests {
+    /// The fuzzer's seed fuzz/seeds/durations-and-overlaps.anim: `let ratio = beat / gap` prints as
+    /// `(beat / gap)`, which read as an animation in parentheses (no literal inside) and failed on `/`.
+    /// A `(` before a name bound to a number or a duration starts a number.
+    @Test func aQuotientOfNamedDurationsReadsBackInParentheses() {
+        let source = "let gap = 80ms\nlet beat = (gap + 50ms) * 3\nlet ratio = beat / gap\n"
+        let first = parse(SourceFile(name: "a.anim", text: source))
+        #expect(!first.hasErrors)
+        let printed = format(first.program)
+        let again = parse(SourceFile(name: "b.anim", text: printed))
+        #expect(!again.hasErrors, "\(printed)\n\(again.diagnostics.map(\.message))")
+        #expect(again.program == first.program, "\(printed)")
+        #expect(!parse(SourceFile(name: "c.anim", text: "let gap = 80ms\nlet ratio = (gap * 3 / gap)\n")).hasErrors)
+    }
+
     // MARK: Properties over generated programs
 
     @Test(arguments: [1, 2, 3, 42, 0xC0FFEE, 0x5EED_2024] as [UInt64])

@@ -113,6 +113,17 @@ struct TimelineSugarTests: ScriptChecking {
         #expect(Self.diagnostics("let f = fadeIn a ; fadeIn b overlapping by 0.5s + 0.6s") == ["1:29 overlap-too-long"])
     }
 
+    /// `overlapping` is a reserved word (grammar.md), so after a `let` named like a verb it is the
+    /// overlap, not a view for the verb to fade (it read as `fade overlapping by 0.25s`, a relative
+    /// fade of a view `overlapping`, and then stumbled on the unit). `fade` = a's fade in 0.5 s:
+    /// b on [0, 0.5]; `fade` starts 0.5 − 0.25 = 0.25 and ends 0.75, the duration (max(0.5, 0.75)).
+    /// At 0.5, a is (0.5 − 0.25) / 0.5 = 0.5 and b 1; at 0.25, a has not started: 0.
+    @Test func aLetNamedLikeAVerbOverlaps() throws {
+        let source = Self.views + "let fade = fadeIn a in 0.5s\nlet f = fadeIn b in 0.5s ; fade overlapping by 0.25s"
+        #expect(try Self.scene(source).duration == Time(numerator: 3, denominator: 4))
+        try Self.expectNumbers(source, [("0.5", "a.opacity", 0.5), ("0.5", "b.opacity", 1), ("0.25", "a.opacity", 0)])
+    }
+
     /// The Swift API's counterpart: `then(_:overlapping:)` is `self + next.delayed(by: |self| − D)`.
     @Test func sceneOverlapMatchesTheSugar() throws {
         let a = Term.tween(try Tween(property: Property(view: "a", name: "x"), from: .number(0), to: .number(1)))
