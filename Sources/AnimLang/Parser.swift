@@ -182,6 +182,8 @@ private struct Parser {
     /// of the token and its offset; index 0 and offset 0 before any.
     var itemStart = (index: 0, offset: 0)
     var diagnostics: [Diagnostic] = []
+    /// How many errors were reported (``keep(_:)``): at ``maxParseDiagnostics`` the parse stops.
+    var errorCount = 0
     var brokenBindings: Set<String> = []
     /// Nesting of parentheses, unary minus and `compose(` being parsed.
     var depth = 0
@@ -231,7 +233,8 @@ private struct Parser {
         // of a long script's doublings outgrows its items). Views or a name bound
         // twice only grow it past this as before.
         items.reserveCapacity(names.letCount)
-        while !check(.eof), diagnostics.count < maxParseDiagnostics {
+        // Errors stop the parse, not warnings: a long script with a warning per group is read whole.
+        while !check(.eof), errorCount < maxParseDiagnostics {
             do {
                 items.append(try item())
             } catch {
@@ -1639,7 +1642,7 @@ private struct Parser {
         }
         // Units and no names: the length is known now, and so is a mistake in its measures.
         let folded = formula.measured(&self, value: { _, _, _ in nil }, failed: { parser, diagnostic in
-            parser.diagnostics.append(diagnostic)
+            parser.keep(diagnostic)
         })
         guard let (number, measure) = folded, number.value.isFinite else {
             return Duration(number: Number(exact: .zero, value: 0, range: value.range), unit: .implicit, range: value.range)
@@ -2434,7 +2437,18 @@ private struct Parser {
 
     mutating func report(_ kind: DiagnosticKind, at range: SourceRange, hint: String? = nil, notes: [Diagnostic.Note] = [],
                          fix: Diagnostic.FixIt? = nil) {
-        if diagnostics.count < maxParseDiagnostics { diagnostics.append(Diagnostic(kind, at: range, hint: hint, notes: notes).fixing(fix)) }
+        keep(Diagnostic(kind, at: range, hint: hint, notes: notes).fixing(fix))
+    }
+
+    /// Keeps a diagnostic: every error up to ``maxParseDiagnostics`` of them (counted in
+    /// ``errorCount``), a warning while there is room (``inSourceOrder(_:)`` drops warnings first).
+    mutating func keep(_ diagnostic: Diagnostic) {
+        if diagnostic.severity == .error {
+            errorCount += 1
+            if errorCount <= maxParseDiagnostics { diagnostics.append(diagnostic) }
+        } else if diagnostics.count < maxParseDiagnostics {
+            diagnostics.append(diagnostic)
+        }
     }
 
     mutating func expectedAnimation(found token: Token) -> SyntaxError {
@@ -2805,10 +2819,19 @@ private func correctlyRounded(_ value: Time) -> Double? {
     return Double(value.numerator) / Double(value.denominator)
 }
 
-/// Sorts by position, keeping the order of diagnostics at the same position, and caps the count.
+/// Sorts by position, keeping the order of diagnostics at the same position, and caps the count,
+/// dropping the last warnings before any error (a hundred warnings must not hide the error after them).
 private func inSourceOrder(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
     let sorted = diagnostics.enumerated().sorted { a, b in
         a.element.range.start != b.element.range.start ? a.element.range.start < b.element.range.start : a.offset < b.offset
+    }.map(\.element)
+    guard sorted.count > maxParseDiagnostics else { return sorted }
+    let errors = sorted.lazy.filter { $0.severity == .error }.count
+    var warningsLeft = max(0, maxParseDiagnostics - errors)
+    let kept = sorted.filter { diagnostic in
+        if diagnostic.severity == .error { return true }
+        warningsLeft -= 1
+        return warningsLeft >= 0
     }
-    return Array(sorted.prefix(maxParseDiagnostics).map(\.element))
+    return Array(kept.prefix(maxParseDiagnostics))
 }

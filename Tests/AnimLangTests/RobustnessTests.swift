@@ -166,6 +166,30 @@ struct RobustnessTests {
         #expect(elapsed < Self.limit, "\(elapsed)")
     }
 
+    /// Warnings do not stop the parse: only errors count toward the cap (a generated script
+    /// with a warning in each of its groups lost every binding after the hundredth warning).
+    @Test func aHundredAndFiftyWarningsKeepEveryBinding() {
+        var source = "view v rotation 0\n"
+        for i in 1...150 { source += "let a\(i) = rotate v from -90 to 1 radians\n" }
+        source += "let final = a1 ; a150\n"
+        let result = parse(SourceFile(name: "warnings.anim", text: source))
+        #expect(result.program.bindings.count == 151)
+        #expect(result.program.bindings.last?.name == "final")
+        #expect(result.diagnostics.count == maxParseDiagnostics)
+        #expect(result.diagnostics.allSatisfy { $0.severity == .warning })
+    }
+
+    /// An error after a hundred warnings is reported: the warnings past the cap go first.
+    @Test func anErrorAfterAHundredAndFiftyWarningsIsReported() {
+        var source = "view v rotation 0\n"
+        for i in 1...150 { source += "let a\(i) = rotate v from -90 to 1 radians\n" }
+        source += "let broken = a1 ;\n"
+        let result = parse(SourceFile(name: "warnings.anim", text: source))
+        #expect(result.diagnostics.count == maxParseDiagnostics)
+        #expect(result.diagnostics.filter { $0.severity == .error }.count == 1)
+        #expect(result.diagnostics.map(\.range.start) == result.diagnostics.map(\.range.start).sorted())
+    }
+
     @Test func thousandsOfBindingsStillGetAHint() {
         var source = ""
         for i in 1...10_000 { source += "let anim\(i) = fadeIn v\n" }
