@@ -28,7 +28,7 @@ public func parse(_ file: SourceFile) -> ParseResult {
     let program = parser.program()
     // The parser may stop early (at 100 diagnostics): the lexer still reads the whole file.
     while parser.lexer.next().kind != .eof {}
-    var result = ParseResult(program: program, diagnostics: inSourceOrder(parser.lexer.diagnostics + parser.diagnostics))
+    var result = ParseResult(program: program, diagnostics: inSourceOrder(parser.lexer.diagnostics + parser.diagnostics + parser.warnings))
     result.brokenBindings = parser.brokenBindings
     return result
 }
@@ -182,6 +182,9 @@ private struct Parser {
     /// of the token and its offset; index 0 and offset 0 before any.
     var itemStart = (index: 0, offset: 0)
     var diagnostics: [Diagnostic] = []
+    /// The warnings, apart: a trial parse (a copy of the parser) that reports an error appends to
+    /// `diagnostics`, and copies only what is there, not a hundred warnings.
+    var warnings: [Diagnostic] = []
     /// How many errors were reported (``keep(_:)``): at ``maxParseDiagnostics`` the parse stops.
     var errorCount = 0
     var brokenBindings: Set<String> = []
@@ -375,7 +378,7 @@ private struct Parser {
             // with a name bound to a number or a duration (`(beat / gap)`, as the printer writes `beat / gap`), else an animation.
             if token.kind == .leftParen || (isValueName(token) && continuesNumber(at: 1)) {
                 var trial = self
-                if let parsed = try? trial.valueArgument(ends: ends), trial.diagnostics.count == diagnostics.count, ends(trial),
+                if let parsed = try? trial.valueArgument(ends: ends), trial.diagnostics.count == diagnostics.count, trial.warnings.count == warnings.count, ends(trial),
                    token.kind == .name || parsed.expr.isPoint || trial.numbersConsumed > numbersBefore || namesQuantity(peek(1)) {
                     self = trial
                     return parsed
@@ -783,7 +786,8 @@ private struct Parser {
         if peek(2).kind == .comma, rejectNamedKeyframeEasing(at: 1) { return nil }
         var trial = self
         trial.advance()
-        guard let (easing, range) = try? trial.easingClause(), trial.check(.comma), trial.diagnostics.count == diagnostics.count else { return nil }
+        guard let (easing, range) = try? trial.easingClause(), trial.check(.comma), trial.diagnostics.count == diagnostics.count,
+              trial.warnings.count == warnings.count else { return nil }
         self = trial
         return (easing, range)
     }
@@ -2441,13 +2445,13 @@ private struct Parser {
     }
 
     /// Keeps a diagnostic: every error up to ``maxParseDiagnostics`` of them (counted in
-    /// ``errorCount``), a warning while there is room (``inSourceOrder(_:)`` drops warnings first).
+    /// ``errorCount``), and as many warnings (``inSourceOrder(_:)`` drops warnings first).
     mutating func keep(_ diagnostic: Diagnostic) {
         if diagnostic.severity == .error {
             errorCount += 1
             if errorCount <= maxParseDiagnostics { diagnostics.append(diagnostic) }
-        } else if diagnostics.count < maxParseDiagnostics {
-            diagnostics.append(diagnostic)
+        } else if warnings.count < maxParseDiagnostics {
+            warnings.append(diagnostic)
         }
     }
 
