@@ -44,7 +44,7 @@ struct LottieKeyframe: Equatable {
     var value: [Double]
     var curve: UnitBezier?
     /// Whether it comes from baking (a sampled value, a fitted curve): then
-    /// it is written to fewer digits (``LottieDigits``); exact ones stay exact.
+    /// it is written to fewer digits (``Digits``); exact ones stay exact.
     var baked = false
 }
 

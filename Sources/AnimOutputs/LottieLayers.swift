@@ -86,13 +86,13 @@ extension LottieExporter {
                 return .object([("a", .number(0)), ("k", value.count == 1 ? .number(value[0]) : .numbers(value))])
             case .keyed(let keys):
                 var out: [JSON] = []
-                let digits = LottieDigits(keys.map(\.value))
+                let digits = Digits(keys.map(\.value))
                 for (index, key) in keys.enumerated() {
                     guard key.value.allSatisfy(\.isFinite) else { throw NotFinite(property: label) }
                     let value = key.baked ? key.value.map(digits.value) : key.value
                     var members: [(String, JSON)] = [("t", .number(key.frame)), ("s", .numbers(value))]
                     if index + 1 < keys.count {
-                        if let curve = key.curve.map({ key.baked ? LottieDigits.handles($0) : $0 }) {
+                        if let curve = key.curve.map({ key.baked ? Digits.handles($0) : $0 }) {
                             // One handle for every dimension: both players read a number as all of them.
                             members.append(("o", .object([("x", .number(curve.x1)), ("y", .number(curve.y1))])))
                             members.append(("i", .object([("x", .number(curve.x2)), ("y", .number(curve.y2))])))

@@ -92,7 +92,13 @@ struct LottieCompression {
     /// frames) that play the asset as the scene: slope 1, jumping back one
     /// period at every copy after the second. A jump goes a few
     /// single-precision steps early when the value jumps there (as other
-    /// jumps do, ``KeyframeBuilder/jumpLead(at:)``).
+    /// jumps do, ``KeyframeBuilder/jumpLead(at:)``), and both its keyframes
+    /// say the asset's time at that earlier frame, so the clock keeps slope 1
+    /// through every copy: the lead grows with the frame (four steps at frame
+    /// 60,000 are a sixty-fourth of a frame), and a copy that started that
+    /// much ahead showed a steep curve visibly early. The value's own jump
+    /// then falls inside the asset, at the copy's start, where its frames are
+    /// small and exact.
     func remap(fps: Int64, frames: Int, jumps: Bool) -> JSON {
         var keys: [JSON] = []
         let fpsValue = Double(fps)
@@ -111,11 +117,13 @@ struct LottieCompression {
                 // On the frame clock exactly where it can be (no 144.00000000000003).
                 let exact = (try? window.start.adding(try window.period.multiplied(by: Int64(copy))).multiplied(by: fps))?.seconds
                 let at = exact ?? (window.start.seconds + period * Double(copy)) * fpsValue
-                let lead = jumps ? KeyframeBuilder.jumpLead(at: at) : 0
-                // (The values stay the copy's ends: a lead of a few single-precision steps moves
-                // the clock by as little, and shorter numbers keep a copy under 100 bytes.)
-                keys.append(.object([("t", .number(at - lead)), ("s", .numbers([keptEnd])), ("h", .number(1))]))
-                keys.append(linear(at - lead, lastStart))
+                // The lead in seconds rounded up to a power of ten, so that the frame and both
+                // times stay short decimals (a copy's two keyframes stay under 100 bytes).
+                let early = jumps ? Digits.powerOfTenUp(KeyframeBuilder.jumpLead(at: at) / fpsValue) : 0
+                let frame = Digits.shortest(at - early * fpsValue, within: 4 * at.ulp)
+                keys.append(.object([("t", .number(frame)), ("s", .numbers([Digits.shortest(keptEnd - early, within: 4 * keptEnd.ulp)])),
+                                     ("h", .number(1))]))
+                keys.append(linear(frame, Digits.shortest(lastStart - early, within: 4 * max(lastStart.ulp, early.ulp))))
             }
         }
         let last = window(after: scene.duration)

@@ -314,17 +314,26 @@ struct BezierPieces: Equatable, Sendable {
         guard range > 1e-12 * max(abs(low), abs(high)) else { return nil }
         let allowed = tolerance * range / 2
         var inputs: [Double] = [0], outputs: [Double] = [function(0)], easings: [String] = []
+        let steepStart = isVertical(function, atStart: true, range: range)
+        let steepEnd = isVertical(function, atStart: false, range: range)
         // From the left, each piece as long as it fits (the longest end found by halving the
         // interval between one that fits and one that does not).
         var a = 0.0
         while a < 1 {
             guard easings.count < maximumPieces else { return nil }
-            var end = 1.0, easing = hermite(function, from: a, to: 1, allowed: allowed, range: range)
+            // A piece at an end where the curve stands vertical (the talk's ease-in at 1, circ)
+            // may stand vertical there too; elsewhere, the Hermite piece.
+            func fit(_ b: Double) -> String? {
+                hermite(function, from: a, to: b, allowed: allowed, range: range)
+                    ?? (a == 0 && steepStart ? vertical(function, from: a, to: b, atStart: true, allowed: allowed, range: range) : nil)
+                    ?? (b == 1 && steepEnd ? vertical(function, from: a, to: b, atStart: false, allowed: allowed, range: range) : nil)
+            }
+            var end = 1.0, easing = fit(1)
             if easing == nil {
                 var fits = a, fails = 1.0, found: String?
                 for _ in 0..<30 {
                     let middle = fits + (fails - fits) / 2
-                    if let text = hermite(function, from: a, to: middle, allowed: allowed, range: range) {
+                    if let text = fit(middle) {
                         (fits, found) = (middle, text)
                     } else {
                         fails = middle
@@ -368,5 +377,78 @@ struct BezierPieces: Equatable, Sendable {
             guard abs(fa + rise * curve - function(a + width * t)) <= allowed else { return nil }
         }
         return "cubic-bezier(0.333333, \(cssNumber(y1)), 0.666667, \(cssNumber(y2)))"
+    }
+
+    /// Whether `function` stands vertical at its start (or end): its slope
+    /// over the last millionth is more than three times its slope over the
+    /// last ten-thousandth, and steep (as `1 − √(1 − p)` at 1, whose slope grows
+    /// tenfold; a smooth curve's stays about the same).
+    private static func isVertical(_ function: (Double) -> Double, atStart: Bool, range: Double) -> Bool {
+        let end = atStart ? 0.0 : 1.0, inward = atStart ? 1.0 : -1.0
+        let near = abs(function(end + inward * 1e-6) - function(end)) / 1e-6
+        let far = abs(function(end + inward * 1e-4) - function(end)) / 1e-4
+        return near > 3 * far && near > 100 * range
+    }
+
+    /// The piece over `[a, b]` as a Bézier whose tangent at its start (or
+    /// end) is vertical, `cubic-bezier(0, y1, ⅔, y2)` (or `cubic-bezier(⅓,
+    /// y1, 1, y2)`), or `nil` when it misses the function by more than
+    /// `allowed`. Near a vertical end such a curve falls as the square root of
+    /// the distance, as the talk's ease-in does; `y2` (or `y1`) is set from
+    /// how far the function falls there, then refined by a golden-section
+    /// search for the least error. Built for the end; a start is the end of
+    /// the mirrored function.
+    private static func vertical(_ function: (Double) -> Double, from a: Double, to b: Double, atStart: Bool,
+                                 allowed: Double, range: Double) -> String? {
+        let width = b - a
+        let fa = function(a), fb = function(b)
+        let rise = fb - fa
+        guard abs(rise) > 1e-3 * range else { return nil }
+        // The normalized piece, mirrored when the vertical end is its start: g(0) = 0, g(1) = 1, vertical at 1.
+        func g(_ u: Double) -> Double {
+            atStart ? 1 - (function(b - width * u) - fa) / rise : (function(a + width * u) - fa) / rise
+        }
+        let h = 1e-6
+        let x1 = 1.0 / 3
+        let y1 = (4 * g(h) - 3 * g(0) - g(2 * h)) / (2 * h) * x1
+        guard y1.isFinite, abs(y1) < 1e6 else { return nil }
+        // 1 − g(1 − d) ≈ k·√d near the end, and the curve's 1 − y ≈ (1 − y2)·√(3 / (1 − x1))·√(1 − x).
+        let d = 1e-6
+        let k = (1 - g(1 - d)) / d.squareRoot()
+        let guess = 1 - k * ((1 - x1) / 3).squareRoot()
+        let samples = (1...48).map { Double($0) / 49 }
+        func error(_ y2: Double) -> Double {
+            samples.reduce(0) { worst, x in max(worst, abs(bezierY(atX: x, x1: x1, y1: y1, x2: 1, y2: y2) - g(x))) }
+        }
+        // Golden-section search for the least worst error, around the guess.
+        var low = guess - 0.5, high = guess + 0.5
+        let ratio = (5.0.squareRoot() - 1) / 2
+        for _ in 0..<30 {
+            let left = high - ratio * (high - low), right = low + ratio * (high - low)
+            if error(left) < error(right) { high = right } else { low = left }
+        }
+        let y2 = ((low + high) / 2 * 1e7).rounded() / 1e7
+        let rounded1 = (y1 * 1e7).rounded() / 1e7
+        guard y2.isFinite, error(y2) * abs(rise) <= allowed,
+              samples.allSatisfy({ abs(bezierY(atX: $0, x1: x1, y1: rounded1, x2: 1, y2: y2) - g($0)) * abs(rise) <= allowed })
+        else { return nil }
+        // Mirrored back: (x1, y1, x2, y2) ↦ (1 − x2, 1 − y2, 1 − x1, 1 − y1).
+        return atStart ? "cubic-bezier(0, \(cssNumber(1 - y2)), 0.666667, \(cssNumber(1 - rounded1)))"
+            : "cubic-bezier(0.333333, \(cssNumber(rounded1)), 1, \(cssNumber(y2)))"
+    }
+
+    /// The output of `cubic-bezier(x1, y1, x2, y2)` at input `x` in [0, 1]
+    /// (x1, x2 in [0, 1], so the curve's x rises with its parameter: found by halving).
+    private static func bezierY(atX x: Double, x1: Double, y1: Double, x2: Double, y2: Double) -> Double {
+        func coordinate(_ t: Double, _ p1: Double, _ p2: Double) -> Double {
+            let s = 1 - t
+            return 3 * s * s * t * p1 + 3 * s * t * t * p2 + t * t * t
+        }
+        var low = 0.0, high = 1.0
+        for _ in 0..<50 {
+            let middle = (low + high) / 2
+            if coordinate(middle, x1, x2) < x { low = middle } else { high = middle }
+        }
+        return coordinate((low + high) / 2, y1, y2)
     }
 }

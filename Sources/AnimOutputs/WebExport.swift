@@ -185,6 +185,17 @@ public struct WebExport: Sendable {
     /// What it names on the page (``named(_:)``): ``WebNames/standard`` unless given.
     public internal(set) var names = WebNames.standard
 
+    /// The export with every channel replaced by `transform(channel)`, the rest as it is.
+    func mappingChannels(_ transform: (Channel) -> Channel) -> WebExport {
+        let views = self.views.map { view in
+            View(name: view.name, channels: view.channels.map(transform), placement: view.placement)
+        }
+        var export = WebExport(binding: binding, source: source, duration: duration, isCancelled: isCancelled, views: views,
+                               events: events, endless: endless)
+        export.names = names
+        return export
+    }
+
     /// Half-width of the window that holds a breakpoint's value, as a fraction of the duration.
     public static let window = 1e-10
     /// The longest a window may last, in seconds (a browser's times are far finer).
@@ -195,6 +206,11 @@ public struct WebExport: Sendable {
     public static let sampledCopiesLimit = 64
     /// How early a CSS `steps()` interval starts, as a fraction of its own length.
     public static let stepLead = 1e-9
+
+    /// How far (seconds) a keyframe's offset may move when it is written with
+    /// fewer digits (``WebExportBuilder/written(_:seconds:)``): a ten-thousandth
+    /// of a millisecond, below what a browser's clock resolves.
+    public static let offsetSeconds = 1e-7
 
     /// Every channel, in column order (sorted by `view.property`, as `animc eval` prints them).
     public var columns: [Channel] {
@@ -252,7 +268,10 @@ public func webExport(_ outcome: Outcome, source: String = "", names: WebNames =
     } catch {
         return (nil, [foreverError(error, binding: model.binding, at: range, relative: model.scene.repeatsRelativeTweens)])
     }
-    let marked = relativeAtPlayTime(export, model: model, outcome: outcome, source: source)
+    let marked = relativeAtPlayTime(export, model: model, outcome: outcome, source: source).mappingChannels { channel in
+        WebExport.Channel(property: channel.property, variable: channel.variable, kind: channel.kind, start: channel.start,
+                          animations: channel.animations.map(\.shortened), extent: channel.extent, declared: channel.declared)
+    }
     let named = names.isStandard ? marked : marked.named(names)
     if let clash = named.nameClash {
         // At the declared value of the second (the one that would overwrite), else of the first, else the binding.

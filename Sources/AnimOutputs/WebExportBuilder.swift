@@ -309,9 +309,15 @@ struct WebExportBuilder {
                                        to: Value.interpolate(from: from, to: to, progress: last.output), easing: "linear", ends: (0, 1)))]
         }
         // Cubic Béziers where fewer bytes say it (a piece is a keyframe with its easing, some
-        // five times a stop of `linear(…)`), numbers only: the browser interpolates a colour's
-        // keyframes premultiplied, which a progress curve does not follow.
-        if case .number = from, case .number = to, curve.isWithinBound,
+        // five times a stop of `linear(…)`). Colours too: the browser interpolates a colour's
+        // keyframes premultiplied, as `Value.interpolate` does, so the colours at the split
+        // points lie on the tween's own line and each piece follows the curve along it (an
+        // alpha that leaves [0, 1] on the way was baked above). Not a colour that overshoots:
+        // the browser clamps each keyframe's colour, and clamped ends do not interpolate to the
+        // clamped colour in between.
+        var colourOvershoots = false
+        if case .color = from { colourOvershoots = curve.points.contains { $0.output < 0 || $0.output > 1 } }
+        if curve.isWithinBound, !colourOvershoots,
            let pieces = BezierPieces.fitting({ q in easing(clampUnit(p0 + (p1 - p0) * q)) },
                                              maximumPieces: min(24, curve.points.count / 5)) {
             return [WebSpan(start: piece.start, end: piece.end, curve: .beziers(from: from, to: to, pieces: pieces))]

@@ -7,7 +7,8 @@ import Animations
 
 /// `--to waapi`: JSON with, per element, one `element.animate(keyframes,
 /// options)` call per property (and one more per repetition layered on it),
-/// keyframe values as CSS text:
+/// keyframe values as CSS text; a keyframe names its `easing` only when it is
+/// not `linear` (the Web Animations default, as it is for the options):
 ///
 /// ```json
 /// {"format": "animc-waapi 1", "source": "talk.anim", "binding": "final", "duration": 3, "cancelled": false,
@@ -15,7 +16,7 @@ import Animations
 ///  "elements": [{"view": "circle", "selector": "[data-view=\"circle\"]",
 ///                "channels": [{"property": "circle.radius", "variable": "--animc-radius", "kind": "number", "start": "100"}],
 ///                "animations": [{"property": "circle.radius",
-///                                "keyframes": [{"offset": 0, "--animc-radius": "100", "easing": "linear"}, …],
+///                                "keyframes": [{"offset": 0, "--animc-radius": "100"}, …],
 ///                                "options": {"duration": 3000, "delay": 0, "iterations": 1, "fill": "both"}}]}],
 ///  "events": [{"name": "land", "time": 1.5}]}
 /// ```
@@ -77,13 +78,13 @@ public func waapiJSON(_ export: WebExport) -> String {
                 var call = "\n       {\"property\": \(jsonString(channel.property.description)),\n        \"keyframes\": ["
                 call += animation.keyframes.map { keyframe in
                     "\n          {\"offset\": \(jsonNumber(keyframe.offset)), \(jsonString(channel.variable)): "
-                        + "\(jsonString(cssValue(keyframe.value))), \"easing\": \(jsonString(keyframe.easing ?? "linear"))"
+                        + "\(jsonString(cssValue(keyframe.value)))" + (keyframe.easing.map { ", \"easing\": \(jsonString($0))" } ?? "")
                         + (keyframe.relative == 0 ? "}" : ", \"relative\": \(jsonNumber(keyframe.relative))}")
                 }.joined(separator: ",")
                 call += "\n        ],\n        \"options\": {\"duration\": \(jsonNumber(animation.duration * 1000)), "
                 call += "\"delay\": \(jsonNumber(animation.delay * 1000)), "
                 call += "\"iterations\": \(animation.isEndless ? "\"Infinity\"" : String(animation.iterations)), "
-                call += "\"fill\": \"\(animation.fillsBoth ? "both" : "none")\", \"easing\": \"linear\"}}"
+                call += "\"fill\": \"\(animation.fillsBoth ? "both" : "none")\"}}"
                 return call
             }
         }.joined(separator: ",")
@@ -159,7 +160,7 @@ public func stylesheet(_ export: WebExport) -> String {
                 let name = export.names.keyframes(view: view.name, property: channel.property.name, index: index)
                 out += "\n@keyframes \(name) {\n"
                 for keyframe in cssKeyframes(animation.keyframes) {
-                    out += "  \(formatNumber(keyframe.offset * 100))% { \(channel.variable): \(cssValue(keyframe.value));"
+                    out += "  \(cssPercent(keyframe.offset))% { \(channel.variable): \(cssValue(keyframe.value));"
                     if let easing = keyframe.easing { out += " animation-timing-function: \(easing);" }
                     out += " }\n"
                 }
@@ -217,6 +218,17 @@ func cssKeyframes(_ keyframes: [WebExport.Keyframe]) -> [WebExport.Keyframe] {
         index = end + 1
     }
     return out
+}
+
+/// An offset as a percentage, in the digits it was written with
+/// (``WebExportBuilder/written(_:seconds:)``): multiplying by 100 leaves a
+/// rounding error in the last place (`36.449796000000006`) that the shortest
+/// decimal within two units in the last place removes. No more than that: an
+/// offset kept exact (a jump's instant) must not move later, where a browser
+/// seeking to the instant would still show the value before the jump.
+func cssPercent(_ offset: Double) -> String {
+    let percent = offset * 100
+    return formatNumber(Digits.shortest(percent, within: 2 * percent.ulp))
 }
 
 /// How far apart ``cssKeyframes(_:)`` sets the two sides of a jump, as a

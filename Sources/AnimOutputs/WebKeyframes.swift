@@ -67,7 +67,67 @@ extension WebExportBuilder {
                 for keyframe in own { add(keyframe) }
             }
         }
-        return keyframes
+        return written(keyframes, seconds: seconds)
+    }
+
+    /// `keyframes` with the offsets a person would write (``Digits``): each
+    /// the shortest decimal within ``WebExport/offsetSeconds`` of its time and
+    /// a quarter of the way to its neighbours (so no two swap or meet, and a
+    /// jump's window still holds its instant). The offsets that place a jump
+    /// to the instant stay as they are: a jump at one offset (two keyframes
+    /// there), and the ends of a `steps()` interval, whose jumps fall at
+    /// fractions of it and are placed ``WebExport/stepLead`` early. (Values
+    /// are shortened once the export is whole: ``WebExport/Animation/shortened``.)
+    func written(_ keyframes: [WebExport.Keyframe], seconds: Double) -> [WebExport.Keyframe] {
+        guard seconds > 0, seconds.isFinite else { return keyframes }
+        var out = keyframes
+        var start = 0
+        while start < keyframes.count {
+            // A run of keyframes at one offset (a jump) moves as one.
+            var end = start
+            while end + 1 < keyframes.count, keyframes[end + 1].offset == keyframes[start].offset { end += 1 }
+            let offset = keyframes[start].offset
+            var tolerance = WebExport.offsetSeconds / seconds
+            if start > 0 { tolerance = min(tolerance, (offset - keyframes[start - 1].offset) / 4) }
+            if end + 1 < keyframes.count { tolerance = min(tolerance, (keyframes[end + 1].offset - offset) / 4) }
+            let steps = keyframes[start].easing?.hasPrefix("steps(") == true
+                || (start > 0 && keyframes[start - 1].easing?.hasPrefix("steps(") == true)
+            let short = end > start || steps ? offset : Digits.shortest(offset, within: tolerance)
+            for index in start...end { out[index].offset = short }
+            start = end + 1
+        }
+        return out
+    }
+}
+
+extension WebExport.Animation {
+    /// The animation with each number the shortest within 1e-8 of the
+    /// property's range here (``Digits``); colours as they are. Done last,
+    /// after the marks of ``relativeAtPlayTime(_:model:outcome:source:)``,
+    /// which compare the values of two builds and would read the rounding
+    /// as a difference.
+    var shortened: WebExport.Animation {
+        let digits = Digits(keyframes.compactMap { keyframe -> [Double]? in
+            if case .color = keyframe.value { return nil }
+            return keyframe.value.components
+        })
+        var copy = self
+        for index in copy.keyframes.indices {
+            copy.keyframes[index].value = copy.keyframes[index].value.rounded(digits)
+            copy.keyframes[index].shown = copy.keyframes[index].shown?.rounded(digits)
+        }
+        return copy
+    }
+}
+
+extension Value {
+    /// A number's or point's components rounded by `digits`; a colour as it is.
+    func rounded(_ digits: Digits) -> Value {
+        switch self {
+        case .number(let x): return .number(digits.value(x))
+        case .point(let p): return .point(Point(x: digits.value(p.x), y: digits.value(p.y)))
+        case .color: return self
+        }
     }
 }
 

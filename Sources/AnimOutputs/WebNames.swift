@@ -93,15 +93,11 @@ extension WebExport {
     /// The export with its custom properties and selectors named by `names`.
     public func named(_ names: WebNames) -> WebExport {
         let own = self.names.variable("").count
-        let views = self.views.map { view in
-            WebExport.View(name: view.name, channels: view.channels.map { channel in
-                WebExport.Channel(property: channel.property, variable: names.variable(String(channel.variable.dropFirst(own))),
-                                  kind: channel.kind, start: channel.start, animations: channel.animations, extent: channel.extent,
-                                  declared: channel.declared)
-            }, placement: view.placement)
+        var export = mappingChannels { channel in
+            WebExport.Channel(property: channel.property, variable: names.variable(String(channel.variable.dropFirst(own))),
+                              kind: channel.kind, start: channel.start, animations: channel.animations, extent: channel.extent,
+                              declared: channel.declared)
         }
-        var export = WebExport(binding: binding, source: source, duration: duration, isCancelled: isCancelled, views: views,
-                               events: events, endless: endless)
         export.names = names
         return export
     }

@@ -44,7 +44,7 @@ struct WebRelativeTests {
         #expect(opacityKeys.map { cssValue($0.value) } == ["0", "0"] && opacityKeys.map(\.relative) == [1, 0])
         let json = waapiJSON(export)
         #expect(json.contains("{\"offset\": 0, \"--animc-y\": \"40\", \"easing\": \"cubic-bezier(0.3333333333333333, 0, 0.6666666666666666, 0)\", \"relative\": 1}"), "\(json)")
-        #expect(json.contains("{\"offset\": 1, \"--animc-opacity\": \"0\", \"easing\": \"linear\"}"), "\(json)")
+        #expect(json.contains("{\"offset\": 1, \"--animc-opacity\": \"0\"}"), "\(json)")
         // Declared values that are the start are not written again.
         #expect(!json.contains("\"declared\""), "\(json)")
         let module = webModule(export)
@@ -115,11 +115,18 @@ struct WebRelativeTests {
         let moved = try Self.channel(from, "v.x").animations, direct = try Self.channel(to, "v.x").animations
         try #require(moved.count == direct.count)
         #expect(moved.contains { $0.keyframes.contains { $0.relative != 0 } })
+        // Each export writes its values within 1e-8 of the animation's range (docs/exports.md §7,
+        // `Digits`), after the marks are read: the two may differ by both roundings.
+        func range(_ animation: WebExport.Animation) -> Double {
+            let numbers = animation.keyframes.compactMap(\.value.number)
+            return (numbers.max() ?? 0) - (numbers.min() ?? 0)
+        }
         for (a, b) in zip(moved, direct) {
             try #require(a.keyframes.count == b.keyframes.count)
+            let rounding = 1e-8 * (range(a) + range(b))
             for (p, q) in zip(a.keyframes, b.keyframes) {
                 guard case .number(let x) = p.value, case .number(let y) = q.value else { Issue.record("not numbers"); continue }
-                #expect(abs(x + p.relative * 7 - y) <= 1e-9 * max(1, abs(y)), "\(line): \(x) + \(p.relative) × 7 != \(y)")
+                #expect(abs(x + p.relative * 7 - y) <= rounding + 1e-9 * max(1, abs(y)), "\(line): \(x) + \(p.relative) × 7 != \(y)")
                 #expect(p.offset == q.offset && p.easing == q.easing)
             }
         }

@@ -50,12 +50,12 @@ const EXPORT = {
      "animations": [
        {"property": "spinner.rotation",
         "keyframes": [
-          {"offset": 0, "--animc-rotation": "0", "easing": "linear"},
-          {"offset": 0.9999999999, "--animc-rotation": "360", "easing": "linear"},
-          {"offset": 0.9999999999, "--animc-rotation": "0", "easing": "linear"},
-          {"offset": 1, "--animc-rotation": "0", "easing": "linear"}
+          {"offset": 0, "--animc-rotation": "0"},
+          {"offset": 0.9999999999, "--animc-rotation": "360"},
+          {"offset": 0.9999999999, "--animc-rotation": "0"},
+          {"offset": 1, "--animc-rotation": "0"}
         ],
-        "options": {"duration": 1500, "delay": 0, "iterations": "Infinity", "fill": "none", "easing": "linear"}}
+        "options": {"duration": 1500, "delay": 0, "iterations": "Infinity", "fill": "none"}}
      ]},
     {"view": "dot", "selector": "[data-view=\"dot\"]",
      "channels": [{"property": "dot.color", "variable": "--animc-color", "kind": "color", "start": "rgb(242 142 43)"},
@@ -67,16 +67,16 @@ const EXPORT = {
         "keyframes": [
           {"offset": 0, "--animc-opacity": "0.4", "easing": "ease-in-out"},
           {"offset": 0.5, "--animc-opacity": "1", "easing": "ease-in-out"},
-          {"offset": 1, "--animc-opacity": "0.4", "easing": "linear"}
+          {"offset": 1, "--animc-opacity": "0.4"}
         ],
-        "options": {"duration": 1000, "delay": 0, "iterations": "Infinity", "fill": "none", "easing": "linear"}},
+        "options": {"duration": 1000, "delay": 0, "iterations": "Infinity", "fill": "none"}},
        {"property": "dot.scale",
         "keyframes": [
           {"offset": 0, "--animc-scale": "1", "easing": "ease-in-out"},
           {"offset": 0.5, "--animc-scale": "1.6", "easing": "ease-in-out"},
-          {"offset": 1, "--animc-scale": "1", "easing": "linear"}
+          {"offset": 1, "--animc-scale": "1"}
         ],
-        "options": {"duration": 1000, "delay": 0, "iterations": "Infinity", "fill": "none", "easing": "linear"}}
+        "options": {"duration": 1000, "delay": 0, "iterations": "Infinity", "fill": "none"}}
      ]}
   ],
   "events": [{"name": "lap", "time": 0}],

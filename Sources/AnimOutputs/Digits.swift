@@ -1,12 +1,14 @@
 import Animations
 
-/// How many digits a Lottie file writes of a baked keyframe (a sampled value,
-/// a fitted curve; exact ones are written exactly): enough that rounding moves a value
-/// by at most 1e-8 of its property's range (a keyframe's value) or a handle
-/// by 5e-7 (its coordinates are fractions of the keyframe's interval and
-/// change), far inside the baker's 1e-5 of the range; not the 17 digits
-/// that print a double exactly, which would make most of the file.
-struct LottieDigits {
+/// How many digits an export writes of a number it computed (docs/exports.md
+/// §7, "as small as the structure"): a Lottie file's baked keyframes (a
+/// sampled value, a fitted curve; exact ones are written exactly), and the
+/// web's keyframe values and offsets. Enough that rounding moves a value by
+/// at most 1e-8 of its property's range (a keyframe's value) or a handle by
+/// 5e-7 (its coordinates are fractions of the keyframe's interval and
+/// change), far inside the bakers' 1e-5 and 1e-4 of the range; not the 17
+/// digits that print a double exactly, which would make most of the file.
+struct Digits {
     /// The power of ten values are rounded to; `nil` keeps them as they are.
     let exponent: Int?
 
@@ -30,7 +32,7 @@ struct LottieDigits {
     /// `number` rounded to the property's power of ten.
     func value(_ number: Double) -> Double {
         guard let exponent else { return number }
-        return LottieDigits.rounded(number, exponent: exponent)
+        return Digits.rounded(number, exponent: exponent)
     }
 
     /// A curve's handles to six decimals.
@@ -47,6 +49,27 @@ struct LottieDigits {
         let scaled = (number * power(-exponent)).rounded()
         guard abs(scaled) < 1e15, let whole = Int64(exactly: scaled) else { return number }
         return Double("\(whole)e\(exponent)") ?? number
+    }
+
+    /// The double nearest the shortest decimal within `tolerance` of
+    /// `number` (the fewest digits after the point, down to 10⁻¹⁷): what a
+    /// person would write for it. `number` itself when no shorter decimal is
+    /// close enough, or when it is not finite.
+    static func shortest(_ number: Double, within tolerance: Double) -> Double {
+        guard number.isFinite, tolerance > 0 else { return number }
+        for exponent in stride(from: 0, through: -17, by: -1) {
+            let candidate = rounded(number, exponent: exponent)
+            if abs(candidate - number) <= tolerance { return candidate }
+        }
+        return number
+    }
+
+    /// The least power of ten at or above `number` (positive): 2.6e-4 ↦ 1e-3.
+    static func powerOfTenUp(_ number: Double) -> Double {
+        guard number > 0, number.isFinite else { return number }
+        let exponent = Int(number.log10Floor)
+        let below = power(exponent)
+        return below == number ? below : rounded(below * 10, exponent: exponent + 1)
     }
 
     private static func power(_ exponent: Int) -> Double {

@@ -1,0 +1,137 @@
+import Testing
+import AnimTestSupport
+import Animations
+@testable import AnimLang
+@testable import AnimOutputs
+
+/// Exports in the digits a person would write (docs/exports.md §7): short
+/// numbers where the bound allows, exact ones where an instant depends on them.
+struct ExportDigitsTests {
+    /// The shortest decimal within the tolerance, worked out by hand:
+    /// 0.36449796458085376 within 1e-8 — six decimals give 0.364498, 3.5e-8
+    /// away, too far; seven give 0.3644980, the same; eight give 0.36449796,
+    /// 4.6e-9 away, the first that fits.
+    @Test func theShortestDecimalWithinTheTolerance() {
+        #expect(Digits.shortest(0.36449796458085376, within: 1e-8) == 0.36449796)
+        #expect(Digits.shortest(2.0000000001, within: 1e-6) == 2)
+        #expect(Digits.shortest(1.0 / 3, within: 1e-4) == 0.3333)
+        // Nothing shorter within the tolerance: the number itself.
+        #expect(Digits.shortest(0.1 + 0.2, within: 0) == 0.1 + 0.2)
+        #expect(Digits.shortest(.infinity, within: 1) == .infinity)
+    }
+
+    /// `animate a.x from 0 to 90 in 3s with ease-in` (the talk's, 1 − √(1 − p)):
+    /// every keyframe offset moves by at most 1e-7 s (1e-7 / 3 of the whole)
+    /// and has at most 8 decimals (1e-7 / 3 ≥ 1e-8·3: eight suffice), and every
+    /// value by at most 1e-8 of the range 90 (so at most 7 decimals: 9e-7 ≥ 5e-8).
+    @Test func keyframesAreWrittenShortWithinTheirBounds() throws {
+        let text = "let s = animate a.x from 0 to 90 in 3s with ease-in\n"
+        let (export, _) = webExport(run(SourceFile(name: "s.anim", text: text)))
+        let keyframes = try #require(export?.views.first?.channels.first?.animations.first?.keyframes)
+        #expect(keyframes.count > 2)
+        for keyframe in keyframes {
+            let offsetText = formatNumber(keyframe.offset)
+            let decimals = offsetText.split(separator: ".").dropFirst().first?.count ?? 0
+            #expect(decimals <= 8, "offset \(offsetText)")
+            // The value is the curve's at the written offset, within 1e-8 of 90 plus the offset's move.
+            guard case .number(let value) = keyframe.value else { Issue.record("not a number"); continue }
+            let exact = 90 * (1 - (1 - keyframe.offset).squareRoot())
+            let slope = keyframe.offset < 1 ? 45 / (1 - keyframe.offset).squareRoot() : 0
+            #expect(abs(value - exact) <= 90 * 1e-8 + slope * 1e-7 / 3 + 1e-9, "value \(value) at \(offsetText)")
+            let valueText = formatNumber(value)
+            #expect((valueText.split(separator: ".").dropFirst().first?.count ?? 0) <= 7, "value \(valueText)")
+        }
+    }
+
+    /// Where an instant depends on an offset, it stays as it was: the ends of
+    /// a `steps()` interval (placed ``WebExport/stepLead`` of it early, so that
+    /// a browser seeking to a jump's instant lands after it) and the two
+    /// keyframes of a jump at one offset. `steps(5, jump-none)` over 1 s of
+    /// 2.1 s ends at 1/2.1 − 1e-9/2.1: not the short 0.47619048.
+    @Test func offsetsThatPlaceAJumpStayExact() throws {
+        let text = "let s = animate a.x from 0 to 10 in 1s with steps(5, jump-none) ; animate a.x from 10 to 20 in 1.1s\n"
+        let (export, _) = webExport(run(SourceFile(name: "s.anim", text: text)))
+        let keyframes = try #require(export?.views.first?.channels.first?.animations.first?.keyframes)
+        let stepped = try #require(keyframes.firstIndex { $0.easing?.hasPrefix("steps(") == true })
+        let end = keyframes[stepped + 1].offset
+        #expect(end < 1 / 2.1 && end > 1 / 2.1 - 1e-8)
+        #expect(formatNumber(end).count > 12)
+    }
+
+    /// The web's keyframes name an easing only where it is not linear, and
+    /// an animation's options leave out the default `"easing": "linear"`.
+    @Test func linearIsTheDefaultAndGoesUnsaid() throws {
+        let (export, _) = webExport(run(SourceFile(name: "s.anim", text: "let s = animate a.x from 0 to 10 in 1s\n")))
+        let json = waapiJSON(try #require(export))
+        #expect(!json.contains("\"easing\""))
+        #expect(json.contains("{\"offset\": 0, \"--animc-x\": \"0\"}"))
+    }
+
+    /// A curve that stands vertical at an end (the talk's ease-in at 1,
+    /// 1 − √(1 − p); its mirror at 0; circ) becomes cubic Béziers, one of them
+    /// vertical there, within the bound everywhere, where before it took a
+    /// `linear(…)` of some 150 stops: the browser's curve, evaluated by
+    /// solving x(t) = x, within 1e-4 of the range at 20,001 inputs.
+    @Test(arguments: [("talk ease-in", Easing.talkEaseIn), ("its mirror", Easing.talkEaseIn.mirrored),
+                      ("circ in", Easing.penner(.circ, .in)), ("circ out", Easing.penner(.circ, .out))])
+    func verticalEndsBecomeBeziersWithinTheBound(_ name: String, _ easing: Easing) throws {
+        let pieces = try #require(BezierPieces.fitting { easing($0) }, "\(name)")
+        #expect(pieces.easings.count <= 16, "\(name): \(pieces.easings.count) pieces")
+        #expect(maximumError(of: pieces, against: { easing($0) }) <= 1e-4, "\(name)")
+    }
+
+    /// The pieces of the talk's ease-in-out (smooth; Hermite pieces only).
+    @Test func bezierPiecesStayWithinTheBound() throws {
+        let pieces = try #require(BezierPieces.fitting { Easing.talkEaseInOut($0) })
+        #expect(pieces.easings.count <= 16)
+        #expect(maximumError(of: pieces, against: { Easing.talkEaseInOut($0) }) <= 1e-4)
+    }
+
+    /// A colour tween on the talk's ease-in becomes Bézier keyframes too
+    /// (the browser interpolates colours premultiplied, as eval does), and
+    /// examples/choreography.anim, whose pulse eases in and out the talk's
+    /// way, needs no `linear(…)` at all.
+    @Test func coloursAndTheTalksCurvesNeedNoLinearStops() throws {
+        let colour = "let s = color a from red to rgba(0, 0, 255, 0.5) in 1s with ease-in-out-sine\n"
+        let (export, _) = webExport(run(SourceFile(name: "c.anim", text: colour)))
+        #expect(!stylesheet(try #require(export)).contains("linear("))
+        #expect(!stylesheet(try WebExportTests.export("examples/choreography.anim")).contains("linear("))
+    }
+}
+
+/// The most a browser's reading of `pieces` (each piece's `cubic-bezier`,
+/// evaluated by solving x(t) = x) misses `function` by, at 20,001 inputs.
+func maximumError(of pieces: BezierPieces, against function: (Double) -> Double) -> Double {
+    var worst = 0.0
+    for index in 0...20_000 {
+        let x = Double(index) / 20_000
+        let piece = min(pieces.inputs.lastIndex { $0 <= x } ?? 0, pieces.easings.count - 1)
+        let (a, b) = (pieces.inputs[piece], pieces.inputs[piece + 1])
+        let (fa, fb) = (pieces.outputs[piece], pieces.outputs[piece + 1])
+        let u = (x - a) / (b - a)
+        var progress = u
+        let text = pieces.easings[piece]
+        if text != "linear" {
+            let numbers = text.dropFirst("cubic-bezier(".count).dropLast().split(separator: ",").compactMap {
+                Double($0.trimmingCharacters(in: .whitespaces))
+            }
+            progress = cubicBezierOutput(at: u, numbers[0], numbers[1], numbers[2], numbers[3])
+        }
+        worst = max(worst, abs(fa + (fb - fa) * progress - function(x)))
+    }
+    return worst
+}
+
+/// `cubic-bezier(x1, y1, x2, y2)` at input `x`, as CSS defines it (x1, x2 in [0, 1]).
+func cubicBezierOutput(at x: Double, _ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) -> Double {
+    func coordinate(_ t: Double, _ p1: Double, _ p2: Double) -> Double {
+        let s = 1 - t
+        return 3 * s * s * t * p1 + 3 * s * t * t * p2 + t * t * t
+    }
+    var low = 0.0, high = 1.0
+    for _ in 0..<60 {
+        let middle = (low + high) / 2
+        if coordinate(middle, x1, x2) < x { low = middle } else { high = middle }
+    }
+    return coordinate((low + high) / 2, y1, y2)
+}
