@@ -45,10 +45,12 @@ struct Digits {
     /// that it prints as that decimal; `number` itself when it is too large
     /// for that (the digits would not be fewer).
     static func rounded(_ number: Double, exponent: Int) -> Double {
-        guard number.isFinite, exponent > -300, exponent < 300 else { return number }
+        guard number.isFinite, exponent >= -22, exponent <= 22 else { return number }
         let scaled = (number * power(-exponent)).rounded()
-        guard abs(scaled) < 1e15, let whole = Int64(exactly: scaled) else { return number }
-        return Double("\(whole)e\(exponent)") ?? number
+        guard abs(scaled) < 1e15 else { return number }
+        // A whole number below 2^53 and a power of ten up to 10^22 are both exact, so one
+        // division (or product) rounds once: the double nearest the decimal, with no text.
+        return exponent < 0 ? scaled / power(-exponent) : scaled * power(exponent)
     }
 
     /// The double nearest the shortest decimal within `tolerance` of

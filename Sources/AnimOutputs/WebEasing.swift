@@ -322,11 +322,14 @@ struct BezierPieces: Equatable, Sendable {
         while a < 1 {
             guard easings.count < maximumPieces else { return nil }
             // A piece at an end where the curve stands vertical (the talk's ease-in at 1, circ)
-            // may stand vertical there too; elsewhere, the Hermite piece.
+            // may stand vertical there too (tried only for a piece within a quarter of that end,
+            // where such a piece goes: the search is costly); elsewhere, the Hermite piece.
             func fit(_ b: Double) -> String? {
                 hermite(function, from: a, to: b, allowed: allowed, range: range)
-                    ?? (a == 0 && steepStart ? vertical(function, from: a, to: b, atStart: true, allowed: allowed, range: range) : nil)
-                    ?? (b == 1 && steepEnd ? vertical(function, from: a, to: b, atStart: false, allowed: allowed, range: range) : nil)
+                    ?? (a == 0 && b <= 0.25 && steepStart
+                        ? vertical(function, from: a, to: b, atStart: true, allowed: allowed, range: range) : nil)
+                    ?? (b == 1 && a >= 0.75 && steepEnd
+                        ? vertical(function, from: a, to: b, atStart: false, allowed: allowed, range: range) : nil)
             }
             var end = 1.0, easing = fit(1)
             if easing == nil {

@@ -98,6 +98,22 @@ struct WebExportBuilder {
     let initial: [Property: Value]
     /// Where a curve could not be followed within the bound.
     var approximated: [(property: Property, from: Double, to: Double)] = []
+    /// The Béziers fitted to each part of an easing, once: a program of many
+    /// tweens on one easing fits it once (``bezierPieces(_:from:to:maximumPieces:)``).
+    private var fittedPieces: [FittingKey: BezierPieces?] = [:]
+
+    private struct FittingKey: Hashable {
+        let easing: Easing, from: Double, to: Double, maximumPieces: Int
+    }
+
+    /// ``BezierPieces/fitting(_:tolerance:maximumPieces:)`` of `easing` from `p0` to `p1`, fitted once.
+    private mutating func bezierPieces(_ easing: Easing, from p0: Double, to p1: Double, maximumPieces: Int) -> BezierPieces? {
+        let key = FittingKey(easing: easing, from: p0, to: p1, maximumPieces: maximumPieces)
+        if let known = fittedPieces[key] { return known }
+        let pieces = BezierPieces.fitting({ q in easing(clampUnit(p0 + (p1 - p0) * q)) }, maximumPieces: maximumPieces)
+        fittedPieces[key] = pieces
+        return pieces
+    }
     /// How far each property reaches (``ExportModel/extents(of:initial:)``): what the page's stage is sized by.
     let extents: [Property: ClosedRange<Double>]
 
@@ -317,9 +333,7 @@ struct WebExportBuilder {
         // clamped colour in between.
         var colourOvershoots = false
         if case .color = from { colourOvershoots = curve.points.contains { $0.output < 0 || $0.output > 1 } }
-        if curve.isWithinBound, !colourOvershoots,
-           let pieces = BezierPieces.fitting({ q in easing(clampUnit(p0 + (p1 - p0) * q)) },
-                                             maximumPieces: min(24, curve.points.count / 5)) {
+        if curve.isWithinBound, !colourOvershoots, let pieces = bezierPieces(easing, from: p0, to: p1, maximumPieces: min(24, curve.points.count / 5)) {
             return [WebSpan(start: piece.start, end: piece.end, curve: .beziers(from: from, to: to, pieces: pieces))]
         }
         return [WebSpan(start: piece.start, end: piece.end, curve: .approximated(from: from, to: to, curve: curve))]
