@@ -22,7 +22,9 @@ struct Digits {
             }
         }
         let range = high - low
-        guard range > 0, range.isFinite else {
+        // A range so small that a hundred-millionth of it is not a normal double (0, or
+        // subnormal, from values like 1e-320) keeps its values: there are no digits to save.
+        guard range > 0, range.isFinite, (range * 1e-8).isNormal else {
             exponent = nil
             return
         }
@@ -84,6 +86,8 @@ struct Digits {
 extension Double {
     /// ⌊log10(self)⌋ for a positive finite number, counted without Foundation.
     fileprivate var log10Floor: Double {
+        // (Callers pass a positive normal number: then both loops end.)
+        guard isNormal, self > 0 else { return 0 }
         var exponent = 0.0, value = self
         while value >= 10 { value /= 10; exponent += 1 }
         while value < 1 { value *= 10; exponent -= 1 }

@@ -58,6 +58,17 @@ struct ExportDigitsTests {
         #expect(formatNumber(end).count > 12)
     }
 
+    /// A range whose hundred-millionth is no normal double (`to 1e-320`)
+    /// has no digits to save: its values stay as they are. (The power of ten
+    /// was counted by multiplying by 10 until it reached 1, which a
+    /// hundred-millionth that underflowed to 0 never does: the export hung.)
+    @Test(.timeLimit(.minutes(1))) func aSubnormalRangeKeepsItsValues() throws {
+        let (export, _) = webExport(run(SourceFile(name: "t.anim", text: "let a = animate v.x from 0 to 1e-320 in 1s\n")))
+        let keyframes = try #require(export?.views.first?.channels.first?.animations.first?.keyframes)
+        #expect(keyframes.map(\.value) == [.number(0), .number(1e-320)])
+        #expect(Digits([[0], [1e-320]]).exponent == nil)
+    }
+
     /// The web's keyframes name an easing only where it is not linear, and
     /// an animation's options leave out the default `"easing": "linear"`.
     @Test func linearIsTheDefaultAndGoesUnsaid() throws {
