@@ -76,6 +76,18 @@ struct Digits {
         return below == number ? below : rounded(below * 10, exponent: exponent + 1)
     }
 
+    /// The least number of one significant digit at or above `number`
+    /// (positive): 2.6e-4 ↦ 3e-4, 1.04e-3 ↦ 2e-3, 9.2 ↦ 10. Never more than
+    /// twice `number`, and as short to write as a power of ten.
+    static func oneDigitUp(_ number: Double) -> Double {
+        guard number > 0, number.isFinite else { return number }
+        let exponent = Int(number.log10Floor)
+        let unit = power(exponent)
+        let digit = (number / unit).rounded(.up)
+        let result = rounded(digit * unit, exponent: exponent)
+        return result < number ? rounded((digit + 1) * unit, exponent: exponent) : result
+    }
+
     private static func power(_ exponent: Int) -> Double {
         var result = 1.0
         for _ in 0..<abs(exponent) { result *= 10 }

@@ -325,7 +325,9 @@ struct LottieExporter {
                 inner.compression = compression
                 let assetFrames = (FrameTimes(duration: compression.duration, fps: fps).count ?? frames) + 1
                 var shapes: [JSON] = []
-                for view in group.views { shapes.append(try inner.layer(view, frames: assetFrames, builder: &builder, curves: &curves)) }
+                builder.remappedFrom = Double(frames)
+                for view in group.views { shapes.append(try inner.layer(view, frames: assetFrames, firstFrame: -1, builder: &builder, curves: &curves)) }
+                builder.remappedFrom = 0
                 let id = "r\(assets.count)"
                 assets.append(.object([("id", .string(id)), ("layers", .array(shapes))]))
                 layers.append(remapLayer(group.views, index: layers.count, asset: id, compression: compression, frames: frames, stage: stage))

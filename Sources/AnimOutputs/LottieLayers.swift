@@ -73,7 +73,12 @@ extension LottieExporter {
         }
     }
 
-    func layer(_ view: View, frames: Int, builder: inout KeyframeBuilder, curves: inout CurveNames) throws -> JSON {
+    /// A view's shape layer, shown from `firstFrame` to `frames`. Inside a
+    /// time-remapped asset it starts a frame early: a jump's lead makes the
+    /// remapped clock read a hair below 0 at a copy's first frame
+    /// (-2e-16 in lottie-web), and a layer before its `ip` is hidden there.
+    func layer(_ view: View, frames: Int, firstFrame: Double = 0, builder: inout KeyframeBuilder,
+               curves: inout CurveNames) throws -> JSON {
         func property(_ key: String) -> Property? {
             let property = Property(view: view.name, name: key)
             return view.used.contains(property) ? property : nil
@@ -170,7 +175,7 @@ extension LottieExporter {
             ("ddd", .number(0)), ("ind", .number(Double(view.index + 1))), ("ty", .number(4)), ("nm", .string(view.name)),
             ("sr", .number(1)), ("ks", transform), ("ao", .number(0)),
             ("shapes", .array([.object([("ty", .string("gr")), ("nm", .string("shape")), ("it", .array([shape, fill, groupTransform]))])])),
-            ("ip", .number(0)), ("op", .number(Double(frames))), ("st", .number(0)), ("bm", .number(0)),
+            ("ip", .number(firstFrame)), ("op", .number(Double(frames))), ("st", .number(0)), ("bm", .number(0)),
         ])
     }
 }

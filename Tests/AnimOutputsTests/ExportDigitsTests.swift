@@ -20,6 +20,26 @@ struct ExportDigitsTests {
         #expect(Digits.shortest(.infinity, within: 1) == .infinity)
     }
 
+    /// A time remap's lead, rounded up to one significant digit: never less,
+    /// never more than twice (a power of ten was up to ten times, 0.6 frames
+    /// at frame 179,820 of a 60 fps file: 4 single-precision steps there are
+    /// 4 × 2⁻⁶ frames = 1.04e-3 s, which goes to 2e-3 s).
+    @Test func oneDigitUpIsAtLeastTheNumberAndAtMostTwice() {
+        #expect(Digits.oneDigitUp(4.0 / 64 / 60) == 2e-3)
+        #expect(Digits.oneDigitUp(2.6e-4) == 3e-4)
+        #expect(Digits.oneDigitUp(3e-4) == 3e-4)
+        #expect(Digits.oneDigitUp(9.2) == 10)
+        #expect(Digits.oneDigitUp(1e-6) == 1e-6)
+        #expect(Digits.powerOfTenUp(4.0 / 64 / 60) == 1e-2)
+        #expect(Digits.powerOfTenUp(2.6e-4) == 1e-3)
+        var random = ProgramGenerator.SplitMix64(seed: 7)
+        for _ in 0..<1000 {
+            let number = Double(random.next() % 1_000_000 + 1) * 1e-9
+            let up = Digits.oneDigitUp(number)
+            #expect(up >= number && up <= 2 * number, "\(number) ↦ \(up)")
+        }
+    }
+
     /// `animate a.x from 0 to 90 in 3s with ease-in` (the talk's, 1 − √(1 − p)):
     /// every keyframe offset moves by at most 1e-7 s (1e-7 / 3 of the whole)
     /// and has at most 8 decimals (1e-7 / 3 ≥ 1e-8·3: eight suffice), and every

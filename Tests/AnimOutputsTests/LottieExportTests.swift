@@ -148,13 +148,15 @@ struct LottieExportTests {
     /// loops (an animation that repeats forever) is also played `rounds`
     /// more times: frame f of round r against the sampler at f + r·op.
     static func disagreements(_ export: LottieExport, _ compiled: CompiledScene?, initial: [Property: Value], fps: Int,
-                              relative: Double = 1e-4, rounds: Int = 0) -> [String] {
+                              relative: Double = 1e-4, rounds: Int = 0,
+                              only: [(numerator: Int64, denominator: Int64)]? = nil) -> [String] {
         guard let bytes = export.bytes, let player = LottieReferencePlayer(json: bytes),
               let op = player.document["op"] as? Double else { return ["no document"] }
         let views = player.views
         var rows: [(Double, [Value])] = []
         var columns: [Property] = []
-        let frames = lottieCheckFrames(op: Int(op), loops: rounds > 0)
+        // `only`: some of them, frame 0 first (where each view's home is measured).
+        let frames = only ?? lottieCheckFrames(op: Int(op), loops: rounds > 0)
         for round in 0...rounds {
             for (numerator, denominator) in frames {
                 let frame = Double(numerator) / Double(denominator)
@@ -188,6 +190,10 @@ struct LottieExportTests {
                 continue
             }
             for ((frame, _), want) in zip(rows, series) {
+                if player.hidden(view, at: frame) {
+                    problems.append("frame \(frame) \(view): hidden, outside its layer's ip..op")
+                    continue
+                }
                 guard let shown = player.shown(view, at: frame) else { continue }
                 var checks: [(String, Double, Double, Double)] = [
                     ("x", shown.x - home.x, want.x, tolerances.x), ("y", shown.y - home.y, want.y, tolerances.y),

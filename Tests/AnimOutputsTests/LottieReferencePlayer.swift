@@ -45,6 +45,16 @@ struct LottieReferencePlayer {
         return nil
     }
 
+    /// Whether lottie-web hides a view's layer at a frame of the file: a
+    /// layer shows from its `ip` up to its `op` (less `st`) on the clock it
+    /// is drawn at, which inside a precomposition is the remapped one.
+    func hidden(_ name: String, at fileFrame: Double) -> Bool {
+        guard let (layer, frame) = layer(named: name, at: fileFrame) else { return true }
+        let start = (layer["st"] as? NSNumber)?.doubleValue ?? 0
+        guard let first = (layer["ip"] as? NSNumber)?.doubleValue, let end = (layer["op"] as? NSNumber)?.doubleValue else { return true }
+        return !(first - start <= frame && frame < end - start)
+    }
+
     /// The value of an animatable property (`{"a": …, "k": …}`) at `frame`.
     static func value(of property: Any?, at frame: Double) -> [Double]? {
         guard let property = property as? [String: Any] else { return nil }

@@ -49,7 +49,10 @@ struct LottieRepeatTests {
     /// every check frame, a jump at each copy's start included (more than
     /// ``LottieExport/listedRepetition`` segments, or the copies are written out).
     @Test(arguments: ["bob ^ 7", "(animate dot.x from 0 to 90 in 0.25s with steps(3)) ^ 12 ; move dot by (10, 10) in 0.5s",
-                      "fadeIn dot in 0.2s ; (scale dot from 1 to 2 in 0.3s with ease-in-out-sine) ^ 10"])
+                      "fadeIn dot in 0.2s ; (scale dot from 1 to 2 in 0.3s with ease-in-out-sine) ^ 10",
+                      // Checked at 24 fps by checks/lottie.sh (long-006): the remapped clock read -2e-16 at a copy's
+                      // first frame, where an asset layer starting at frame 0 was hidden.
+                      "((animate dot.x from 0 to 90 in 1s with steps(3)) with ease-out-cubic) ^ 50"])
     func aRemappedExportPlaysAsTheSamplerSays(binding: String) throws {
         let outcome = run(SourceFile(name: "r.anim", text: Self.bob + "let chosen = \(binding)\n"))
         let export = exportLottie(outcome, fps: 30)
@@ -60,6 +63,48 @@ struct LottieRepeatTests {
         #expect(LottieExportTests.structuralProblems(document, fps: 30, frames: Int(frames)).isEmpty)
         let problems = LottieExportTests.disagreements(export, try outcome.compiledScene(), initial: outcome.initial, fps: 30)
         #expect(problems.isEmpty, "\(problems.prefix(3))")
+    }
+
+    /// A jump inside a remapped asset leads by the scene's single-precision
+    /// steps (0.0156 frames at frame 60,000), and the steep end of the curve
+    /// before it is cut there, not squeezed into the shorter time (which put
+    /// checks/lottie.sh's long-017 1e-4 off an ease-in-quart). The first
+    /// copy's frames and the last copy's, through the reference player
+    /// (the `move` keeps the outer repetition the remapped one).
+    @Test func aLongRemapCutsTheCurveBeforeAJump() throws {
+        let outcome = run(SourceFile(name: "r.anim", text: Self.bob + "let chosen = ((animate dot.x from 0 to 90 in 0.25s with ease-in-quart) ^ 3 || animate dot.y from 0 to 10 in 0.75s) ^ 1333\n"))
+        let export = exportLottie(outcome, fps: 60)
+        let last: Int64 = 59_985 - 45
+        var frames: [(numerator: Int64, denominator: Int64)] = []
+        for first in [Int64(0), last] {
+            for frame in first..<(first + 45) {
+                frames.append((numerator: frame * 10, denominator: 10))
+                frames.append((numerator: frame * 10 + 9, denominator: 10))
+            }
+        }
+        let problems = LottieExportTests.disagreements(export, try outcome.compiledScene(), initial: outcome.initial, fps: 60, only: frames)
+        #expect(problems.isEmpty, "\(problems.prefix(3))")
+    }
+
+    /// A jump of the remap goes a little early, so that a player computing in
+    /// single precision lands in the new copy at its first frame: a tenth of a
+    /// frame early at most, or twice those few steps where they are more (4
+    /// steps at frame 131,220 are 0.0625 frames; rounded up to a power of ten of
+    /// seconds, 1e-2 s, the lead was 0.6 frames, and checks/lottie.sh's
+    /// long-017 showed the next copy at frame 179,819.5). Copies of 3 s start
+    /// on whole frames at 60 fps.
+    @Test func aRemapJumpLeadsByLittle() throws {
+        let outcome = run(SourceFile(name: "r.anim", text: Self.bob + "let chosen = (animate dot.x from 0 to 90 in 3s with ease-in-quart) ^ 1000\n"))
+        let export = exportLottie(outcome, fps: 60)
+        let document = try #require(LottieExportTests.document(export))
+        let remap = try #require((document["layers"] as? [[String: Any]])?.first { $0["tm"] != nil }?["tm"] as? [String: Any])
+        let jumps = try #require(remap["k"] as? [[String: Any]]).filter { ($0["h"] as? NSNumber)?.doubleValue == 1 }
+        #expect(jumps.count == 999)
+        for jump in jumps {
+            let frame = try #require((jump["t"] as? NSNumber)?.doubleValue)
+            let lead = frame.rounded(.up) - frame
+            #expect(lead > 0 && lead <= max(0.1, 2 * KeyframeBuilder.jumpLead(at: frame)), "a jump at frame \(frame)")
+        }
     }
 
     /// `by 1 turns` repeated forever settles visually (360° looks like 0°): one
