@@ -1124,6 +1124,10 @@ public struct Keyframe: Equatable, Sendable {
     /// to the next keyframe (the last keyframe has none; `with each E`
     /// gives it to every piece without one).
     public var easing: Easing?
+    /// `with NAME` after it: a `let` (or parameter) that names its easing,
+    /// read when the tween is lowered; and where that name is written.
+    public var easingName: String?
+    public var easingNameRange: SourceRange = .none
     public var range: SourceRange
 
     public init(value: ValueSyntax, offset: Number? = nil, easing: Easing? = nil, range: SourceRange = .none) {
@@ -1133,8 +1137,11 @@ public struct Keyframe: Equatable, Sendable {
         self.range = range
     }
 
+    /// Whether the piece leaving it has an easing of its own, written out or named.
+    public var isEased: Bool { easing != nil || easingName != nil }
+
     public static func == (lhs: Keyframe, rhs: Keyframe) -> Bool {
-        lhs.value == rhs.value && lhs.offset == rhs.offset && lhs.easing == rhs.easing
+        lhs.value == rhs.value && lhs.offset == rhs.offset && lhs.easing == rhs.easing && lhs.easingName == rhs.easingName
     }
 }
 

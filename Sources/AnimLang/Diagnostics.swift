@@ -299,8 +299,6 @@ public enum DiagnosticKind: Equatable, Sendable {
     case overlapWithoutBefore(first: Bool)
     /// `overlapping by` after parts that never end.
     case overlapAfterEndless
-    /// A keyframe's own easing (`v with NAME,`, `with each NAME`) given by a `let`'s name.
-    case keyframeEasingByName(String)
     /// A stagger whose spacing easing gives a view a negative offset (as written).
     case staggerNegativeOffset(String)
     /// `x played from T1 to T2` that names no part of x: why.
@@ -486,7 +484,6 @@ public enum DiagnosticKind: Equatable, Sendable {
         case .overlapTooLong: return "overlap-too-long"
         case .overlapWithoutBefore: return "overlap-without-before"
         case .overlapAfterEndless: return "overlap-after-endless"
-        case .keyframeEasingByName: return "keyframe-easing-name"
         case .staggerNegativeOffset: return "stagger-negative-offset"
         case .invalidPart: return "invalid-part"
         case .tie, .moreTies: return "tie"
@@ -586,7 +583,7 @@ public enum DiagnosticKind: Equatable, Sendable {
              .invalidValue, .missingArgument, .extraArgument, .standardInputTwice, .repeatedOption, .tooFewKeyframes, .unknownColor,
              .mixedColorSeparators, .colorArguments, .colorChannel, .keyframeOffsetOnEnd, .keyframeOffsetRange,
              .decreasingKeyframeOffset, .valueKind, .mixedValueKinds, .durationArithmetic, .unitOnDuration, .overlapTooLong,
-             .overlapWithoutBefore, .overlapAfterEndless, .keyframeEasingByName, .staggerNegativeOffset, .needsUntil, .plotNeedsUntil, .conflictingOptions,
+             .overlapWithoutBefore, .overlapAfterEndless, .staggerNegativeOffset, .needsUntil, .plotNeedsUntil, .conflictingOptions,
              .notATerminal, .portUnavailable, .standardInputNotFollowed,
              .formatWouldChangeMeaning, .notFormatted:
             return .error
@@ -753,8 +750,6 @@ public enum DiagnosticKind: Equatable, Sendable {
                 : "`overlapping by` outside a sequence: it overlaps a part with the parts before it in a `;` chain"
         case .overlapAfterEndless:
             return "`overlapping by` after parts that never end: there is no end to start before"
-        case .keyframeEasingByName(let name):
-            return "a keyframe's easing is not read from a name yet: `\(name)` here would ease one piece"
         case .staggerNegativeOffset(let written):
             return "the spacing `\(written)` gives a view a negative offset: it would start before the stagger does"
         case .staggerNothing:

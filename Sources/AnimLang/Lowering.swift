@@ -1155,7 +1155,18 @@ private struct Lowerer {
         guard let lengths = relative == .absolute ? pieceLengths(tween, count: count) : .equal(.one, count: 1) else { return nil }
         var shape = TweenShape(property: resolvedProperty, split: split, unit: tween.verb == .rotate ? tween.angleUnit : nil,
                                relative: relative, stops: consume written, lengths: consume lengths)
-        if case .some(let keyframes) = tween.keyframes, keyframes.contains(where: { $0.easing != nil }) { shape.easings = keyframes.map(\.easing) }
+        if case .some(let keyframes) = tween.keyframes, keyframes.contains(where: \.isEased) {
+            var easings: [Easing?] = []
+            for keyframe in keyframes {
+                guard let name = keyframe.easingName else {
+                    easings.append(keyframe.easing)
+                    continue
+                }
+                guard case .easing(let easing)? = lookUp(name, at: keyframe.easingNameRange, expected: .easing) else { return nil }
+                easings.append(easing)
+            }
+            shape.easings = easings
+        }
         // Finite as written, a number can overflow as an angle (`1e307 turns`).
         for stop in 0..<count {
             for channel in 0..<shape.channels where !shape.value(stop, channel: channel).isFinite {

@@ -764,32 +764,36 @@ private struct Parser {
         return result
     }
 
-    /// Whether the token `offset` ahead is a `let`'s name where a keyframe's own easing goes
-    /// (`v with quick,`, `with each quick`): then it is reported and consumed (with the tokens
-    /// before it). The pieces' easings are read as the parser reads them, so a name there would
-    /// otherwise misread as the end of the list (`through` with one keyframe, then a stray `,`).
-    mutating func rejectNamedKeyframeEasing(at offset: Int) -> Bool {
+    /// The name of a `let` or parameter `offset` tokens ahead where a keyframe's own easing
+    /// goes (`v with quick,`, `with each quick`), consumed with the tokens before it; `nil`
+    /// (and nothing consumed) when an easing is written out there.
+    mutating func keyframeEasingName(at offset: Int) -> (String, SourceRange)? {
         let named = peek(offset)
-        guard isValueName(named), !Parser(copying: self, advancedBy: offset).startsEasingValue() else { return false }
+        guard isValueName(named), !Parser(copying: self, advancedBy: offset).startsEasingValue() else { return nil }
         for _ in 0...offset { advance() }
-        let name = text(named)
-        report(.keyframeEasingByName(name), at: named.range,
-               hint: "write the easing itself there (`with ease-out`, `with cubic-bezier(0.2, 0, 0, 1)`), or ease the whole tween by name with `with \(name)` after the last keyframe")
-        return true
+        names.noteUse(text(named), .kind(.easing), at: named.range)
+        return (text(named), named.range)
     }
 
     /// `with E` after a keyframe, when a `,` follows it (docs/semantics.md §8.2): the
-    /// easing of the piece leaving that keyframe. After the last keyframe
-    /// no `,` follows, and `with` is the whole tween's (left for ``modifiers(on:)``).
-    mutating func keyframeEasing() -> (Easing, SourceRange)? {
-        if isWord(peek(1), .each) { return nil }
-        if peek(2).kind == .comma, rejectNamedKeyframeEasing(at: 1) { return nil }
+    /// easing of the piece leaving that keyframe, written out or named. After the last
+    /// keyframe no `,` follows, and `with` is the whole tween's (left for ``modifiers(on:)``).
+    mutating func keyframeEasing(of keyframe: inout Keyframe) {
+        if isWord(peek(1), .each) { return }
+        if peek(2).kind == .comma, let (name, range) = keyframeEasingName(at: 1) {
+            keyframe.easingName = name
+            keyframe.easingNameRange = range
+            keyframe.range = keyframe.range.union(range)
+            return
+        }
         var trial = self
         trial.advance()
-        guard let (easing, range) = try? trial.easingClause(), trial.check(.comma), trial.diagnostics.count == diagnostics.count,
-              trial.warnings.count == warnings.count else { return nil }
+        // A `,` after it makes it the keyframe's, mistakes and all: `0 with quik, 10` is one
+        // misspelt easing, not the end of the list and a stray `,`.
+        guard let (easing, range) = try? trial.easingClause(), trial.check(.comma) else { return }
         self = trial
-        return (easing, range)
+        keyframe.easing = easing
+        keyframe.range = keyframe.range.union(range)
     }
 
     /// After `staggered` (docs/semantics.md §6.3, §8.3): ( "by" | "over" ) duration
@@ -1230,19 +1234,21 @@ private struct Parser {
                     keyframe.offset = offset
                     keyframe.range = value.range.union(percent.range)
                 }
-                if checkWord(.with), let (easing, range) = keyframeEasing() {
-                    keyframe.easing = easing
-                    keyframe.range = keyframe.range.union(range)
-                }
+                if checkWord(.with) { keyframeEasing(of: &keyframe) }
                 keyframes.append(keyframe)
             } while match(.comma)
             if checkWord(.with), isWord(peek(1), .each) {
                 // `with each E` (docs/semantics.md §8.2): every piece without an easing of its own.
                 advance()
                 advance()
-                if !rejectNamedKeyframeEasing(at: 0) {
+                if let (name, range) = keyframeEasingName(at: 0) {
+                    for index in keyframes.indices.dropLast() where !keyframes[index].isEased {
+                        keyframes[index].easingName = name
+                        keyframes[index].easingNameRange = range
+                    }
+                } else {
                     let (easing, _) = try easingClause()
-                    for index in keyframes.indices.dropLast() where keyframes[index].easing == nil { keyframes[index].easing = easing }
+                    for index in keyframes.indices.dropLast() where !keyframes[index].isEased { keyframes[index].easing = easing }
                 }
             }
             if keyframes.count < 2 {

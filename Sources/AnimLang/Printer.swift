@@ -383,7 +383,10 @@ private struct Printer {
                     text += number(offset)
                     text += "%"
                 }
-                if index + 1 < keyframes.count, let easing = keyframe.easing {
+                if index + 1 < keyframes.count, let name = keyframe.easingName {
+                    text += " with "
+                    text += name
+                } else if index + 1 < keyframes.count, let easing = keyframe.easing {
                     text += " with "
                     text += EasingNames.spelling(of: easing)
                 }
@@ -558,7 +561,7 @@ private struct Printer {
         }
         let stops = (tween.stops ?? []).map { keyframe in
             value(keyframe.value) + (keyframe.offset.map { " at " + number($0) + "%" } ?? "")
-                + (keyframe.easing.map { " with " + EasingNames.spelling(of: $0) } ?? "")
+                + (keyframe.easingName.map { " with " + $0 } ?? keyframe.easing.map { " with " + EasingNames.spelling(of: $0) } ?? "")
         }
         let unit = tween.angleUnit.map { " " + $0.rawValue } ?? ""
         return "tween \(tween.verb.rawValue) \(target).\(tween.resolvedProperty) \(stops.joined(separator: " → "))\(unit)"

@@ -489,6 +489,12 @@ struct BindingUses {
                     // The stops' values, in order (``TweenSyntax/stopValue(_:)``), read in place; most name
                     // nothing, which one look says (reading each value copies it out of the tween).
                     let valuesHaveNames = tween.containsValue(where: \.hasNames)
+                    if case .some(let keyframes) = tween.keyframes {
+                        // `with quick,` on a keyframe (`with each quick` repeats one place: the index keeps one).
+                        for keyframe in keyframes {
+                            if let name = keyframe.easingName, !isParameter(name) { argumentUses.append(NameUse(name, keyframe.easingNameRange, nil)) }
+                        }
+                    }
                     switch tween.verb {
                     case .fadeIn, .fadeOut:
                         break

@@ -67,7 +67,6 @@ struct DiagnosticCatalogTests {
         .durationArithmetic("1 / 2s", divides: true), .durationArithmetic("2s * 3s", divides: false), .unitOnDuration("gap"),
         .unitOnDuration(nil), .overlapTooLong(overlap: "2", before: "1"), .overlapWithoutBefore(first: true),
         .overlapWithoutBefore(first: false), .overlapAfterEndless, .staggerNegativeOffset("spaced ease-in-back"),
-        .keyframeEasingByName("quick"),
     ]
 
     @Test(arguments: samples)

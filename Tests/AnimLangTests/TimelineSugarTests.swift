@@ -167,6 +167,26 @@ struct TimelineSugarTests: ScriptChecking {
                                [("0.25", "v.x", 5), ("0.75", "v.x", 12.5)])
     }
 
+    /// A keyframe's easing may be a `let`'s name or a parameter (docs/semantics.md §8.2: "its own
+    /// easing", any easing): `quad` is ease-in-quad (p²), so the first piece of
+    /// `0 with quad, 10, 20` (0→10 on [0, 0.5]) is 10·0.25 = 2.5 at 0.25 and the
+    /// second, linear, is 15 at 0.75; with `each quad`, both pieces are eased,
+    /// 10 + 10·0.25 = 12.5 at 0.75. A parameter given `ease-out-quad`
+    /// (1 − (1 − p)²) makes the first piece 10·0.75 = 7.5 at 0.25. An easing
+    /// that a name does not give is the usual error at the name.
+    @Test func aKeyframesEasingByName() throws {
+        let quad = "let quad = ease-in-quad\n"
+        try Self.expectNumbers(quad + "let f = animate v.x through 0 with quad, 10, 20",
+                               [("0.25", "v.x", 2.5), ("0.5", "v.x", 10), ("0.75", "v.x", 15)])
+        try Self.expectNumbers(quad + "let f = animate v.x through 0, 10, 20 with each quad",
+                               [("0.25", "v.x", 2.5), ("0.75", "v.x", 12.5)])
+        try Self.expectSame(quad + "let x = animate v.x through 0 with quad, 10 at 25%, 20 with each quad\n"
+                                + "let y = animate v.x through 0 with ease-in-quad, 10 at 25% with ease-in-quad, 20", "x", "y")
+        try Self.expectNumbers("let rise(e) = animate v.x through 0 with e, 10, 20\nlet f = rise(ease-out-quad)",
+                               [("0.25", "v.x", 7.5), ("0.75", "v.x", 15)])
+        #expect(Self.diagnostics("let size = 3\nlet f = animate v.x through 0 with size, 10") == ["2:36 name-kind"])
+    }
+
     /// A `with` after the last keyframe eases the whole tween (docs/semantics.md §6.2, docs/semantics.md §3): on
     /// two pieces it warps time, t ↦ E(t) with E(p) = p². At 0.5, E = 0.25:
     /// the first piece (ease-in-quad, [0, 0.5]) at p = 1/2 is 10·0.25 = 2.5; at
