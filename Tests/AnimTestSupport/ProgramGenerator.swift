@@ -242,7 +242,10 @@ public struct ProgramGenerator {
                 keyframe.offset = Number(Time(Int64(offset)))
             }
             // An easing on the piece leaving it (docs/semantics.md §8.2; any easing: it eases a tween).
-            if index < count - 1, int(0...3) == 0 { keyframe.easing = easing(depth: 1) }
+            if index < count - 1, int(0...3) == 0 {
+                // Or named, when the program binds an easing.
+                if withValues, bool() { keyframe.easingName = Self.valueNames.easing } else { keyframe.easing = easing(depth: 1) }
+            }
             return keyframe
         }
         return tween
