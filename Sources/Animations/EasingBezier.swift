@@ -174,7 +174,8 @@ extension Easing {
     /// Penner's quad, cubic and back (in, out, and in-out as two halves
     /// meeting at (½, ½)), the talk's ease-out(c) for c = 1, 2, 3 and
     /// ease-in(c) for 1/c = 1, 2, 3 (the same polynomials), and mirrors of
-    /// those. `nil` for every other curve.
+    /// those, and the talk's root curves (``rootArc``: its ease-in among
+    /// them). `nil` for every other curve.
     package var bezierArcs: [BezierArc]? {
         switch kind {
         case .linear:
@@ -192,7 +193,7 @@ extension Easing {
                         halves.second.placed(x0: 0.5, y0: 0.5, width: 0.5, height: 0.5)]
             }
         case .easeOut, .easeIn:
-            return polynomialForm?.bezierArcs
+            return polynomialForm?.bezierArcs ?? rootArc.map { [$0] }
         case .mirror(let inner):
             // A polynomial's mirror is a Penner curve (exact handles); else 1 − E(1 − p): each arc turned about (½, ½), in the other order.
             if let form = polynomialForm { return form.bezierArcs }
@@ -240,6 +241,31 @@ extension Easing {
         case 1: return .linear
         case 2: return .penner(.quad, .out)
         case 3: return .penner(.cubic, .out)
+        default: return nil
+        }
+    }
+}
+
+extension Easing {
+    /// The talk's power curve where it is a root, 1 − (1 − p)^(1/n) for
+    /// n = 2 or 3 (ease-in(2), the talk's ease-in, and ease-in(3); the same
+    /// as ease-out(1/2) and ease-out(1/3)), as one cubic Bézier. It inverts
+    /// the polynomial p = 1 − (1 − y)ⁿ, so with y itself as the parameter s
+    /// its graph is (1 − (1 − s)ⁿ, s). In the cubic Bernstein basis
+    /// B0…B3, (1 − s)² = B0 + B1/3 and (1 − s)³ = B0, so x is
+    /// (0, 2/3, 1, 1) for n = 2 and (0, 1, 1, 1) for n = 3, and y = s is
+    /// (0, 1/3, 2/3, 1): `cubic-bezier(2/3, 1/3, 1, 2/3)` and
+    /// `cubic-bezier(1, 1/3, 1, 2/3)`, vertical at p = 1. `nil` otherwise.
+    package var rootArc: BezierArc? {
+        let exponent: Double
+        switch kind {
+        case .easeOut(let c): exponent = c
+        case .easeIn(let c): exponent = 1 / c
+        case .linear, .easeInOut, .cubicBezier, .steps, .penner, .mirror, .spring, .composed, .piecewise: return nil
+        }
+        switch exponent {
+        case 1.0 / 2: return BezierArc(x1: 2.0 / 3, y1: 1.0 / 3, x2: 1, y2: 2.0 / 3)
+        case 1.0 / 3: return BezierArc(x1: 1, y1: 1.0 / 3, x2: 1, y2: 2.0 / 3)
         default: return nil
         }
     }

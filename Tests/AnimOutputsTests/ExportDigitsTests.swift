@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import AnimTestSupport
 import Animations
@@ -40,12 +41,13 @@ struct ExportDigitsTests {
         }
     }
 
-    /// `animate a.x from 0 to 90 in 3s with ease-in` (the talk's, 1 − √(1 − p)):
+    /// `animate a.x from 0 to 90 in 3s with ease-in-out-sine` ((1 − cos πp)/2,
+    /// which no Bézier draws exactly, so it is fitted):
     /// every keyframe offset moves by at most 1e-7 s (1e-7 / 3 of the whole)
     /// and has at most 8 decimals (1e-7 / 3 ≥ 1e-8·3: eight suffice), and every
     /// value by at most 1e-8 of the range 90 (so at most 7 decimals: 9e-7 ≥ 5e-8).
     @Test func keyframesAreWrittenShortWithinTheirBounds() throws {
-        let text = "let s = animate a.x from 0 to 90 in 3s with ease-in\n"
+        let text = "let s = animate a.x from 0 to 90 in 3s with ease-in-out-sine\n"
         let (export, _) = webExport(run(SourceFile(name: "s.anim", text: text)))
         let keyframes = try #require(export?.views.first?.channels.first?.animations.first?.keyframes)
         #expect(keyframes.count > 2)
@@ -55,8 +57,9 @@ struct ExportDigitsTests {
             #expect(decimals <= 8, "offset \(offsetText)")
             // The value is the curve's at the written offset, within 1e-8 of 90 plus the offset's move.
             guard case .number(let value) = keyframe.value else { Issue.record("not a number"); continue }
-            let exact = 90 * (1 - (1 - keyframe.offset).squareRoot())
-            let slope = keyframe.offset < 1 ? 45 / (1 - keyframe.offset).squareRoot() : 0
+            // 45·(1 − cos πo), and its slope 45π·sin πo.
+            let exact = 45 * (1 - cos(Double.pi * keyframe.offset))
+            let slope = 45 * Double.pi * sin(Double.pi * keyframe.offset)
             #expect(abs(value - exact) <= 90 * 1e-8 + slope * 1e-7 / 3 + 1e-9, "value \(value) at \(offsetText)")
             let valueText = formatNumber(value)
             #expect((valueText.split(separator: ".").dropFirst().first?.count ?? 0) <= 7, "value \(valueText)")

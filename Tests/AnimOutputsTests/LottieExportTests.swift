@@ -508,8 +508,11 @@ struct LottieExportTests {
 
     // MARK: - Easings as Bézier arcs
 
+    /// ease-in(3) = 1 − (1 − p)^(1/3) (``Easing/rootArc``).
+    static let rootOfThree = (try? Easing.easeIn(3)) ?? .linear
+
     static let exactEasings: [Easing] = [
-        .linear, .ease, .cssEaseIn, .cssEaseOut, .cssEaseInOut, Easing.talkEaseOut,
+        .linear, .ease, .cssEaseIn, .cssEaseOut, .cssEaseInOut, Easing.talkEaseOut, Easing.talkEaseIn, Self.rootOfThree,
     ] + [Easing.PennerCurve.quad, .cubic, .back].flatMap { curve in Easing.PennerMode.allCases.map { Easing.penner(curve, $0) } }
 
     @Test(arguments: exactEasings)
@@ -534,6 +537,10 @@ struct LottieExportTests {
         #expect(try Easing.easeOut(3).bezierArcs != nil)
         #expect(try Easing.easeIn(0.5).bezierArcs != nil)
         #expect(try Easing.easeOut(1.5).bezierArcs == nil)
+        // The roots 1 − (1 − p)^(1/n) for n = 2, 3 are Béziers too (``Easing/rootArc``); n = 4 is not.
+        #expect(Easing.talkEaseIn.bezierArcs != nil)
+        #expect(try Easing.easeOut(1.0 / 3).bezierArcs != nil)
+        #expect(try Easing.easeIn(4).bezierArcs == nil)
         #expect(Easing.talkEaseInOut.bezierArcs == nil)
         #expect(Easing.penner(.elastic, .out).bezierArcs == nil)
         #expect(Easing.penner(.back, .out).composed(after: .penner(.quad, .in)).bezierArcs == nil)

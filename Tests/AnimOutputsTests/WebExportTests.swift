@@ -29,8 +29,18 @@ struct EasingCSSTests {
         #expect(cssEasing(of: try .easeOut(3)) == cssEasing(of: .penner(.cubic, .out)))
         #expect(cssEasing(of: Easing.talkEaseOut.mirrored) == cssEasing(of: .penner(.quad, .in)))
         #expect(cssEasing(of: try Easing.easeOut(3).mirrored) == cssEasing(of: .penner(.cubic, .in)))
+        // The talk's ease-in 1 − √(1 − p) inverts p = 1 − (1 − y)²: its graph is
+        // (1 − (1 − s)², s), whose cubic Bernstein coefficients are x (0, 2/3, 1, 1)
+        // and y (0, 1/3, 2/3, 1) (Easing.rootArc); its mirror √p is (s², s): x (0, 0, 1/3, 1).
+        #expect(cssEasing(of: .talkEaseIn) == .single("cubic-bezier(0.6666666666666666, 0.3333333333333333, 1, 0.6666666666666666)"))
+        guard case .single(let mirror)? = cssEasing(of: Easing.talkEaseIn.mirrored) else {
+            Issue.record("the talk's ease-in reversed has no Bézier")
+            return
+        }
+        let handles = mirror.dropFirst("cubic-bezier(".count).dropLast().split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        #expect(handles.count == 4 && zip(handles, [0, 1.0 / 3, 1.0 / 3, 2.0 / 3]).allSatisfy { abs($0 - $1) < 1e-15 }, "\(mirror)")
         // No CSS curve: approximated.
-        for easing in [Easing.talkEaseIn, try .easeOut(1.5), .talkEaseInOut, .penner(.sine, .in), .penner(.elastic, .out),
+        for easing in [try Easing.easeIn(4), try .easeOut(1.5), .talkEaseInOut, .penner(.sine, .in), .penner(.elastic, .out),
                        .penner(.bounce, .inOut), .penner(.quad, .in).composed(after: .penner(.sine, .out)), try Easing.steps(3).mirrored] {
             #expect(cssEasing(of: easing) == nil, "\(easing)")
         }
