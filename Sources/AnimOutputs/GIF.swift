@@ -49,12 +49,26 @@ public struct GIFEncoder<Sink: ByteSink>: PictureEncoder {
     }
 
     public mutating func add(_ frame: RGBAImage) throws {
+        try add(frame, changed: nil)
+    }
+
+    /// With `changed`, an opaque frame after the first is that rectangle
+    /// (one pixel when it is empty), and the encoder keeps no copy of the
+    /// frame to compare the next one with.
+    public mutating func add(_ frame: RGBAImage, changed: PixelRect) throws {
+        try add(frame, changed: Optional(changed))
+    }
+
+    private mutating func add(_ frame: RGBAImage, changed: PixelRect?) throws {
         guard !finished else { throw PictureError.finished(format: "GIF") }
         guard frame.width == width, frame.height == height else {
             throw PictureError.frameSize(width: frame.width, height: frame.height, expectedWidth: width, expectedHeight: height)
         }
         var region = (left: 0, top: 0, width: width, height: height)
-        if !transparent, let previous {
+        if !transparent, frameIndex > 0, let changed {
+            let within = changed.intersection(PixelRect(left: 0, top: 0, width: width, height: height))
+            region = within.isEmpty ? (0, 0, 1, 1) : (within.left, within.top, within.width, within.height)
+        } else if !transparent, let previous {
             region = Self.changedRegion(previous, frame)
         }
         let quantized = Quantized(frame, left: region.left, top: region.top, width: region.width, height: region.height, transparent: transparent)
@@ -82,7 +96,7 @@ public struct GIFEncoder<Sink: ByteSink>: PictureEncoder {
         }
         bytes.append(0)
         frameIndex += 1
-        if !transparent { previous = frame }
+        previous = transparent || changed != nil ? nil : frame
         try sink.write(bytes)
     }
 
@@ -147,27 +161,34 @@ enum LZW {
             return bits.bytes
         }
         var prefix = Int(first)
-        for position in 1..<indices.count {
-            let byte = Int(indices[position])
-            let key = Int32(prefix << 8 | byte)
-            var slot = Int((UInt32(bitPattern: key) &* 2_654_435_761) >> 19)
-            while keys[slot] != -1, keys[slot] != key { slot = (slot + 1) & 8191 }
-            if keys[slot] == key {
-                prefix = Int(codes[slot])
-                continue
+        // Unchecked access in the loop that runs once a pixel: a slot is masked to the table's size.
+        keys.withUnsafeMutableBufferPointer { keys in
+            codes.withUnsafeMutableBufferPointer { codes in
+                indices.withUnsafeBufferPointer { indices in
+                    for position in 1..<indices.count {
+                        let byte = Int(indices[position])
+                        let key = Int32(prefix << 8 | byte)
+                        var slot = Int((UInt32(bitPattern: key) &* 2_654_435_761) >> 19)
+                        while keys[slot] != -1, keys[slot] != key { slot = (slot + 1) & 8191 }
+                        if keys[slot] == key {
+                            prefix = Int(codes[slot])
+                            continue
+                        }
+                        bits.write(prefix, bits: codeSize)
+                        keys[slot] = key
+                        codes[slot] = Int16(next)
+                        next += 1
+                        if next > 1 << codeSize, codeSize < 12 { codeSize += 1 }
+                        if next == 4096 {
+                            bits.write(clear, bits: codeSize)
+                            keys.update(repeating: -1)
+                            codeSize = minimumCodeSize + 1
+                            next = clear + 2
+                        }
+                        prefix = byte
+                    }
+                }
             }
-            bits.write(prefix, bits: codeSize)
-            keys[slot] = key
-            codes[slot] = Int16(next)
-            next += 1
-            if next > 1 << codeSize, codeSize < 12 { codeSize += 1 }
-            if next == 4096 {
-                bits.write(clear, bits: codeSize)
-                for index in keys.indices { keys[index] = -1 }
-                codeSize = minimumCodeSize + 1
-                next = clear + 2
-            }
-            prefix = byte
         }
         bits.write(prefix, bits: codeSize)
         next += 1

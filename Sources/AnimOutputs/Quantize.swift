@@ -18,30 +18,9 @@ struct Quantized {
     /// Quantizes the `width × height` region at (`left`, `top`) of `image`.
     /// Without `transparent`, alpha is ignored (the picture is opaque).
     init(_ image: RGBAImage, left: Int, top: Int, width: Int, height: Int, transparent: Bool) {
-        var keys: [UInt32] = []
-        keys.reserveCapacity(width * height)
-        image.bytes.withUnsafeBufferPointer { bytes in
-            for row in top..<(top + height) {
-                var offset = (row * image.width + left) * 4
-                for _ in 0..<width {
-                    if transparent, bytes[offset + 3] < 128 {
-                        keys.append(Self.transparentKey)
-                    } else {
-                        keys.append(UInt32(bytes[offset]) << 16 | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]))
-                    }
-                    offset += 4
-                }
-            }
-        }
         var table = ColorTable()
-        var previousKey = UInt32.max
-        var previousSlot = 0
-        for key in keys {
-            if key != previousKey {
-                previousSlot = table.slot(key)
-                previousKey = key
-            }
-            table.counts[previousSlot] += 1
+        Self.runs(image, left: left, top: top, width: width, height: height, transparent: transparent) { key, count in
+            table.counts[table.slot(key)] += count
         }
         var colours: [(key: UInt32, count: Int)] = []
         var sawTransparent = false
@@ -79,17 +58,44 @@ struct Quantized {
             transparentIndex = nil
         }
         self.palette = palette
-        var indices = [UInt8](repeating: 0, count: keys.count)
-        previousKey = UInt32.max
-        var previousIndex: UInt8 = 0
-        for (position, key) in keys.enumerated() {
-            if key != previousKey {
-                previousIndex = UInt8(truncatingIfNeeded: table.counts[table.slot(key)])
-                previousKey = key
+        var indices = [UInt8](repeating: 0, count: width * height)
+        indices.withUnsafeMutableBufferPointer { indices in
+            var position = 0
+            Self.runs(image, left: left, top: top, width: width, height: height, transparent: transparent) { key, count in
+                let index = UInt8(truncatingIfNeeded: table.counts[table.slot(key)])
+                for offset in position..<(position + count) { indices[offset] = index }
+                position += count
             }
-            indices[position] = previousIndex
         }
         self.indices = indices
+    }
+
+    /// Calls `body` with each run of pixels of one key in the region (rows
+    /// top to bottom, a run going on from one row to the next) and its
+    /// length: the tables are looked up once a run, not once a pixel.
+    private static func runs(_ image: RGBAImage, left: Int, top: Int, width: Int, height: Int, transparent: Bool,
+                             _ body: (_ key: UInt32, _ count: Int) -> Void) {
+        guard width > 0, height > 0 else { return }
+        image.bytes.withUnsafeBufferPointer { bytes in
+            var runKey = UInt32.max
+            var count = 0
+            for row in top..<(top + height) {
+                var offset = (row * image.width + left) * 4
+                for _ in 0..<width {
+                    let key = transparent && bytes[offset + 3] < 128 ? Self.transparentKey
+                        : UInt32(bytes[offset]) << 16 | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2])
+                    if key == runKey {
+                        count += 1
+                    } else {
+                        if count > 0 { body(runKey, count) }
+                        runKey = key
+                        count = 1
+                    }
+                    offset += 4
+                }
+            }
+            body(runKey, count)
+        }
     }
 
     /// Splits `colours` (reordered in place) into at most `boxes` ranges.
