@@ -76,20 +76,26 @@ struct Quantized {
     private static func runs(_ image: RGBAImage, left: Int, top: Int, width: Int, height: Int, transparent: Bool,
                              _ body: (_ key: UInt32, _ count: Int) -> Void) {
         guard width > 0, height > 0 else { return }
-        image.bytes.withUnsafeBufferPointer { bytes in
-            var runKey = UInt32.max
+        image.bytes.withUnsafeBytes { bytes in
+            // A run goes on while the pixel's four bytes are the same; its key is made once.
+            var runPixel = bytes.loadUnaligned(fromByteOffset: (top * image.width + left) * 4, as: UInt32.self)
+            var runKey = Self.key(bytes, (top * image.width + left) * 4, transparent: transparent)
             var count = 0
             for row in top..<(top + height) {
                 var offset = (row * image.width + left) * 4
                 for _ in 0..<width {
-                    let key = transparent && bytes[offset + 3] < 128 ? Self.transparentKey
-                        : UInt32(bytes[offset]) << 16 | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2])
-                    if key == runKey {
+                    let pixel = bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+                    if pixel == runPixel {
                         count += 1
                     } else {
-                        if count > 0 { body(runKey, count) }
-                        runKey = key
-                        count = 1
+                        let key = Self.key(bytes, offset, transparent: transparent)
+                        if key != runKey {
+                            body(runKey, count)
+                            runKey = key
+                            count = 0
+                        }
+                        runPixel = pixel
+                        count += 1
                     }
                     offset += 4
                 }
@@ -98,21 +104,27 @@ struct Quantized {
         }
     }
 
+    /// The key of the pixel at byte `offset`.
+    private static func key(_ bytes: UnsafeRawBufferPointer, _ offset: Int, transparent: Bool) -> UInt32 {
+        if transparent, bytes[offset + 3] < 128 { return transparentKey }
+        return UInt32(bytes[offset]) << 16 | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2])
+    }
+
     /// Splits `colours` (reordered in place) into at most `boxes` ranges.
     private static func medianCut(_ colours: inout [(key: UInt32, count: Int)], boxes: Int) -> [Range<Int>] {
         var ranges = [0..<colours.count]
         func channel(_ key: UInt32, _ shift: UInt32) -> Int { Int(key >> shift & 0xFF) }
         func widest(_ range: Range<Int>) -> (shift: UInt32, spread: Int) {
-            var best: (UInt32, Int) = (16, -1)
-            for shift: UInt32 in [16, 8, 0] {
-                var low = 255
-                var high = 0
-                for colour in colours[range] {
-                    low = min(low, channel(colour.key, shift))
-                    high = max(high, channel(colour.key, shift))
-                }
-                if high - low > best.1 { best = (shift, high - low) }
+            var low = (255, 255, 255), high = (0, 0, 0)
+            for colour in colours[range] {
+                let red = channel(colour.key, 16), green = channel(colour.key, 8), blue = channel(colour.key, 0)
+                low = (min(low.0, red), min(low.1, green), min(low.2, blue))
+                high = (max(high.0, red), max(high.1, green), max(high.2, blue))
             }
+            // The first of red, green and blue with the widest spread.
+            var best: (UInt32, Int) = (16, high.0 - low.0)
+            if high.1 - low.1 > best.1 { best = (8, high.1 - low.1) }
+            if high.2 - low.2 > best.1 { best = (0, high.2 - low.2) }
             return best
         }
         var spreads = [widest(ranges[0])]

@@ -109,31 +109,37 @@ package struct Rasterizer {
         let stride = width * 4
         canvas.withUnsafeBufferPointer { canvas in
             image.bytes.withUnsafeMutableBufferPointer { bytes in
+                // A run of one colour (the background, a fill) is converted once.
+                var last: (Float, Float, Float, Float) = (.nan, .nan, .nan, .nan)
+                var straight: (UInt8, UInt8, UInt8, UInt8) = (0, 0, 0, 0)
                 for row in rect.top..<(rect.top + rect.height) {
                     var index = row * stride + rect.left * 4
                     let end = index + rect.width * 4
                     while index < end {
-                        let alpha = canvas[index + 3]
-                        if alpha >= 1 {
-                            // Opaque (most pixels, over an opaque background): the colour as it is.
-                            bytes[index] = Rasterizer.byte(canvas[index])
-                            bytes[index + 1] = Rasterizer.byte(canvas[index + 1])
-                            bytes[index + 2] = Rasterizer.byte(canvas[index + 2])
-                            bytes[index + 3] = 255
-                        } else if alpha <= 0 {
-                            bytes[index] = 0; bytes[index + 1] = 0; bytes[index + 2] = 0; bytes[index + 3] = 0
-                        } else {
-                            let unpremultiply = 1 / alpha
-                            bytes[index] = Rasterizer.byte(canvas[index] * unpremultiply)
-                            bytes[index + 1] = Rasterizer.byte(canvas[index + 1] * unpremultiply)
-                            bytes[index + 2] = Rasterizer.byte(canvas[index + 2] * unpremultiply)
-                            bytes[index + 3] = Rasterizer.byte(alpha)
+                        let pixel = (canvas[index], canvas[index + 1], canvas[index + 2], canvas[index + 3])
+                        if pixel != last {
+                            straight = Rasterizer.straight(pixel)
+                            last = pixel
                         }
+                        (bytes[index], bytes[index + 1], bytes[index + 2], bytes[index + 3]) = straight
                         index += 4
                     }
                 }
             }
         }
+    }
+
+    /// A premultiplied pixel as straight bytes.
+    private static func straight(_ pixel: (Float, Float, Float, Float)) -> (UInt8, UInt8, UInt8, UInt8) {
+        let alpha = pixel.3
+        if alpha >= 1 {
+            // Opaque (most pixels, over an opaque background): the colour as it is.
+            return (byte(pixel.0), byte(pixel.1), byte(pixel.2), 255)
+        } else if alpha <= 0 {
+            return (0, 0, 0, 0)
+        }
+        let unpremultiply = 1 / alpha
+        return (byte(pixel.0 * unpremultiply), byte(pixel.1 * unpremultiply), byte(pixel.2 * unpremultiply), byte(alpha))
     }
 
     @inline(__always)
@@ -261,6 +267,8 @@ package struct Rasterizer {
         // wholly outside the shape and its outline, or wholly inside its fill: every coverage rule below reaches
         // less far (a pixel's corners are ¾ px from its centre, the flattened circle a quarter pixel from the curve).
         let settled = halfOutline + 2 / (zoom * min(abs(sx), abs(sy)))
+        // Such a pixel inside: the fill alone, times the opacity (the rule below with no outline and full coverage).
+        let solid = (fill.0 * opacity, fill.1 * opacity, fill.2 * opacity, fill.3 * opacity)
         // A circle's fill and hairline are drawn on the segments the browser flattens it into.
         let oval = isCircle ? FlattenedOval(radius: halfWidth, picture: shape.picture) : nil
         var spans: [(left: Double, right: Double)?] = [nil, nil, nil, nil]
@@ -279,10 +287,11 @@ package struct Rasterizer {
                     let edge = isCircle ? Rasterizer.circleEdge(p, radius: halfWidth)
                         : Rasterizer.roundedRectangleEdge(p, half: (halfWidth, halfHeight), corner: corner)
                     if edge.distance > settled { continue }
-                    let inner: Double, outlined: Double
+                    let colour: (red: Double, green: Double, blue: Double, alpha: Double)
                     if edge.distance < -settled {
-                        (inner, outlined) = (1, 0)
+                        colour = solid
                     } else {
+                        let inner: Double, outlined: Double
                         // The distance's gradient in picture pixels: M⁻ᵀ n with M = zoom · R · S.
                         let gx = edge.normal.x / sx, gy = edge.normal.y / sy
                         let length = (gx * gx + gy * gy).squareRoot() / zoom
@@ -310,20 +319,19 @@ package struct Rasterizer {
                             outlined = Rasterizer.coverage((edge.distance - halfOutline) / length, normal: n)
                                 - Rasterizer.coverage((edge.distance + halfOutline) / length, normal: n)
                         }
+                        let stroke = outline * max(0, outlined)
+                        // The outline over the fill, then the group's opacity.
+                        let keep = 1 - stroke
+                        colour = (fill.0 * inner * keep * opacity, fill.1 * inner * keep * opacity,
+                                  fill.2 * inner * keep * opacity, (stroke + fill.3 * inner * keep) * opacity)
                     }
-                    let stroke = outline * max(0, outlined)
-                    // The outline over the fill, then the group's opacity.
-                    let keep = 1 - stroke
-                    let alpha = (stroke + fill.3 * inner * keep) * opacity
-                    guard alpha > 0 else { continue }
-                    let red = fill.0 * inner * keep * opacity, green = fill.1 * inner * keep * opacity
-                    let blue = fill.2 * inner * keep * opacity
+                    guard colour.alpha > 0 else { continue }
                     let index = row * stride + column * 4
-                    let under = Float(1 - alpha)
-                    canvas[index] = Float(red) + canvas[index] * under
-                    canvas[index + 1] = Float(green) + canvas[index + 1] * under
-                    canvas[index + 2] = Float(blue) + canvas[index + 2] * under
-                    canvas[index + 3] = Float(alpha) + canvas[index + 3] * under
+                    let under = Float(1 - colour.alpha)
+                    canvas[index] = Float(colour.red) + canvas[index] * under
+                    canvas[index + 1] = Float(colour.green) + canvas[index + 1] * under
+                    canvas[index + 2] = Float(colour.blue) + canvas[index + 2] * under
+                    canvas[index + 3] = Float(colour.alpha) + canvas[index + 3] * under
                 }
             }
         }
