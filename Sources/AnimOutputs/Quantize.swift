@@ -112,48 +112,55 @@ struct Quantized {
 
     /// Splits `colours` (reordered in place) into at most `boxes` ranges.
     private static func medianCut(_ colours: inout [(key: UInt32, count: Int)], boxes: Int) -> [Range<Int>] {
-        var ranges = [0..<colours.count]
         func channel(_ key: UInt32, _ shift: UInt32) -> Int { Int(key >> shift & 0xFF) }
-        func widest(_ range: Range<Int>) -> (shift: UInt32, spread: Int) {
-            var low = (255, 255, 255), high = (0, 0, 0)
-            for colour in colours[range] {
-                let red = channel(colour.key, 16), green = channel(colour.key, 8), blue = channel(colour.key, 0)
-                low = (min(low.0, red), min(low.1, green), min(low.2, blue))
-                high = (max(high.0, red), max(high.1, green), max(high.2, blue))
-            }
-            // The first of red, green and blue with the widest spread.
-            var best: (UInt32, Int) = (16, high.0 - low.0)
-            if high.1 - low.1 > best.1 { best = (8, high.1 - low.1) }
-            if high.2 - low.2 > best.1 { best = (0, high.2 - low.2) }
-            return best
-        }
-        var spreads = [widest(ranges[0])]
-        while ranges.count < boxes {
-            var chosen = -1
-            for index in ranges.indices where ranges[index].count > 1 && spreads[index].spread > (chosen < 0 ? 0 : spreads[chosen].spread) {
-                chosen = index
-            }
-            guard chosen >= 0 else { break }
-            let range = ranges[chosen]
-            let shift = spreads[chosen].shift
-            colours[range].sort { channel($0.key, shift) < channel($1.key, shift) }
-            let total = colours[range].reduce(0) { $0 + $1.count }
-            var running = 0
-            var split = range.lowerBound + 1
-            for index in range {
-                running += colours[index].count
-                if running * 2 >= total {
-                    split = index + 1
-                    break
+        return colours.withUnsafeMutableBufferPointer { colours in
+            // Each box: its colours, and its widest channel (the first of red, green and blue) and that spread.
+            func box(_ range: Range<Int>) -> (range: Range<Int>, shift: UInt32, spread: Int) {
+                var low = (255, 255, 255), high = (0, 0, 0)
+                for colour in colours[range] {
+                    let red = channel(colour.key, 16), green = channel(colour.key, 8), blue = channel(colour.key, 0)
+                    low = (min(low.0, red), min(low.1, green), min(low.2, blue))
+                    high = (max(high.0, red), max(high.1, green), max(high.2, blue))
                 }
+                var widest: (UInt32, Int) = (16, high.0 - low.0)
+                if high.1 - low.1 > widest.1 { widest = (8, high.1 - low.1) }
+                if high.2 - low.2 > widest.1 { widest = (0, high.2 - low.2) }
+                return (range, widest.0, widest.1)
             }
-            split = min(max(split, range.lowerBound + 1), range.upperBound - 1)
-            ranges[chosen] = range.lowerBound..<split
-            ranges.append(split..<range.upperBound)
-            spreads[chosen] = widest(ranges[chosen])
-            spreads.append(widest(ranges[ranges.count - 1]))
+            var cut = [box(0..<colours.count)]
+            // Per box, the spread by which the next box to split is chosen (the widest, the first of equals);
+            // -1 for a box of one colour.
+            func spread(_ box: (range: Range<Int>, shift: UInt32, spread: Int)) -> Int { box.range.count > 1 ? box.spread : -1 }
+            var spreads = [spread(cut[0])]
+            while cut.count < boxes {
+                var chosen = -1, widest = 0
+                for (index, spread) in spreads.enumerated() where spread > widest {
+                    chosen = index
+                    widest = spread
+                }
+                guard chosen >= 0 else { break }
+                let (range, shift, _) = cut[chosen]
+                var part = UnsafeMutableBufferPointer(rebasing: colours[range])
+                part.sort { channel($0.key, shift) < channel($1.key, shift) }
+                var total = 0
+                for colour in colours[range] { total += colour.count }
+                var running = 0
+                var split = range.lowerBound + 1
+                for index in range {
+                    running += colours[index].count
+                    if running * 2 >= total {
+                        split = index + 1
+                        break
+                    }
+                }
+                split = min(max(split, range.lowerBound + 1), range.upperBound - 1)
+                cut[chosen] = box(range.lowerBound..<split)
+                cut.append(box(split..<range.upperBound))
+                spreads[chosen] = spread(cut[chosen])
+                spreads.append(spread(cut[cut.count - 1]))
+            }
+            return cut.map(\.range)
         }
-        return ranges
     }
 }
 

@@ -237,6 +237,32 @@ package struct Rasterizer {
             box = PixelRect(left: firstColumn, top: firstRow, width: lastColumn - firstColumn, height: lastRow - firstRow)
         }
 
+        /// The columns of `row` within `rect` whose centres come within
+        /// `margin` of the shape's box (in its own units), and a column
+        /// more each side: the others are farther than `margin` from its edge.
+        func reach(row: Int, margin: Double, within rect: PixelRect) -> Range<Int> {
+            // Along the row, picture x ↦ the shape's units is affine: p = slope · x + intercept on each axis.
+            let y = ((Double(row) + 0.5 - offset.y) / zoom) - view.centre.y - origin.1
+            var low = -Double.infinity, high = Double.infinity
+            for (slope, intercept, half) in [(cosine / sx, sine * y / sx + origin.0, halfWidth + margin),
+                                             (-sine / sy, cosine * y / sy + origin.1, halfHeight + margin)] {
+                if abs(slope) < 1e-12 {
+                    guard abs(intercept) <= half else { return rect.left..<rect.left }
+                    continue
+                }
+                let ends = ((-half - intercept) / slope, (half - intercept) / slope)
+                low = max(low, min(ends.0, ends.1))
+                high = min(high, max(ends.0, ends.1))
+            }
+            guard low <= high else { return rect.left..<rect.left }
+            // Back to columns: x = (column + ½ − offset) / zoom − centre − origin.
+            let first = ((low + view.centre.x + origin.0) * zoom + offset.x - 0.5).rounded(.down) - 1
+            let last = ((high + view.centre.x + origin.0) * zoom + offset.x - 0.5).rounded(.up) + 1
+            let left = Int(max(Double(rect.left), min(Double(rect.left + rect.width), first)))
+            let right = Int(max(Double(left), min(Double(rect.left + rect.width), last + 1)))
+            return left..<right
+        }
+
         /// Shape units to picture pixels: p ↦ zoom · (centre + origin + R · S · (p − origin)) + offset.
         func picture(_ p: (Double, Double)) -> (Double, Double) {
             let u = (p.0 - origin.0) * sx, v = (p.1 - origin.1) * sy
@@ -278,7 +304,7 @@ package struct Rasterizer {
                 if let oval {
                     for strip in 0..<4 { spans[strip] = oval.span(at: Double(row) + 0.125 + 0.25 * Double(strip)) }
                 }
-                for column in rect.left..<(rect.left + rect.width) {
+                for column in shape.reach(row: row, margin: settled, within: rect) {
                     // The pixel's centre back in the shape's units.
                     let x = ((Double(column) + 0.5 - offset.x) / zoom) - view.centre.x - origin.0
                     let y = ((Double(row) + 0.5 - offset.y) / zoom) - view.centre.y - origin.1
