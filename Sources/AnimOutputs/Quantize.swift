@@ -18,10 +18,14 @@ struct Quantized {
     /// Quantizes the `width × height` region at (`left`, `top`) of `image`.
     /// Without `transparent`, alpha is ignored (the picture is opaque).
     init(_ image: RGBAImage, left: Int, top: Int, width: Int, height: Int, transparent: Bool) {
-        var table = ColorTable()
+        // The region read once, as runs of one colour (a frame holds few: fills and background, edges between).
+        var runs: [(key: UInt32, count: UInt32)] = []
         Self.runs(image, left: left, top: top, width: width, height: height, transparent: transparent) { key, count in
-            table.counts[table.slot(key)] += count
+            // A run is at most the region, at most 8192 × 8192 pixels.
+            runs.append((key, UInt32(truncatingIfNeeded: count)))
         }
+        var table = ColorTable()
+        for run in runs { table.counts[table.slot(run.key)] += Int(run.count) }
         var colours: [(key: UInt32, count: Int)] = []
         var sawTransparent = false
         for slot in table.keys.indices where table.keys[slot] != ColorTable.empty {
@@ -61,10 +65,11 @@ struct Quantized {
         var indices = [UInt8](repeating: 0, count: width * height)
         indices.withUnsafeMutableBufferPointer { indices in
             var position = 0
-            Self.runs(image, left: left, top: top, width: width, height: height, transparent: transparent) { key, count in
-                let index = UInt8(truncatingIfNeeded: table.counts[table.slot(key)])
-                for offset in position..<(position + count) { indices[offset] = index }
-                position += count
+            for run in runs {
+                let index = UInt8(truncatingIfNeeded: table.counts[table.slot(run.key)])
+                let end = position + Int(run.count)
+                for offset in position..<end { indices[offset] = index }
+                position = end
             }
         }
         self.indices = indices
@@ -72,7 +77,7 @@ struct Quantized {
 
     /// Calls `body` with each run of pixels of one key in the region (rows
     /// top to bottom, a run going on from one row to the next) and its
-    /// length: the tables are looked up once a run, not once a pixel.
+    /// length.
     private static func runs(_ image: RGBAImage, left: Int, top: Int, width: Int, height: Int, transparent: Bool,
                              _ body: (_ key: UInt32, _ count: Int) -> Void) {
         guard width > 0, height > 0 else { return }

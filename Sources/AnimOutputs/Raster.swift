@@ -237,29 +237,32 @@ package struct Rasterizer {
             box = PixelRect(left: firstColumn, top: firstRow, width: lastColumn - firstColumn, height: lastRow - firstRow)
         }
 
-        /// The columns of `row` within `rect` whose centres come within
-        /// `margin` of the shape's box (in its own units), and a column
-        /// more each side: the others are farther than `margin` from its edge.
-        func reach(row: Int, margin: Double, within rect: PixelRect) -> Range<Int> {
+        /// The columns of `row` within `rect` whose centres lie in the box
+        /// `|p.x| ≤ half.x, |p.y| ≤ half.y` of the shape's own units: and a
+        /// column more each side when `outward` (every such column), a column
+        /// less when not (only such columns).
+        func columns(row: Int, half: (x: Double, y: Double), within rect: PixelRect, outward: Bool) -> Range<Int> {
+            let none = rect.left..<rect.left
+            guard half.x >= 0, half.y >= 0 else { return none }
             // Along the row, picture x ↦ the shape's units is affine: p = slope · x + intercept on each axis.
             let y = ((Double(row) + 0.5 - offset.y) / zoom) - view.centre.y - origin.1
             var low = -Double.infinity, high = Double.infinity
-            for (slope, intercept, half) in [(cosine / sx, sine * y / sx + origin.0, halfWidth + margin),
-                                             (-sine / sy, cosine * y / sy + origin.1, halfHeight + margin)] {
-                if abs(slope) < 1e-12 {
-                    guard abs(intercept) <= half else { return rect.left..<rect.left }
-                    continue
-                }
+            // Narrows low...high to where |slope · x + intercept| ≤ half; false when nowhere.
+            func clip(_ slope: Double, _ intercept: Double, _ half: Double) -> Bool {
+                if abs(slope) < 1e-12 { return abs(intercept) <= half }
                 let ends = ((-half - intercept) / slope, (half - intercept) / slope)
                 low = max(low, min(ends.0, ends.1))
                 high = min(high, max(ends.0, ends.1))
+                return true
             }
-            guard low <= high else { return rect.left..<rect.left }
+            guard clip(cosine / sx, sine * y / sx + origin.0, half.x), clip(-sine / sy, cosine * y / sy + origin.1, half.y),
+                  low <= high else { return none }
             // Back to columns: x = (column + ½ − offset) / zoom − centre − origin.
-            let first = ((low + view.centre.x + origin.0) * zoom + offset.x - 0.5).rounded(.down) - 1
-            let last = ((high + view.centre.x + origin.0) * zoom + offset.x - 0.5).rounded(.up) + 1
-            let left = Int(max(Double(rect.left), min(Double(rect.left + rect.width), first)))
-            let right = Int(max(Double(left), min(Double(rect.left + rect.width), last + 1)))
+            let first = (low + view.centre.x + origin.0) * zoom + offset.x - 0.5
+            let last = (high + view.centre.x + origin.0) * zoom + offset.x - 0.5
+            let (from, to) = outward ? (first.rounded(.down) - 1, last.rounded(.up) + 1) : (first.rounded(.up) + 1, last.rounded(.down) - 1)
+            let left = Int(max(Double(rect.left), min(Double(rect.left + rect.width), from)))
+            let right = Int(max(Double(left), min(Double(rect.left + rect.width), to + 1)))
             return left..<right
         }
 
@@ -297,6 +300,57 @@ package struct Rasterizer {
         let solid = (fill.0 * opacity, fill.1 * opacity, fill.2 * opacity, fill.3 * opacity)
         // A circle's fill and hairline are drawn on the segments the browser flattens it into.
         let oval = isCircle ? FlattenedOval(radius: halfWidth, picture: shape.picture) : nil
+        // The colour a pixel near the edge takes (`nil`: none), from where its centre lies; `spans` are the
+        // oval's spans along the row's four strips.
+        func shaded(column: Int, row: Int, spans: UnsafeBufferPointer<(left: Double, right: Double)?>)
+            -> (red: Double, green: Double, blue: Double, alpha: Double)? {
+            // The pixel's centre back in the shape's units.
+            let x = ((Double(column) + 0.5 - offset.x) / zoom) - view.centre.x - origin.0
+            let y = ((Double(row) + 0.5 - offset.y) / zoom) - view.centre.y - origin.1
+            let u = cosine * x + sine * y, v = -sine * x + cosine * y
+            let p = (u / sx + origin.0, v / sy + origin.1)
+            let edge = isCircle ? Rasterizer.circleEdge(p, radius: halfWidth)
+                : Rasterizer.roundedRectangleEdge(p, half: (halfWidth, halfHeight), corner: corner)
+            if edge.distance > settled { return nil }
+            if edge.distance < -settled { return solid }
+            let inner: Double, outlined: Double
+            // The distance's gradient in picture pixels: M⁻ᵀ n with M = zoom · R · S.
+            let gx = edge.normal.x / sx, gy = edge.normal.y / sy
+            let length = (gx * gx + gy * gy).squareRoot() / zoom
+            guard length > 0, length.isFinite else { return nil }
+            let normal = (x: (cosine * gx - sine * gy), y: (sine * gx + cosine * gy))
+            let normalLength = (normal.x * normal.x + normal.y * normal.y).squareRoot()
+            let n = (normal.x / normalLength, normal.y / normalLength)
+            // Signed distances in picture pixels: to the edge, and to the outline's two sides.
+            if oval != nil {
+                var inside = 0.0
+                for case let span? in spans {
+                    inside += max(0, min(span.right, Double(column) + 1) - max(span.left, Double(column)))
+                }
+                inner = inside / 4
+            } else {
+                inner = Rasterizer.scanlineCoverage(edge.distance / length, normal: n)
+            }
+            if inner <= 0, edge.distance - halfOutline > 2 / length { return nil }
+            if let hairline, let oval {
+                outlined = abs(edge.distance / length) < 2
+                    ? hairline * oval.hairlineCoverage(x: Double(column) + 0.5, y: Double(row) + 0.5) : 0
+            } else if let hairline {
+                outlined = hairline * max(0, 1 - abs(edge.distance / length) / max(abs(n.0), abs(n.1)))
+            } else {
+                outlined = Rasterizer.coverage((edge.distance - halfOutline) / length, normal: n)
+                    - Rasterizer.coverage((edge.distance + halfOutline) / length, normal: n)
+            }
+            let stroke = outline * max(0, outlined)
+            // The outline over the fill, then the group's opacity.
+            let keep = 1 - stroke
+            return (fill.0 * inner * keep * opacity, fill.1 * inner * keep * opacity,
+                    fill.2 * inner * keep * opacity, (stroke + fill.3 * inner * keep) * opacity)
+        }
+        // Along each row: the columns the shape can reach, and among them those wholly inside it, clear of its edge.
+        let reach = (x: halfWidth + settled, y: halfHeight + settled)
+        let deep = isCircle ? (x: (halfWidth - settled) / 2.0.squareRoot(), y: (halfWidth - settled) / 2.0.squareRoot())
+            : (x: halfWidth - settled - corner.x, y: halfHeight - settled - corner.y)
         var spans: [(left: Double, right: Double)?] = [nil, nil, nil, nil]
         let stride = width * 4
         canvas.withUnsafeMutableBufferPointer { canvas in
@@ -304,60 +358,18 @@ package struct Rasterizer {
                 if let oval {
                     for strip in 0..<4 { spans[strip] = oval.span(at: Double(row) + 0.125 + 0.25 * Double(strip)) }
                 }
-                for column in shape.reach(row: row, margin: settled, within: rect) {
-                    // The pixel's centre back in the shape's units.
-                    let x = ((Double(column) + 0.5 - offset.x) / zoom) - view.centre.x - origin.0
-                    let y = ((Double(row) + 0.5 - offset.y) / zoom) - view.centre.y - origin.1
-                    let u = cosine * x + sine * y, v = -sine * x + cosine * y
-                    let p = (u / sx + origin.0, v / sy + origin.1)
-                    let edge = isCircle ? Rasterizer.circleEdge(p, radius: halfWidth)
-                        : Rasterizer.roundedRectangleEdge(p, half: (halfWidth, halfHeight), corner: corner)
-                    if edge.distance > settled { continue }
-                    let colour: (red: Double, green: Double, blue: Double, alpha: Double)
-                    if edge.distance < -settled {
-                        colour = solid
-                    } else {
-                        let inner: Double, outlined: Double
-                        // The distance's gradient in picture pixels: M⁻ᵀ n with M = zoom · R · S.
-                        let gx = edge.normal.x / sx, gy = edge.normal.y / sy
-                        let length = (gx * gx + gy * gy).squareRoot() / zoom
-                        guard length > 0, length.isFinite else { continue }
-                        let normal = (x: (cosine * gx - sine * gy), y: (sine * gx + cosine * gy))
-                        let normalLength = (normal.x * normal.x + normal.y * normal.y).squareRoot()
-                        let n = (normal.x / normalLength, normal.y / normalLength)
-                        // Signed distances in picture pixels: to the edge, and to the outline's two sides.
-                        if oval != nil {
-                            var inside = 0.0
-                            for case let span? in spans {
-                                inside += max(0, min(span.right, Double(column) + 1) - max(span.left, Double(column)))
-                            }
-                            inner = inside / 4
-                        } else {
-                            inner = Rasterizer.scanlineCoverage(edge.distance / length, normal: n)
-                        }
-                        if inner <= 0, edge.distance - halfOutline > 2 / length { continue }
-                        if let hairline, let oval {
-                            outlined = abs(edge.distance / length) < 2
-                                ? hairline * oval.hairlineCoverage(x: Double(column) + 0.5, y: Double(row) + 0.5) : 0
-                        } else if let hairline {
-                            outlined = hairline * max(0, 1 - abs(edge.distance / length) / max(abs(n.0), abs(n.1)))
-                        } else {
-                            outlined = Rasterizer.coverage((edge.distance - halfOutline) / length, normal: n)
-                                - Rasterizer.coverage((edge.distance + halfOutline) / length, normal: n)
-                        }
-                        let stroke = outline * max(0, outlined)
-                        // The outline over the fill, then the group's opacity.
-                        let keep = 1 - stroke
-                        colour = (fill.0 * inner * keep * opacity, fill.1 * inner * keep * opacity,
-                                  fill.2 * inner * keep * opacity, (stroke + fill.3 * inner * keep) * opacity)
+                let inside = shape.columns(row: row, half: deep, within: rect, outward: false)
+                spans.withUnsafeBufferPointer { spans in
+                    for column in shape.columns(row: row, half: reach, within: rect, outward: true) {
+                        guard let colour = inside.contains(column) ? solid : shaded(column: column, row: row, spans: spans),
+                              colour.alpha > 0 else { continue }
+                        let index = row * stride + column * 4
+                        let under = Float(1 - colour.alpha)
+                        canvas[index] = Float(colour.red) + canvas[index] * under
+                        canvas[index + 1] = Float(colour.green) + canvas[index + 1] * under
+                        canvas[index + 2] = Float(colour.blue) + canvas[index + 2] * under
+                        canvas[index + 3] = Float(colour.alpha) + canvas[index + 3] * under
                     }
-                    guard colour.alpha > 0 else { continue }
-                    let index = row * stride + column * 4
-                    let under = Float(1 - colour.alpha)
-                    canvas[index] = Float(colour.red) + canvas[index] * under
-                    canvas[index + 1] = Float(colour.green) + canvas[index + 1] * under
-                    canvas[index + 2] = Float(colour.blue) + canvas[index + 2] * under
-                    canvas[index + 3] = Float(colour.alpha) + canvas[index + 3] * under
                 }
             }
         }
