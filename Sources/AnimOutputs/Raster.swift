@@ -25,7 +25,8 @@ import Animations
 ///
 /// **Colour** is blended premultiplied, as the browser composites: the
 /// outline over the fill, times the opacity, over what is drawn already.
-/// The canvas keeps premultiplied floats (one for the whole render: memory
+/// The canvas keeps premultiplied floats and ``image`` the same straight,
+/// one of each for the whole render (memory does not grow with frames).
 package struct Rasterizer {
     package let width: Int
     package let height: Int
