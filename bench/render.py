@@ -49,6 +49,7 @@ def main():
     if chromium is None:
         sys.exit("no Chromium: run checks/install_chromium.sh")
     work = tempfile.mkdtemp(prefix="animc-render-bench-")
+    load_at_start = os.getloadavg()
     lines = [f"animc render against headless Chromium screenshots: {SECONDS} s, {WIDTH}x{HEIGHT}, {FPS} fps "
              f"({SECONDS * FPS} frames), one run each, on {os.cpu_count()} cores; animc: {os.path.relpath(animc, ROOT)}",
              "", f"{'example':<14}{'animc render (GIF)':>20}{'Chromium (PNGs)':>18}{'ratio':>9}"]
@@ -83,6 +84,10 @@ def main():
         memory[seconds] = kib
         lines.append(f"  {seconds:>3} s ({seconds * 30:>5} frames): {kib / 1024:8.1f} MiB, {elapsed:7.2f} s")
     lines.append(f"  ratio 60 s / 1 s: {memory[60] / memory[1]:.2f}  (target: at most 2)")
+    lines.append("")
+    # Wall-clock times on a shared machine depend on its load: say what it was.
+    lines.append("load average (1, 5, 15 min) at the start: {:.2f}, {:.2f}, {:.2f}; at the end: {:.2f}, {:.2f}, {:.2f}"
+                 .format(*load_at_start, *os.getloadavg()))
     text = "\n".join(lines) + "\n"
     print(text, end="")
     with open(arguments.out, "w") as handle:

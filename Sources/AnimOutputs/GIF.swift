@@ -19,6 +19,7 @@ public struct GIFEncoder<Sink: ByteSink>: PictureEncoder {
     /// The frame before, which a changed rectangle is measured against.
     private var previous: RGBAImage?
     private var finished = false
+    private var lzw = LZW()
 
     /// Writes the header, the screen and the loop extension. `loopCount` is
     /// how many times the animation plays, 0 for forever (the file stores one
@@ -49,12 +50,26 @@ public struct GIFEncoder<Sink: ByteSink>: PictureEncoder {
     }
 
     public mutating func add(_ frame: RGBAImage) throws {
+        try add(frame, changed: nil)
+    }
+
+    /// With `changed`, an opaque frame after the first is that rectangle
+    /// (one pixel when it is empty), and the encoder keeps no copy of the
+    /// frame to compare the next one with.
+    public mutating func add(_ frame: RGBAImage, changed: PixelRect) throws {
+        try add(frame, changed: Optional(changed))
+    }
+
+    private mutating func add(_ frame: RGBAImage, changed: PixelRect?) throws {
         guard !finished else { throw PictureError.finished(format: "GIF") }
         guard frame.width == width, frame.height == height else {
             throw PictureError.frameSize(width: frame.width, height: frame.height, expectedWidth: width, expectedHeight: height)
         }
         var region = (left: 0, top: 0, width: width, height: height)
-        if !transparent, let previous {
+        if !transparent, frameIndex > 0, let changed {
+            let within = changed.intersection(PixelRect(left: 0, top: 0, width: width, height: height))
+            region = within.isEmpty ? (0, 0, 1, 1) : (within.left, within.top, within.width, within.height)
+        } else if !transparent, let previous {
             region = Self.changedRegion(previous, frame)
         }
         let quantized = Quantized(frame, left: region.left, top: region.top, width: region.width, height: region.height, transparent: transparent)
@@ -72,7 +87,7 @@ public struct GIFEncoder<Sink: ByteSink>: PictureEncoder {
         }
         let minimumCodeSize = max(2, bits)
         bytes.append(UInt8(minimumCodeSize))
-        let data = LZW.encode(quantized.indices, minimumCodeSize: minimumCodeSize)
+        let data = lzw.encode(quantized.indices, minimumCodeSize: minimumCodeSize)
         var start = 0
         while start < data.count {
             let end = min(data.count, start + 255)
@@ -82,7 +97,7 @@ public struct GIFEncoder<Sink: ByteSink>: PictureEncoder {
         }
         bytes.append(0)
         frameIndex += 1
-        if !transparent { previous = frame }
+        previous = transparent || changed != nil ? nil : frame
         try sink.write(bytes)
     }
 
@@ -130,16 +145,29 @@ public struct GIFEncoder<Sink: ByteSink>: PictureEncoder {
 /// 12 as the table fills; when it is full (4096 codes), a clear code starts
 /// it again. The code width changes exactly when a decoder, which adds each
 /// entry one code later than the encoder, needs it to.
-enum LZW {
+///
+/// The table is dense, one slot per (prefix code, byte): a lookup a pixel is
+/// one load. It is made once per encoder and emptied slot by slot, by the
+/// entries it holds.
+struct LZW {
+    /// The code of the string `prefix` then `byte` at `prefix << 8 | byte`; 0 for none
+    /// (no entry has code 0: entries start after the clear and end codes).
+    private var table = [UInt16](repeating: 0, count: 4096 << 8)
+    /// The slots filled since the table was last emptied.
+    private var filled: [Int] = []
+
     static func encode(_ indices: [UInt8], minimumCodeSize: Int) -> [UInt8] {
+        var lzw = LZW()
+        return lzw.encode(indices, minimumCodeSize: minimumCodeSize)
+    }
+
+    /// `indices`, each under `1 << minimumCodeSize`, compressed.
+    mutating func encode(_ indices: [UInt8], minimumCodeSize: Int) -> [UInt8] {
         let clear = 1 << minimumCodeSize
         let end = clear + 1
         var bits = BitWriter()
         var codeSize = minimumCodeSize + 1
         var next = clear + 2
-        // (prefix code << 8 | byte) → code, open addressing over 8192 slots.
-        var keys = [Int32](repeating: -1, count: 8192)
-        var codes = [Int16](repeating: 0, count: 8192)
         bits.write(clear, bits: codeSize)
         guard let first = indices.first else {
             bits.write(end, bits: codeSize)
@@ -147,27 +175,35 @@ enum LZW {
             return bits.bytes
         }
         var prefix = Int(first)
-        for position in 1..<indices.count {
-            let byte = Int(indices[position])
-            let key = Int32(prefix << 8 | byte)
-            var slot = Int((UInt32(bitPattern: key) &* 2_654_435_761) >> 19)
-            while keys[slot] != -1, keys[slot] != key { slot = (slot + 1) & 8191 }
-            if keys[slot] == key {
-                prefix = Int(codes[slot])
-                continue
+        filled.reserveCapacity(4096)
+        // Unchecked access in the loop that runs once a pixel: a prefix is a code (under 4096), a byte under 256.
+        table.withUnsafeMutableBufferPointer { table in
+            indices.withUnsafeBufferPointer { indices in
+                for position in 1..<indices.count {
+                    let byte = Int(indices[position])
+                    let slot = prefix << 8 | byte
+                    let code = table[slot]
+                    if code != 0 {
+                        prefix = Int(code)
+                        continue
+                    }
+                    bits.write(prefix, bits: codeSize)
+                    table[slot] = UInt16(next)
+                    filled.append(slot)
+                    next += 1
+                    if next > 1 << codeSize, codeSize < 12 { codeSize += 1 }
+                    if next == 4096 {
+                        bits.write(clear, bits: codeSize)
+                        for slot in filled { table[slot] = 0 }
+                        filled.removeAll(keepingCapacity: true)
+                        codeSize = minimumCodeSize + 1
+                        next = clear + 2
+                    }
+                    prefix = byte
+                }
+                for slot in filled { table[slot] = 0 }
+                filled.removeAll(keepingCapacity: true)
             }
-            bits.write(prefix, bits: codeSize)
-            keys[slot] = key
-            codes[slot] = Int16(next)
-            next += 1
-            if next > 1 << codeSize, codeSize < 12 { codeSize += 1 }
-            if next == 4096 {
-                bits.write(clear, bits: codeSize)
-                for index in keys.indices { keys[index] = -1 }
-                codeSize = minimumCodeSize + 1
-                next = clear + 2
-            }
-            prefix = byte
         }
         bits.write(prefix, bits: codeSize)
         next += 1

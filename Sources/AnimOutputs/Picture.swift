@@ -45,6 +45,52 @@ public struct ByteBuffer: ByteSink, Sendable {
 public protocol PictureEncoder {
     /// Encodes the next frame and writes what it can of it.
     mutating func add(_ frame: RGBAImage) throws
+    /// The same, told that outside `changed` the frame is the one before
+    /// (as ``Rasterizer`` knows), so it need not compare them to find out.
+    mutating func add(_ frame: RGBAImage, changed: PixelRect) throws
     /// Writes what the format puts after the last frame.
     mutating func finish() throws
+}
+
+extension PictureEncoder {
+    /// A format that writes every frame whole has no use for what changed.
+    public mutating func add(_ frame: RGBAImage, changed: PixelRect) throws {
+        try add(frame)
+    }
+}
+
+/// A rectangle of whole pixels: columns `left..<left + width`, rows `top..<top + height`.
+public struct PixelRect: Sendable, Equatable {
+    public var left: Int
+    public var top: Int
+    public var width: Int
+    public var height: Int
+
+    public init(left: Int, top: Int, width: Int, height: Int) {
+        self.left = left
+        self.top = top
+        self.width = width
+        self.height = height
+    }
+
+    public static let empty = PixelRect(left: 0, top: 0, width: 0, height: 0)
+
+    public var isEmpty: Bool { width <= 0 || height <= 0 }
+
+    /// The smallest rectangle holding both.
+    public func union(_ other: PixelRect) -> PixelRect {
+        if isEmpty { return other }
+        if other.isEmpty { return self }
+        let left = min(self.left, other.left), top = min(self.top, other.top)
+        return PixelRect(left: left, top: top, width: max(self.left + width, other.left + other.width) - left,
+                         height: max(self.top + height, other.top + other.height) - top)
+    }
+
+    /// The pixels in both (``empty`` when none).
+    public func intersection(_ other: PixelRect) -> PixelRect {
+        let left = max(self.left, other.left), top = max(self.top, other.top)
+        let right = min(self.left + width, other.left + other.width), bottom = min(self.top + height, other.top + other.height)
+        guard left < right, top < bottom else { return .empty }
+        return PixelRect(left: left, top: top, width: right - left, height: bottom - top)
+    }
 }

@@ -18,31 +18,14 @@ struct Quantized {
     /// Quantizes the `width × height` region at (`left`, `top`) of `image`.
     /// Without `transparent`, alpha is ignored (the picture is opaque).
     init(_ image: RGBAImage, left: Int, top: Int, width: Int, height: Int, transparent: Bool) {
-        var keys: [UInt32] = []
-        keys.reserveCapacity(width * height)
-        image.bytes.withUnsafeBufferPointer { bytes in
-            for row in top..<(top + height) {
-                var offset = (row * image.width + left) * 4
-                for _ in 0..<width {
-                    if transparent, bytes[offset + 3] < 128 {
-                        keys.append(Self.transparentKey)
-                    } else {
-                        keys.append(UInt32(bytes[offset]) << 16 | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]))
-                    }
-                    offset += 4
-                }
-            }
+        // The region read once, as runs of one colour (a frame holds few: fills and background, edges between).
+        var runs: [(key: UInt32, count: UInt32)] = []
+        Self.runs(image, left: left, top: top, width: width, height: height, transparent: transparent) { key, count in
+            // A run is at most the region, at most 8192 × 8192 pixels.
+            runs.append((key, UInt32(truncatingIfNeeded: count)))
         }
         var table = ColorTable()
-        var previousKey = UInt32.max
-        var previousSlot = 0
-        for key in keys {
-            if key != previousKey {
-                previousSlot = table.slot(key)
-                previousKey = key
-            }
-            table.counts[previousSlot] += 1
-        }
+        for run in runs { table.counts[table.slot(run.key)] += Int(run.count) }
         var colours: [(key: UInt32, count: Int)] = []
         var sawTransparent = false
         for slot in table.keys.indices where table.keys[slot] != ColorTable.empty {
@@ -79,63 +62,110 @@ struct Quantized {
             transparentIndex = nil
         }
         self.palette = palette
-        var indices = [UInt8](repeating: 0, count: keys.count)
-        previousKey = UInt32.max
-        var previousIndex: UInt8 = 0
-        for (position, key) in keys.enumerated() {
-            if key != previousKey {
-                previousIndex = UInt8(truncatingIfNeeded: table.counts[table.slot(key)])
-                previousKey = key
+        var indices = [UInt8](repeating: 0, count: width * height)
+        indices.withUnsafeMutableBufferPointer { indices in
+            var position = 0
+            for run in runs {
+                let index = UInt8(truncatingIfNeeded: table.counts[table.slot(run.key)])
+                let end = position + Int(run.count)
+                for offset in position..<end { indices[offset] = index }
+                position = end
             }
-            indices[position] = previousIndex
         }
         self.indices = indices
     }
 
+    /// Calls `body` with each run of pixels of one key in the region (rows
+    /// top to bottom, a run going on from one row to the next) and its
+    /// length.
+    private static func runs(_ image: RGBAImage, left: Int, top: Int, width: Int, height: Int, transparent: Bool,
+                             _ body: (_ key: UInt32, _ count: Int) -> Void) {
+        guard width > 0, height > 0 else { return }
+        image.bytes.withUnsafeBytes { bytes in
+            // A run goes on while the pixel's four bytes are the same; its key is made once.
+            var runPixel = bytes.loadUnaligned(fromByteOffset: (top * image.width + left) * 4, as: UInt32.self)
+            var runKey = Self.key(bytes, (top * image.width + left) * 4, transparent: transparent)
+            var count = 0
+            for row in top..<(top + height) {
+                var offset = (row * image.width + left) * 4
+                for _ in 0..<width {
+                    let pixel = bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+                    if pixel == runPixel {
+                        count += 1
+                    } else {
+                        let key = Self.key(bytes, offset, transparent: transparent)
+                        if key != runKey {
+                            body(runKey, count)
+                            runKey = key
+                            count = 0
+                        }
+                        runPixel = pixel
+                        count += 1
+                    }
+                    offset += 4
+                }
+            }
+            body(runKey, count)
+        }
+    }
+
+    /// The key of the pixel at byte `offset`.
+    private static func key(_ bytes: UnsafeRawBufferPointer, _ offset: Int, transparent: Bool) -> UInt32 {
+        if transparent, bytes[offset + 3] < 128 { return transparentKey }
+        return UInt32(bytes[offset]) << 16 | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2])
+    }
+
     /// Splits `colours` (reordered in place) into at most `boxes` ranges.
     private static func medianCut(_ colours: inout [(key: UInt32, count: Int)], boxes: Int) -> [Range<Int>] {
-        var ranges = [0..<colours.count]
         func channel(_ key: UInt32, _ shift: UInt32) -> Int { Int(key >> shift & 0xFF) }
-        func widest(_ range: Range<Int>) -> (shift: UInt32, spread: Int) {
-            var best: (UInt32, Int) = (16, -1)
-            for shift: UInt32 in [16, 8, 0] {
-                var low = 255
-                var high = 0
+        return colours.withUnsafeMutableBufferPointer { colours in
+            // Each box: its colours, and its widest channel (the first of red, green and blue) and that spread.
+            func box(_ range: Range<Int>) -> (range: Range<Int>, shift: UInt32, spread: Int) {
+                var low = (255, 255, 255), high = (0, 0, 0)
                 for colour in colours[range] {
-                    low = min(low, channel(colour.key, shift))
-                    high = max(high, channel(colour.key, shift))
+                    let red = channel(colour.key, 16), green = channel(colour.key, 8), blue = channel(colour.key, 0)
+                    low = (min(low.0, red), min(low.1, green), min(low.2, blue))
+                    high = (max(high.0, red), max(high.1, green), max(high.2, blue))
                 }
-                if high - low > best.1 { best = (shift, high - low) }
+                var widest: (UInt32, Int) = (16, high.0 - low.0)
+                if high.1 - low.1 > widest.1 { widest = (8, high.1 - low.1) }
+                if high.2 - low.2 > widest.1 { widest = (0, high.2 - low.2) }
+                return (range, widest.0, widest.1)
             }
-            return best
-        }
-        var spreads = [widest(ranges[0])]
-        while ranges.count < boxes {
-            var chosen = -1
-            for index in ranges.indices where ranges[index].count > 1 && spreads[index].spread > (chosen < 0 ? 0 : spreads[chosen].spread) {
-                chosen = index
-            }
-            guard chosen >= 0 else { break }
-            let range = ranges[chosen]
-            let shift = spreads[chosen].shift
-            colours[range].sort { channel($0.key, shift) < channel($1.key, shift) }
-            let total = colours[range].reduce(0) { $0 + $1.count }
-            var running = 0
-            var split = range.lowerBound + 1
-            for index in range {
-                running += colours[index].count
-                if running * 2 >= total {
-                    split = index + 1
-                    break
+            var cut = [box(0..<colours.count)]
+            // Per box, the spread by which the next box to split is chosen (the widest, the first of equals);
+            // -1 for a box of one colour.
+            func spread(_ box: (range: Range<Int>, shift: UInt32, spread: Int)) -> Int { box.range.count > 1 ? box.spread : -1 }
+            var spreads = [spread(cut[0])]
+            while cut.count < boxes {
+                var chosen = -1, widest = 0
+                for (index, spread) in spreads.enumerated() where spread > widest {
+                    chosen = index
+                    widest = spread
                 }
+                guard chosen >= 0 else { break }
+                let (range, shift, _) = cut[chosen]
+                var part = UnsafeMutableBufferPointer(rebasing: colours[range])
+                part.sort { channel($0.key, shift) < channel($1.key, shift) }
+                var total = 0
+                for colour in colours[range] { total += colour.count }
+                var running = 0
+                var split = range.lowerBound + 1
+                for index in range {
+                    running += colours[index].count
+                    if running * 2 >= total {
+                        split = index + 1
+                        break
+                    }
+                }
+                split = min(max(split, range.lowerBound + 1), range.upperBound - 1)
+                cut[chosen] = box(range.lowerBound..<split)
+                cut.append(box(split..<range.upperBound))
+                spreads[chosen] = spread(cut[chosen])
+                spreads.append(spread(cut[cut.count - 1]))
             }
-            split = min(max(split, range.lowerBound + 1), range.upperBound - 1)
-            ranges[chosen] = range.lowerBound..<split
-            ranges.append(split..<range.upperBound)
-            spreads[chosen] = widest(ranges[chosen])
-            spreads.append(widest(ranges[ranges.count - 1]))
+            return cut.map(\.range)
         }
-        return ranges
     }
 }
 

@@ -401,7 +401,8 @@ private func renderStream(target: RenderTarget, output: String, plan: FramePlan,
             return
         }
         for index in 0..<plan.count {
-            try encoder.add(try drawing.frame(plan.time(index)))
+            let frame = try drawing.frame(plan.time(index))
+            try encoder.add(frame, changed: drawing.raster.changed)
             try progress.step()
         }
         try encoder.finish()
@@ -428,21 +429,19 @@ struct Interrupted: Error {}
 struct FrameDrawing {
     var sampler: FrameSampler
     var raster: Rasterizer
-    var image: RGBAImage
     var width: Int { raster.width }
     var height: Int { raster.height }
 
     init(sampler: FrameSampler, width: Int, height: Int, background: Color?) {
         self.sampler = sampler
         raster = Rasterizer(viewBox: sampler.model.viewBox, width: width, height: height, background: background)
-        image = RGBAImage(width: width, height: height)
     }
 
+    /// The picture at `t`; ``Rasterizer/changed`` says where it differs from the one before.
     mutating func frame(_ t: Time) throws -> RGBAImage {
         if System.caughtSignal != 0 { throw Interrupted() }
         raster.draw(sampler.views(at: t))
-        raster.write(into: &image)
-        return image
+        return raster.image
     }
 }
 

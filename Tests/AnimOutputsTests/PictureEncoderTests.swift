@@ -156,6 +156,22 @@ struct PictureEncoderTests {
         #expect(decoded.frames == [first, second, second].map { Self.shown($0, transparent: false) })
     }
 
+    @Test func gifFramesAreTheChangedRectangleTheyAreGiven() throws {
+        // The rasterizer says where a frame changed: the encoder writes that rectangle without comparing
+        // (the first frame whole, an empty one as one pixel), and the frames decode as they were.
+        let first = Self.picture(width: 20, height: 10, frame: 0, colours: 3)
+        var second = first
+        for (x, y) in [(4, 2), (9, 6)] { second.bytes[(y * 20 + x) * 4] ^= 0xFF }
+        var encoder = try GIFEncoder(width: 20, height: 10, fps: 10, loopCount: 0, transparent: false, sink: ByteBuffer())
+        try encoder.add(first, changed: PixelRect(left: 2, top: 2, width: 3, height: 3))
+        try encoder.add(second, changed: PixelRect(left: 3, top: 1, width: 8, height: 7))
+        try encoder.add(second, changed: .empty)
+        try encoder.finish()
+        let decoded = try DecodedGIF(encoder.sink.bytes)
+        #expect(decoded.regions.map { [$0.0, $0.1, $0.2, $0.3] } == [[0, 0, 20, 10], [3, 1, 8, 7], [0, 0, 1, 1]])
+        #expect(decoded.frames == [first, second, second].map { Self.shown($0, transparent: false) })
+    }
+
     @Test func gifManyColoursAreCloseAndWithinOnePalette() throws {
         // 4096 colours from a smooth gradient: median cut keeps each pixel near its colour.
         var bytes: [UInt8] = []
@@ -204,5 +220,12 @@ struct PictureEncoderTests {
             #expect(try lzwDecode(LZW.encode(runs, minimumCodeSize: minimumCodeSize), minimumCodeSize: minimumCodeSize) == runs)
         }
         #expect(try lzwDecode(LZW.encode([], minimumCodeSize: 2), minimumCodeSize: 2) == [])
+        // One encoder for many frames (as a GIF's is) leaves its table empty after each.
+        var lzw = LZW()
+        let noise = Self.noise(count: 30_000, seed: 3)
+        let first = lzw.encode(noise, minimumCodeSize: 8)
+        _ = lzw.encode(Self.noise(count: 9_000, seed: 4), minimumCodeSize: 8)
+        #expect(lzw.encode(noise, minimumCodeSize: 8) == first)
+        #expect(first == LZW.encode(noise, minimumCodeSize: 8))
     }
 }

@@ -190,3 +190,83 @@ struct StageAgreementTests {
         #expect(Self.viewBox(try #require(export.map { animatedSVG($0) })) == drawn)
     }
 }
+
+/// The rasterizer draws frame after frame only what changed (dirty
+/// rectangles): the picture must be the one drawn afresh, and ``Rasterizer/changed``
+/// must hold every pixel that differs from the frame before.
+struct IncrementalRasterTests {
+    /// A generator of views from a fixed seed (a linear congruential generator).
+    struct Views {
+        var state: UInt64
+
+        mutating func unit() -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(state >> 11) / Double(1 << 53)
+        }
+
+        mutating func view() -> DrawnView {
+            let shape: DrawnView.Shape = unit() < 0.5 ? .circle(radius: 1 + 12 * unit())
+                : .rectangle(width: 1 + 20 * unit(), height: 1 + 20 * unit())
+            let fill = Color(red: 255 * unit(), green: 255 * unit(), blue: 255 * unit(), alpha: unit() < 0.2 ? unit() : 1)
+            // Now and then a view that draws nothing (opacity 0, scale 0) or reaches past the picture.
+            return DrawnView(centre: (-10 + 80 * unit(), -10 + 60 * unit()), shape: shape, fill: fill, rotation: 360 * unit(),
+                             scaleX: unit() < 0.1 ? 0 : 0.3 + 2 * unit(), scaleY: 0.3 + 2 * unit(),
+                             origin: (unit(), unit()), opacity: unit() < 0.1 ? 0 : unit() < 0.5 ? 1 : unit())
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func frameAfterFrameIsThePictureDrawnAfresh(transparent: Bool) {
+        let background: Color? = transparent ? nil : Color(red: 250, green: 250, blue: 250)
+        var views = Views(state: transparent ? 7 : 3)
+        var raster = Rasterizer(viewBox: (0, 0, 60, 40), width: 90, height: 60, background: background)
+        var frame = (0..<6).map { _ in views.view() }
+        var before = RGBAImage(width: 90, height: 60)
+        for index in 0..<40 {
+            // Some views move, some stay; every tenth frame none changes.
+            if index % 10 != 9 {
+                for view in frame.indices where views.unit() < 0.4 { frame[view] = views.view() }
+            }
+            raster.draw(frame)
+            var fresh = Rasterizer(viewBox: (0, 0, 60, 40), width: 90, height: 60, background: background)
+            fresh.draw(frame)
+            let differing = zip(raster.image.bytes, fresh.image.bytes).filter { $0 != $1 }.count
+            #expect(differing == 0, "frame \(index): \(differing) bytes differ from the picture drawn afresh")
+            if index > 0 {
+                var outside = 0
+                for y in 0..<60 {
+                    for x in 0..<90 where !(raster.changed.left..<raster.changed.left + raster.changed.width).contains(x)
+                        || !(raster.changed.top..<raster.changed.top + raster.changed.height).contains(y) {
+                        let at = (y * 90 + x) * 4
+                        if raster.image.bytes[at..<at + 4] != before.bytes[at..<at + 4] { outside += 1 }
+                    }
+                }
+                #expect(outside == 0, "frame \(index): \(outside) pixels changed outside \(raster.changed)")
+                if index % 10 == 9 { #expect(raster.changed.isEmpty, "frame \(index)") }
+            }
+            before = raster.image
+        }
+    }
+
+    @Test func overlappingBoxesAreMergedUntilNoneOverlap() {
+        var views = Views(state: 11)
+        for _ in 0..<50 {
+            let boxes = (0..<8).map { _ in
+                PixelRect(left: Int(100 * views.unit()), top: Int(100 * views.unit()), width: Int(30 * views.unit()), height: Int(30 * views.unit()))
+            }
+            let rects = Rasterizer.disjoint(boxes)
+            for (index, rect) in rects.enumerated() {
+                #expect(!rect.isEmpty)
+                for other in rects[(index + 1)...] { #expect(rect.intersection(other).isEmpty, "\(rect) overlaps \(other)") }
+            }
+            for box in boxes where !box.isEmpty {
+                #expect(rects.contains { $0.union(box) == $0 }, "\(box) is not covered")
+            }
+        }
+        // Two apart stay two; a third across both joins them into their box.
+        let apart = [PixelRect(left: 0, top: 0, width: 2, height: 2), PixelRect(left: 5, top: 0, width: 2, height: 2)]
+        #expect(Rasterizer.disjoint(apart) == apart)
+        #expect(Rasterizer.disjoint(apart + [PixelRect(left: 1, top: 1, width: 5, height: 1)])
+                == [PixelRect(left: 0, top: 0, width: 7, height: 2)])
+    }
+}
