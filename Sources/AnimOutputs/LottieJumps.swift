@@ -21,9 +21,7 @@ extension KeyframeBuilder.Plan {
             guard builder.remappedFrom > abs(at), at - lead > span.start.seconds else { continue }
             let next: [Double]
             if index + 1 < spans.count {
-                let boundary = boundaries[index + 1], following = startValue(spans[index + 1])
-                let instant = !equal(boundary.value, following) && spans[index + 1].length > 4 * KeyframeBuilder.instantHold(at: at)
-                next = instant ? boundary.value : following
+                next = shownFirst(spans[index + 1], at: boundaries[index + 1]).value
             } else if let end = boundaries.last, boundaries.count > spans.count {
                 next = end.value
             } else {

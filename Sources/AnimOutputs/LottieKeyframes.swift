@@ -316,6 +316,15 @@ struct KeyframeBuilder {
             return source.sample(Instant(approximately: after ? seconds + step : seconds - step))
         }
 
+        /// The value shown first where `span` starts at `boundary`: the
+        /// boundary's own value when it differs from the span's start and the
+        /// span is long enough to hold it briefly (`instant`), else the span's start.
+        func shownFirst(_ span: Span, at boundary: Boundary) -> (value: [Double], instant: Bool) {
+            let leaving = startValue(span)
+            let instant = !equal(boundary.value, leaving) && span.length > 4 * KeyframeBuilder.instantHold(at: boundary.frame.seconds)
+            return (instant ? boundary.value : leaving, instant)
+        }
+
         /// The value a span starts from (just after its start).
         func startValue(_ span: Span) -> [Double] {
             switch span.kind {
@@ -345,11 +354,8 @@ struct KeyframeBuilder {
                 let boundary = boundaries[index]
                 let at = boundary.frame.seconds
                 let arriving = index > 0 ? endValue(spans[index - 1]) : nil
-                let leaving = startValue(span)
                 let hold = KeyframeBuilder.instantHold(at: at)
-                // A value of its own at the boundary instant: hold it briefly.
-                let instant = !equal(boundary.value, leaving) && span.length > 4 * hold
-                let firstValue = instant ? boundary.value : leaving
+                let (firstValue, instant) = shownFirst(span, at: boundary)
                 // A jump goes a hair early (never before the keyframe written last):
                 // the value arriving, then the new one held until the span starts.
                 if let arriving, !equal(arriving, firstValue) {

@@ -122,7 +122,8 @@ struct LottieCompression {
                 // digit (at most twice the lead) where that would be over a tenth of a frame (0.6
                 // frames at frame 179,820 of a 60 fps file showed the next copy half a frame early).
                 let lead = KeyframeBuilder.jumpLead(at: at) / fpsValue
-                let early = jumps ? (Digits.powerOfTenUp(lead) * fpsValue <= 0.1 ? Digits.powerOfTenUp(lead) : Digits.oneDigitUp(lead)) : 0
+                let tenUp = Digits.powerOfTenUp(lead)
+                let early = jumps ? (tenUp * fpsValue <= 0.1 ? tenUp : Digits.oneDigitUp(lead)) : 0
                 let frame = Digits.shortest(at - early * fpsValue, within: 4 * at.ulp)
                 keys.append(.object([("t", .number(frame)), ("s", .numbers([Digits.shortest(keptEnd - early, within: 4 * keptEnd.ulp)])),
                                      ("h", .number(1))]))
