@@ -268,10 +268,7 @@ public func webExport(_ outcome: Outcome, source: String = "", names: WebNames =
     } catch {
         return (nil, [foreverError(error, binding: model.binding, at: range, relative: model.scene.repeatsRelativeTweens)])
     }
-    let marked = relativeAtPlayTime(export, model: model, outcome: outcome, source: source).mappingChannels { channel in
-        WebExport.Channel(property: channel.property, variable: channel.variable, kind: channel.kind, start: channel.start,
-                          animations: channel.animations.map(\.shortened), extent: channel.extent, declared: channel.declared)
-    }
+    let marked = relativeAtPlayTime(export, model: model, outcome: outcome, source: source).mappingChannels(\.compacted)
     let named = names.isStandard ? marked : marked.named(names)
     if let clash = named.nameClash {
         // At the declared value of the second (the one that would overwrite), else of the first, else the binding.

@@ -120,6 +120,60 @@ extension WebExport.Animation {
     }
 }
 
+extension WebExport.Animation {
+    /// Holds without curves (docs/exports.md §7): in a run of keyframes that
+    /// play one value (the same value and the same
+    /// ``WebExport/Keyframe/relative``, so also at play time), only the run's
+    /// ends stay, and the first has no easing: whatever the curve, the
+    /// browser draws that value between them. The last keeps its easing,
+    /// which shapes what comes after.
+    var plainHolds: WebExport.Animation {
+        var kept: [WebExport.Keyframe] = []
+        for keyframe in keyframes {
+            let count = kept.count
+            if count >= 1, kept[count - 1].playsLike(keyframe) {
+                kept[count - 1].easing = nil
+                if count >= 2, kept[count - 2].playsLike(keyframe) {
+                    // The middle of a run says nothing.
+                    kept[count - 1] = keyframe
+                    continue
+                }
+            }
+            kept.append(keyframe)
+        }
+        var copy = self
+        copy.keyframes = kept
+        return copy
+    }
+
+    /// Whether every keyframe plays one value, `value` but for rounding, whatever the element's start.
+    func holdsOnly(_ value: Value) -> Bool {
+        guard let first = keyframes.first else { return true }
+        return nearlyEqual(first.value, value) && keyframes.allSatisfy { $0.relative == 0 && $0.value == first.value && ($0.shown ?? $0.value) == first.value }
+    }
+}
+
+extension WebExport.Keyframe {
+    /// Whether the browser draws a constant from this keyframe to `next`.
+    fileprivate func playsLike(_ next: WebExport.Keyframe) -> Bool {
+        value == next.value && relative == next.relative && (shown ?? value) == value && (next.shown ?? next.value) == next.value
+    }
+}
+
+extension WebExport.Channel {
+    /// The channel as the writers write it (docs/exports.md §7): numbers
+    /// shortened (``WebExport/Animation/shortened``), holds plain
+    /// (``WebExport/Animation/plainHolds``), and a channel that only ever
+    /// holds its start with no animation: the element's own value
+    /// (``start``) says it.
+    var compacted: WebExport.Channel {
+        let animations = self.animations.map(\.shortened.plainHolds)
+        let constant = animations.allSatisfy { $0.holdsOnly(start) }
+        return WebExport.Channel(property: property, variable: variable, kind: kind, start: start, animations: constant ? [] : animations,
+                                 extent: extent, declared: declared)
+    }
+}
+
 extension Value {
     /// A number's or point's components rounded by `digits`; a colour as it is.
     func rounded(_ digits: Digits) -> Value {
