@@ -285,13 +285,13 @@ func cssNumber(_ value: Double) -> String {
 
 /// A curve CSS cannot name, as a few cubic Béziers (docs/exports.md §7):
 /// before any `linear(…)` stops, the exporter splits the curve into pieces,
-/// each one keyframe with its own `cubic-bezier(⅓, y1, ⅔, y2)`. With its x
-/// controls at ⅓ and ⅔ a Bézier's x is its parameter, so each piece is the
-/// cubic Hermite curve through the function's values and one-sided slopes at
-/// its ends: exact at the split points, and kept only where it is within
-/// ``LinearCurve``'s bound (half the tolerance times the range) at 48 points
-/// inside every piece. A curve that needs more than `maximumPieces` (a jump, a
-/// spring's many turns) has none: `nil`.
+/// each one keyframe with its own `cubic-bezier(x1, y1, x2, y2)` whose
+/// handles lie along the function's one-sided slopes at the piece's ends
+/// (``tangent(_:from:to:allowed:range:)``): exact at the split points,
+/// smooth across them, and kept only where it is within ``LinearCurve``'s
+/// bound (half the tolerance times the range) at 48 points inside every
+/// piece. A curve that needs more than `maximumPieces` (a jump, a spring's
+/// many turns) has none: `nil`.
 struct BezierPieces: Equatable, Sendable {
     /// The split points, 0 first and 1 last.
     var inputs: [Double]
@@ -300,9 +300,12 @@ struct BezierPieces: Equatable, Sendable {
     /// One per piece: its `cubic-bezier(…)`, or `linear` for a straight one.
     var easings: [String]
 
-    static func fitting(_ function: (Double) -> Double, tolerance: Double = LinearCurve.tolerance,
+    static func fitting(_ curve: (Double) -> Double, tolerance: Double = LinearCurve.tolerance,
                         maximumPieces: Int = 16) -> BezierPieces? {
         guard maximumPieces >= 1 else { return nil }
+        // The limits inside the ends: a curve that jumps at an end (Penner's elastic is 1 at 1 and
+        // 1.0005 just before) is fitted to them, and the boundary's keyframes hold the jump (``WebExportBuilder/assemble``).
+        func function(_ q: Double) -> Double { curve(min(max(q, 1e-12), 1 - 1e-12)) }
         var low = Double.infinity, high = -Double.infinity
         for index in 0...1024 {
             let value = function(Double(index) / 1024)
@@ -323,9 +326,9 @@ struct BezierPieces: Equatable, Sendable {
             guard easings.count < maximumPieces else { return nil }
             // A piece at an end where the curve stands vertical (the talk's ease-in at 1, circ)
             // may stand vertical there too (tried only for a piece within a quarter of that end,
-            // where such a piece goes: the search is costly); elsewhere, the Hermite piece.
+            // where such a piece goes: the search is costly); elsewhere, a piece along its slopes.
             func fit(_ b: Double) -> String? {
-                hermite(function, from: a, to: b, allowed: allowed, range: range)
+                tangent(function, from: a, to: b, allowed: allowed, range: range)
                     ?? (a == 0 && b <= 0.25 && steepStart
                         ? vertical(function, from: a, to: b, atStart: true, allowed: allowed, range: range) : nil)
                     ?? (b == 1 && a >= 0.75 && steepEnd
@@ -353,10 +356,18 @@ struct BezierPieces: Equatable, Sendable {
         return BezierPieces(inputs: inputs, outputs: outputs, easings: easings)
     }
 
-    /// The piece over `[a, b]` as `cubic-bezier(⅓, y1, ⅔, y2)` of the
-    /// normalized rise, or `nil` when it misses the function by more than
-    /// `allowed` (or does not rise or fall enough to normalize).
-    private static func hermite(_ function: (Double) -> Double, from a: Double, to b: Double, allowed: Double,
+    /// The piece over `[a, b]` as a `cubic-bezier(x1, y1, x2, y2)` of the
+    /// normalized rise whose handles lie along the function's one-sided
+    /// slopes at its ends (`y1 = s₀·x1`, `1 − y2 = s₁·(1 − x2)`), so pieces
+    /// meet smoothly and each is exact at its ends; `"linear"` for a piece
+    /// close to a line; `nil` when it misses the function by more than
+    /// `allowed` (or does not rise or fall enough to normalize). The
+    /// handles' x come from ``handles`` (the Hermite piece's ⅓ and ⅔ first,
+    /// then round numbers): a longer handle follows a curve
+    /// that bends late (an exponential's tail) where ⅓ would need more
+    /// pieces. `y1` and `y2` are the shortest decimals with which the
+    /// written curve stays within `allowed` at 48 points inside the piece.
+    private static func tangent(_ function: (Double) -> Double, from a: Double, to b: Double, allowed: Double,
                                 range: Double) -> String? {
         let width = b - a, h = width * 1e-6
         let fa = function(a), fb = function(b)
@@ -371,16 +382,46 @@ struct BezierPieces: Equatable, Sendable {
         // the piece's rise per its width.
         let startSlope = (4 * function(a + h) - 3 * fa - function(a + 2 * h)) / (2 * h) * width / rise
         let endSlope = (3 * fb - 4 * function(b - h) + function(b - 2 * h)) / (2 * h) * width / rise
-        let y1 = (startSlope / 3 * 1e7).rounded() / 1e7, y2 = ((1 - endSlope / 3) * 1e7).rounded() / 1e7
-        guard y1.isFinite, y2.isFinite, abs(y1) < 1e6, abs(y2) < 1e6 else { return nil }
-        for index in 1...48 {
-            let t = Double(index) / 49
-            let s = 1 - t
-            let curve = 3 * s * s * t * y1 + 3 * s * t * t * y2 + t * t * t
-            guard abs(fa + rise * curve - function(a + width * t)) <= allowed else { return nil }
+        guard startSlope.isFinite, endSlope.isFinite, abs(startSlope) < 1e6, abs(endSlope) < 1e6 else { return nil }
+        // The normalized piece at the probes, most telling first (a bad curve fails at once).
+        let bound = allowed / abs(rise)
+        let targets = probes.map { (x: $0, y: (function(a + width * $0) - fa) / rise) }
+        func fits(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) -> Bool {
+            targets.allSatisfy { abs(bezierY(atX: $0.x, x1: x1, y1: y1, x2: x2, y2: y2) - $0.y) <= bound }
         }
-        return "cubic-bezier(0.333333, \(cssNumber(y1)), 0.666667, \(cssNumber(y2)))"
+        for (x1, x2) in handles {
+            let y1 = startSlope * x1, y2 = 1 - endSlope * (1 - x2)
+            guard fits(x1, y1, x2, y2) else { continue }
+            // Each handle's rounding moves the curve by at most 4/9 of it: coarser first.
+            for slack in [bound / 4, bound / 64] {
+                let short1 = Digits.shortest(y1, within: slack), short2 = Digits.shortest(y2, within: slack)
+                if fits(x1, short1, x2, short2) {
+                    return "cubic-bezier(\(cssNumber(x1)), \(cssNumber(short1)), \(cssNumber(x2)), \(cssNumber(short2)))"
+                }
+            }
+        }
+        return nil
     }
+
+    /// Where a piece is checked: 48 points inside it, halves first, then quarters, …
+    private static let probes: [Double] = {
+        var seen = Set<Int>(), order: [Double] = []
+        for step in [24, 12, 6, 3, 1] {
+            for index in stride(from: step, through: 48, by: step) where seen.insert(index).inserted {
+                order.append(Double(index) / 49)
+            }
+        }
+        return order
+    }()
+
+    /// The x of the handles a piece tries: the Hermite piece's ⅓ and ⅔
+    /// first (exact for a cubic), then multiples of 0.05 (handles as long
+    /// as the piece at most), nearest it first.
+    private static let handles: [(Double, Double)] = {
+        let grid = (1...20).flatMap { first in (0...19).map { (Double(first) / 20, Double($0) / 20) } }
+        func distance(_ pair: (Double, Double)) -> Double { abs(pair.0 - 1.0 / 3) + abs(pair.1 - 2.0 / 3) }
+        return [(0.333333, 0.666667)] + grid.sorted { distance($0) < distance($1) }
+    }()
 
     /// Whether `function` stands vertical at its start (or end): its slope
     /// over the last millionth is more than three times its slope over the
@@ -441,11 +482,22 @@ struct BezierPieces: Equatable, Sendable {
     }
 
     /// The output of `cubic-bezier(x1, y1, x2, y2)` at input `x` in [0, 1]
-    /// (x1, x2 in [0, 1], so the curve's x rises with its parameter: found by halving).
-    private static func bezierY(atX x: Double, x1: Double, y1: Double, x2: Double, y2: Double) -> Double {
+    /// (x1, x2 in [0, 1], so the curve's x rises with its parameter): the
+    /// parameter by Newton's method from `x`, by halving where that strays.
+    static func bezierY(atX x: Double, x1: Double, y1: Double, x2: Double, y2: Double) -> Double {
         func coordinate(_ t: Double, _ p1: Double, _ p2: Double) -> Double {
             let s = 1 - t
             return 3 * s * s * t * p1 + 3 * s * t * t * p2 + t * t * t
+        }
+        var t = x
+        for _ in 0..<8 {
+            let s = 1 - t
+            let miss = coordinate(t, x1, x2) - x
+            if abs(miss) < 1e-12 { return coordinate(t, y1, y2) }
+            let slope = 3 * s * s * x1 + 6 * s * t * (x2 - x1) + 3 * t * t * (1 - x2)
+            guard slope > 1e-6 else { break }
+            t -= miss / slope
+            guard t >= 0, t <= 1 else { break }
         }
         var low = 0.0, high = 1.0
         for _ in 0..<50 {

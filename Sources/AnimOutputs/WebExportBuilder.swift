@@ -403,6 +403,11 @@ struct WebExportBuilder {
             return [WebSpan(start: piece.start, end: piece.end,
                          curve: .eased(from: .number(first.output), to: .number(last.output), easing: "linear", ends: (0, 1)))]
         }
+        // Cubic Béziers where fewer bytes say it, as for a tween's easing (``tweenSpans``).
+        if curve.isWithinBound,
+           let pieces = BezierPieces.fitting({ ((sample($0).number ?? low) - low) / (high - low) }, maximumPieces: min(24, curve.points.count / 5)) {
+            return [WebSpan(start: piece.start, end: piece.end, curve: .beziers(from: .number(low), to: .number(high), pieces: pieces))]
+        }
         let normalized = LinearCurve(points: curve.points.map { ($0.input, ($0.output - low) / (high - low)) },
                                      isWithinBound: curve.isWithinBound, jumps: curve.jumps)
         return [WebSpan(start: piece.start, end: piece.end, curve: .normalized(low: low, high: high, curve: normalized))]

@@ -269,9 +269,9 @@ func registrations(_ export: WebExport) -> [Registration] {
 /// and `scale-y` about the view's `origin` (its centre unless it says), the
 /// element's centre at its `at` home when it has one, the size (`radius`, `width`,
 /// `height`, `size`: px) and `color` (or `fill`) as the background. One
-/// line each; views with nothing drawn have no rule.
+/// line each; views with nothing drawn have no rule, and views drawn alike share one.
 func drawingRules(_ export: WebExport) -> [String] {
-    var lines: [String] = []
+    var rules: [(selectors: [String], declarations: [String])] = []
     for (view, exported) in zip(RenderModel(export).views, export.views) {
         var variables: [String: String] = [:]
         for channel in exported.channels where variables[channel.property.name] == nil {
@@ -320,11 +320,16 @@ func drawingRules(_ export: WebExport) -> [String] {
             declarations.append("background-color: \(fill)")
         }
         guard !declarations.isEmpty else { continue }
-        lines.append("\(export.names.selector(of: view.name)) {")
-        lines += declarations.map { "  \($0);" }
-        lines.append("}")
+        // Views drawn alike share one rule (confetti's eight pieces), in the order they come.
+        if let index = rules.firstIndex(where: { $0.declarations == declarations }) {
+            rules[index].selectors.append(export.names.selector(of: view.name))
+        } else {
+            rules.append((selectors: [export.names.selector(of: view.name)], declarations: declarations))
+        }
     }
-    return lines
+    return rules.flatMap { rule in
+        rule.selectors.dropLast().map { $0 + "," } + ["\(rule.selectors.last ?? "") {"] + rule.declarations.map { "  \($0);" } + ["}"]
+    }
 }
 
 func jsonNumber(_ value: Double) -> String {
