@@ -72,7 +72,10 @@ private func cubicBezierText(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Dou
     case (0.42, 0, 1, 1): return "ease-in"
     case (0, 0, 0.58, 1): return "ease-out"
     case (0.42, 0, 0.58, 1): return "ease-in-out"
-    default: return "cubic-bezier(\(cssNumber(x1)), \(cssNumber(y1)), \(cssNumber(x2)), \(cssNumber(y2)))"
+    default:
+        // Each handle the shortest decimal within 1e-8 (⅓ as 0.33333333): the curve moves by less.
+        let handles = [x1, y1, x2, y2].map { cssNumber(Digits.shortest($0, within: 1e-8)) }
+        return "cubic-bezier(" + handles.joined(separator: ", ") + ")"
     }
 }
 

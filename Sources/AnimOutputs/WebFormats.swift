@@ -133,10 +133,7 @@ public func stylesheet(_ export: WebExport) -> String {
     } else {
         out += export.isCancelled ? ", which is cancelled: nothing moves.\n" : ", \(formatNumber(export.duration.seconds)) s.\n"
     }
-    out += " *\n * Every property of a view is a registered custom property on the view's\n"
-    out += export.endless == nil ? " * element, animated over the whole animation (fill both): draw with\n"
-        : " * element, animated before it repeats (fill both), then by its period: draw with\n"
-    out += " * var(\(export.names.variable("x"))), var(\(export.names.variable("color"))), … Markup:\n *\n"
+    out += " * Each property is a custom property (\(export.names.variable("x")), …) on its view's element. Markup:\n"
     for view in export.views {
         if export.names.selectorTemplate == WebNames.defaultSelector {
             out += " *   <div data-view=\"\(commentSafe(view.name))\"></div>\n"
@@ -146,7 +143,7 @@ public func stylesheet(_ export: WebExport) -> String {
     }
     let wiring = drawingRules(export)
     if !wiring.isEmpty {
-        out += " *\n * Drawn as the player page draws them (paste as it is):\n *\n"
+        out += " * Drawn as the player page draws them (paste as it is):\n"
         out += wiring.map { " *   " + $0.replacingAll("*/", with: "* /") + "\n" }.joined()
     }
     out += " */\n\n"
@@ -165,10 +162,12 @@ public func stylesheet(_ export: WebExport) -> String {
                     out += " }\n"
                 }
                 out += "}\n"
-                let fill = animation.fillsBoth ? "both" : "none"
-                let iterations = animation.isEndless ? "infinite" : String(animation.iterations)
-                names.append("\(name) \(cssNumber(animation.duration * 1000))ms linear \(cssNumber(animation.delay * 1000))ms "
-                    + "\(iterations) normal \(fill)")
+                // The shorthand without its defaults (no delay, one iteration, direction normal, fill none).
+                var parts = [name, "\(cssNumber(animation.duration * 1000))ms", "linear"]
+                if animation.delay != 0 { parts.append("\(cssNumber(animation.delay * 1000))ms") }
+                if animation.isEndless { parts.append("infinite") } else if animation.iterations != 1 { parts.append(String(animation.iterations)) }
+                if animation.fillsBoth { parts.append("both") }
+                names.append(parts.joined(separator: " "))
             }
         }
         out += "\n\(export.names.selector(of: view.name)) {\n"

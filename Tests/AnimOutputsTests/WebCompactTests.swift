@@ -50,4 +50,22 @@ struct WebCompactTests {
         let keyframes = try #require(x.animations.first?.keyframes)
         #expect(keyframes.first?.relative == 1 && keyframes.last?.relative == 0)
     }
+
+    /// Views drawn alike share one drawing rule (the stylesheet's and the
+    /// module's opening comment): two circles whose radius and colour are
+    /// custom properties have the same declarations, so one rule lists both
+    /// selectors, in the order the views come; a square has its own.
+    @Test func viewsDrawnAlikeShareOneRule() throws {
+        let text = """
+            view a radius 10 color red
+            view b radius 20 color blue
+            view c width 10 height 10 color red
+            let s = move a by (10, 0) in 1s || move b by (10, 0) in 1s || move c by (10, 0) in 1s
+
+            """
+        let rules = drawingRules(try Self.export(text))
+        #expect(rules.filter { $0.hasSuffix("{") }.count == 2, "\(rules)")
+        #expect(rules.prefix(2) == ["[data-view=\"a\"],", "[data-view=\"b\"] {"], "\(rules)")
+        #expect(rules.contains("[data-view=\"c\"] {"), "\(rules)")
+    }
 }

@@ -160,7 +160,7 @@ struct WebNamesTests {
         #expect(rules.first == ".card {" && rules[1] == "  opacity: var(--k-opacity);" && rules[4] == "  background-color: var(--k-color);")
         // The stylesheet's header and the module's opening comment carry them as written.
         let css = stylesheet(named), module = webModule(named)
-        #expect(css.contains(" * Drawn as the player page draws them (paste as it is):\n *\n"
+        #expect(css.contains(" * Drawn as the player page draws them (paste as it is):\n"
                              + rules.map { " *   " + $0 + "\n" }.joined() + " */\n"))
         #expect(module.contains(rules.map { "//   " + $0 + "\n" }.joined()))
     }
