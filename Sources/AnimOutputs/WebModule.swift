@@ -34,6 +34,62 @@ import Animations
 /// The elements draw with the custom properties: the opening comment
 /// carries the same rules as the stylesheet's (``stylesheet(_:)``).
 public func webModule(_ export: WebExport) -> String {
+    var out = moduleHeader(export)
+    out += "\nconst EXPORT = " + waapiJSON(export).dropLast() + ";\n\n"
+    out += moduleScript
+    // The script that moves keyframes to the element's start, only where some keyframe follows it
+    // (else module-absolute.js, keyframes as written).
+    let follows = export.views.contains { $0.channels.contains { $0.animations.contains { $0.keyframes.contains { $0.relative != 0 } } } }
+    out += follows ? WebFiles.moduleRelativeJS : WebFiles.moduleAbsoluteJS
+    return out
+}
+
+/// `--to js --runtime PATH`: the module of ``webModule(_:)`` with its player
+/// imported rather than written in, so that a page of many animations loads
+/// the player once. It imports `animcModule` from PATH, written as given (a
+/// URL the importing page resolves, as every `import`), and exports the
+/// same `duration` and `play(root, options)`, which ``webRuntime`` makes of
+/// the same JSON:
+///
+/// ```js
+/// import { animcModule } from "./animc-runtime.js";
+/// const EXPORT = { … };
+/// export const { duration, play } = animcModule(EXPORT);
+/// ```
+public func webModule(_ export: WebExport, runtime path: String) -> String {
+    var out = moduleHeader(export)
+    if !out.hasSuffix("//\n") { out += "//\n" }
+    out += "// Its player is the module it imports (`animc runtime` writes it), one copy for every module of a page.\n"
+    out += "\nimport { animcModule } from " + jsonString(path) + ";\n"
+    out += "\nconst EXPORT = " + waapiJSON(export).dropLast() + ";\n\n"
+    out += "export const { duration, play } = animcModule(EXPORT);\n"
+    return out
+}
+
+/// `animc runtime`: the player of every `--to js --runtime PATH` module, an
+/// ES module that exports `animcModule(EXPORT)`, which returns `{duration,
+/// play}` for the JSON of one export (``waapiJSON(_:)``). Its body is the
+/// script ``webModule(_:)`` writes after its JSON (module.js, its two
+/// `export`s made local to the function, indented), so the two forms play
+/// alike; and it always has the relative path (module-relative.js), which
+/// plays a module whose keyframes have no `"relative"` as written.
+public let webRuntime: String = {
+    var out = "// animc runtime: the player that `animc export --to js --runtime PATH` modules import\n"
+    out += "// (docs/exports.md §6, \"A module for scripts\"): one copy serves every module of a page. Write it with\n"
+    out += "// the animc that writes the modules: their JSON (as `--to waapi` writes it) is what it reads.\n"
+    out += "//\n//   import { animcModule } from \"./animc-runtime.js\";\n"
+    out += "//   export const { duration, play } = animcModule(EXPORT);   // EXPORT: the module's JSON\n\n"
+    out += "export function animcModule(EXPORT) {\n"
+    for line in WebFiles.moduleJS.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+        let local = line.hasPrefix("export ") ? line.dropFirst("export ".count) : line
+        out += (local.isEmpty ? "" : "  ") + local + "\n"
+    }
+    out += "  return { duration, play };\n}\n"
+    return out + WebFiles.moduleRelativeJS
+}()
+
+/// The opening comment of both forms of the module.
+private func moduleHeader(_ export: WebExport) -> String {
     var out = "// animc export --to js: `\(export.binding)`"
     if !export.source.isEmpty { out += " of \(export.source.replacingAll("\n", with: " "))" }
     if let endless = export.endless {
@@ -51,12 +107,6 @@ public func webModule(_ export: WebExport) -> String {
         out += "// The elements draw with the custom properties as the player page draws them (the stylesheet's rules):\n//\n"
         out += wiring.map { "//   " + $0 + "\n" }.joined()
     }
-    out += "\nconst EXPORT = " + waapiJSON(export).dropLast() + ";\n\n"
-    out += moduleScript
-    // The script that moves keyframes to the element's start, only where some keyframe follows it
-    // (else module-absolute.js, keyframes as written).
-    let follows = export.views.contains { $0.channels.contains { $0.animations.contains { $0.keyframes.contains { $0.relative != 0 } } } }
-    out += follows ? WebFiles.moduleRelativeJS : WebFiles.moduleAbsoluteJS
     return out
 }
 
