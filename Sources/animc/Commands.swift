@@ -235,7 +235,9 @@ let interface = Interface(
                     + "css-ease-in-out (and ease). --to lottie writes Lottie JSON at "
                     + "--fps frames a second (--fps is Lottie's alone): one shape layer per view, its transform carrying x, y, rotation, scale and "
                     + "opacity, its fill the colour; exact keyframe handles where a curve has them, others baked a "
-                    + "keyframe per frame; events as markers. --to svg writes one SVG that plays itself as an image (the page's stage, animated by the stylesheet). Properties a format cannot carry are named in a warning. "
+                    + "keyframe per frame; events as markers. --to svg writes one SVG that plays itself as an image (the page's stage, animated by the stylesheet). "
+                    + "--to js writes an ES module that plays it; with --runtime PATH it imports its player from PATH "
+                    + "(`animc runtime` writes it), one copy for many modules. Properties a format cannot carry are named in a warning. "
                     + "An animation that repeats forever plays, in a browser, each property's prefix and then its period "
                     + "with infinite iterations; in Lottie it is one round that players loop (an error when it has a prefix).",
                 options: [Options.binding.spec, Options.after.spec, Options.to.spec, Options.prefix.spec, Options.selector.spec,
@@ -246,7 +248,7 @@ let interface = Interface(
                            "animc export examples/choreography.anim --to lottie --fps 30 -o choreography.json"],
                 run: exportCommand),
         Command(name: "runtime", arguments: [],
-                summary: "Write the player that `export --to js --runtime` modules share.",
+                summary: "Write the player that `--to js --runtime` modules share.",
                 discussion: "Write the player that the modules of `animc export FILE --to js --runtime PATH` import, an ES "
                     + "module exporting `animcModule(EXPORT)` (which makes a module's `duration` and `play` of its JSON). "
                     + "Serve it at PATH beside the modules: a page loads it once for all of them. Each module plays as "
