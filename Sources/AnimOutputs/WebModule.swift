@@ -57,9 +57,8 @@ public func webModule(_ export: WebExport) -> String {
 /// export const { duration, play } = animcModule(EXPORT);
 /// ```
 public func webModule(_ export: WebExport, runtime path: String) -> String {
-    var out = moduleHeader(export)
-    if !out.hasSuffix("//\n") { out += "//\n" }
-    out += "// Its player is the module it imports (`animc runtime` writes it), one copy for every module of a page.\n"
+    var out = moduleHeader(export, usage: "//\n// Its player is the module it imports (`animc runtime` writes it), one copy for every module of a page;\n"
+                                + "// its opening comment says how to play this one (`duration`, `play(root, options)`).\n//\n")
     out += "\nimport { animcModule } from " + jsonString(path) + ";\n"
     out += "\nconst EXPORT = " + waapiJSON(export).dropLast() + ";\n\n"
     out += "export const { duration, play } = animcModule(EXPORT);\n"
@@ -76,9 +75,9 @@ public func webModule(_ export: WebExport, runtime path: String) -> String {
 public let webRuntime: String = {
     var out = "// animc runtime: the player that `animc export --to js --runtime PATH` modules import\n"
     out += "// (docs/exports.md §6, \"A module for scripts\"): one copy serves every module of a page. Write it with\n"
-    out += "// the animc that writes the modules: their JSON (as `--to waapi` writes it) is what it reads.\n"
-    out += "//\n//   import { animcModule } from \"./animc-runtime.js\";\n"
-    out += "//   export const { duration, play } = animcModule(EXPORT);   // EXPORT: the module's JSON\n\n"
+    out += "// the animc that writes the modules: their JSON (as `--to waapi` writes it) is what it reads. Play a module so:\n"
+    out += moduleUsage
+    out += "// A module holds `export const { duration, play } = animcModule(EXPORT);`, EXPORT its JSON.\n\n"
     out += "export function animcModule(EXPORT) {\n"
     for line in WebFiles.moduleJS.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
         let local = line.hasPrefix("export ") ? line.dropFirst("export ".count) : line
@@ -89,7 +88,9 @@ public let webRuntime: String = {
 }()
 
 /// The opening comment of both forms of the module.
-private func moduleHeader(_ export: WebExport) -> String {
+/// `usage`: the lines that say how to play the module (the shared form
+/// leaves them to the runtime's opening comment, written once).
+private func moduleHeader(_ export: WebExport, usage: String = moduleUsage) -> String {
     var out = "// animc export --to js: `\(export.binding)`"
     if !export.source.isEmpty { out += " of \(export.source.replacingAll("\n", with: " "))" }
     if let endless = export.endless {
@@ -98,10 +99,7 @@ private func moduleHeader(_ export: WebExport) -> String {
     } else {
         out += export.isCancelled ? ", which is cancelled: nothing moves.\n" : ", \(formatNumber(export.duration.seconds)) s.\n"
     }
-    out += "//\n//   import { duration, play } from \"./this-module.js\";\n"
-    out += "//   const animation = play(document, { onEvent: (name, time) => console.log(name, time) });\n"
-    out += "//   animation.finished.then(() => …);  // also pause(), play(), seek(t), cancel(), currentTime (s)\n"
-    out += "//\n// Each `emit NAME` is dispatched on root as CustomEvent(\"animc:NAME\", {detail: {time}}) as playback passes it.\n//\n"
+    out += usage
     let wiring = drawingRules(export)
     if !wiring.isEmpty {
         out += "// The elements draw with the custom properties as the player page draws them (the stylesheet's rules):\n//\n"
@@ -109,5 +107,12 @@ private func moduleHeader(_ export: WebExport) -> String {
     }
     return out
 }
+
+/// How to play a module, in its opening comment (or, once for all the
+/// modules that import it, in the runtime's).
+private let moduleUsage = "//\n//   import { duration, play } from \"./this-module.js\";\n"
+    + "//   const animation = play(document, { onEvent: (name, time) => console.log(name, time) });\n"
+    + "//   animation.finished.then(() => …);  // also pause(), play(), seek(t), cancel(), currentTime (s)\n"
+    + "//\n// Each `emit NAME` is dispatched on root as CustomEvent(\"animc:NAME\", {detail: {time}}) as playback passes it.\n//\n"
 
 private let moduleScript = WebFiles.moduleJS

@@ -29,9 +29,16 @@ struct WebRuntimeTests {
         let json = "\nconst EXPORT = " + waapiJSON(export).dropLast() + ";\n\n"
         #expect(shared.contains("\nimport { animcModule } from \"./animc-runtime.js\";\n" + json))
         #expect(shared.hasSuffix(json + "export const { duration, play } = animcModule(EXPORT);\n"))
-        // The opening comment is the self-contained module's, to its JSON.
+        // The opening comment is the self-contained module's, its title and drawing rules; how to play it
+        // (the import, `play`, the events) is said once, in the runtime's.
         let header = try #require(whole.range(of: json).map { String(whole[..<$0.lowerBound]) })
-        #expect(shared.hasPrefix(header))
+        let title = String(header.prefix { $0 != "\n" }) + "\n"
+        let usage = try #require(header.range(of: "//\n//   import { duration, play }").map { start in
+            String(header[start.lowerBound...]).components(separatedBy: "// The elements draw")[0] })
+        #expect(shared.hasPrefix(title + "//\n// Its player is the module it imports (`animc runtime` writes it)"))
+        #expect(!shared.contains(usage) && webRuntime.contains(usage) && usage.contains("emit NAME"))
+        let rules = header.components(separatedBy: "// The elements draw").dropFirst().joined(separator: "// The elements draw")
+        #expect(shared.contains("//\n" + (rules.isEmpty ? "" : "// The elements draw" + rules) + "\nimport { animcModule }"))
         for script in [WebFiles.moduleJS, WebFiles.passingEventsJS, WebFiles.moduleRelativeJS, WebFiles.moduleAbsoluteJS] {
             let line = try #require(script.split(separator: "\n").first { $0.count > 40 })
             #expect(!shared.contains(line), "\(line)")

@@ -1,9 +1,14 @@
 // animc runtime: the player that `animc export --to js --runtime PATH` modules import
 // (docs/exports.md §6, "A module for scripts"): one copy serves every module of a page. Write it with
-// the animc that writes the modules: their JSON (as `--to waapi` writes it) is what it reads.
+// the animc that writes the modules: their JSON (as `--to waapi` writes it) is what it reads. Play a module so:
 //
-//   import { animcModule } from "./animc-runtime.js";
-//   export const { duration, play } = animcModule(EXPORT);   // EXPORT: the module's JSON
+//   import { duration, play } from "./this-module.js";
+//   const animation = play(document, { onEvent: (name, time) => console.log(name, time) });
+//   animation.finished.then(() => …);  // also pause(), play(), seek(t), cancel(), currentTime (s)
+//
+// Each `emit NAME` is dispatched on root as CustomEvent("animc:NAME", {detail: {time}}) as playback passes it.
+//
+// A module holds `export const { duration, play } = animcModule(EXPORT);`, EXPORT its JSON.
 
 export function animcModule(EXPORT) {
   const duration = EXPORT.duration === "Infinity" ? Infinity : EXPORT.duration;

@@ -1,10 +1,7 @@
 // animc export --to js: `final` of examples/toast.anim, 1.6 s.
 //
-//   import { duration, play } from "./this-module.js";
-//   const animation = play(document, { onEvent: (name, time) => console.log(name, time) });
-//   animation.finished.then(() => …);  // also pause(), play(), seek(t), cancel(), currentTime (s)
-//
-// Each `emit NAME` is dispatched on root as CustomEvent("animc:NAME", {detail: {time}}) as playback passes it.
+// Its player is the module it imports (`animc runtime` writes it), one copy for every module of a page;
+// its opening comment says how to play this one (`duration`, `play(root, options)`).
 //
 // The elements draw with the custom properties as the player page draws them (the stylesheet's rules):
 //
@@ -13,8 +10,6 @@
 //     transform: translate(calc(var(--animc-x) * 1px), calc(var(--animc-y) * 1px));
 //     transform-origin: center;
 //   }
-//
-// Its player is the module it imports (`animc runtime` writes it), one copy for every module of a page.
 
 import { animcModule } from "./animc-runtime.js";
 
