@@ -9,6 +9,11 @@
 # `refused` in place of the numbers when the export exits non-zero (its first
 # error line follows). Totals per format close the table (examples only,
 # refusals counted as 0).
+#
+# Format `js-shared` is the `--to js` module with `--runtime ./animc-runtime.js`
+# (its player imported, not held), and the row `animc-runtime js-runtime` the
+# file `animc runtime` writes, which a site ships once: TOTAL(examples) of
+# js-shared counts the runtime once, beside every example's module.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 animc=${1:-.build/debug/animc}
@@ -28,7 +33,11 @@ done
 declare -A total total_gz
 row() {   # NAME FORMAT FILE [ARGS...]
     local name=$1 format=$2 file=$3; shift 3
-    if "$animc" export "$file" --to "$format" "$@" -o "$work/out" 2>"$work/err"; then
+    measure "$name" "$format" export "$file" --to "$format" "$@"
+}
+measure() {   # NAME FORMAT ANIMC-ARGS...: the row of what `animc ANIMC-ARGS... -o OUT` writes
+    local name=$1 format=$2; shift 2
+    if "$animc" "$@" -o "$work/out" 2>"$work/err"; then
         local bytes gz
         bytes=$(wc -c <"$work/out")
         gz=$(gzip -9 -n -c "$work/out" | wc -c)
@@ -49,8 +58,16 @@ for f in examples/*.anim; do
         total[$format]=$(( ${total[$format]:-0} + b ))
         total_gz[$format]=$(( ${total_gz[$format]:-0} + g ))
     done
+    measure "$name" js-shared export "$f" --to js --runtime ./animc-runtime.js
+    read -r b g <"$work/last"
+    total[js-shared]=$(( ${total[js-shared]:-0} + b ))
+    total_gz[js-shared]=$(( ${total_gz[js-shared]:-0} + g ))
 done
-for format in $formats; do
+measure animc-runtime js-runtime runtime
+read -r b g <"$work/last"
+total[js-shared]=$(( ${total[js-shared]:-0} + b ))
+total_gz[js-shared]=$(( ${total_gz[js-shared]:-0} + g ))
+for format in $formats js-shared; do
     printf '%-28s %-7s %9d %8d\n' "TOTAL(examples)" "$format" "${total[$format]}" "${total_gz[$format]}"
 done
 for n in 1 10 100 1000; do

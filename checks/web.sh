@@ -5,7 +5,8 @@
 # screenshots of the player for people to look at (docs/images/); then web
 # exports in a real page (checks/web_options.py: two exports with their own
 # --prefix and --selector on one page, the --to js module played, seeked and
-# heard, the stylesheet's drawing rules pasted as written).
+# heard, modules sharing one `animc runtime` playing as the self-contained
+# ones, the stylesheet's drawing rules pasted as written).
 #
 #   bash checks/web.sh                      # what CI runs
 #   bash checks/web.sh --generated 300 --seed 7 --keep /tmp/web   # more, keeping the files

@@ -20,6 +20,12 @@
   modules of one file, `enter.play(root)` paused at its end or half-way at T, then `exit.play(root)` on
   the same elements: the exit's values at five instants are `animc eval`'s of `enter ; exit` and of
   `(enter played to T) ; exit`; `cancel()` of both returns the elements to their declared values.
+* One runtime for many modules (exports.md section 6): modules of the toast's `show` and `hide` (relative `by` and `to`
+  tweens), of button-press and of landing-events (events), exported with `--runtime ./animc-runtime.js` beside
+  the file `animc runtime` writes, play exactly as their self-contained modules on twin elements: the same
+  computed values at six instants and after `cancel()`, `hide` after `show` (ended and interrupted half-way) the
+  same, the same events heard and dispatched playing in real time side by side, the same `duration`; the page
+  fetches the runtime once.
 * The stylesheet's header comment, pasted as written into a page with the
   stylesheet: at three instants the computed `transform`, `opacity` and
   `background-color` are what `animc eval`'s values make of them
@@ -390,6 +396,156 @@ MODULE_RUN = """(async () => {
 })()"""
 
 
+# One runtime, many modules: (module name, example, binding or None).
+SHARED_MODULES = [("toast-show", "toast", "show"), ("toast-hide", "toast", "hide"),
+                  ("button-press", "button-press", None), ("landing-events", "landing-events", None)]
+# Played side by side in real time, their events compared.
+SHARED_EVENTS = ["button-press", "landing-events"]
+
+SHARED_PAGE = """<!doctype html><meta charset=utf-8>
+<style>%s</style>
+<body>
+<script type="module">
+%s
+window.modules = { %s };
+window.moduleReady = true;
+</script>
+</body>
+"""
+
+SHARED_RUN = """(async () => {
+  while (!window.moduleReady) await new Promise((r) => setTimeout(r, 20));
+  const M = window.modules, models = %s, seeks = %s, relative = %s, playing = %s;
+  const forms = ["whole", "shared"];
+  // A fresh root per play, holding an element per view: twin elements for the two forms.
+  const fresh = (model) => {
+    const root = document.createElement("div");
+    for (const e of model.elements) { const el = document.createElement("div"); el.dataset.view = e.view; root.append(el); }
+    document.body.append(root);
+    return root;
+  };
+  const read = (root, model) => {
+    const out = {};
+    for (const e of model.elements) {
+      const el = root.querySelector(e.selector);
+      for (const c of e.channels) out[c.property] = el ? getComputedStyle(el).getPropertyValue(c.variable).trim() : null;
+    }
+    return out;
+  };
+  const out = { seeks: {}, relative: {}, events: {} };
+  for (const [name, times] of Object.entries(seeks)) {
+    out.seeks[name] = {};
+    for (const form of forms) {
+      const root = fresh(models[name]), c = M[name][form].play(root);
+      c.pause();
+      const rows = [];
+      for (const t of times) { c.seek(t); rows.push(read(root, models[name])); }
+      c.cancel();
+      rows.push(read(root, models[name]));
+      out.seeks[name][form] = { duration: String(M[name][form].duration), rows };
+    }
+  }
+  // The exit on the entrance's elements, the entrance paused at each instant of `ats`.
+  const [enter, exit, ats, times] = relative;
+  for (const form of forms) {
+    out.relative[form] = [];
+    for (const at of ats) {
+      const root = fresh(models[exit]);
+      const entering = M[enter][form].play(root);
+      entering.pause();
+      entering.seek(at);
+      const leaving = M[exit][form].play(root);
+      leaving.pause();
+      const rows = [];
+      for (const t of times) { leaving.seek(t); rows.push(read(root, models[exit])); }
+      leaving.cancel();
+      entering.cancel();
+      rows.push(read(root, models[exit]));
+      out.relative[form].push(rows);
+    }
+  }
+  // Both forms at once, in real time, to their ends.
+  for (const name of playing) {
+    const runs = forms.map((form) => {
+      const root = fresh(models[name]), heard = [], dispatched = [];
+      for (const n of new Set(models[name].events.map((e) => e.name))) root.addEventListener("animc:" + n, (ev) => dispatched.push([n, ev.detail.time]));
+      const c = M[name][form].play(root, { onEvent: (n, t) => heard.push([n, t]) });
+      return { c, heard, dispatched };
+    });
+    const kept = await Promise.race([Promise.all(runs.map((r) => r.c.finished.then((x) => x === r.c))),
+                                     new Promise((r) => setTimeout(() => r("timeout"), 30000))]);
+    out.events[name] = { kept, whole: [runs[0].heard, runs[0].dispatched], shared: [runs[1].heard, runs[1].dispatched] };
+  }
+  out.runtimeFetches = performance.getEntriesByType("resource").filter((e) => e.name.endsWith("/animc-runtime.js")).length;
+  return out;
+})()"""
+
+
+def first_difference(a, b):
+    """Where two lists of rows first differ, for the message."""
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x != y:
+            return f"row {i}: {x} != {y}"
+    return f"{len(a)} rows != {len(b)} rows"
+
+
+def check_shared_runtime(animc, tab, workdir, base, tally):
+    """Modules exported with `--runtime ./animc-runtime.js` beside the file `animc runtime` writes play exactly as
+    the self-contained modules of the same bindings (the same script on the same JSON: equal, not merely close)."""
+    directory = os.path.join(workdir, "shared-runtime")
+    os.makedirs(directory, exist_ok=True)
+    code, _, err = run_animc(animc, ["runtime", "-o", os.path.join(directory, "animc-runtime.js")], cwd=ROOT)
+    tally.check(code == 0, f"animc runtime failed: {err}")
+    models, seeks, rules, imports, entries = {}, {}, [], [], []
+    for index, (name, example, binding) in enumerate(SHARED_MODULES):
+        path = f"examples/{example}.anim"
+        whole = export(animc, path, "js", binding)
+        args = ["export", path, "--to", "js", "--runtime", "./animc-runtime.js"] + (["--binding", binding] if binding else [])
+        code, shared, err = run_animc(animc, args, cwd=ROOT)
+        tally.check(code == 0 and "\nimport { animcModule } from \"./animc-runtime.js\";\n" in shared and "function play(" not in shared
+                    and len(shared) < len(whole), f"shared module {name}: {err or shared[:200]}")
+        for form, text in (("whole", whole), ("shared", shared)):
+            with open(os.path.join(directory, f"{name}-{form}.js"), "w", encoding="utf-8") as handle:
+                handle.write(text)
+            imports.append(f"import * as m{index}{form} from \"./{name}-{form}.js\";")
+        entries.append(f"{json.dumps(name)}: {{ whole: m{index}whole, shared: m{index}shared }}")
+        model = json.loads(export(animc, path, "waapi", binding))
+        models[name] = model
+        end = float(model["duration"])
+        seeks[name] = [round(end * k, 9) for k in (0, 0.13, 0.37, 0.5, 0.81, 1)]
+        rules.append(wiring(export(animc, path, "css", binding)))
+    end = float(models["toast-show"]["duration"])
+    length = float(models["toast-hide"]["duration"])
+    relative = ["toast-show", "toast-hide", [end, end / 2], [round(length * k / 4, 9) for k in range(5)]]
+    with open(os.path.join(directory, "page.html"), "w", encoding="utf-8") as handle:
+        handle.write(SHARED_PAGE % ("".join(rules), "\n".join(imports), ", ".join(entries)))
+    tab.open(f"{base}/shared-runtime/page.html")
+    result = tab.evaluate(SHARED_RUN % (json.dumps(models), json.dumps(seeks), json.dumps(relative), json.dumps(SHARED_EVENTS)))
+    for name, forms in result["seeks"].items():
+        whole, shared = forms["whole"], forms["shared"]
+        label = f"shared runtime {name}"
+        tally.check(whole["duration"] == shared["duration"], f"{label}: duration {shared['duration']} != {whole['duration']}")
+        tally.check(whole["rows"] == shared["rows"], f"{label}: seeks (then cancel()) {first_difference(whole['rows'], shared['rows'])}")
+        # Not equal for want of values: every value read, and the rows move.
+        values = [v for row in whole["rows"] for v in row.values()]
+        tally.check(values and all(isinstance(v, str) and v for v in values) and len({json.dumps(r) for r in whole["rows"]}) > 2,
+                    f"{label}: the self-contained module showed {whole['rows']}")
+    for at, whole, shared in zip(relative[2], result["relative"]["whole"], result["relative"]["shared"]):
+        tally.check(whole == shared, f"shared runtime toast-hide after toast-show paused at {at}: {first_difference(whole, shared)}")
+    # The exit leaves from where the entrance left the element: not from the declared y 40 when interrupted half-way.
+    starts = [rows[0].get("toast.y") for rows in result["relative"]["shared"]]
+    tally.check(len(starts) == 2 and starts[0] != starts[1], f"shared runtime toast-hide: it starts at {starts} however far show played")
+    for name, run in result["events"].items():
+        label = f"shared runtime {name} played in real time"
+        tally.check(run["kept"] == [True, True], f"{label}: finished {run['kept']}")
+        tally.check(run["whole"] == run["shared"], f"{label}: heard and dispatched {run['shared']}, the self-contained module {run['whole']}")
+        # Every event of the JSON, once; heard as dispatched.
+        want = sorted([e["name"], e["time"]] for e in models[name]["events"])
+        tally.check(run["whole"][0] == run["whole"][1] and sorted(run["whole"][0]) == want and want,
+                    f"{label}: events {run['whole']}, the JSON's {want}")
+    tally.check(result["runtimeFetches"] == 1, f"shared runtime: the page fetched animc-runtime.js {result['runtimeFetches']} times")
+
+
 def event_rows(expected):
     """[(name, row time text)] of a table's events column, in order (names within a row sorted)."""
     index = expected["columns"].index("events") if "events" in expected.get("columns", []) else None
@@ -682,6 +838,7 @@ def main():
             check_relative_module(example, enter, exit_, animc, tab, workdir, base, tally)
         for example, play_for, resume_from in MODULE_PLAYS:
             check_module(example, play_for, resume_from, animc, tab, workdir, base, tally)
+        check_shared_runtime(animc, tab, workdir, base, tally)
         check_wiring(animc, tab, workdir, base, tally)
         check_placement(animc, tab, workdir, base, tally)
         check_prefixed_player(animc, tab, workdir, base, tally)

@@ -52,6 +52,7 @@ extension ExportTarget {
         refuses: [
             (.fps, "the SVG plays in the viewer's own time, as the page does"),
             (.selector, "the SVG draws its own stage; --selector chooses the elements of --to css, waapi and js"),
+            moduleRuntime,
         ]
     ) { request in
         let (export, diagnostics) = webExport(request.outcome, source: request.source, names: request.names)

@@ -14,6 +14,8 @@ public enum ExportOption: String, Sendable, CaseIterable {
     case prefix = "--prefix"
     /// `--selector TEMPLATE`: the elements a web export animates.
     case selector = "--selector"
+    /// `--runtime PATH`: the player a `--to js` module imports instead of holding it.
+    case runtime = "--runtime"
 }
 
 /// What a target writes from: the evaluated script and the options given.
@@ -24,12 +26,15 @@ public struct ExportRequest: Sendable {
     public let names: WebNames
     /// `--fps`, or the target's own default when `nil`.
     public let fps: Int?
+    /// `--runtime PATH`: what a `--to js` module imports its player from; `nil`, it holds it.
+    public let runtime: String?
 
-    public init(outcome: Outcome, source: String, names: WebNames = .standard, fps: Int? = nil) {
+    public init(outcome: Outcome, source: String, names: WebNames = .standard, fps: Int? = nil, runtime: String? = nil) {
         self.outcome = outcome
         self.source = source
         self.names = names
         self.fps = fps
+        self.runtime = runtime
     }
 }
 
@@ -78,6 +83,8 @@ public final class ExportTarget: Sendable {
 
     static let webFPS = "a web export plays in the browser's own time; --fps sets Lottie's frame rate"
     static let webNames = "--prefix and --selector name what a web export defines"
+    /// Every target but `js` refuses `--runtime`.
+    static let moduleRuntime = (ExportOption.runtime, hint: "--runtime names the player a --to js module imports instead of holding it")
 
     /// A web export's target: `text` writes it.
     static func web(_ format: WebFormat, summary: String, refuses: [(ExportOption, hint: String)]) -> ExportTarget {
@@ -90,13 +97,21 @@ public final class ExportTarget: Sendable {
     public static let html = web(.html, summary: "a page that plays it", refuses: [
         (.fps, webFPS),
         (.selector, "the player page draws its own stage; --selector chooses the elements of --to css, waapi and js"),
+        moduleRuntime,
     ])
-    public static let css = web(.css, summary: "a stylesheet", refuses: [(.fps, webFPS)])
-    public static let waapi = web(.waapi, summary: "Web Animations JSON", refuses: [(.fps, webFPS)])
-    public static let js = web(.js, summary: "an ES module (`duration`, `play(root, options)`) for a page's scripts", refuses: [(.fps, webFPS)])
+    public static let css = web(.css, summary: "a stylesheet", refuses: [(.fps, webFPS), moduleRuntime])
+    public static let waapi = web(.waapi, summary: "Web Animations JSON", refuses: [(.fps, webFPS), moduleRuntime])
+    /// `--to js`, which imports its player from `--runtime PATH` when given (``webModule(_:runtime:)``).
+    public static let js = ExportTarget(name: WebFormat.js.rawValue,
+                                        summary: "an ES module (`duration`, `play(root, options)`) for a page's scripts",
+                                        refuses: [(.fps, webFPS)]) { request in
+        let (export, diagnostics) = webExport(request.outcome, source: request.source, names: request.names)
+        let module = export.map { export in request.runtime.map { webModule(export, runtime: $0) } ?? WebFormat.js.text(export) }
+        return (module.map { Array($0.utf8) }, diagnostics)
+    }
     public static let lottie = ExportTarget(
         name: "lottie", summary: "Lottie JSON (Bodymovin 5.x) for lottie-web, lottie-ios and lottie-android",
-        refuses: [(.prefix, webNames), (.selector, webNames)]
+        refuses: [(.prefix, webNames), (.selector, webNames), moduleRuntime]
     ) { request in
         let export = exportLottie(request.outcome, fps: request.fps ?? LottieExport.defaultFPS)
         return (export.bytes, export.diagnostics)

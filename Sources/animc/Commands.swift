@@ -65,6 +65,11 @@ enum Options {
                                  default: WebNames.defaultSelector, read: readSelector)
     /// `--fps` with the default of exports (Lottie keys frames).
     static let exportFPS = Option.integer("--fps", value: "N", in: 1...1_000_000, help: fpsHelp, default: LottieExport.defaultFPS)
+    static let runtime = Option("--runtime", value: "PATH",
+                                help: "--to js only: import the player from PATH (a URL as `import` takes it, such as "
+                                    + "./animc-runtime.js) instead of holding it, so many modules share one copy; "
+                                    + "`animc runtime` writes that file.",
+                                read: readRuntime)
     static let output = Option.text("--output", short: "o", value: "OUT",
                                     help: "Write to the file OUT instead of standard output.")
     static let speed = Option("--speed", value: "X", help: "Play X seconds of the animation per second, a decimal from 0.1 "
@@ -88,6 +93,12 @@ enum Options {
         guard WebNames.isSelectorTemplate(text) else {
             throw InvalidValue(expected: "a selector with `{view}` for the view's name and no other `{` or `}`")
         }
+        return text
+    }
+
+    /// `--runtime`: any text but none (it is written as a JavaScript string).
+    @Sendable static func readRuntime(_ text: String) throws(InvalidValue) -> String {
+        guard !text.isEmpty else { throw InvalidValue(expected: "the path or URL of the runtime, such as ./animc-runtime.js") }
         return text
     }
 
@@ -224,15 +235,27 @@ let interface = Interface(
                     + "css-ease-in-out (and ease). --to lottie writes Lottie JSON at "
                     + "--fps frames a second (--fps is Lottie's alone): one shape layer per view, its transform carrying x, y, rotation, scale and "
                     + "opacity, its fill the colour; exact keyframe handles where a curve has them, others baked a "
-                    + "keyframe per frame; events as markers. --to svg writes one SVG that plays itself as an image (the page's stage, animated by the stylesheet). Properties a format cannot carry are named in a warning. "
+                    + "keyframe per frame; events as markers. --to svg writes one SVG that plays itself as an image (the page's stage, animated by the stylesheet). "
+                    + "--to js writes an ES module that plays it; with --runtime PATH it imports its player from PATH "
+                    + "(`animc runtime` writes it), one copy for many modules. Properties a format cannot carry are named in a warning. "
                     + "An animation that repeats forever plays, in a browser, each property's prefix and then its period "
                     + "with infinite iterations; in Lottie it is one round that players loop (an error when it has a prefix).",
                 options: [Options.binding.spec, Options.after.spec, Options.to.spec, Options.prefix.spec, Options.selector.spec,
-                          Options.exportFPS.spec, Options.output.spec],
+                          Options.exportFPS.spec, Options.runtime.spec, Options.output.spec],
                 examples: ["animc export examples/talk.anim -o talk.html", "animc export examples/talk.anim --to css",
                            "animc export examples/toast.anim --to js --prefix toast-in --selector '.{view}.is-entering'",
+                           "animc export examples/toast.anim --to js --runtime ./animc-runtime.js -o toast.js",
                            "animc export examples/choreography.anim --to lottie --fps 30 -o choreography.json"],
                 run: exportCommand),
+        Command(name: "runtime", arguments: [],
+                summary: "Write the player that `--to js --runtime` modules share.",
+                discussion: "Write the player that the modules of `animc export FILE --to js --runtime PATH` import, an ES "
+                    + "module exporting `animcModule(EXPORT)` (which makes a module's `duration` and `play` of its JSON). "
+                    + "Serve it at PATH beside the modules: a page loads it once for all of them. Each module plays as "
+                    + "the self-contained `--to js` one does; write the runtime and the modules with the same animc.",
+                options: [Options.output.spec],
+                examples: ["animc runtime -o animc-runtime.js"],
+                run: runtimeCommand),
         Command(name: "plot", arguments: [file],
                 summary: "Draw every property over time as an SVG picture.",
                 discussion: "Plot the last `let` of FILE (or the one --binding names) as a standalone SVG: one panel per "
@@ -464,13 +487,14 @@ let interface = Interface(
     let target = arguments.value(Options.to) ?? ExportTarget.html
     let usage = "usage: " + arguments.command.usage
     let prefix = arguments.value(Options.prefix), selector = arguments.value(Options.selector)
-    let fps = arguments.value(Options.exportFPS)
+    let fps = arguments.value(Options.exportFPS), runtime = arguments.value(Options.runtime)
     for option in ExportOption.allCases {
         let given: Bool
         switch option {
         case .fps: given = fps != nil
         case .prefix: given = prefix != nil
         case .selector: given = selector != nil
+        case .runtime: given = runtime != nil
         }
         if given, let hint = target.refusal(of: option) {
             throw reportUsage(Diagnostic(.optionNotAccepted(option.rawValue, command: "export --to \(target.name)"), at: .none, hint: hint),
@@ -481,10 +505,14 @@ let interface = Interface(
     let names = WebNames(prefix: prefix ?? WebNames.defaultPrefix, selector: selector ?? WebNames.defaultSelector) ?? .standard
     let file = try readSource(arguments.positional(0))
     let (outcome, _, _) = try evaluated(file, arguments)
-    let (bytes, diagnostics) = target.write(ExportRequest(outcome: outcome, source: file.name, names: names, fps: fps))
+    let (bytes, diagnostics) = target.write(ExportRequest(outcome: outcome, source: file.name, names: names, fps: fps, runtime: runtime))
     report(diagnostics, in: file)
     guard let bytes else { throw .failure }
     try writeOutput(bytes, arguments)
+}
+
+@Sendable func runtimeCommand(_ arguments: ParsedArguments) throws(ExitStatus) {
+    try writeOutput(Array(webRuntime.utf8), arguments)
 }
 
 @Sendable func plotCommand(_ arguments: ParsedArguments) throws(ExitStatus) {

@@ -14,11 +14,12 @@ struct ExportTargetTests {
 
     /// Which options each target refuses (the table `export` enforces):
     /// only Lottie keys frames (`--fps`); web exports name things
-    /// (`--prefix`), and those with their own stage choose no elements.
+    /// (`--prefix`), and those with their own stage choose no elements; only
+    /// the module imports a player (`--runtime`).
     @Test func refusals() {
         let expected: [String: [ExportOption]] = [
-            "html": [.fps, .selector], "css": [.fps], "waapi": [.fps], "js": [.fps],
-            "lottie": [.prefix, .selector], "svg": [.fps, .selector],
+            "html": [.fps, .selector, .runtime], "css": [.fps, .runtime], "waapi": [.fps, .runtime], "js": [.fps],
+            "lottie": [.prefix, .selector, .runtime], "svg": [.fps, .selector, .runtime],
         ]
         for target in ExportTarget.all {
             #expect(ExportOption.allCases.filter { target.refusal(of: $0) != nil } == expected[target.name], "\(target.name)")

@@ -129,4 +129,42 @@ struct WebOptionsCommandTests {
         let fps = try animc(["export", "examples/talk.anim", "--to", "svg", "--fps", "30"])
         #expect(fps.status == 2 && fps.errors.hasPrefix("animc: error: export --to svg does not take --fps\n"))
     }
+
+    /// `--to js --runtime PATH` imports the player `animc runtime` writes (docs/exports.md §6).
+    @Test func aModuleWithASharedRuntime() throws {
+        let module = try animc(["export", "examples/toast.anim", "--to", "js", "--runtime", "./animc-runtime.js"])
+        #expect(module.status == 0 && module.errors.isEmpty, "\(module.errors)")
+        #expect(module.output.hasPrefix("// animc export --to js: `final` of examples/toast.anim"))
+        #expect(module.output.contains("\nimport { animcModule } from \"./animc-runtime.js\";\n"))
+        #expect(module.output.hasSuffix("\nexport const { duration, play } = animcModule(EXPORT);\n"))
+        #expect(!module.output.contains("function play(") && !module.output.contains("keyframesOf"))
+        let whole = try animc(["export", "examples/toast.anim", "--to", "js"])
+        #expect(whole.output.contains("export function play(root, options = {}) {") && !whole.output.contains("\nimport "))
+
+        let runtime = try animc(["runtime"])
+        #expect(runtime.status == 0 && runtime.errors.isEmpty)
+        #expect(runtime.output.hasPrefix("// animc runtime: ") && runtime.output.contains("\nexport function animcModule(EXPORT) {\n"))
+        #expect(runtime.output.contains("  function play(root, options = {}) {") && runtime.output.contains("function keyframesOf("))
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("animc-runtime-\(UUID().uuidString).js").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let written = try animc(["runtime", "-o", path])
+        #expect(written.status == 0 && written.output.isEmpty)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == runtime.output)
+    }
+
+    /// `--runtime` belongs to `--to js`: with any other target (html by default) it is a usage error, exit 2,
+    /// as every option a target refuses; an empty PATH is refused where it is read; `runtime` takes no FILE.
+    @Test func runtimeUsageErrors() throws {
+        for (target, arguments) in [("html", [String]()), ("css", ["--to", "css"]), ("lottie", ["--to", "lottie"])] {
+            let result = try animc(["export", "examples/toast.anim"] + arguments + ["--runtime", "./animc-runtime.js"])
+            #expect(result.status == 2 && result.output.isEmpty)
+            #expect(result.errors.hasPrefix("animc: error: export --to \(target) does not take --runtime\n"
+                                            + "  hint: --runtime names the player a --to js module imports instead of holding it\n"
+                                            + "usage: animc export FILE "), "\(result.errors)")
+        }
+        let empty = try animc(["export", "examples/toast.anim", "--to", "js", "--runtime", ""])
+        #expect(empty.status == 2 && empty.errors.hasPrefix("animc: error: --runtime takes the path or URL of the runtime"), "\(empty.errors)")
+        let file = try animc(["runtime", "examples/toast.anim"])
+        #expect(file.status == 2 && file.errors.hasPrefix("animc: error: "), "\(file.errors)")
+    }
 }

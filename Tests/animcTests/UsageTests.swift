@@ -31,7 +31,7 @@ struct UsageTests {
 
     static let usageErrors: [UsageCase] = [
         // Commands.
-        .init([], "missing command", hint: "the commands are eval, check, normalize, timeline, equal, fmt, export, plot, render, play, serve and lsp"),
+        .init([], "missing command", hint: "the commands are eval, check, normalize, timeline, equal, fmt, export, runtime, plot, render, play, serve and lsp"),
         .init(["frobnicate"], "unknown command `frobnicate`", hint: "the commands are"),
         .init(["evl", "x.anim"], "unknown command `evl`", hint: "did you mean `eval`?"),
         .init(["--fps", "3"], "unknown option `--fps`", hint: "the command comes first"),
