@@ -40,17 +40,15 @@ const EXPORT = {
         "options": {"duration": 1600, "delay": 0, "iterations": 1, "fill": "both"}},
        {"property": "toast.x",
         "keyframes": [
-          {"offset": 0, "--animc-x": "0", "easing": "cubic-bezier(0.3333333333333333, 1, 0.6666666666666666, 1)", "relative": 1},
-          {"offset": 0.1875, "--animc-x": "0", "relative": 1},
-          {"offset": 0.8125, "--animc-x": "0", "easing": "cubic-bezier(0.3333333333333333, 0, 0.6666666666666666, 0)", "relative": 1},
+          {"offset": 0, "--animc-x": "0", "relative": 1},
           {"offset": 1, "--animc-x": "0", "relative": 1}
         ],
         "options": {"duration": 1600, "delay": 0, "iterations": 1, "fill": "both"}},
        {"property": "toast.y",
         "keyframes": [
-          {"offset": 0, "--animc-y": "40", "easing": "cubic-bezier(0.3333333333333333, 1, 0.6666666666666666, 1)", "relative": 1},
+          {"offset": 0, "--animc-y": "40", "easing": "cubic-bezier(0.33333333, 1, 0.66666667, 1)", "relative": 1},
           {"offset": 0.1875, "--animc-y": "16", "relative": 1},
-          {"offset": 0.8125, "--animc-y": "16", "easing": "cubic-bezier(0.3333333333333333, 0, 0.6666666666666666, 0)", "relative": 1},
+          {"offset": 0.8125, "--animc-y": "16", "easing": "cubic-bezier(0.33333333, 0, 0.66666667, 0)", "relative": 1},
           {"offset": 1, "--animc-y": "40", "relative": 1}
         ],
         "options": {"duration": 1600, "delay": 0, "iterations": 1, "fill": "both"}}
