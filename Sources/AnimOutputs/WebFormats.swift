@@ -11,15 +11,21 @@ import Animations
 /// not `linear` (the Web Animations default, as it is for the options):
 ///
 /// ```json
-/// {"format": "animc-waapi 1", "source": "talk.anim", "binding": "final", "duration": 3, "cancelled": false,
-///  "properties": [{"name": "--animc-radius", "syntax": "<number>", "initialValue": "0"}, …],
-///  "elements": [{"view": "circle", "selector": "[data-view=\"circle\"]",
-///                "channels": [{"property": "circle.radius", "variable": "--animc-radius", "kind": "number", "start": "100"}],
-///                "animations": [{"property": "circle.radius",
-///                                "keyframes": [{"offset": 0, "--animc-radius": "100"}, …],
-///                                "options": {"duration": 3000, "delay": 0, "iterations": 1, "fill": "both"}}]}],
-///  "events": [{"name": "land", "time": 1.5}]}
+/// {
+///   "format":"animc-waapi 1","source":"talk.anim","binding":"final","duration":3,"cancelled":false,
+///   "properties":[{"name":"--animc-radius","syntax":"<number>","initialValue":"0"}, …],
+///   "elements":[{"view":"circle","selector":"[data-view=\"circle\"]",
+///     "channels":[{"property":"circle.radius","variable":"--animc-radius","kind":"number","start":"100"}],
+///     "animations":[{"property":"circle.radius","options":{"duration":3000,"fill":"both"},
+///       "keyframes":[{"offset":0,"--animc-radius":"100"}, …]}]}],
+///   "events":[{"name":"land","time":1.5}]
+/// }
 /// ```
+///
+/// Written as `JSON.stringify` would (no space after `:` or `,`), one
+/// keyframe a line, and the options without the Web Animations defaults
+/// (`delay` 0, `iterations` 1, `fill` none): the size follows the
+/// structure (docs/exports.md §7.1).
 ///
 /// Register the properties first (`CSS.registerProperty`, or the `@property`
 /// rules of ``stylesheet(_:)``), set each channel's `start` (its value at
@@ -46,59 +52,65 @@ import Animations
 /// declared values.
 public func waapiJSON(_ export: WebExport) -> String {
     var out = "{\n"
-    out += "  \"format\": \"animc-waapi 1\",\n"
-    out += "  \"source\": \(jsonString(export.source)),\n"
-    out += "  \"binding\": \(jsonString(export.binding)),\n"
+    out += "  \"format\":\"animc-waapi 1\",\n"
+    out += "  \"source\":\(jsonString(export.source)),\n"
+    out += "  \"binding\":\(jsonString(export.binding)),\n"
     if let endless = export.endless {
-        out += "  \"duration\": \"Infinity\",\n"
-        out += "  \"settled\": \(jsonNumber(endless.settled.seconds)),\n"
-        out += "  \"period\": \(jsonNumber(endless.period.seconds)),\n"
-        out += "  \"window\": \(jsonNumber(export.duration.seconds)),\n"
+        out += "  \"duration\":\"Infinity\",\n"
+        out += "  \"settled\":\(jsonNumber(endless.settled.seconds)),\n"
+        out += "  \"period\":\(jsonNumber(endless.period.seconds)),\n"
+        out += "  \"window\":\(jsonNumber(export.duration.seconds)),\n"
     } else {
-        out += "  \"duration\": \(jsonNumber(export.duration.seconds)),\n"
+        out += "  \"duration\":\(jsonNumber(export.duration.seconds)),\n"
     }
-    out += "  \"cancelled\": \(export.isCancelled),\n"
-    out += "  \"properties\": ["
+    out += "  \"cancelled\":\(export.isCancelled),\n"
+    out += "  \"properties\":["
     out += registrations(export).map { registration in
-        "\n    {\"name\": \(jsonString(registration.name)), \"syntax\": \(jsonString(registration.syntax)), "
-            + "\"initialValue\": \(jsonString(registration.initial))}"
+        "\n    {\"name\":\(jsonString(registration.name)),\"syntax\":\(jsonString(registration.syntax)),"
+            + "\"initialValue\":\(jsonString(registration.initial))}"
     }.joined(separator: ",")
     out += export.views.isEmpty ? "],\n" : "\n  ],\n"
-    out += "  \"elements\": ["
+    out += "  \"elements\":["
     out += export.views.map { view in
-        var element = "\n    {\"view\": \(jsonString(view.name)), \"selector\": \(jsonString(export.names.selector(of: view.name))),\n"
-        element += "     \"channels\": [" + view.channels.map { channel in
-            "{\"property\": \(jsonString(channel.property.description)), \"variable\": \(jsonString(channel.variable)), "
-                + "\"kind\": \"\(channel.kind.jsonName)\", \"start\": \(jsonString(cssValue(channel.start)))"
+        var element = "\n    {\"view\":\(jsonString(view.name)),\"selector\":\(jsonString(export.names.selector(of: view.name))),\n"
+        element += "     \"channels\":[" + view.channels.map { channel in
+            "\n      {\"property\":\(jsonString(channel.property.description)),\"variable\":\(jsonString(channel.variable)),"
+                + "\"kind\":\"\(channel.kind.jsonName)\",\"start\":\(jsonString(cssValue(channel.start)))"
                 + declaredField(channel) + "}"
-        }.joined(separator: ",\n                   ") + "],\n"
-        element += "     \"animations\": ["
+        }.joined(separator: ",") + "],\n"
+        element += "     \"animations\":["
         element += view.channels.flatMap { channel in
             channel.animations.map { animation in
-                var call = "\n       {\"property\": \(jsonString(channel.property.description)),\n        \"keyframes\": ["
+                // The options without the Web Animations defaults (delay 0, one iteration, fill none).
+                var options = ["\"duration\":\(jsonNumber(animation.duration * 1000))"]
+                if animation.delay != 0 { options.append("\"delay\":\(jsonNumber(animation.delay * 1000))") }
+                if animation.isEndless {
+                    options.append("\"iterations\":\"Infinity\"")
+                } else if animation.iterations != 1 {
+                    options.append("\"iterations\":\(animation.iterations)")
+                }
+                if animation.fillsBoth { options.append("\"fill\":\"both\"") }
+                var call = "\n      {\"property\":\(jsonString(channel.property.description)),"
+                call += "\"options\":{" + options.joined(separator: ",") + "},\"keyframes\":["
                 call += animation.keyframes.map { keyframe in
-                    "\n          {\"offset\": \(jsonNumber(keyframe.offset)), \(jsonString(channel.variable)): "
-                        + "\(jsonString(cssValue(keyframe.value)))" + (keyframe.easing.map { ", \"easing\": \(jsonString($0))" } ?? "")
-                        + (keyframe.relative == 0 ? "}" : ", \"relative\": \(jsonNumber(keyframe.relative))}")
+                    "\n        {\"offset\":\(jsonNumber(keyframe.offset)),\(jsonString(channel.variable)):"
+                        + "\(jsonString(cssValue(keyframe.value)))" + (keyframe.easing.map { ",\"easing\":\(jsonString($0))" } ?? "")
+                        + (keyframe.relative == 0 ? "}" : ",\"relative\":\(jsonNumber(keyframe.relative))}")
                 }.joined(separator: ",")
-                call += "\n        ],\n        \"options\": {\"duration\": \(jsonNumber(animation.duration * 1000)), "
-                call += "\"delay\": \(jsonNumber(animation.delay * 1000)), "
-                call += "\"iterations\": \(animation.isEndless ? "\"Infinity\"" : String(animation.iterations)), "
-                call += "\"fill\": \"\(animation.fillsBoth ? "both" : "none")\"}}"
-                return call
+                return call + "]}"
             }
         }.joined(separator: ",")
-        element += view.channels.contains { !$0.animations.isEmpty } ? "\n     ]}" : "]}"
+        element += "]}"
         return element
     }.joined(separator: ",")
     out += export.views.isEmpty ? "],\n" : "\n  ],\n"
-    out += "  \"events\": ["
-    out += export.events.map { "{\"name\": \(jsonString($0.name)), \"time\": \(jsonNumber($0.time.seconds))}" }.joined(separator: ", ")
+    out += "  \"events\":["
+    out += export.events.map { "{\"name\":\(jsonString($0.name)),\"time\":\(jsonNumber($0.time.seconds))}" }.joined(separator: ",")
     if let repeating = export.endless?.repeating {
-        out += "],\n  \"repeatingEvents\": {\"from\": \(jsonNumber(repeating.from.seconds)), "
-        out += "\"period\": \(jsonNumber(repeating.period.seconds)), \"events\": ["
-        out += repeating.events.map { "{\"name\": \(jsonString($0.name)), \"time\": \(jsonNumber($0.time.seconds))}" }
-            .joined(separator: ", ")
+        out += "],\n  \"repeatingEvents\":{\"from\":\(jsonNumber(repeating.from.seconds)),"
+        out += "\"period\":\(jsonNumber(repeating.period.seconds)),\"events\":["
+        out += repeating.events.map { "{\"name\":\(jsonString($0.name)),\"time\":\(jsonNumber($0.time.seconds))}" }
+            .joined(separator: ",")
         out += "]}\n}\n"
         return out
     }
@@ -114,7 +126,7 @@ private func declaredField(_ channel: WebExport.Channel) -> String {
     let follows = channel.animations.contains { $0.keyframes.contains { $0.relative != 0 } }
     guard let declared = follows ? channel.relativeStart : channel.declared else { return "" }
     let text = cssValue(declared)
-    return text == cssValue(channel.start) ? "" : ", \"declared\": \(jsonString(text))"
+    return text == cssValue(channel.start) ? "" : ",\"declared\":\(jsonString(text))"
 }
 
 /// `--to css`: `@property` registrations, one `@keyframes` per animation and

@@ -115,7 +115,7 @@ struct PointValueTests: ScriptChecking {
         let css = stylesheet(export)
         #expect(css.contains("@property --animc-shadow { syntax: '<number>+'; inherits: false; initial-value: 0 0; }"), "\(css)")
         #expect(css.contains("0% { --animc-shadow: 0 0; }") && css.contains("100% { --animc-shadow: 4 8; }"), "\(css)")
-        #expect(waapiJSON(export).contains("\"kind\": \"point\", \"start\": \"0 0\""))
+        #expect(waapiJSON(export).contains("\"kind\":\"point\",\"start\":\"0 0\""))
         let lottie = exportLottie(outcome)
         #expect(lottie.document != nil)
         #expect(lottie.diagnostics.contains { $0.message.contains("`card.shadow` has no place in a Lottie file") })

@@ -98,7 +98,7 @@ struct ExportDigitsTests {
         let (export, _) = webExport(run(SourceFile(name: "s.anim", text: "let s = animate a.x from 0 to 10 in 1s\n")))
         let json = waapiJSON(try #require(export))
         #expect(!json.contains("\"easing\""))
-        #expect(json.contains("{\"offset\": 0, \"--animc-x\": \"0\"}"))
+        #expect(json.contains("{\"offset\":0,\"--animc-x\":\"0\"}"))
     }
 
     /// A curve that stands vertical at an end (the talk's ease-in at 1,

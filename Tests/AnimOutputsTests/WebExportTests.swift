@@ -265,7 +265,7 @@ struct WebExportTests {
     @Test func aCancelledAnimationExportsNothingToPlay() throws {
         let export = try Self.export("examples/cancelled.anim")
         #expect(export.isCancelled && export.views.isEmpty)
-        #expect(waapiJSON(export).contains("\"cancelled\": true"))
+        #expect(waapiJSON(export).contains("\"cancelled\":true"))
         #expect(playerPage(export).contains("cancelled"))
     }
 

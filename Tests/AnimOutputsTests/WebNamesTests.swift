@@ -77,7 +77,7 @@ struct WebNamesTests {
         #expect(export.columns.map(\.variable) == ["--enter-opacity", "--enter-radius", "--enter-opacity", "--enter-rotation"])
         // Web Animations JSON: only the names differ.
         let json = waapiJSON(export)
-        #expect(json.contains("\"selector\": \".circle.in\"") && json.contains("\"variable\": \"--enter-radius\""))
+        #expect(json.contains("\"selector\":\".circle.in\"") && json.contains("\"variable\":\"--enter-radius\""))
         #expect(json.replacingAll("\"--enter-", with: "\"--animc-").replacingAll("\".circle.in\"", with: "\"[data-view=\\\"circle\\\"]\"")
             .replacingAll("\".square.in\"", with: "\"[data-view=\\\"square\\\"]\"") == waapiJSON(plain))
         // CSS: registrations, keyframes and rules under the prefix and the selector; nothing left unprefixed.
@@ -173,7 +173,7 @@ struct WebNamesTests {
             let module = webModule(export)
             // One JSON writer: the module is the `--to waapi` text, verbatim.
             #expect(module.contains("\nconst EXPORT = " + waapiJSON(export).dropLast() + ";\n"))
-            #expect(module.contains("  \"duration\": " + (duration == "Infinity" ? "\"Infinity\"" : duration) + ",\n"))
+            #expect(module.contains("  \"duration\":" + (duration == "Infinity" ? "\"Infinity\"" : duration) + ",\n"))
             #expect(module.contains("\nexport const duration = EXPORT.duration === \"Infinity\" ? Infinity : EXPORT.duration;\n"))
             #expect(module.contains("\nexport function play(root, options = {}) {\n"))
             #expect(!module.split(separator: "\n").contains { $0.hasPrefix("import") || $0.contains("require(") })
@@ -183,6 +183,6 @@ struct WebNamesTests {
             #expect(WebFormat.js.text(export) == module)
         }
         let named = try #require(Self.web("let a = animate t.y to 1\n", names: WebNames(prefix: "p", selector: ".{view}") ?? .standard).0)
-        #expect(webModule(named).contains("\"selector\": \".t\"") && webModule(named).contains("\"variable\": \"--p-y\""))
+        #expect(webModule(named).contains("\"selector\":\".t\"") && webModule(named).contains("\"variable\":\"--p-y\""))
     }
 }

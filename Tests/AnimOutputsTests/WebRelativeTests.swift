@@ -43,12 +43,12 @@ struct WebRelativeTests {
         let opacityKeys = try #require(opacity.animations.first?.keyframes)
         #expect(opacityKeys.map { cssValue($0.value) } == ["0", "0"] && opacityKeys.map(\.relative) == [1, 0])
         let json = waapiJSON(export)
-        #expect(json.contains("{\"offset\": 0, \"--animc-y\": \"40\", \"easing\": \"cubic-bezier(0.33333333, 0, 0.66666667, 0)\", \"relative\": 1}"), "\(json)")
-        #expect(json.contains("{\"offset\": 1, \"--animc-opacity\": \"0\"}"), "\(json)")
+        #expect(json.contains("{\"offset\":0,\"--animc-y\":\"40\",\"easing\":\"cubic-bezier(0.33333333, 0, 0.66666667, 0)\",\"relative\":1}"), "\(json)")
+        #expect(json.contains("{\"offset\":1,\"--animc-opacity\":\"0\"}"), "\(json)")
         // Declared values that are the start are not written again.
         #expect(!json.contains("\"declared\""), "\(json)")
         let module = webModule(export)
-        #expect(module.contains("\"relative\": 1") && module.hasSuffix(WebFiles.moduleRelativeJS))
+        #expect(module.contains("\"relative\":1") && module.hasSuffix(WebFiles.moduleRelativeJS))
     }
 
     /// `--after show` plays `(show ; hide) played from |show|`: `played`
@@ -95,8 +95,8 @@ struct WebRelativeTests {
         #expect(export.columns.allSatisfy { $0.animations.allSatisfy { $0.keyframes.allSatisfy { $0.relative == 0 } } })
         let json = waapiJSON(export)
         #expect(!json.contains("\"relative\"") && webModule(export).hasSuffix(WebFiles.moduleAbsoluteJS))
-        #expect(json.contains("\"property\": \"card.x\", \"variable\": \"--animc-x\", \"kind\": \"number\", \"start\": \"0\", \"declared\": \"40\"}"), "\(json)")
-        #expect(json.contains("\"property\": \"card.y\", \"variable\": \"--animc-y\", \"kind\": \"number\", \"start\": \"5\"}"), "\(json)")
+        #expect(json.contains("\"property\":\"card.x\",\"variable\":\"--animc-x\",\"kind\":\"number\",\"start\":\"0\",\"declared\":\"40\"}"), "\(json)")
+        #expect(json.contains("\"property\":\"card.y\",\"variable\":\"--animc-y\",\"kind\":\"number\",\"start\":\"5\"}"), "\(json)")
     }
 
     /// The law the marks rest on: the export from declared value `a`, its

@@ -100,7 +100,7 @@ struct WebOptionsCommandTests {
         let page = try animc(["export", "-", "--prefix", "t-in"], input: script)
         #expect(page.status == 0 && page.output.contains("@property --t-in-opacity"))
         let module = try animc(["export", "examples/spinner.anim", "--to", "js"])
-        #expect(module.output.contains("\"variable\": \"--animc-rotation\""))
+        #expect(module.output.contains("\"variable\":\"--animc-rotation\""))
         #expect(module.status == 0 && module.output.hasPrefix("// animc export --to js: `final` of examples/spinner.anim"))
     }
 

@@ -26,61 +26,52 @@
 //   }
 
 const EXPORT = {
-  "format": "animc-waapi 1",
-  "source": "examples/spinner.anim",
-  "binding": "final",
-  "duration": "Infinity",
-  "settled": 0,
-  "period": 1.5,
-  "window": 3,
-  "cancelled": false,
-  "properties": [
-    {"name": "--animc-color", "syntax": "<color>", "initialValue": "rgb(0 0 0 / 0)"},
-    {"name": "--animc-rotation", "syntax": "<number>", "initialValue": "0"},
-    {"name": "--animc-size", "syntax": "<number>", "initialValue": "0"},
-    {"name": "--animc-opacity", "syntax": "<number>", "initialValue": "0"},
-    {"name": "--animc-radius", "syntax": "<number>", "initialValue": "0"},
-    {"name": "--animc-scale", "syntax": "<number>", "initialValue": "0"}
+  "format":"animc-waapi 1",
+  "source":"examples/spinner.anim",
+  "binding":"final",
+  "duration":"Infinity",
+  "settled":0,
+  "period":1.5,
+  "window":3,
+  "cancelled":false,
+  "properties":[
+    {"name":"--animc-color","syntax":"<color>","initialValue":"rgb(0 0 0 / 0)"},
+    {"name":"--animc-rotation","syntax":"<number>","initialValue":"0"},
+    {"name":"--animc-size","syntax":"<number>","initialValue":"0"},
+    {"name":"--animc-opacity","syntax":"<number>","initialValue":"0"},
+    {"name":"--animc-radius","syntax":"<number>","initialValue":"0"},
+    {"name":"--animc-scale","syntax":"<number>","initialValue":"0"}
   ],
-  "elements": [
-    {"view": "spinner", "selector": "[data-view=\"spinner\"]",
-     "channels": [{"property": "spinner.color", "variable": "--animc-color", "kind": "color", "start": "rgb(58 100 216)"},
-                   {"property": "spinner.rotation", "variable": "--animc-rotation", "kind": "number", "start": "0"},
-                   {"property": "spinner.size", "variable": "--animc-size", "kind": "number", "start": "40"}],
-     "animations": [
-       {"property": "spinner.rotation",
-        "keyframes": [
-          {"offset": 0, "--animc-rotation": "0"},
-          {"offset": 0.9999999999, "--animc-rotation": "360"},
-          {"offset": 0.9999999999, "--animc-rotation": "0"},
-          {"offset": 1, "--animc-rotation": "0"}
-        ],
-        "options": {"duration": 1500, "delay": 0, "iterations": "Infinity", "fill": "none"}}
-     ]},
-    {"view": "dot", "selector": "[data-view=\"dot\"]",
-     "channels": [{"property": "dot.color", "variable": "--animc-color", "kind": "color", "start": "rgb(242 142 43)"},
-                   {"property": "dot.opacity", "variable": "--animc-opacity", "kind": "number", "start": "0.4"},
-                   {"property": "dot.radius", "variable": "--animc-radius", "kind": "number", "start": "8"},
-                   {"property": "dot.scale", "variable": "--animc-scale", "kind": "number", "start": "1"}],
-     "animations": [
-       {"property": "dot.opacity",
-        "keyframes": [
-          {"offset": 0, "--animc-opacity": "0.4", "easing": "ease-in-out"},
-          {"offset": 0.5, "--animc-opacity": "1", "easing": "ease-in-out"},
-          {"offset": 1, "--animc-opacity": "0.4"}
-        ],
-        "options": {"duration": 1000, "delay": 0, "iterations": "Infinity", "fill": "none"}},
-       {"property": "dot.scale",
-        "keyframes": [
-          {"offset": 0, "--animc-scale": "1", "easing": "ease-in-out"},
-          {"offset": 0.5, "--animc-scale": "1.6", "easing": "ease-in-out"},
-          {"offset": 1, "--animc-scale": "1"}
-        ],
-        "options": {"duration": 1000, "delay": 0, "iterations": "Infinity", "fill": "none"}}
-     ]}
+  "elements":[
+    {"view":"spinner","selector":"[data-view=\"spinner\"]",
+     "channels":[
+      {"property":"spinner.color","variable":"--animc-color","kind":"color","start":"rgb(58 100 216)"},
+      {"property":"spinner.rotation","variable":"--animc-rotation","kind":"number","start":"0"},
+      {"property":"spinner.size","variable":"--animc-size","kind":"number","start":"40"}],
+     "animations":[
+      {"property":"spinner.rotation","options":{"duration":1500,"iterations":"Infinity"},"keyframes":[
+        {"offset":0,"--animc-rotation":"0"},
+        {"offset":0.9999999999,"--animc-rotation":"360"},
+        {"offset":0.9999999999,"--animc-rotation":"0"},
+        {"offset":1,"--animc-rotation":"0"}]}]},
+    {"view":"dot","selector":"[data-view=\"dot\"]",
+     "channels":[
+      {"property":"dot.color","variable":"--animc-color","kind":"color","start":"rgb(242 142 43)"},
+      {"property":"dot.opacity","variable":"--animc-opacity","kind":"number","start":"0.4"},
+      {"property":"dot.radius","variable":"--animc-radius","kind":"number","start":"8"},
+      {"property":"dot.scale","variable":"--animc-scale","kind":"number","start":"1"}],
+     "animations":[
+      {"property":"dot.opacity","options":{"duration":1000,"iterations":"Infinity"},"keyframes":[
+        {"offset":0,"--animc-opacity":"0.4","easing":"ease-in-out"},
+        {"offset":0.5,"--animc-opacity":"1","easing":"ease-in-out"},
+        {"offset":1,"--animc-opacity":"0.4"}]},
+      {"property":"dot.scale","options":{"duration":1000,"iterations":"Infinity"},"keyframes":[
+        {"offset":0,"--animc-scale":"1","easing":"ease-in-out"},
+        {"offset":0.5,"--animc-scale":"1.6","easing":"ease-in-out"},
+        {"offset":1,"--animc-scale":"1"}]}]}
   ],
-  "events": [{"name": "lap", "time": 0}],
-  "repeatingEvents": {"from": 0, "period": 1.5, "events": [{"name": "lap", "time": 1.5}]}
+  "events":[{"name":"lap","time":0}],
+  "repeatingEvents":{"from":0,"period":1.5,"events":[{"name":"lap","time":1.5}]}
 };
 
 export const duration = EXPORT.duration === "Infinity" ? Infinity : EXPORT.duration;
