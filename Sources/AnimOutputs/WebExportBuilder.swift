@@ -220,8 +220,8 @@ struct WebExportBuilder {
     /// no fill, over a base that only holds there. The layer's ends hold the
     /// value between copies (what `animc eval` shows where one copy meets the
     /// next) over a ``WebExport/window`` of a period, so a browser's rounding
-    /// of an iteration boundary lands on the right value; after the last
-    /// copy the base shows the value at the end.
+    /// of an iteration boundary lands on the right value; the base holds the
+    /// value at the repetition's end, which shows once the layer stops.
     private mutating func layered(_ repetition: Repetition, property: Property) -> ([Piece], WebExport.Animation?)? {
         let count = repetition.count
         let period = repetition.period
@@ -232,7 +232,9 @@ struct WebExportBuilder {
         let copies = alike ? repetition.first : repetition.later
         guard let copyStart = copies.first?.start else { return nil }
         let held = alike ? [] : repetition.first
-        let hold = Piece(start: copyStart, end: repetition.end, rule: .hold(boundary))
+        // Under the layer the base is never seen: it holds what shows once the layer ends, so the
+        // jump there costs no keyframes.
+        let hold = Piece(start: copyStart, end: repetition.end, rule: .hold(scene.columnValue(of: property, at: repetition.end, initial: start)))
         let spans = copies.flatMap { self.spans(of: $0, property: property) }
         let ends = [copyStart] + spans.map(\.end)
         var values = ends.map { scene.columnValue(of: property, at: $0, initial: start) }

@@ -163,13 +163,15 @@ extension WebExport.Keyframe {
 extension WebExport.Channel {
     /// The channel as the writers write it (docs/exports.md §7): numbers
     /// shortened (``WebExport/Animation/shortened``), holds plain
-    /// (``WebExport/Animation/plainHolds``), and a channel that only ever
-    /// holds its start with no animation: the element's own value
-    /// (``start``) says it.
+    /// (``WebExport/Animation/plainHolds``), and a base animation that only
+    /// holds its start left out: the element's own value (``start``) says
+    /// it, under the layers that repeat (a channel that never changes has
+    /// no animation at all).
     var compacted: WebExport.Channel {
-        let animations = self.animations.map(\.shortened.plainHolds)
-        let constant = animations.allSatisfy { $0.holdsOnly(start) }
-        return WebExport.Channel(property: property, variable: variable, kind: kind, start: start, animations: constant ? [] : animations,
+        var animations = self.animations.map(\.shortened.plainHolds)
+        if let base = animations.first, base.holdsOnly(start) { animations.removeFirst() }
+        if animations.allSatisfy({ $0.holdsOnly(start) }) { animations = [] }
+        return WebExport.Channel(property: property, variable: variable, kind: kind, start: start, animations: animations,
                                  extent: extent, declared: declared)
     }
 }
