@@ -29,8 +29,8 @@ struct AfterOptionTests {
         // The export leaves from where `show` put the toast.
         let export = try animc(["export", "examples/toast.anim", "--binding", "hide", "--after", "show", "--to", "waapi"])
         #expect(export.status == 0, "\(export.errors)")
-        #expect(export.output.contains(#""property": "toast.y", "variable": "--animc-y", "kind": "number", "start": "16""#))
-        #expect(export.output.contains(#""property": "toast.opacity", "variable": "--animc-opacity", "kind": "number", "start": "1""#))
+        #expect(export.output.contains(#""property":"toast.y","variable":"--animc-y","kind":"number","start":"16""#))
+        #expect(export.output.contains(#""property":"toast.opacity","variable":"--animc-opacity","kind":"number","start":"1""#))
         // timeline and plot take it too.
         #expect(try animc(["timeline", "examples/toast.anim", "--binding", "hide", "--after", "show"]).status == 0)
         #expect(try animc(["plot", "examples/toast.anim", "--binding", "hide", "--after", "show"]).status == 0)
