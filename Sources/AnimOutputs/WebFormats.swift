@@ -42,6 +42,9 @@ import Animations
 /// scrubber); `"events"` lists those that fire once, and
 /// `"repeatingEvents": {"from": F, "period": P, "events": [{"name", "time"}, …]}`
 /// those that fire at their `time` in `(F, F + P]` and every `P` after it.
+/// A finite animation whose events are one block fired again and again
+/// (``repeatedBlock(_:)``) writes them the same way with `"count": N`:
+/// each fires at `time + k·P` for `k` from 0 to N − 1.
 ///
 /// Relative at play time (docs/exports.md §7.3): a channel's `"declared"`
 /// is the view declaration's value (else, for a channel with relative
@@ -105,10 +108,15 @@ public func waapiJSON(_ export: WebExport) -> String {
     }.joined(separator: ",")
     out += export.views.isEmpty ? "],\n" : "\n  ],\n"
     out += "  \"events\":["
-    out += export.events.map { "{\"name\":\(jsonString($0.name)),\"time\":\(jsonNumber($0.time.seconds))}" }.joined(separator: ",")
-    if let repeating = export.endless?.repeating {
+    // A finite animation whose events are one block repeated lists the block once, with a count.
+    let block = export.endless == nil ? repeatedBlock(export.events) : nil
+    out += (block == nil ? export.events : []).map { "{\"name\":\(jsonString($0.name)),\"time\":\(jsonNumber($0.time.seconds))}" }
+        .joined(separator: ",")
+    if let repeating = export.endless?.repeating ?? block?.events {
         out += "],\n  \"repeatingEvents\":{\"from\":\(jsonNumber(repeating.from.seconds)),"
-        out += "\"period\":\(jsonNumber(repeating.period.seconds)),\"events\":["
+        out += "\"period\":\(jsonNumber(repeating.period.seconds)),"
+        if let count = block?.count { out += "\"count\":\(count)," }
+        out += "\"events\":["
         out += repeating.events.map { "{\"name\":\(jsonString($0.name)),\"time\":\(jsonNumber($0.time.seconds))}" }
             .joined(separator: ",")
         out += "]}\n}\n"
@@ -116,6 +124,32 @@ public func waapiJSON(_ export: WebExport) -> String {
     }
     out += "]\n}\n"
     return out
+}
+
+/// Events that are one block fired again and again, every `period`
+/// (`button-press ^ 1000` fires `tapped` once a copy): the block, as
+/// repeating events from just before its first firing, and how many times
+/// it fires (docs/exports.md §7.1: size follows the structure). `nil`
+/// unless `events` (sorted by time) is at least two whole blocks, each the
+/// first moved by a whole number of periods, exactly.
+func repeatedBlock(_ events: [WebExport.Event]) -> (events: WebExport.RepeatingEvents, count: Int)? {
+    let n = events.count
+    guard n >= 2 else { return nil }
+    for size in 1...(n / 2) where n % size == 0 {
+        guard let period = try? events[size].time.subtracting(events[0].time), period.isPositive,
+              let span = try? events[size - 1].time.subtracting(events[0].time), span < period,
+              let from = try? events[size - 1].time.subtracting(period) else { continue }
+        var alike = true
+        for index in 0..<(n - size) {
+            guard events[index + size].name == events[index].name, let moved = try? events[index].time.adding(period),
+                  moved == events[index + size].time else {
+                alike = false
+                break
+            }
+        }
+        if alike { return (WebExport.RepeatingEvents(from: from, period: period, events: Array(events[0..<size])), n / size) }
+    }
+    return nil
 }
 
 /// A channel's `"declared"` member, for the module's `cancel()` and its

@@ -68,4 +68,22 @@ struct WebCompactTests {
         #expect(rules.prefix(2) == ["[data-view=\"a\"],", "[data-view=\"b\"] {"], "\(rules)")
         #expect(rules.contains("[data-view=\"c\"] {"), "\(rules)")
     }
+
+    /// Events as a count (docs/exports.md §7.1): `(… ; emit tick ; … ; emit
+    /// tock) ^ 3` with 1 s tweens fires tick at 1, 3, 5 and tock at 2, 4, 6
+    /// (docs/semantics.md: `x ^ n` is n copies end to end, 2 s each): one
+    /// block of two events, every 2 s, three times. Its times lie in
+    /// (0, 2], so it repeats from 0. Firings at 1, 3 and 4 are no such
+    /// block: they stay listed.
+    @Test func repeatedEventsAreWrittenOnceWithACount() throws {
+        let text = "let s = (animate a.x from 0 to 1 in 1s ; emit tick ; animate a.x from 1 to 0 in 1s ; emit tock) ^ 3\n"
+        let json = waapiJSON(try Self.export(text))
+        #expect(json.contains("\"events\":[],\n"), "\(json)")
+        #expect(json.contains("\"repeatingEvents\":{\"from\":0,\"period\":2,\"count\":3,"
+                              + "\"events\":[{\"name\":\"tick\",\"time\":1},{\"name\":\"tock\",\"time\":2}]}"), "\(json)")
+        let uneven = "let s = animate a.x from 0 to 1 in 1s ; emit tick ; animate a.x from 1 to 2 in 2s ; emit tick ; animate a.x from 2 to 3 in 1s ; emit tick\n"
+        let listed = waapiJSON(try Self.export(uneven))
+        #expect(listed.contains("\"events\":[{\"name\":\"tick\",\"time\":1},{\"name\":\"tick\",\"time\":3},{\"name\":\"tick\",\"time\":4}]"), "\(listed)")
+        #expect(!listed.contains("repeatingEvents"))
+    }
 }

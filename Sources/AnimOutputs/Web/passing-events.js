@@ -1,4 +1,4 @@
-  // Repeating events (forever): each at its time in (from, from + period], and every period after it.
+  // Repeating events: each at its time in (from, from + period], and every period after it, forever or `count` times.
   const REPEATING = EXPORT.repeatingEvents || null;
   const FIRINGS = 10000, SLACK = 1e-9;
   function pass(from, to) {
@@ -11,7 +11,7 @@
       // A firing at t counts in (from, to] when from + SLACK < t ≤ to + SLACK: rounding of t never fires it twice.
       // Bounded loops: far out, k·P stops telling neighbouring k apart.
       for (const event of REPEATING.events) {
-        const last = Math.floor((to + SLACK - event.time) / P);
+        const last = Math.min(Math.floor((to + SLACK - event.time) / P), REPEATING.count == null ? Infinity : REPEATING.count - 1);
         let k = Math.max(0, Math.floor((from - event.time) / P) - 1, last - FIRINGS + 1);
         for (let n = 0; n < FIRINGS + 2 && k <= last; n += 1, k += 1) {
           const t = event.time + k * P;
