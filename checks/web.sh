@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The browser agrees with `animc eval` (exports.md section 5): every example
-# and 100 generated programs, exported as the player page and as CSS, opened
-# in headless Chromium, compared at every row of `animc eval`'s CSV; then
+# and 204 generated programs (17 of them repeat forever, 17 repeat a part up
+# to 10^9 times), exported as the player page and as CSS,
+# opened in headless Chromium, compared at every row of `animc eval`'s CSV; then
 # screenshots of the player for people to look at (docs/images/); then web
 # exports in a real page (checks/web_options.py: two exports with their own
 # --prefix and --selector on one page, the --to js module played, seeked and

@@ -519,7 +519,7 @@ def screenshots(animc, chromium, directory, shots, workdir):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--animc", default=os.path.join(ROOT, ".build", "debug", "animc"))
-    parser.add_argument("--generated", type=int, default=100, help="how many generated programs (default 100)")
+    parser.add_argument("--generated", type=int, default=170, help="how many generated programs (default 170; a tenth more of each long kind follow)")
     parser.add_argument("--seed", type=int, default=12, help="the generator's seed")
     parser.add_argument("--only", help="check only programs whose name contains this")
     parser.add_argument("--keep", help="keep the exported files in this directory")
