@@ -110,15 +110,16 @@ public func waapiJSON(_ export: WebExport) -> String {
     out += "  \"events\":["
     // A finite animation whose events are one block repeated lists the block once, with a count.
     let block = export.endless == nil ? repeatedBlock(export.events) : nil
-    out += (block == nil ? export.events : []).map { "{\"name\":\(jsonString($0.name)),\"time\":\(jsonNumber($0.time.seconds))}" }
-        .joined(separator: ",")
+    func eventJSON(_ event: WebExport.Event) -> String {
+        "{\"name\":\(jsonString(event.name)),\"time\":\(jsonNumber(event.time.seconds))}"
+    }
+    out += (block == nil ? export.events : []).map(eventJSON).joined(separator: ",")
     if let repeating = export.endless?.repeating ?? block?.events {
         out += "],\n  \"repeatingEvents\":{\"from\":\(jsonNumber(repeating.from.seconds)),"
         out += "\"period\":\(jsonNumber(repeating.period.seconds)),"
         if let count = block?.count { out += "\"count\":\(count)," }
         out += "\"events\":["
-        out += repeating.events.map { "{\"name\":\(jsonString($0.name)),\"time\":\(jsonNumber($0.time.seconds))}" }
-            .joined(separator: ",")
+        out += repeating.events.map(eventJSON).joined(separator: ",")
         out += "]}\n}\n"
         return out
     }

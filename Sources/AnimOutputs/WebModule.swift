@@ -35,7 +35,7 @@ import Animations
 /// carries the same rules as the stylesheet's (``stylesheet(_:)``).
 public func webModule(_ export: WebExport) -> String {
     var out = moduleHeader(export)
-    out += "\nconst EXPORT = " + waapiJSON(export).dropLast() + ";\n\n"
+    out += exportConstant(export)
     out += moduleScript
     // The script that moves keyframes to the element's start, only where some keyframe follows it
     // (else module-absolute.js, keyframes as written).
@@ -60,7 +60,7 @@ public func webModule(_ export: WebExport, runtime path: String) -> String {
     var out = moduleHeader(export, usage: "//\n// Its player is the module it imports (`animc runtime` writes it), one copy for every module of a page;\n"
                                 + "// its opening comment says how to play this one (`duration`, `play(root, options)`).\n//\n")
     out += "\nimport { animcModule } from " + jsonString(path) + ";\n"
-    out += "\nconst EXPORT = " + waapiJSON(export).dropLast() + ";\n\n"
+    out += exportConstant(export)
     out += "export const { duration, play } = animcModule(EXPORT);\n"
     return out
 }
@@ -86,6 +86,11 @@ public let webRuntime: String = {
     out += "  return { duration, play };\n}\n"
     return out + WebFiles.moduleRelativeJS
 }()
+
+/// The module's data, in both forms: the `--to waapi` JSON, verbatim.
+private func exportConstant(_ export: WebExport) -> String {
+    "\nconst EXPORT = " + waapiJSON(export).dropLast() + ";\n\n"
+}
 
 /// The opening comment of both forms of the module.
 /// `usage`: the lines that say how to play the module (the shared form
